@@ -1,0 +1,76 @@
+"""Every quantity of ``bounds`` for one configuration, in one frozen record (what ``tacc bounds`` prints)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from bounds._certification import certification_time
+from bounds._config import Config
+from bounds._horizon import horizon, log_factor, min_rho, n_gamma
+from bounds._instance import Instance, build_instance
+from bounds._partition import ArmClass, arm_partition, prior_partition
+from bounds._rdfe import RdfeBound, rdfe_high_cost, rdfe_low_cost, rdfe_regret_bound
+from bounds._tacc import (Comparison, CorollaryTerms, TaccBound, corollary_order, high_query_bound,
+                          low_query_bound, static_vs_adaptive, tacc_regret_bound)
+
+__all__ = ["Analysis", "analyze"]
+
+
+@dataclass(frozen=True, eq=False)
+class Analysis:
+    """The theory's quantities for one configuration, before any run.
+
+    ``theorem`` is ``thm:analysis-main-regret`` with every C arm counted in H (valid for every run);
+    ``theorem_if_all_cd`` is the same with every C arm in C^d (the smallest value a run can make it).
+    """
+
+    config: Config
+    instance: Instance
+    horizon: int
+    rho: float
+    rho_min: float
+    ell: float
+    n_gamma: int
+    tau: tuple
+    classes: tuple
+    low_count_bound: int
+    high_count_bound: tuple
+    theorem: TaccBound
+    theorem_if_all_cd: TaccBound
+    corollary: CorollaryTerms
+    comparison: Comparison
+    rdfe_low_cost: tuple
+    rdfe_high_cost: tuple
+    rdfe: RdfeBound
+
+
+def analyze(config: Config) -> Analysis:
+    """Compute every quantity of ``bounds`` for ``config`` (rho = "min" resolves to :func:`min_rho`)."""
+    inst = build_instance(config.instance)
+    c, p = config.costs, config.params
+    T = horizon(p.budget, c.low)
+    K = inst.n_arms
+    rmin = min_rho(inst.noise.subgaussian_scale, K, T, p.delta)
+    rho = rmin if p.rho == "min" else float(p.rho)
+    ell = log_factor(rho, K, T, p.delta)
+    ng = n_gamma(ell, p.gamma)
+    kb, mu_star, gaps = inst.best_arm, inst.mu_star, [float(g) for g in inst.gaps]
+    tau = tuple(math.inf if k == kb else certification_time(inst.low, k, mu_star, p.gamma) for k in range(K))
+    classes = arm_partition(tau, ng, p.s0, kb)
+    prior = prior_partition(classes)
+    best = tuple(ArmClass.C_D if x is ArmClass.C else x for x in classes)
+    kw = dict(n_gamma=ng, s0=p.s0, ell=ell, cost_low=c.low, cost_high=c.high)
+    c_low = tuple(0.0 if g == 0 else rdfe_low_cost(inst.low, k, g / 4, ell, c.low) for k, g in enumerate(gaps))
+    c_high = tuple(0.0 if g == 0 else rdfe_high_cost(g / 4, ell, c.high) for g in gaps)
+    return Analysis(
+        config=config, instance=inst, horizon=T, rho=rho, rho_min=rmin, ell=ell, n_gamma=ng, tau=tau,
+        classes=classes, low_count_bound=low_query_bound(ng, p.s0),
+        high_count_bound=tuple(0 if k == kb else high_query_bound(ell, g) for k, g in enumerate(gaps)),
+        theorem=tacc_regret_bound(gaps, prior, **kw), theorem_if_all_cd=tacc_regret_bound(gaps, best, **kw),
+        corollary=corollary_order(gaps, prior, gamma=p.gamma, horizon=T, ell=ell, s0=p.s0, cost_low=c.low,
+                                  cost_high=c.high),
+        comparison=static_vs_adaptive(gaps, classes, **kw),
+        rdfe_low_cost=c_low, rdfe_high_cost=c_high,
+        rdfe=rdfe_regret_bound(inst.low, gaps, ell=ell, cost_low=c.low, cost_high=c.high),
+    )

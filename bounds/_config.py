@@ -1,0 +1,331 @@
+"""The configuration format (SPEC section 9): a TOML file, or a built-in preset name, read into frozen,
+validated objects. Every invalid value is refused with :class:`TaccInputError` naming the dotted field."""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from bounds._errors import TaccInputError
+
+__all__ = ["Config", "InstanceSpec", "MeansSpec", "NoiseSpec", "LowSpec", "Costs", "Params", "PRESETS",
+           "load_config", "parse_config"]
+
+#: the built-in presets: the paper's five experiments (SPEC section 8), as TOML files in ``bounds/presets``.
+PRESETS = ("set-a", "set-b", "llm-residual", "llm-vanishing", "checkpoint")
+
+LOW_MODELS = ("power_decay", "residual_decay", "checkpoint", "table", "frozen")
+NOISE_MODELS = ("gaussian", "bernoulli")
+DISTRIBUTIONS = ("uniform", "normal")
+
+
+@dataclass(frozen=True)
+class MeansSpec:
+    """High-fidelity means drawn with the instance seed: uniform(low, high) or normal(mean, sd)."""
+
+    distribution: str
+    n_arms: int
+    low: float = 0.0
+    high: float = 1.0
+    mean: float = 0.0
+    sd: float = 1.0
+
+
+@dataclass(frozen=True)
+class NoiseSpec:
+    """Observation noise: Gaussian with scale sigma, or Bernoulli rewards (means clipped to [0, 1])."""
+
+    model: str
+    sigma: float = 1.0
+
+    @property
+    def subgaussian_scale(self) -> float:
+        """The sub-Gaussian scale the radius must assume: sigma, or 1/2 for Bernoulli (Hoeffding's lemma)."""
+        return self.sigma if self.model == "gaussian" else 0.5
+
+
+@dataclass(frozen=True)
+class LowSpec:
+    """The low-fidelity model and its parameters (SPEC section 5); unused fields keep their defaults."""
+
+    model: str
+    zeta: float = 0.0
+    r: float = 1.0
+    signs: Any = "random"  # "random" or a tuple of +1 / -1
+    b: float = 0.0
+    n0: float = 0.0
+    q: tuple = ()
+    gap: tuple = ()
+    q_max: int = 0
+    mean_low: tuple = ()
+    certificate: tuple = ()
+    values: tuple = ()
+
+
+@dataclass(frozen=True)
+class InstanceSpec:
+    mu_high: tuple | None
+    means: MeansSpec | None
+    seed: int
+    noise: NoiseSpec
+    low: LowSpec
+
+    @property
+    def n_arms(self) -> int:
+        return len(self.mu_high) if self.mu_high is not None else self.means.n_arms
+
+
+@dataclass(frozen=True)
+class Costs:
+    low: float
+    high: float
+
+
+@dataclass(frozen=True)
+class Params:
+    """Algorithm parameters. ``rho`` is a number or the string "min" (resolved by ``bounds.analyze``)."""
+
+    budget: float
+    delta: float
+    rho: float | str
+    gamma: float
+    eta: float
+    s0: int
+
+
+@dataclass(frozen=True)
+class Config:
+    name: str
+    instance: InstanceSpec
+    costs: Costs
+    params: Params
+    source: str = field(default="", compare=False)
+
+
+# ---------------------------------------------------------------------------------------------- readers
+class _Table:
+    """A TOML table being read: every key must be consumed, unknown keys are refused."""
+
+    def __init__(self, data: Any, path: str):
+        if not isinstance(data, dict):
+            raise TaccInputError(path or "<config>", data, "must be a table")
+        self.data, self.path, self.used = data, path, set()
+
+    def name(self, key: str) -> str:
+        return f"{self.path}.{key}" if self.path else key
+
+    def has(self, key: str) -> bool:
+        return key in self.data
+
+    def get(self, key: str, default: Any = ..., required: bool = True) -> Any:
+        self.used.add(key)
+        if key in self.data:
+            return self.data[key]
+        if default is not ...:
+            return default
+        raise TaccInputError(self.name(key), None, "is required")
+
+    def sub(self, key: str) -> "_Table":
+        return _Table(self.get(key), self.name(key))
+
+    def done(self) -> None:
+        extra = sorted(set(self.data) - self.used)
+        if extra:
+            raise TaccInputError(self.name(extra[0]), self.data[extra[0]], "unknown key")
+
+    def real(self, key: str, default: Any = ..., *, low: float | None = None, high: float | None = None,
+             low_open: bool = False, high_open: bool = False) -> float:
+        x = self.get(key, default)
+        return _real(self.name(key), x, low, high, low_open, high_open)
+
+    def integer(self, key: str, default: Any = ..., *, low: int | None = None) -> int:
+        x = self.get(key, default)
+        if isinstance(x, bool) or not isinstance(x, int):
+            raise TaccInputError(self.name(key), x, "must be an integer")
+        if low is not None and x < low:
+            raise TaccInputError(self.name(key), x, f"must be >= {low}")
+        return x
+
+    def choice(self, key: str, options: tuple, default: Any = ...) -> str:
+        x = self.get(key, default)
+        if x not in options:
+            raise TaccInputError(self.name(key), x, f"must be one of {', '.join(options)}")
+        return x
+
+
+def _real(name, x, low=None, high=None, low_open=False, high_open=False) -> float:
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        raise TaccInputError(name, x, "must be a number")
+    x = float(x)
+    if not math.isfinite(x):
+        raise TaccInputError(name, x, "must be finite")
+    if low is not None and (x < low or (low_open and x == low)):
+        raise TaccInputError(name, x, f"must be {'>' if low_open else '>='} {low}")
+    if high is not None and (x > high or (high_open and x == high)):
+        raise TaccInputError(name, x, f"must be {'<' if high_open else '<='} {high}")
+    return x
+
+
+def _real_list(name: str, xs: Any, length: int | None = None) -> tuple:
+    if not isinstance(xs, list) or not xs:
+        raise TaccInputError(name, xs, "must be a non-empty list of numbers")
+    if length is not None and len(xs) != length:
+        raise TaccInputError(name, xs, f"must have {length} entries, has {len(xs)}")
+    return tuple(_real(f"{name}[{i}]", x) for i, x in enumerate(xs))
+
+
+def _real_rows(name: str, rows: Any, n_rows: int) -> tuple:
+    if not isinstance(rows, list) or len(rows) != n_rows:
+        raise TaccInputError(name, rows, f"must be {n_rows} rows, one per arm")
+    out = tuple(_real_list(f"{name}[{i}]", row) for i, row in enumerate(rows))
+    if len({len(r) for r in out}) != 1:
+        raise TaccInputError(name, [len(r) for r in out], "rows must all have the same length")
+    return out
+
+
+def _signs(name: str, x: Any, n_arms: int):
+    if x == "random":
+        return "random"
+    if not isinstance(x, list) or len(x) != n_arms:
+        raise TaccInputError(name, x, f'must be "random" or a list of {n_arms} values +1 / -1')
+    for i, s in enumerate(x):
+        if isinstance(s, bool) or s not in (1, -1):
+            raise TaccInputError(f"{name}[{i}]", s, "must be +1 or -1")
+    return tuple(int(s) for s in x)
+
+
+def _means(t: _Table) -> MeansSpec:
+    dist = t.choice("distribution", DISTRIBUTIONS)
+    n = t.integer("n_arms", low=2)
+    if dist == "uniform":
+        lo, hi = t.real("low"), t.real("high")
+        if hi <= lo:
+            raise TaccInputError(t.name("high"), hi, f"must be > low = {lo}")
+        spec = MeansSpec(dist, n, low=lo, high=hi)
+    else:
+        spec = MeansSpec(dist, n, mean=t.real("mean"), sd=t.real("sd", low=0.0, low_open=True))
+    t.done()
+    return spec
+
+
+def _low(t: _Table, n_arms: int) -> LowSpec:
+    model = t.choice("model", LOW_MODELS)
+    if model == "power_decay":
+        spec = LowSpec(model, zeta=t.real("zeta", low=0.0), r=t.real("r", low=0.0, low_open=True),
+                       signs=_signs(t.name("signs"), t.get("signs", "random"), n_arms))
+    elif model == "residual_decay":
+        spec = LowSpec(model, zeta=t.real("zeta", low=0.0), r=t.real("r", low=0.0, low_open=True),
+                       signs=_signs(t.name("signs"), t.get("signs", "random"), n_arms),
+                       b=t.real("b"), n0=t.real("n0", 0.0, low=0.0))
+    elif model == "checkpoint":
+        q = t.get("q")
+        if not isinstance(q, list) or not q:
+            raise TaccInputError(t.name("q"), q, "must be a non-empty list of checkpoint sizes")
+        for i, x in enumerate(q):
+            if isinstance(x, bool) or not isinstance(x, int) or x < 1:
+                raise TaccInputError(f"{t.name('q')}[{i}]", x, "must be an integer >= 1")
+        if any(b <= a for a, b in zip(q, q[1:])):
+            raise TaccInputError(t.name("q"), q, "must be strictly increasing")
+        gap = t.get("gap")
+        if isinstance(gap, list) and gap and isinstance(gap[0], list):
+            gaps = _real_rows(t.name("gap"), gap, n_arms)
+            if len(gaps[0]) != len(q):
+                raise TaccInputError(t.name("gap"), gap, f"rows must have {len(q)} entries, one per checkpoint")
+        else:
+            gaps = _real_list(t.name("gap"), gap, len(q))
+        q_max = t.integer("q_max", low=1)
+        if q_max < q[0]:
+            raise TaccInputError(t.name("q_max"), q_max, f"must be >= the first checkpoint size {q[0]}")
+        spec = LowSpec(model, q=tuple(q), gap=gaps, q_max=q_max,
+                       signs=_signs(t.name("signs"), t.get("signs", "random"), n_arms))
+    elif model == "table":
+        means = _real_rows(t.name("mean_low"), t.get("mean_low"), n_arms)
+        cert = _real_rows(t.name("certificate"), t.get("certificate"), n_arms)
+        if len(cert[0]) != len(means[0]):
+            raise TaccInputError(t.name("certificate"), len(cert[0]), f"rows must have {len(means[0])} entries")
+        for i, row in enumerate(cert):
+            for j, x in enumerate(row):
+                if x < 0:
+                    raise TaccInputError(f"{t.name('certificate')}[{i}][{j}]", x, "must be >= 0")
+        spec = LowSpec(model, mean_low=means, certificate=cert)
+    else:
+        spec = LowSpec(model, values=_real_list(t.name("values"), t.get("values"), n_arms))
+    t.done()
+    return spec
+
+
+def parse_config(data: dict, source: str = "<dict>") -> Config:
+    """Validate a configuration given as a parsed TOML mapping (see the README for the format)."""
+    top = _Table(data, "")
+    name = top.get("name", Path(source).stem if source else "config")
+    if not isinstance(name, str) or not name:
+        raise TaccInputError("name", name, "must be a non-empty string")
+    inst = top.sub("instance")
+    if inst.has("mu_high") == inst.has("means"):
+        raise TaccInputError("instance.mu_high", inst.data.get("mu_high"),
+                             "give exactly one of instance.mu_high or instance.means")
+    mu_high, means = None, None
+    if inst.has("mu_high"):
+        mu_high = _real_list("instance.mu_high", inst.get("mu_high"))
+        if len(mu_high) < 2:
+            raise TaccInputError("instance.mu_high", list(mu_high), "needs at least 2 arms")
+    else:
+        means = _means(inst.sub("means"))
+    seed = inst.integer("seed", 0, low=0)
+    nt = inst.sub("noise") if inst.has("noise") else _Table({"model": "gaussian"}, "instance.noise")
+    nmodel = nt.choice("model", NOISE_MODELS)
+    noise = NoiseSpec(nmodel, nt.real("sigma", 1.0, low=0.0, low_open=True) if nmodel == "gaussian" else 1.0)
+    nt.done()
+    n_arms = len(mu_high) if mu_high is not None else means.n_arms
+    low = _low(inst.sub("low"), n_arms)
+    inst.done()
+    if noise.model == "bernoulli" or low.model == "residual_decay":
+        why = "Bernoulli rewards" if noise.model == "bernoulli" else "residual_decay (its low means are clipped)"
+        if mu_high is not None:
+            for i, m in enumerate(mu_high):
+                if not 0.0 <= m <= 1.0:
+                    raise TaccInputError(f"instance.mu_high[{i}]", m, f"must lie in [0, 1] for {why}")
+        elif means.distribution != "uniform" or means.low < 0 or means.high > 1:
+            raise TaccInputError("instance.means", means.distribution, f"must be uniform within [0, 1] for {why}")
+    ct = top.sub("costs")
+    c_low = ct.real("low", low=0.0, low_open=True)
+    c_high = ct.real("high", low=0.0, low_open=True)
+    if c_low >= c_high:
+        raise TaccInputError("costs.low", c_low, f"must be < costs.high = {c_high} (lambda_L < lambda_H)")
+    ct.done()
+    pt = top.sub("params")
+    rho = pt.get("rho", "min")
+    if rho != "min":
+        rho = _real("params.rho", rho, low=0.0, low_open=True)
+    params = Params(budget=pt.real("budget", low=0.0, low_open=True),
+                    delta=pt.real("delta", 0.05, low=0.0, high=1.0, low_open=True, high_open=True),
+                    rho=rho,
+                    gamma=pt.real("gamma", low=0.0, low_open=True),
+                    eta=pt.real("eta", low=0.0, high=1.0, low_open=True, high_open=True),
+                    s0=pt.integer("s0", low=0))
+    pt.done()
+    top.done()
+    return Config(name, InstanceSpec(mu_high, means, seed, noise, low), Costs(c_low, c_high), params, source)
+
+
+def load_config(path_or_preset: str | Path) -> Config:
+    """Read a configuration from a TOML file, or a built-in preset by name (``set-a``, ...)."""
+    text_source = str(path_or_preset)
+    if text_source in PRESETS:
+        text = resources.files("bounds").joinpath("presets", f"{text_source}.toml").read_text()
+        source = f"preset:{text_source}"
+    else:
+        p = Path(path_or_preset)
+        if not p.is_file():
+            raise TaccInputError("config", text_source,
+                                 f"is neither a file nor a preset ({', '.join(PRESETS)})")
+        text, source = p.read_text(), str(p)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise TaccInputError("config", source, f"is not valid TOML: {exc}") from None
+    return parse_config(data, source)

@@ -1,0 +1,137 @@
+"""Horizon, log factor, radius, nominal threshold and the smallest valid radius constant.
+
+Paper: Section "Theoretical Result" (display before ``eq:analysis-cert-time``) and the proof of ``lem:ci``.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+
+from bounds import _validate as v
+from bounds._errors import TaccInputError
+from bounds._search import first_true
+
+__all__ = ["horizon", "log_factor", "radius", "n_gamma", "min_rho"]
+
+
+def horizon(budget: float, cost_low: float) -> int:
+    """Query horizon T_Lambda (Section "Problem Setup").
+
+    T_Lambda := ceil(Lambda / lambda^(L)).
+
+    Args:
+        budget: Lambda > 0, in cost units.
+        cost_low: lambda^(L) > 0, in the same cost units.
+
+    Returns:
+        The integer T_Lambda, computed exactly: both floats are converted to exact rationals first, so
+        ``horizon(0.3, 0.1)`` is 3 (0.3 / 0.1 is 2.9999999999999996 in floating point, yet the float 0.3 is
+        slightly larger than three times the float 0.1, so the exact ceiling is 3).
+
+    >>> horizon(128000, 1.0)
+    128000
+    """
+    b = v.positive_real("budget", budget)
+    c = v.positive_real("cost_low", cost_low)
+    return math.ceil(Fraction(b) / Fraction(c))
+
+
+def log_factor(rho: float, n_arms: int, horizon_: int, delta: float) -> float:
+    """Log factor ell_Lambda (Section "Theoretical Result").
+
+    ell_Lambda := rho * log(2 K T_Lambda / delta).
+
+    Args:
+        rho: radius constant rho > 0.
+        n_arms: K >= 1.
+        horizon_: T_Lambda >= 1 (see :func:`horizon`).
+        delta: confidence level in (0, 1).
+
+    >>> round(log_factor(1.0, 2, 10, 0.5), 6)  # log(80)
+    4.382027
+    """
+    r = v.positive_real("rho", rho)
+    k = v.count("n_arms", n_arms)
+    t = v.count("horizon", horizon_)
+    d = v.open_unit("delta", delta)
+    return r * math.log(2 * k * t / d)
+
+
+def radius(n, ell: float):
+    """Statistical radius G_Lambda(n, delta) (Section "Confidence bounds").
+
+    G_Lambda(n, delta) := sqrt(ell_Lambda / n), n >= 1.
+
+    This is the one radius of the toolkit: the policies call it, the bounds call it.
+
+    Args:
+        n: a count n >= 1 (int) or an integer array of counts.
+        ell: ell_Lambda > 0 (see :func:`log_factor`).
+
+    Returns:
+        A float for an int ``n``, an array of floats for an array.
+
+    >>> radius(4, 1.0)
+    0.5
+    """
+    if isinstance(n, (int, np.integer)) and not isinstance(n, bool):
+        if n < 1:
+            raise TaccInputError("n", n, "must be >= 1")
+        return math.sqrt(ell / n)
+    arr = np.asarray(n)
+    if arr.size and arr.min() < 1:
+        raise TaccInputError("n", n, "every count must be >= 1")
+    return np.sqrt(ell / arr.astype(float))
+
+
+def n_gamma(ell: float, gamma: float) -> int:
+    """Nominal threshold count N_gamma (Section "Theoretical Result").
+
+    N_gamma := min{ n >= 1 : G_Lambda(n, delta) < gamma }.
+
+    Computed from the definition (the first ``n`` at which :func:`radius` is below ``gamma``), so an
+    engine that tests ``N < n_gamma`` makes exactly the decision "G(N) >= gamma". When ell / gamma^2 is an
+    integer m, G(m) = gamma exactly and N_gamma = m + 1, not ceil(ell / gamma^2) = m.
+
+    Args:
+        ell: ell_Lambda > 0.
+        gamma: threshold gamma > 0.
+
+    >>> n_gamma(4.0, 0.5)   # ell / gamma^2 = 16 is an integer: G(16) = 0.5 is not < 0.5
+    17
+    """
+    e = v.positive_real("ell", ell)
+    g = v.positive_real("gamma", gamma)
+    return int(first_true(lambda n: radius(n, e) < g, start=1))
+
+
+def min_rho(subgaussian_scale: float, n_arms: int, horizon_: int, delta: float) -> float:
+    """Smallest rho for which the union bound in the proof of ``lem:ci`` gives probability >= 1 - delta.
+
+    rho_min = 2 sigma^2 (1 + log 2 / log(2 K T_Lambda / delta)).
+
+    Derivation. For a sigma-sub-Gaussian sample mean of n draws (Gaussian noise of scale sigma; Bernoulli
+    rewards are 1/2-sub-Gaussian by Hoeffding's lemma), P(|mean - mu| > x) <= 2 exp(-n x^2 / (2 sigma^2)).
+    At x = G(n) = sqrt(ell / n) this is 2 exp(-ell / (2 sigma^2)), the same for every n. The proof of
+    ``lem:ci`` takes a union over K arms, counts 1 <= n <= T_Lambda and the two fidelities:
+    2 K T * 2 exp(-ell / (2 sigma^2)) <= delta  <=>  ell >= 2 sigma^2 log(4 K T / delta)
+    <=>  rho log(2KT/delta) >= 2 sigma^2 (log 2 + log(2KT/delta)), which is the formula above.
+    At rho = rho_min the failure probability bound equals delta exactly.
+
+    Args:
+        subgaussian_scale: sigma > 0 (1 for the paper's 1-sub-Gaussian noise, 1/2 for Bernoulli).
+        n_arms: K >= 1.
+        horizon_: T_Lambda >= 1.
+        delta: confidence level in (0, 1).
+
+    >>> round(min_rho(1.0, 2, 1000, 0.05), 6)
+    2.122792
+    """
+    s = v.positive_real("subgaussian_scale", subgaussian_scale)
+    k = v.count("n_arms", n_arms)
+    t = v.count("horizon", horizon_)
+    d = v.open_unit("delta", delta)
+    return 2.0 * s * s * (1.0 + math.log(2.0) / math.log(2 * k * t / d))

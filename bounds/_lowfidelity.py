@@ -1,0 +1,94 @@
+"""The interface every low-fidelity model implements (SPEC section 5).
+
+A model is bound to the high-fidelity means of its instance. Every method takes an arm index k and a count
+n >= 1 (an int or an integer array of any size, up to 2**53), and is exact at any count: no method builds an
+array of length n, so the bounds can look past the horizon (tau_k, the RDFE costs).
+"""
+
+from __future__ import annotations
+
+import abc
+
+import numpy as np
+
+from bounds._errors import TaccInputError
+
+__all__ = ["LowFidelityModel"]
+
+
+class LowFidelityModel(abc.ABC):
+    """A count-indexed low-fidelity source: mean_low(k, n), its certificate U_k(n) and B_k(n).
+
+    Subclasses implement :meth:`mean_low`, :meth:`mismatch_sum`, :meth:`certificate`, :meth:`mismatch_bound`
+    and :meth:`irregular_prefix`.
+    """
+
+    #: the model's name in the configuration format (``power_decay``, ``residual_decay``, ...).
+    name: str = ""
+
+    def __init__(self, mu_high):
+        mu = np.array(mu_high, dtype=float)
+        mu.setflags(write=False)
+        self._mu = mu
+
+    @property
+    def mu_high(self) -> np.ndarray:
+        return self._mu
+
+    @property
+    def n_arms(self) -> int:
+        return int(self._mu.size)
+
+    def _arm(self, k) -> int:
+        if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 0 <= k < self.n_arms:
+            raise TaccInputError("k", k, f"must be an arm index in [0, {self.n_arms})")
+        return int(k)
+
+    @staticmethod
+    def _counts(n, minimum: int = 1) -> np.ndarray:
+        arr = np.atleast_1d(np.asarray(n, dtype=np.int64))
+        if arr.size and arr.min() < minimum:
+            raise TaccInputError("n", n, f"counts must be >= {minimum}")
+        return arr
+
+    @staticmethod
+    def _out(n, arr: np.ndarray):
+        return float(arr[0]) if np.ndim(n) == 0 else arr
+
+    @abc.abstractmethod
+    def mean_low(self, k: int, n):
+        """mu_k^(L)(n): the mean of the n-th low-fidelity query of arm k (the observed mean, clipped if the
+        model clips)."""
+
+    @abc.abstractmethod
+    def mismatch_sum(self, k: int, n):
+        """sum_{tau <= n} (mu_k^(L)(tau) - mu_k^(H)), signed; 0 at n = 0."""
+
+    @abc.abstractmethod
+    def certificate(self, k: int, n):
+        """U_k(n) of ``ass:plugin``: valid by construction for this model."""
+
+    @abc.abstractmethod
+    def mismatch_bound(self, k: int, n):
+        """B_k(n) = sup_{s >= n} U_k(s) / s, exact."""
+
+    @abc.abstractmethod
+    def irregular_prefix(self, k: int) -> int:
+        """A count m >= 0 such that for n > m both Delta_k^(L)(n) and G(n) + B_k(n) are monotone in n.
+
+        The bounds scan counts 1..m one by one and search beyond m by bisection.
+        """
+
+    def avg_mean_low(self, k: int, n):
+        """bar mu_k^(L)(n) = (1/n) sum_{tau <= n} mu_k^(L)(tau), the selected-average low mean."""
+        k = self._arm(k)
+        arr = self._counts(n)
+        return self._out(n, self._mu[k] + np.atleast_1d(self.mismatch_sum(k, arr)) / arr)
+
+    def static_bias(self, k: int) -> float:
+        """zeta_k = B_k(1): the fixed bias bound a static (MF-UCB) rule may use (``rem:evolving_vs_static``)."""
+        return float(self.mismatch_bound(k, 1))
+
+    def describe(self) -> dict:
+        """The model's parameters, for reports (JSON-serialisable)."""
+        return {"model": self.name}

@@ -1,0 +1,123 @@
+"""Arm classes A/B/C of ``eq:analysis-arm-partition`` and the run-dependent split of C (``eq:app-analysis-Cdet``)."""
+
+from __future__ import annotations
+
+import enum
+import math
+from dataclasses import dataclass
+from typing import Sequence
+
+from bounds import _validate as v
+from bounds._errors import TaccInputError
+
+__all__ = ["ArmClass", "ArmRunFacts", "arm_partition", "refine_partition", "prior_partition", "in_h"]
+
+
+class ArmClass(enum.Enum):
+    """The class of an arm in the TACC analysis.
+
+    OPTIMAL is k^* (the lowest index among the best arms). A, B, C are ``eq:analysis-arm-partition``;
+    C_D and C_U are C^d and C^u (``eq:app-analysis-Cdet``), known only after a run. H = B u C^u.
+    """
+
+    OPTIMAL = "optimal"
+    A = "A"
+    B = "B"
+    C = "C"
+    C_D = "C^d"
+    C_U = "C^u"
+
+
+def in_h(cls: ArmClass) -> bool:
+    """Whether an arm class belongs to H_gamma = B_gamma u C^u_gamma."""
+    return cls in (ArmClass.B, ArmClass.C_U)
+
+
+@dataclass(frozen=True)
+class ArmRunFacts:
+    """What one run records about one arm, enough to decide C^d versus C^u (``eq:app-analysis-Cdet``).
+
+    Attributes:
+        low_count: N_k^(L) at the end of the run (the count before round T_Lambda + 1). The arm reached its
+            certification count (T_k^tau <= T_Lambda + 1) exactly when low_count >= tau_k(gamma).
+        high_in_window: the number of high-fidelity queries of arm k made while
+            N_gamma <= N_k^(L) < tau_k(gamma).
+    """
+
+    low_count: int
+    high_in_window: int
+
+    def __post_init__(self):
+        v.count("low_count", self.low_count, minimum=0)
+        v.count("high_in_window", self.high_in_window, minimum=0)
+
+
+def arm_partition(tau: Sequence[float], n_gamma: int, s0: int, best_arm: int) -> tuple[ArmClass, ...]:
+    """Arm partition (``eq:analysis-arm-partition``).
+
+    A_gamma = {k != k^*: tau_k <= N_gamma},  C_gamma = {k != k^*: N_gamma < tau_k <= N_gamma + S_0},
+    B_gamma = {k != k^*: tau_k > N_gamma + S_0}.
+
+    Args:
+        tau: tau_k(gamma) per arm (int or inf; the entry of the best arm is ignored).
+        n_gamma: N_gamma >= 1.
+        s0: continuation cap S_0 >= 0.
+        best_arm: k^* (index).
+
+    Returns:
+        One class per arm; every arm other than k^* is in exactly one of A, B, C. An arm tied with k^*
+        (Delta_k = 0) has Delta_k^(L) <= 0 < 2 gamma, so tau_k = inf and it lands in B.
+
+    >>> [c.value for c in arm_partition([math.inf, 3, 7, 30], n_gamma=5, s0=10, best_arm=0)]
+    ['optimal', 'A', 'C', 'B']
+    """
+    ng = v.count("n_gamma", n_gamma)
+    s = v.count("s0", s0, minimum=0)
+    kb = v.integer("best_arm", best_arm, minimum=0)
+    if kb >= len(tau):
+        raise TaccInputError("best_arm", best_arm, f"must be an arm index below {len(tau)}")
+    out = []
+    for k, t in enumerate(tau):
+        if k == kb:
+            out.append(ArmClass.OPTIMAL)
+        elif not (t == math.inf or (isinstance(t, int) and t >= 1)):
+            raise TaccInputError(f"tau[{k}]", t, "must be an integer >= 1 or inf")
+        elif t <= ng:
+            out.append(ArmClass.A)
+        elif t <= ng + s:
+            out.append(ArmClass.C)
+        else:
+            out.append(ArmClass.B)
+    return tuple(out)
+
+
+def refine_partition(classes: Sequence[ArmClass], tau: Sequence[float],
+                     facts: Sequence[ArmRunFacts]) -> tuple[ArmClass, ...]:
+    """Split C_gamma into C^d and C^u from one run (``eq:app-analysis-Cdet``).
+
+    C^d = {k in C: T_k^tau <= T_Lambda + 1 and no high query while N_gamma <= N_k^(L) < tau_k(gamma)}.
+
+    Args:
+        classes: the output of :func:`arm_partition`.
+        tau: tau_k(gamma) per arm.
+        facts: one :class:`ArmRunFacts` per arm.
+
+    >>> refine_partition([ArmClass.OPTIMAL, ArmClass.C, ArmClass.C], [math.inf, 8, 8],
+    ...                  [ArmRunFacts(9, 0), ArmRunFacts(8, 0), ArmRunFacts(8, 1)])[1:]
+    (<ArmClass.C_D: 'C^d'>, <ArmClass.C_U: 'C^u'>)
+    """
+    if not len(classes) == len(tau) == len(facts):
+        raise TaccInputError("facts", len(facts), f"must hold one record per arm ({len(classes)})")
+    out = []
+    for c, t, f in zip(classes, tau, facts):
+        if c is ArmClass.C:
+            reached = f.low_count >= t
+            out.append(ArmClass.C_D if reached and f.high_in_window == 0 else ArmClass.C_U)
+        else:
+            out.append(c)
+    return tuple(out)
+
+
+def prior_partition(classes: Sequence[ArmClass]) -> tuple[ArmClass, ...]:
+    """The partition before any run: every C arm counted in H (as C^u), so the bound holds for every run."""
+    return tuple(ArmClass.C_U if c is ArmClass.C else c for c in classes)

@@ -1,0 +1,259 @@
+"""The TACC regret bound and its parts: ``prop:analysis-low-query-bound``, ``prop:analysis-high-selection``,
+``thm:analysis-main-regret``, ``cor:analysis-main-regret-order``, ``prop:analysis-regret-improvement``."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Sequence
+
+from bounds import _validate as v
+from bounds._errors import TaccInputError
+from bounds._partition import ArmClass, in_h
+
+__all__ = ["confirmation_count", "low_query_bound", "high_query_bound", "TaccBound", "tacc_regret_bound",
+           "CorollaryTerms", "corollary_order", "Comparison", "static_vs_adaptive"]
+
+
+def confirmation_count(ell: float, gap: float) -> int | float:
+    """ceil(4 ell_Lambda / Delta_k^2), the high-fidelity confirmation count of ``prop:analysis-high-selection``.
+
+    Computed exactly from the definition min{n integer : n >= 4 ell / Delta^2} on the exact rational values
+    of the two floats. ``inf`` when Delta_k = 0 (a tie for the best arm).
+
+    >>> confirmation_count(1.0, 0.5)
+    16
+    """
+    e = v.positive_real("ell", ell)
+    g = v.nonnegative_real("gap", gap)
+    if g == 0:
+        return math.inf
+    return math.ceil(4 * Fraction(e) / Fraction(g) ** 2)
+
+
+def low_query_bound(n_gamma: int, s0: int) -> int:
+    """Low-fidelity query bound (``prop:analysis-low-query-bound``, ``eq:analysis-low-query-bound``).
+
+    N_{k,T}^(L) <= N_gamma + S_0 + 1 for every suboptimal arm, on E_Lambda.
+
+    >>> low_query_bound(100, 10)
+    111
+    """
+    return v.count("n_gamma", n_gamma) + v.count("s0", s0, minimum=0) + 1
+
+
+def high_query_bound(ell: float, gap: float) -> int | float:
+    """High-fidelity query bound (``prop:analysis-high-selection``, ``eq:analysis-high-query-bound``).
+
+    N_{k,T}^(H) <= 1 + ceil(4 ell_Lambda / Delta_k^2), on E_Lambda; inf for Delta_k = 0.
+
+    >>> high_query_bound(1.0, 0.5)
+    17
+    """
+    return 1 + confirmation_count(ell, gap)
+
+
+def _check_common(gaps, classes, n_gamma, s0, ell, cost_low, cost_high):
+    if len(gaps) != len(classes):
+        raise TaccInputError("classes", len(classes), f"must hold one class per arm ({len(gaps)})")
+    gs = tuple(v.nonnegative_real(f"gaps[{k}]", g) for k, g in enumerate(gaps))
+    for k, c in enumerate(classes):
+        if not isinstance(c, ArmClass):
+            raise TaccInputError(f"classes[{k}]", c, "must be an ArmClass")
+        if c is ArmClass.C:
+            raise TaccInputError(f"classes[{k}]", c, "C must be refined into C^d / C^u first "
+                                 "(refine_partition after a run, prior_partition before)")
+        if c is ArmClass.OPTIMAL and gs[k] != 0:
+            raise TaccInputError(f"gaps[{k}]", gs[k], "the optimal arm must have gap 0")
+    return (gs, v.count("n_gamma", n_gamma), v.count("s0", s0, minimum=0), v.positive_real("ell", ell),
+            v.positive_real("cost_low", cost_low), v.positive_real("cost_high", cost_high))
+
+
+def _term(gap: float, cost_low: float, n_low, cost_high: float, n_high) -> float:
+    """Delta (lambda_L n_L + lambda_H n_H), with Delta = 0 contributing exactly 0 (no 0 * inf)."""
+    if gap == 0:
+        return 0.0
+    return gap * (cost_low * n_low + cost_high * n_high)
+
+
+@dataclass(frozen=True)
+class TaccBound:
+    """Per-arm terms of ``thm:analysis-main-regret`` (``eq:analysis-main-regret``).
+
+    Attributes (tuples, one entry per arm):
+        classes: the class used for each arm (OPTIMAL, A, C^d, or H = B / C^u).
+        low_count_bound: the low-fidelity count charged: N_gamma + 1 (A), N_gamma + S_0 + 1 (C^d, H), 0 (k^*).
+        high_count_bound: the high-fidelity count charged: 1 (A, C^d), 1 + ceil(4 ell / Delta^2) (H), 0 (k^*).
+        terms: Delta_k (lambda_L low_count_bound + lambda_H high_count_bound), in cost x reward units.
+        total: the sum of the terms, the bound on R(Lambda).
+    """
+
+    classes: tuple
+    low_count_bound: tuple
+    high_count_bound: tuple
+    terms: tuple
+    total: float
+
+
+def tacc_regret_bound(gaps: Sequence[float], classes: Sequence[ArmClass], *, n_gamma: int, s0: int, ell: float,
+                      cost_low: float, cost_high: float) -> TaccBound:
+    """Regret bound for TACC (``thm:analysis-main-regret``).
+
+    R(Lambda) <= sum_{k in A} Delta_k [lambda_L (N_gamma + 1) + lambda_H]
+               + sum_{k in C^d} Delta_k [lambda_L (N_gamma + S_0 + 1) + lambda_H]
+               + sum_{k in H} Delta_k [lambda_L (N_gamma + S_0 + 1) + lambda_H (1 + ceil(4 ell / Delta_k^2))].
+
+    Args:
+        gaps: Delta_k per arm (0 for k^* and for arms tied with it).
+        classes: per arm, OPTIMAL, A, B, C_D or C_U (refine C first: :func:`refine_partition` after a run,
+            :func:`prior_partition` for the bound that holds before any run).
+        n_gamma, s0, ell: N_gamma, S_0, ell_Lambda.
+        cost_low, cost_high: lambda^(L), lambda^(H).
+
+    Returns:
+        A :class:`TaccBound`. An arm with Delta_k = 0 contributes 0, its count bounds are still reported
+        (inf for the high count of a tied arm in H).
+
+    >>> b = tacc_regret_bound([0.0, 0.5], [ArmClass.OPTIMAL, ArmClass.B], n_gamma=10, s0=2, ell=1.0,
+    ...                       cost_low=1.0, cost_high=10.0)
+    >>> b.terms, b.total   # 0.5 * (13 + 10 * 17)
+    ((0.0, 91.5), 91.5)
+    """
+    gs, ng, s, e, cl, ch = _check_common(gaps, classes, n_gamma, s0, ell, cost_low, cost_high)
+    low, high, terms = [], [], []
+    for g, c in zip(gs, classes):
+        if c is ArmClass.OPTIMAL:
+            nl, nh = 0, 0
+        elif c is ArmClass.A:
+            nl, nh = ng + 1, 1
+        elif c is ArmClass.C_D:
+            nl, nh = ng + s + 1, 1
+        else:
+            nl, nh = ng + s + 1, high_query_bound(e, g)
+        low.append(nl)
+        high.append(nh)
+        terms.append(_term(g, cl, nl, ch, nh))
+    return TaccBound(tuple(classes), tuple(low), tuple(high), tuple(terms), math.fsum(terms))
+
+
+@dataclass(frozen=True)
+class CorollaryTerms:
+    """``cor:analysis-main-regret-order``: the order-form terms and the explicit bound the proof yields.
+
+    Attributes (tuples per arm, and totals):
+        low_order: lambda_L Delta_k log(T_Lambda) / gamma^2 (every suboptimal arm).
+        high_order: lambda_H log(T_Lambda) / Delta_k for arms in H, else 0.
+        order_total: the sum of both: the quantity inside O(.).
+        explicit: per-arm upper bounds on the theorem's terms after the proof's substitutions
+            N_gamma <= 1 + ell / gamma^2 and ceil(x) <= x + 1:
+            A: Delta lambda_L (ell/gamma^2 + 2) + Delta lambda_H; C^d: Delta lambda_L (ell/gamma^2 + S_0 + 2) +
+            Delta lambda_H; H: Delta lambda_L (ell/gamma^2 + S_0 + 2) + lambda_H (2 Delta + 4 ell / Delta).
+        explicit_total: their sum (>= the theorem's total).
+        ratio: explicit_total / order_total: the constant hidden in O(.) for this instance (inf if the order
+            total is 0 while the explicit total is not, 0 if both are 0).
+    """
+
+    low_order: tuple
+    high_order: tuple
+    order_total: float
+    explicit: tuple
+    explicit_total: float
+    ratio: float
+
+
+def corollary_order(gaps: Sequence[float], classes: Sequence[ArmClass], *, gamma: float, horizon: int,
+                    ell: float, s0: int, cost_low: float, cost_high: float) -> CorollaryTerms:
+    """Order-wise regret bound (``cor:analysis-main-regret-order``).
+
+    R(Lambda) = O( lambda_L sum_{k != k^*} (Delta_k / gamma^2) log T_Lambda
+                   + lambda_H sum_{k in H} log(T_Lambda) / Delta_k ).
+
+    The text before the corollary substitutes N_gamma = ceil(ell / gamma^2); that is off by one when
+    ell / gamma^2 is an integer (then N_gamma = ell / gamma^2 + 1). The proof's own inequality
+    N_gamma <= 1 + ell / gamma^2 is true and is the one used for ``explicit`` here.
+
+    Args:
+        gaps, classes: as for :func:`tacc_regret_bound` (C refined).
+        gamma, horizon, ell, s0, cost_low, cost_high: gamma, T_Lambda, ell_Lambda, S_0, lambda^(L), lambda^(H).
+
+    >>> c = corollary_order([0.0, 0.5], [ArmClass.OPTIMAL, ArmClass.A], gamma=0.5, horizon=100, ell=1.0,
+    ...                     s0=2, cost_low=1.0, cost_high=10.0)
+    >>> c.explicit   # 0.5 * (4 + 2) + 0.5 * 10
+    (0.0, 8.0)
+    """
+    gs, _, s, e, cl, ch = _check_common(gaps, classes, 1, s0, ell, cost_low, cost_high)
+    g2 = v.positive_real("gamma", gamma) ** 2
+    logt = math.log(v.count("horizon", horizon))
+    low, high, expl = [], [], []
+    for g, c in zip(gs, classes):
+        if c is ArmClass.OPTIMAL or g == 0:
+            low.append(0.0)
+            high.append(0.0)
+            expl.append(0.0)
+            continue
+        low.append(cl * g * logt / g2)
+        high.append(ch * logt / g if in_h(c) else 0.0)
+        if c is ArmClass.A:
+            expl.append(g * cl * (e / g2 + 2) + g * ch)
+        elif c is ArmClass.C_D:
+            expl.append(g * cl * (e / g2 + s + 2) + g * ch)
+        else:
+            expl.append(g * cl * (e / g2 + s + 2) + ch * (2 * g + 4 * e / g))
+    ot, et = math.fsum(low) + math.fsum(high), math.fsum(expl)
+    ratio = et / ot if ot > 0 else (0.0 if et == 0 else math.inf)
+    return CorollaryTerms(tuple(low), tuple(high), ot, tuple(expl), et, ratio)
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """``prop:analysis-regret-improvement`` per arm (entries for arms outside C are 0 / False).
+
+    Attributes:
+        static: Delta_k [lambda_L (N_gamma + 1) + lambda_H (1 + ceil(4 ell / Delta_k^2))], the static rule's
+            arm-level bound.
+        adaptive: Delta_k [lambda_L (N_gamma + S_0 + 1) + lambda_H], TACC's bound for a C^d arm.
+        difference: static - adaptive = Delta_k [lambda_H ceil(4 ell / Delta_k^2) - lambda_L S_0] (the paper
+            writes ">=", and the two bounds differ by exactly this).
+        strict: the paper's sufficient condition S_0 lambda_L <= lambda_H and ceil(4 ell / Delta^2) >= 2.
+        applies: the arm is in C_gamma (C, C^d or C^u), where the comparison is stated.
+    """
+
+    static: tuple
+    adaptive: tuple
+    difference: tuple
+    strict: tuple
+    applies: tuple
+
+
+def static_vs_adaptive(gaps: Sequence[float], classes: Sequence[ArmClass], *, n_gamma: int, s0: int, ell: float,
+                       cost_low: float, cost_high: float) -> Comparison:
+    """Arm-level comparison with the static threshold rule (``prop:analysis-regret-improvement``).
+
+    R_{k,static}(Lambda) - R_{k,adapt}(Lambda) >= Delta_k [lambda_H ceil(4 ell / Delta_k^2) - lambda_L S_0]
+    for k in C^d_gamma.
+
+    Computed for every arm of C_gamma (before a run, C^d is unknown; the comparison is what a C arm would gain
+    if it turned out to be in C^d).
+
+    >>> c = static_vs_adaptive([0.0, 0.5], [ArmClass.OPTIMAL, ArmClass.C], n_gamma=10, s0=2, ell=1.0,
+    ...                        cost_low=1.0, cost_high=10.0)
+    >>> c.difference[1], c.strict[1]   # 0.5 * (10 * 16 - 2)
+    (79.0, True)
+    """
+    classes = tuple(classes)
+    prior = tuple(ArmClass.B if c in (ArmClass.C, ArmClass.C_D, ArmClass.C_U) else c for c in classes)
+    gs, ng, s, e, cl, ch = _check_common(gaps, prior, n_gamma, s0, ell, cost_low, cost_high)
+    st, ad, diff, strict, applies = [], [], [], [], []
+    for g, c in zip(gs, classes):
+        ok = c in (ArmClass.C, ArmClass.C_D, ArmClass.C_U) and g > 0
+        applies.append(ok)
+        if not ok:
+            st.append(0.0), ad.append(0.0), diff.append(0.0), strict.append(False)
+            continue
+        cc = confirmation_count(e, g)
+        st.append(_term(g, cl, ng + 1, ch, 1 + cc))
+        ad.append(_term(g, cl, ng + s + 1, ch, 1))
+        diff.append(g * (ch * cc - cl * s))
+        strict.append(s * cl <= ch and cc >= 2)
+    return Comparison(tuple(st), tuple(ad), tuple(diff), tuple(strict), tuple(applies))

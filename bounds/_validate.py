@@ -1,0 +1,54 @@
+"""Argument checks shared by every public function of ``bounds`` (edges only, one error type)."""
+
+from __future__ import annotations
+
+import math
+import numbers
+from typing import Any
+
+from bounds._errors import TaccInputError
+
+
+def finite_real(field: str, value: Any) -> float:
+    """Return ``value`` as a float, refusing booleans, non-numbers, NaN and infinities."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TaccInputError(field, value, "must be a real number")
+    v = float(value)
+    if not math.isfinite(v):
+        raise TaccInputError(field, value, "must be finite")
+    return v
+
+
+def positive_real(field: str, value: Any) -> float:
+    v = finite_real(field, value)
+    if v <= 0:
+        raise TaccInputError(field, value, "must be > 0")
+    return v
+
+
+def nonnegative_real(field: str, value: Any) -> float:
+    v = finite_real(field, value)
+    if v < 0:
+        raise TaccInputError(field, value, "must be >= 0")
+    return v
+
+
+def open_unit(field: str, value: Any) -> float:
+    v = finite_real(field, value)
+    if not 0 < v < 1:
+        raise TaccInputError(field, value, "must lie in the open interval (0, 1)")
+    return v
+
+
+def integer(field: str, value: Any, minimum: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TaccInputError(field, value, "must be an integer")
+    v = int(value)
+    if minimum is not None and v < minimum:
+        raise TaccInputError(field, value, f"must be >= {minimum}")
+    return v
+
+
+def count(field: str, value: Any, minimum: int = 1) -> int:
+    """An integer count ``>= minimum``."""
+    return integer(field, value, minimum)

@@ -1,0 +1,1 @@
+"""certify: not built yet (see the open issues)."""

@@ -1,0 +1,1 @@
+"""proofs_checks: not built yet (see the open issues)."""

@@ -1,0 +1,1 @@
+"""reports: the ``tacc`` command line and, later, bound-versus-empirical reports."""

@@ -1,0 +1,1 @@
+"""simulate: not built yet (see the open issues)."""
