@@ -38,10 +38,11 @@ class ResidualDecay(LowFidelityModel):
         self.r = v.positive_real("r", r)
         self.n0 = v.nonnegative_real("n0", n0)
         self.clip = bool(clip)
-        s = np.asarray(signs, dtype=float).reshape(-1)
+        s = v.float_array("signs", signs).reshape(-1)
         if s.size != K or not np.all(np.isin(s, (-1.0, 1.0))):
             raise TaccInputError("signs", signs, f"must be {K} values, each +1 or -1")
-        bb = np.broadcast_to(np.asarray(b, dtype=float), (K,)).copy() if np.ndim(b) == 0 else np.asarray(b, float)
+        bb = v.float_array("b", b)
+        bb = np.full(K, float(bb)) if bb.ndim == 0 else bb
         if bb.shape != (K,) or not np.all(np.isfinite(bb)):
             raise TaccInputError("b", b, f"must be a finite number or {K} finite numbers")
         if self.clip and (self.mu_high.min() < 0 or self.mu_high.max() > 1):

@@ -33,11 +33,15 @@ def rdfe_low_count(model: LowFidelityModel, k: int, eps: float, ell: float) -> i
     return found if found == math.inf else int(found)
 
 
-def rdfe_high_count(eps: float, ell: float) -> int:
-    """min{n >= 1 : G_Lambda(n, delta) <= eps / 8}: the stopping count of a high-fidelity RDFE phase."""
+def rdfe_high_count(eps: float, ell: float) -> int | float:
+    """min{n >= 1 : G_Lambda(n, delta) <= eps / 8}: the stopping count of a high-fidelity RDFE phase.
+
+    inf only when the count exceeds 2**53 (eps below about 1e-7 sqrt(ell)), where counts stop being floats.
+    """
     target = v.positive_real("eps", eps) / 8.0
     e = v.positive_real("ell", ell)
-    return int(first_true(lambda n: radius(n, e) <= target))
+    found = first_true(lambda n: radius(n, e) <= target)
+    return found if found == math.inf else int(found)
 
 
 def rdfe_low_cost(model: LowFidelityModel, k: int, eps: float, ell: float, cost_low: float) -> float:
@@ -62,7 +66,8 @@ def rdfe_high_cost(eps: float, ell: float, cost_high: float) -> float:
     >>> rdfe_high_cost(0.5, 1.0, 10.0)
     2560.0
     """
-    return v.positive_real("cost_high", cost_high) * rdfe_high_count(eps, ell)
+    n = rdfe_high_count(eps, ell)
+    return math.inf if n == math.inf else v.positive_real("cost_high", cost_high) * n
 
 
 def rdfe_oracle_cost(model: LowFidelityModel, k: int, eps: float, ell: float, cost_low: float,
@@ -98,14 +103,18 @@ def rdfe_dyadic_constant(model: LowFidelityModel, k: int, gap: float, ell: float
 
     sum_{r <= r_k} c_k^*(eps_r; Lambda) <= C_dyad c_k^*(eps_{r_k}; Lambda),  r_k = min{r : eps_r <= Delta_k / 2}.
 
-    Returns sum_{r <= r_k} c_k^*(eps_r) / c_k^*(eps_{r_k}) (>= 1; c_k^* is always finite because c^(H) is).
-    For Delta_k = 0 there is no phase to charge and 1.0 is returned.
+    Returns sum_{r <= r_k} c_k^*(eps_r) / c_k^*(eps_{r_k}) (>= 1). c_k^* is finite because c^(H) is, except
+    for gaps so small (below about 1e-7) that the count passes 2**53; then the inequality holds for every
+    C > 0 (inf <= C inf) and 1.0 is returned. For Delta_k = 0 there is no phase to charge: 1.0.
     """
     r_k = rdfe_phase_index(gap)
     if r_k == math.inf:
         return 1.0
-    costs = _phase_costs(model, k, r_k, ell, cost_low, cost_high)
-    return math.fsum(costs) / costs[-1]
+    return _ratio(_phase_costs(model, k, r_k, ell, cost_low, cost_high))
+
+
+def _ratio(costs: list) -> float:
+    return 1.0 if costs[-1] == math.inf else math.fsum(costs) / costs[-1]
 
 
 @dataclass(frozen=True)
@@ -185,7 +194,7 @@ def rdfe_regret_bound(model: LowFidelityModel, gaps: Sequence[float], *, ell: fl
         costs = _phase_costs(model, k, r_k, e, cl, ch)
         idx.append(r_k)
         sums.append(math.fsum(costs))
-        consts.append(math.fsum(costs) / costs[-1])
+        consts.append(_ratio(costs))
         term.append(costs[-1])
         paper.append(rdfe_oracle_cost(model, k, g / 4, e, cl, ch))
         corr.append(rdfe_oracle_cost(model, k, min(g / 4, 0.5), e, cl, ch))

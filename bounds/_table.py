@@ -30,8 +30,8 @@ class TableLowFidelity(LowFidelityModel):
         K = self.n_arms
         self.name = name
         self._params = dict(params or {})
-        means = np.array(mean_low, dtype=float)
-        cert = np.array(certificate, dtype=float)
+        means = v.float_array("mean_low", mean_low)
+        cert = v.float_array("certificate", certificate)
         if means.ndim != 2 or means.shape[0] != K or means.shape[1] < 1:
             raise TaccInputError("mean_low", mean_low, f"must be {K} rows of equal length >= 1")
         if cert.shape != means.shape:
@@ -114,7 +114,7 @@ def checkpoint_profile(mu_high, *, q, gap, q_max, signs, clip=False) -> TableLow
     qmax = v.count("q_max", q_max)
     if qmax < qs[0]:
         raise TaccInputError("q_max", q_max, f"must be >= the first checkpoint size {qs[0]}")
-    g = np.array(gap, dtype=float)
+    g = v.float_array("gap", gap)
     if g.ndim == 1:
         g = np.broadcast_to(g, (K, g.size))
     if g.shape != (K, len(qs)) or not np.all(np.isfinite(g)):
@@ -136,7 +136,7 @@ def checkpoint_profile(mu_high, *, q, gap, q_max, signs, clip=False) -> TableLow
 def frozen(mu_high, *, values, clip=False) -> TableLowFidelity:
     """Frozen source: mu_k^(L)(n) = values[k] for every n (Weak-Fixed), U_k(n) = n |values[k] - mu_k^(H)|."""
     mu = np.asarray(mu_high, dtype=float)
-    vals = np.asarray(values, dtype=float).reshape(-1)
+    vals = v.float_array("values", values).reshape(-1)
     if vals.size != mu.size:
         raise TaccInputError("values", values, f"must be {mu.size} values")
     return TableLowFidelity(mu, mean_low=vals[:, None], certificate=np.abs(vals - mu)[:, None], clip=clip,

@@ -70,11 +70,26 @@ def _check_common(gaps, classes, n_gamma, s0, ell, cost_low, cost_high):
             v.positive_real("cost_low", cost_low), v.positive_real("cost_high", cost_high))
 
 
+def _exact(x: Fraction) -> float:
+    """A rational as the nearest float; beyond the float range it is inf (a value, not an error)."""
+    try:
+        return float(x)
+    except OverflowError:
+        return math.inf
+
+
 def _term(gap: float, cost_low: float, n_low, cost_high: float, n_high) -> float:
-    """Delta (lambda_L n_L + lambda_H n_H), with Delta = 0 contributing exactly 0 (no 0 * inf)."""
+    """Delta (lambda_L n_L + lambda_H n_H), in exact arithmetic rounded once; Delta = 0 gives exactly 0
+    (no 0 * inf), an infinite count with Delta > 0 gives inf."""
     if gap == 0:
         return 0.0
-    return gap * (cost_low * n_low + cost_high * n_high)
+    if math.inf in (n_low, n_high):
+        return math.inf
+    return _exact(Fraction(gap) * (Fraction(cost_low) * n_low + Fraction(cost_high) * n_high))
+
+
+def _total(terms) -> float:
+    return math.inf if math.inf in terms else math.fsum(terms)
 
 
 @dataclass(frozen=True)
@@ -134,7 +149,7 @@ def tacc_regret_bound(gaps: Sequence[float], classes: Sequence[ArmClass], *, n_g
         low.append(nl)
         high.append(nh)
         terms.append(_term(g, cl, nl, ch, nh))
-    return TaccBound(tuple(classes), tuple(low), tuple(high), tuple(terms), math.fsum(terms))
+    return TaccBound(tuple(classes), tuple(low), tuple(high), tuple(terms), _total(terms))
 
 
 @dataclass(frozen=True)
@@ -254,6 +269,6 @@ def static_vs_adaptive(gaps: Sequence[float], classes: Sequence[ArmClass], *, n_
         cc = confirmation_count(e, g)
         st.append(_term(g, cl, ng + 1, ch, 1 + cc))
         ad.append(_term(g, cl, ng + s + 1, ch, 1))
-        diff.append(g * (ch * cc - cl * s))
+        diff.append(_exact(Fraction(g) * (Fraction(ch) * cc - Fraction(cl) * s)))
         strict.append(s * cl <= ch and cc >= 2)
     return Comparison(tuple(st), tuple(ad), tuple(diff), tuple(strict), tuple(applies))

@@ -52,3 +52,13 @@ def integer(field: str, value: Any, minimum: int | None = None) -> int:
 def count(field: str, value: Any, minimum: int = 1) -> int:
     """An integer count ``>= minimum``."""
     return integer(field, value, minimum)
+
+
+def float_array(field: str, value: Any):
+    """``value`` as a float numpy array; a ragged or non-numeric value is refused, naming the field."""
+    import numpy as np
+
+    try:
+        return np.array(value, dtype=float)
+    except (TypeError, ValueError):
+        raise TaccInputError(field, value, "must be a rectangular array of numbers") from None

@@ -1,0 +1,138 @@
+"""The configuration format (SPEC section 9): presets load, every invalid value names its field."""
+
+import copy
+import tomllib
+
+import pytest
+
+from bounds import PRESETS, TaccInputError, load_config, parse_config
+
+GOOD = {
+    "name": "example",
+    "instance": {"mu_high": [0.9, 0.8, 0.7], "seed": 0, "noise": {"model": "gaussian", "sigma": 1.0},
+                 "low": {"model": "power_decay", "zeta": 0.2, "r": 0.5, "signs": "random"}},
+    "costs": {"low": 1.0, "high": 10.0},
+    "params": {"budget": 100000, "delta": 0.05, "rho": "min", "gamma": 0.063, "eta": 1e-4, "s0": 10},
+}
+
+
+def with_(path, value):
+    data = copy.deepcopy(GOOD)
+    node = data
+    keys = path.split(".")
+    for k in keys[:-1]:
+        node = node[k]
+    if value is DELETE:
+        del node[keys[-1]]
+    else:
+        node[keys[-1]] = value
+    return data
+
+
+DELETE = object()
+
+
+def test_good_config():
+    c = parse_config(GOOD)
+    assert c.instance.n_arms == 3 and c.params.rho == "min" and c.params.s0 == 10
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_presets_load(name):
+    c = load_config(name)
+    assert c.name == name
+
+
+def test_preset_values_from_the_paper():
+    a, b = load_config("set-a"), load_config("set-b")
+    assert (a.instance.n_arms, a.params.gamma, a.params.s0, a.costs.high) == (200, 0.063, 10, 10.0)
+    assert (b.instance.n_arms, b.params.gamma, b.params.s0, b.costs.high) == (500, 0.141, 50, 50.0)
+    r, v = load_config("llm-residual"), load_config("llm-vanishing")
+    assert r.instance.low.b == 0.05 and v.instance.low.b == 0.0 and r.params.s0 == 128
+    assert load_config("checkpoint").instance.low.q_max == 2048
+
+
+def test_file_round_trip(tmp_path):
+    p = tmp_path / "c.toml"
+    p.write_text('name = "x"\n[instance]\nmu_high = [0.5, 0.4]\n[instance.low]\nmodel = "frozen"\n'
+                 'values = [0.1, 0.9]\n[costs]\nlow = 1\nhigh = 2\n[params]\nbudget = 10\ngamma = 0.1\n'
+                 'eta = 0.001\ns0 = 1\n')
+    c = load_config(p)
+    assert c.instance.low.values == (0.1, 0.9) and c.params.delta == 0.05
+
+
+INVALID = [
+    ("costs.low", -1.0, "costs.low"),
+    ("costs.low", 10.0, "costs.low"),                    # lambda_L >= lambda_H
+    ("costs.high", "x", "costs.high"),
+    ("params.delta", 1.0, "params.delta"),
+    ("params.delta", 0.0, "params.delta"),
+    ("params.gamma", 0.0, "params.gamma"),
+    ("params.gamma", -0.5, "params.gamma"),
+    ("params.eta", 1.5, "params.eta"),
+    ("params.s0", -1, "params.s0"),
+    ("params.s0", 2.5, "params.s0"),
+    ("params.rho", -1.0, "params.rho"),
+    ("params.rho", "max", "params.rho"),
+    ("params.budget", DELETE, "params.budget"),
+    ("params.extra", 1, "params.extra"),                 # unknown key
+    ("instance.low.model", "linear", "instance.low.model"),
+    ("instance.low.zeta", float("nan"), "instance.low.zeta"),
+    ("instance.low.signs", [1, -1], "instance.low.signs"),  # wrong length
+    ("instance.low.signs", [1, -1, 0], "instance.low.signs[2]"),
+    ("instance.low.colour", "red", "instance.low.colour"),
+    ("instance.mu_high", [0.9, float("inf"), 0.1], "instance.mu_high[1]"),
+    ("instance.mu_high", [0.9], "instance.mu_high"),
+    ("instance.noise", {"model": "poisson"}, "instance.noise.model"),
+    ("instance.noise", {"model": "gaussian", "sigma": 0.0}, "instance.noise.sigma"),
+    ("instance.seed", -3, "instance.seed"),
+    ("unknown", 1, "unknown"),
+    ("name", "", "name"),
+]
+
+
+@pytest.mark.parametrize("path,value,field", INVALID)
+def test_invalid_values_name_the_field(path, value, field):
+    with pytest.raises(TaccInputError) as info:
+        parse_config(with_(path, value))
+    assert info.value.field == field
+    assert field in str(info.value)
+
+
+def test_bernoulli_needs_unit_means():
+    data = with_("instance.noise", {"model": "bernoulli"})
+    data["instance"]["mu_high"] = [0.9, 1.2, 0.1]
+    with pytest.raises(TaccInputError) as info:
+        parse_config(data)
+    assert info.value.field == "instance.mu_high[1]"
+
+
+def test_means_and_mu_high_exclusive():
+    data = copy.deepcopy(GOOD)
+    data["instance"]["means"] = {"distribution": "uniform", "low": 0, "high": 1, "n_arms": 3}
+    with pytest.raises(TaccInputError):
+        parse_config(data)
+
+
+@pytest.mark.parametrize("low,field", [
+    ({"model": "checkpoint", "q": [32, 16], "gap": [0.1, 0.1], "q_max": 64}, "instance.low.q"),
+    ({"model": "checkpoint", "q": [32, 64], "gap": [0.1], "q_max": 64}, "instance.low.gap"),
+    ({"model": "table", "mean_low": [[0.1], [0.2]], "certificate": [[0.1], [0.1]]}, "instance.low.mean_low"),
+    ({"model": "table", "mean_low": [[0.1], [0.2], [0.3]], "certificate": [[0.1], [0.1], [-1.0]]},
+     "instance.low.certificate[2][0]"),
+    ({"model": "frozen", "values": [0.1, 0.2]}, "instance.low.values"),
+])
+def test_invalid_low_models(low, field):
+    with pytest.raises(TaccInputError) as info:
+        parse_config(with_("instance.low", low))
+    assert info.value.field == field
+
+
+def test_not_a_file_nor_preset(tmp_path):
+    with pytest.raises(TaccInputError) as info:
+        load_config(tmp_path / "missing.toml")
+    assert info.value.field == "config"
+    bad = tmp_path / "bad.toml"
+    bad.write_text("name = [")
+    with pytest.raises(TaccInputError):
+        load_config(bad)

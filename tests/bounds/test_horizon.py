@@ -1,0 +1,116 @@
+"""horizon, log_factor, radius, n_gamma, min_rho: exact values, edge cases, properties, invalid arguments."""
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, strategies as st
+
+from bounds import TaccInputError, horizon, log_factor, min_rho, n_gamma, radius
+
+# --- exact values ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("budget,cost,expected", [
+    (128000, 1.0, 128000),      # LLM experiments
+    (100, 3.0, 34),             # ceil(33.33...)
+    (0.3, 0.1, 3),              # exact rationals: float 0.3 > 3 * float 0.1 ... ceil is 3 (hand check below)
+    (10, 10.0, 1),
+])
+def test_horizon_values(budget, cost, expected):
+    assert horizon(budget, cost) == expected
+    assert horizon(budget, cost) == math.ceil(Fraction(budget) / Fraction(cost))
+
+
+def test_log_factor_value():
+    # ell = rho log(2 K T / delta) with K=2, T=10, delta=0.5: log(80)
+    assert log_factor(1.0, 2, 10, 0.5) == pytest.approx(math.log(80), rel=1e-15)
+    assert log_factor(2.0, 4, 128000, 0.05) == pytest.approx(2 * math.log(2 * 4 * 128000 / 0.05))
+
+
+def test_radius_scalar_and_array_agree():
+    n = np.arange(1, 2000)
+    arr = radius(n, 7.3)
+    assert all(arr[i] == radius(int(n[i]), 7.3) for i in range(0, 1999, 97))
+    assert radius(4, 1.0) == 0.5
+
+
+@pytest.mark.parametrize("ell,gamma,expected", [
+    (4.0, 0.5, 17),     # ell/gamma^2 = 16 integer: G(16) = gamma, so N_gamma = 17 (not ceil = 16)
+    (1.0, 0.25, 17),    # 16 again, exactly representable
+    (1.0, 2.0, 1),      # G(1) = 1 < 2: the first count qualifies
+    (3.0, 1.0, 4),      # G(3) = 1 not < 1
+    (10.0, 1.0, 11),
+])
+def test_n_gamma_values(ell, gamma, expected):
+    assert n_gamma(ell, gamma) == expected
+
+
+def test_min_rho_formula_and_union_bound():
+    K, T, d, s = 4, 128000, 0.05, 0.5
+    rho = min_rho(s, K, T, d)
+    assert rho == pytest.approx(2 * s * s * (1 + math.log(2) / math.log(2 * K * T / d)))
+    ell = log_factor(rho, K, T, d)
+    # the union bound of lem:ci's proof at rho_min equals delta: 2 fidelities x K x T x 2 exp(-ell / (2 s^2))
+    assert 2 * K * T * 2 * math.exp(-ell / (2 * s * s)) == pytest.approx(d, rel=1e-9)
+    assert min_rho(1.0, 2, 1000, 0.05) == pytest.approx(2.122792, abs=1e-6)
+
+
+# --- properties -----------------------------------------------------------------------------------------------
+
+
+@given(st.floats(0.01, 1e3), st.integers(1, 10**6))
+def test_radius_nonincreasing(ell, n):
+    assert radius(n + 1, ell) <= radius(n, ell)
+
+
+@given(st.floats(0.01, 200.0), st.floats(0.01, 3.0))
+def test_n_gamma_is_the_minimum(ell, gamma):
+    ng = n_gamma(ell, gamma)
+    assert radius(ng, ell) < gamma
+    assert ng == 1 or radius(ng - 1, ell) >= gamma
+    assert ng <= 1 + ell / gamma**2 + 1e-9   # the inequality the corollary's proof uses
+
+
+@given(st.floats(0.1, 4.0), st.integers(2, 1000), st.integers(1, 10**7), st.floats(1e-6, 0.99))
+def test_min_rho_above_two_sigma_squared(s, K, T, d):
+    r = min_rho(s, K, T, d)
+    assert 2 * s * s < r <= 2 * s * s * (1 + math.log(2) / math.log(2 * K * T / d)) * (1 + 1e-12)
+
+
+@given(st.integers(2, 50), st.integers(1, 1000))
+def test_horizon_monotone_in_budget(K, b):
+    assert horizon(b + 1, 1.5) >= horizon(b, 1.5)
+
+
+# --- invalid arguments ----------------------------------------------------------------------------------------
+
+INVALID = [
+    (horizon, (0, 1.0), "budget"),
+    (horizon, (-5, 1.0), "budget"),
+    (horizon, (10, 0.0), "cost_low"),
+    (horizon, (float("nan"), 1.0), "budget"),
+    (horizon, (float("inf"), 1.0), "budget"),
+    (log_factor, (0.0, 2, 10, 0.1), "rho"),
+    (log_factor, (1.0, 0, 10, 0.1), "n_arms"),
+    (log_factor, (1.0, 2, 0, 0.1), "horizon"),
+    (log_factor, (1.0, 2, 10, 1.0), "delta"),
+    (log_factor, (1.0, 2, 10, 0.0), "delta"),
+    (log_factor, (1.0, 2.5, 10, 0.1), "n_arms"),
+    (n_gamma, (0.0, 0.1), "ell"),
+    (n_gamma, (1.0, 0.0), "gamma"),
+    (n_gamma, (1.0, -0.1), "gamma"),
+    (min_rho, (0.0, 2, 10, 0.1), "subgaussian_scale"),
+    (min_rho, (1.0, 2, 10, 1.5), "delta"),
+    (radius, (0, 1.0), "n"),
+    (radius, (np.array([1, 0]), 1.0), "n"),
+]
+
+
+@pytest.mark.parametrize("fn,args,field", INVALID)
+def test_invalid_arguments_name_the_field(fn, args, field):
+    with pytest.raises(TaccInputError) as info:
+        fn(*args)
+    assert info.value.field == field
+    assert field in str(info.value)

@@ -1,0 +1,45 @@
+"""build_instance: seeded means and signs; analyze: every quantity on the presets."""
+
+import math
+
+import numpy as np
+import pytest
+
+from bounds import PRESETS, ArmClass, analyze, build_instance, load_config, parse_config
+from tests.bounds.test_config import GOOD
+
+
+def test_means_and_signs_depend_on_the_seed_alone():
+    spec = load_config("set-a").instance
+    a, b = build_instance(spec), build_instance(spec)
+    assert np.array_equal(a.mu_high, b.mu_high)
+    assert np.array_equal(a.low.signs, b.low.signs)
+    assert a.mu_high.min() >= 0.1 and a.mu_high.max() <= 0.9 and a.n_arms == 200
+
+
+def test_best_arm_tie_goes_to_lowest_index():
+    import copy
+    data = copy.deepcopy(GOOD)
+    data["instance"]["mu_high"] = [0.5, 0.9, 0.9]
+    inst = build_instance(parse_config(data).instance)
+    assert inst.best_arm == 1 and inst.gaps.tolist() == [pytest.approx(0.4), 0.0, 0.0]
+    a = analyze(parse_config(data))
+    assert a.classes[2] is ArmClass.B and a.theorem.terms[2] == 0.0 and a.high_count_bound[2] == math.inf
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_analyze_presets(name):
+    a = analyze(load_config(name))
+    assert a.rho == a.rho_min and a.n_gamma >= 1 and a.horizon >= 1
+    assert len(a.tau) == len(a.classes) == a.instance.n_arms
+    assert a.theorem.total >= a.theorem_if_all_cd.total >= 0
+    assert a.corollary.explicit_total >= a.theorem.total * (1 - 1e-12)
+    assert a.rdfe.total >= a.rdfe.sharp_total * (1 - 1e-12)
+
+
+def test_budget_smaller_than_first_round():
+    import copy
+    data = copy.deepcopy(GOOD)
+    data["params"]["budget"] = 5       # K (lambda_L + lambda_H) = 33 > 5
+    a = analyze(parse_config(data))
+    assert a.horizon == 5 and a.theorem.total > 0

@@ -1,0 +1,87 @@
+"""RDFE oracle costs, r_k, ass:app-rdfe-dyadic and thm:app-rdfe-regret."""
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, strategies as st
+
+from bounds import (TaccInputError, power_decay, radius, rdfe_dyadic_constant, rdfe_high_cost, rdfe_high_count,
+                    rdfe_low_cost, rdfe_low_count, rdfe_oracle_cost, rdfe_phase_index, rdfe_regret_bound,
+                    residual_decay)
+
+
+def test_values():
+    # ell = 1, eps = 0.5: sqrt(1/n) <= 1/16 first at n = 256
+    assert rdfe_high_count(0.5, 1.0) == 256
+    assert rdfe_high_cost(0.5, 1.0, 10.0) == 2560.0
+    flat = power_decay([0.9, 0.5], zeta=0.0, r=0.5, signs=[1, 1])
+    assert rdfe_low_cost(flat, 1, 0.5, 1.0, 2.0) == 512.0
+    assert rdfe_oracle_cost(flat, 1, 0.5, 1.0, 2.0, 3.0) == 512.0
+    assert [rdfe_phase_index(g) for g in (0.3, 1.0, 2.0, 5.0)] == [3, 1, 1, 1]
+    assert rdfe_phase_index(0.0) == math.inf
+
+
+def test_residual_mismatch_makes_low_cost_infinite():
+    m = residual_decay([0.6, 0.5], zeta=0.4, r=0.75, signs=[1, 1], b=0.05)
+    assert rdfe_low_cost(m, 1, 0.4, 1.0, 1.0) == math.inf       # lim B = 0.05 = eps / 8
+    assert rdfe_low_cost(m, 1, 0.41, 1.0, 1.0) < math.inf
+    assert rdfe_oracle_cost(m, 1, 0.4, 1.0, 1.0, 5.0) == rdfe_high_cost(0.4, 1.0, 5.0)
+
+
+@given(st.floats(0.01, 3.0), st.floats(0.05, 1.0), st.floats(0.5, 30.0))
+def test_low_count_is_the_minimum(zeta, eps, ell):
+    m = power_decay([0.9, 0.5], zeta=zeta, r=0.5, signs=[1, -1])
+    n = rdfe_low_count(m, 1, eps, ell)
+    ok = lambda c: radius(c, ell) + m.mismatch_bound(1, c) <= eps / 8
+    assert ok(n) and (n == 1 or not ok(n - 1))
+
+
+def test_dyadic_constant_definition():
+    m = power_decay([0.9, 0.5, 0.8], zeta=0.3, r=0.5, signs=[1, 1, -1])
+    for k, g in ((1, 0.4), (2, 0.1)):
+        r_k = rdfe_phase_index(g)
+        costs = [rdfe_oracle_cost(m, k, 2.0**-r, 2.0, 1.0, 10.0) for r in range(1, r_k + 1)]
+        assert rdfe_dyadic_constant(m, k, g, 2.0, 1.0, 10.0) == pytest.approx(sum(costs) / costs[-1])
+        assert rdfe_dyadic_constant(m, k, g, 2.0, 1.0, 10.0) >= 1
+
+
+@given(st.lists(st.floats(0.0, 1.0), min_size=2, max_size=6), st.floats(0.0, 1.0), st.floats(0.5, 20.0))
+def test_bound_properties(mu, zeta, ell):
+    m = power_decay(mu, zeta=zeta, r=0.5, signs=[1] * len(mu))
+    gaps = list(max(mu) - np.array(mu))
+    b = rdfe_regret_bound(m, gaps, ell=ell, cost_low=1.0, cost_high=20.0)
+    assert b.total >= b.sharp_total * (1 - 1e-12) >= 0
+    assert all(c >= 1 for c in b.dyadic_constant)
+    for g, t, pc in zip(gaps, b.terminal_cost, b.corrected_cost):
+        assert pc >= t                     # c*(min(Delta/4, 1/2)) >= c*(eps_{r_k})
+        if 0 < g < 2:
+            assert b.paper_form_valid
+
+
+def test_paper_form_fails_for_large_gaps():
+    # Delta = 3 (Set B scale): r_k = 1, eps_1 = 1/2 < Delta/4 = 0.75, so c*(eps_1) > c*(Delta/4)
+    m = power_decay([3.0, 0.0], zeta=0.0, r=0.5, signs=[1, 1])
+    b = rdfe_regret_bound(m, [0.0, 3.0], ell=1.0, cost_low=1.0, cost_high=2.0)
+    assert not b.paper_form_valid[1]
+    assert b.terminal_cost[1] > b.paper_cost[1]
+    assert b.c2 == 3.0
+
+
+@pytest.mark.parametrize("fn,args,field", [
+    (rdfe_high_count, (0.0, 1.0), "eps"),
+    (rdfe_high_count, (0.5, -1.0), "ell"),
+    (rdfe_high_cost, (0.5, 1.0, 0.0), "cost_high"),
+    (rdfe_phase_index, (-0.1,), "gap"),
+])
+def test_invalid(fn, args, field):
+    with pytest.raises(TaccInputError) as info:
+        fn(*args)
+    assert info.value.field == field
+
+
+def test_invalid_gap_list():
+    m = power_decay([0.9, 0.5], zeta=0.1, r=0.5, signs=[1, 1])
+    with pytest.raises(TaccInputError) as info:
+        rdfe_regret_bound(m, [0.0], ell=1.0, cost_low=1.0, cost_high=2.0)
+    assert info.value.field == "gaps"

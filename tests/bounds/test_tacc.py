@@ -1,0 +1,124 @@
+"""thm:analysis-main-regret, prop:analysis-low-query-bound, prop:analysis-high-selection,
+cor:analysis-main-regret-order, prop:analysis-regret-improvement."""
+
+import math
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, strategies as st
+
+from bounds import (ArmClass, TaccInputError, confirmation_count, corollary_order, high_query_bound,
+                    low_query_bound, static_vs_adaptive, tacc_regret_bound)
+
+A, B, CD, CU, OPT, C = ArmClass.A, ArmClass.B, ArmClass.C_D, ArmClass.C_U, ArmClass.OPTIMAL, ArmClass.C
+KW = dict(n_gamma=10, s0=2, ell=1.0, cost_low=1.0, cost_high=10.0)
+
+
+def test_theorem_exact_by_class():
+    # hand derivation with fractions: ceil(4 * 1 / 0.5^2) = 16
+    gaps = [0.0, 0.5, 0.5, 0.5, 0.5]
+    b = tacc_regret_bound(gaps, [OPT, A, CD, CU, B], **KW)
+    expect = [0, Fraction(1, 2) * (11 + 10), Fraction(1, 2) * (13 + 10), Fraction(1, 2) * (13 + 10 * 17),
+              Fraction(1, 2) * (13 + 10 * 17)]
+    assert b.terms == tuple(float(x) for x in expect)
+    assert b.total == float(sum(expect))
+    assert b.low_count_bound == (0, 11, 13, 13, 13)
+    assert b.high_count_bound == (0, 1, 1, 17, 17)
+
+
+def test_counts():
+    assert low_query_bound(100, 10) == 111
+    assert confirmation_count(1.0, 0.5) == 16        # 4 ell / Delta^2 = 16 exactly: ceil is 16, not 17
+    assert high_query_bound(1.0, 0.5) == 17
+    assert confirmation_count(1.0, 0.3) == math.ceil(Fraction(4) / Fraction(0.3) ** 2)
+
+
+def test_tie_contributes_zero_and_infinite_count():
+    b = tacc_regret_bound([0.0, 0.0, 0.4], [OPT, B, B], **KW)
+    assert b.terms[1] == 0.0 and b.high_count_bound[1] == math.inf
+    assert not math.isnan(b.total)
+    assert confirmation_count(1.0, 0.0) == math.inf
+
+
+def test_corollary_values():
+    c = corollary_order([0.0, 0.5], [OPT, A], gamma=0.5, horizon=100, ell=1.0, s0=2, cost_low=1.0,
+                        cost_high=10.0)
+    assert c.explicit == (0.0, 8.0)
+    assert c.low_order[1] == pytest.approx(0.5 * math.log(100) / 0.25)
+    assert c.high_order == (0.0, 0.0)
+
+
+def test_comparison_values():
+    c = static_vs_adaptive([0.0, 0.5, 0.5], [OPT, C, A], **KW)
+    assert c.difference[1] == 0.5 * (10 * 16 - 2)
+    assert c.static[1] - c.adaptive[1] == pytest.approx(c.difference[1])
+    assert c.strict[1] and c.applies[1] and not c.applies[2]
+
+
+@st.composite
+def problems(draw):
+    K = draw(st.integers(2, 12))
+    gaps = [0.0] + draw(st.lists(st.floats(0.0, 2.0), min_size=K - 1, max_size=K - 1))
+    classes = [OPT] + draw(st.lists(st.sampled_from([A, B, CD, CU]), min_size=K - 1, max_size=K - 1))
+    kw = dict(n_gamma=draw(st.integers(1, 10**5)), s0=draw(st.integers(0, 200)), ell=draw(st.floats(0.01, 100)),
+              cost_low=draw(st.floats(0.1, 10)), cost_high=draw(st.floats(10.5, 2000)))
+    return gaps, classes, kw
+
+
+@given(problems())
+def test_theorem_properties(p):
+    gaps, classes, kw = p
+    b = tacc_regret_bound(gaps, classes, **kw)
+    assert all(t >= 0 for t in b.terms) and b.total >= 0
+    # each arm's term is monotone in its class: A <= C^d <= H
+    for k, g in enumerate(gaps[1:], start=1):
+        terms = [tacc_regret_bound(gaps, classes[:k] + [c] + classes[k + 1:], **kw).terms[k] for c in (A, CD, B)]
+        assert terms[0] <= terms[1] <= terms[2]
+    # the corollary's explicit form is an upper bound of the theorem
+    c = corollary_order(gaps, classes, gamma=math.sqrt(kw["ell"] / max(kw["n_gamma"] - 1, 1e-9)) if kw["n_gamma"] > 1
+                        else 10.0 * math.sqrt(kw["ell"]), horizon=10**6, ell=kw["ell"], s0=kw["s0"],
+                        cost_low=kw["cost_low"], cost_high=kw["cost_high"])
+    assert c.explicit_total >= 0
+
+
+@given(problems(), st.floats(0.001, 1.0))
+def test_corollary_explicit_dominates_theorem(p, gamma):
+    from bounds import n_gamma
+    gaps, classes, kw = p
+    kw = dict(kw, n_gamma=n_gamma(kw["ell"], gamma))
+    b = tacc_regret_bound(gaps, classes, **kw)
+    c = corollary_order(gaps, classes, gamma=gamma, horizon=1000, ell=kw["ell"], s0=kw["s0"],
+                        cost_low=kw["cost_low"], cost_high=kw["cost_high"])
+    for t, e in zip(b.terms, c.explicit):
+        assert t <= e * (1 + 1e-12) + 1e-12
+
+
+@given(problems())
+def test_comparison_matches_theorem_terms(p):
+    gaps, classes, kw = p
+    cls = [C if c in (CD, CU) else c for c in classes]
+    cmp = static_vs_adaptive(gaps, cls, **kw)
+    adapt = tacc_regret_bound(gaps, [CD if c is C else c for c in cls], **kw)
+    for k, c in enumerate(cls):
+        if cmp.applies[k]:
+            assert cmp.adaptive[k] == adapt.terms[k]
+            assert cmp.static[k] - cmp.adaptive[k] == pytest.approx(cmp.difference[k], rel=1e-9, abs=1e-9)
+            if kw["s0"] * kw["cost_low"] <= kw["cost_high"] and confirmation_count(kw["ell"], gaps[k]) >= 2:
+                assert cmp.difference[k] > 0
+
+
+@pytest.mark.parametrize("gaps,classes,kw,field", [
+    ([0.0, 0.5], [OPT, C], KW, "classes[1]"),
+    ([0.0, -0.5], [OPT, A], KW, "gaps[1]"),
+    ([0.1, 0.5], [OPT, A], KW, "gaps[0]"),
+    ([0.0, 0.5], [OPT], KW, "classes"),
+    ([0.0, 0.5], [OPT, A], dict(KW, n_gamma=0), "n_gamma"),
+    ([0.0, 0.5], [OPT, A], dict(KW, s0=-1), "s0"),
+    ([0.0, 0.5], [OPT, A], dict(KW, ell=0.0), "ell"),
+    ([0.0, 0.5], [OPT, A], dict(KW, cost_low=0.0), "cost_low"),
+    ([0.0, 0.5], [OPT, "A"], KW, "classes[1]"),
+])
+def test_invalid(gaps, classes, kw, field):
+    with pytest.raises(TaccInputError) as info:
+        tacc_regret_bound(gaps, classes, **kw)
+    assert info.value.field == field

@@ -1,0 +1,49 @@
+"""The ``tacc`` command line: ``tacc bounds`` on every preset, JSON output, exit status 2 on bad input."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from bounds import PRESETS
+from reports.cli import main
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_bounds_json_every_quantity(name, capsys):
+    assert main(["bounds", name, "--json", "-"]) == 0
+    rec = json.loads(capsys.readouterr().out)
+    q = rec["quantities"]
+    for key in ("horizon", "rho", "rho_min", "ell", "n_gamma", "theorem_total", "corollary_order_total",
+                "rdfe_bound", "rdfe_c1", "rdfe_c2"):
+        assert "value" in q[key] and q[key]["label"]
+    arm = rec["arms"][1]
+    for key in ("gap", "tau", "class", "low_count_bound", "high_count_bound", "theorem_term",
+                "static_minus_adaptive", "rdfe_low_cost", "rdfe_high_cost", "rdfe_oracle_cost",
+                "rdfe_dyadic_constant"):
+        assert arm[key]["label"]
+    assert len(rec["arms"]) == rec["instance"]["n_arms"]
+
+
+def test_bounds_table(capsys):
+    assert main(["bounds", "llm-vanishing"]) == 0
+    out = capsys.readouterr().out
+    assert "thm:analysis-main-regret" in out and "eq:analysis-cert-time" in out and "n_gamma" in out
+
+
+def test_bad_config_exits_2_naming_the_field(tmp_path):
+    p = tmp_path / "bad.toml"
+    p.write_text('[instance]\nmu_high = [0.5, 0.4]\n[instance.low]\nmodel = "frozen"\nvalues = [0.1, 0.9]\n'
+                 '[costs]\nlow = -1\nhigh = 2\n[params]\nbudget = 10\ngamma = 0.1\neta = 0.001\ns0 = 1\n')
+    r = subprocess.run([sys.executable, "-m", "reports.cli", "bounds", str(p)], capture_output=True, text=True)
+    assert r.returncode == 2
+    assert "costs.low" in r.stderr and "-1" in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_unknown_preset_and_usage_exit_2():
+    r = subprocess.run([sys.executable, "-m", "reports.cli", "bounds", "set-z"], capture_output=True, text=True)
+    assert r.returncode == 2 and "config" in r.stderr and "Traceback" not in r.stderr
+    r = subprocess.run([sys.executable, "-m", "reports.cli", "nonsense"], capture_output=True, text=True)
+    assert r.returncode == 2
