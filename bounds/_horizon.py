@@ -18,7 +18,7 @@ __all__ = ["horizon", "log_factor", "radius", "n_gamma", "min_rho"]
 
 
 def horizon(budget: float, cost_low: float) -> int:
-    """Query horizon T_Lambda (Section "Problem Setup").
+    """Query horizon T_Lambda (``sec:problem``).
 
     T_Lambda := ceil(Lambda / lambda^(L)).
 
@@ -40,7 +40,7 @@ def horizon(budget: float, cost_low: float) -> int:
 
 
 def log_factor(rho: float, n_arms: int, horizon_: int, delta: float) -> float:
-    """Log factor ell_Lambda (Section "Theoretical Result").
+    """Log factor ell_Lambda (``sec:theory``, used by ``lem:ci``).
 
     ell_Lambda := rho * log(2 K T_Lambda / delta).
 
@@ -61,7 +61,7 @@ def log_factor(rho: float, n_arms: int, horizon_: int, delta: float) -> float:
 
 
 def radius(n, ell: float):
-    """Statistical radius G_Lambda(n, delta) (Section "Confidence bounds").
+    """Statistical radius G_Lambda(n, delta) (``subsec:confidence-bounds``).
 
     G_Lambda(n, delta) := sqrt(ell_Lambda / n), n >= 1.
 
@@ -88,7 +88,7 @@ def radius(n, ell: float):
 
 
 def n_gamma(ell: float, gamma: float) -> int:
-    """Nominal threshold count N_gamma (Section "Theoretical Result").
+    """Nominal threshold count N_gamma (``sec:theory``, ``ass:mono-cert``).
 
     N_gamma := min{ n >= 1 : G_Lambda(n, delta) < gamma }.
 

@@ -122,3 +122,12 @@ def test_invalid(gaps, classes, kw, field):
     with pytest.raises(TaccInputError) as info:
         tacc_regret_bound(gaps, classes, **kw)
     assert info.value.field == field
+
+
+@given(problems(), st.integers(0, 1000), st.integers(0, 20), st.floats(0.0, 50.0))
+def test_theorem_total_nondecreasing_in_its_parameters(p, dn, ds, de):
+    """Every term of eq:analysis-main-regret grows with N_gamma, S_0 and ell (so with the budget)."""
+    gaps, classes, kw = p
+    base = tacc_regret_bound(gaps, classes, **kw).total
+    bigger = dict(kw, n_gamma=kw["n_gamma"] + dn, s0=kw["s0"] + ds, ell=kw["ell"] + de)
+    assert tacc_regret_bound(gaps, classes, **bigger).total >= base
