@@ -121,7 +121,7 @@ class _Table:
     def has(self, key: str) -> bool:
         return key in self.data
 
-    def get(self, key: str, default: Any = ..., required: bool = True) -> Any:
+    def get(self, key: str, default: Any = ...) -> Any:
         self.used.add(key)
         if key in self.data:
             return self.data[key]

@@ -7,7 +7,6 @@ import math
 from dataclasses import dataclass
 from typing import Sequence
 
-import numpy as np
 
 from bounds import _validate as v
 from bounds._errors import TaccInputError

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from bounds import Analysis, ArmClass
+from bounds import Analysis
 from reports._tables import fmt, table
 
 
@@ -120,5 +120,4 @@ def render(a: Analysis, max_arms: int = 40) -> str:
                       "static-adapt", "c*(D/4)", "C_dyad"], rows))
     if len(order) > max_arms:
         out.append(f"... {len(order) - max_arms} more arms in the JSON output (--json PATH).")
-    _ = ArmClass
     return "\n".join(out)

@@ -1,7 +1,6 @@
 """The configuration format (SPEC section 9): presets load, every invalid value names its field."""
 
 import copy
-import tomllib
 
 import pytest
 
