@@ -127,7 +127,7 @@ class _Table:
             return self.data[key]
         if default is not ...:
             return default
-        raise TaccInputError(self.name(key), None, "is required")
+        raise TaccInputError(self.name(key), "<missing>", "is required")
 
     def sub(self, key: str) -> "_Table":
         return _Table(self.get(key), self.name(key))
