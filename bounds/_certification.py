@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 
 import numpy as np
 
@@ -51,5 +50,4 @@ def certification_time(model: LowFidelityModel, k: int, mu_star: float, gamma: f
         hits = np.flatnonzero(gaps(np.arange(1, m + 1)) >= threshold)
         if hits.size:
             return int(hits[0]) + 1
-    found = first_true(lambda n: gaps(n) >= threshold, start=m + 1)
-    return found if found == math.inf else int(found)
+    return first_true(lambda n: gaps(n) >= threshold, start=m + 1)

@@ -105,7 +105,10 @@ def n_gamma(ell: float, gamma: float) -> int:
     """
     e = v.positive_real("ell", ell)
     g = v.positive_real("gamma", gamma)
-    return int(first_true(lambda n: radius(n, e) < g, start=1))
+    found = first_true(lambda n: radius(n, e) < g, start=1)
+    if found == math.inf:
+        raise TaccInputError("gamma", gamma, f"is too small: N_gamma would exceed 2**53 for ell = {e}")
+    return found
 
 
 def min_rho(subgaussian_scale: float, n_arms: int, horizon_: int, delta: float) -> float:

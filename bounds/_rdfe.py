@@ -7,7 +7,6 @@ import math
 from dataclasses import dataclass
 from typing import Sequence
 
-
 from bounds import _validate as v
 from bounds._errors import TaccInputError
 from bounds._horizon import radius
@@ -28,8 +27,7 @@ def rdfe_low_count(model: LowFidelityModel, k: int, eps: float, ell: float) -> i
     k = model._arm(k)
     target = v.positive_real("eps", eps) / 8.0
     e = v.positive_real("ell", ell)
-    found = first_true(lambda n: radius(n, e) + model.mismatch_bound(k, n) <= target)
-    return found if found == math.inf else int(found)
+    return first_true(lambda n: radius(n, e) + model.mismatch_bound(k, n) <= target)
 
 
 def rdfe_high_count(eps: float, ell: float) -> int | float:
@@ -39,8 +37,7 @@ def rdfe_high_count(eps: float, ell: float) -> int | float:
     """
     target = v.positive_real("eps", eps) / 8.0
     e = v.positive_real("ell", ell)
-    found = first_true(lambda n: radius(n, e) <= target)
-    return found if found == math.inf else int(found)
+    return first_true(lambda n: radius(n, e) <= target)
 
 
 def rdfe_low_cost(model: LowFidelityModel, k: int, eps: float, ell: float, cost_low: float) -> float:

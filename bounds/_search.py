@@ -27,7 +27,7 @@ def first_true(predicate: Callable[[np.ndarray], np.ndarray], start: int = 1,
 
     ``predicate`` is vectorised: it maps an int64 array of counts to a bool array. The search evaluates it on
     a geometric grid, then on ever finer uniform grids of 65 points, so it costs about ten vector calls.
-    Returns ``math.inf`` when the predicate is false at every count up to ``limit``.
+    Returns a Python ``int``, or ``math.inf`` when the predicate is false at every count up to ``limit``.
 
     >>> first_true(lambda n: n * n >= 50)
     8

@@ -6,6 +6,8 @@ import math
 import numbers
 from typing import Any
 
+import numpy as np
+
 from bounds._errors import TaccInputError
 
 
@@ -56,8 +58,6 @@ def count(field: str, value: Any, minimum: int = 1) -> int:
 
 def float_array(field: str, value: Any):
     """``value`` as a float numpy array; a ragged or non-numeric value is refused, naming the field."""
-    import numpy as np
-
     try:
         return np.array(value, dtype=float)
     except (TypeError, ValueError):

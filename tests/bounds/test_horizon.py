@@ -101,6 +101,7 @@ INVALID = [
     (n_gamma, (0.0, 0.1), "ell"),
     (n_gamma, (1.0, 0.0), "gamma"),
     (n_gamma, (1.0, -0.1), "gamma"),
+    (n_gamma, (1.0, 1e-9), "gamma"),       # N_gamma past 2**53: refused, not int(inf)
     (min_rho, (0.0, 2, 10, 0.1), "subgaussian_scale"),
     (min_rho, (1.0, 2, 10, 1.5), "delta"),
     (radius, (0, 1.0), "n"),
