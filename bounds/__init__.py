@@ -10,7 +10,7 @@ from bounds._config import (PRESETS, Config, Costs, InstanceSpec, LowSpec, Means
                             load_config, parse_config)
 from bounds._decay import ResidualDecay, power_decay, residual_decay
 from bounds._errors import TaccInputError
-from bounds._horizon import horizon, log_factor, min_rho, n_gamma, radius
+from bounds._horizon import horizon, log_factor, min_rho, n_gamma, radius, radius_scalar
 from bounds._instance import Instance, build_instance
 from bounds._lowfidelity import LowFidelityModel
 from bounds._mismatch import low_gap, mismatch_bound
@@ -26,7 +26,7 @@ from bounds._tacc import (Comparison, CorollaryTerms, TaccBound, confirmation_co
 __all__ = [
     "Analysis", "analyze", "certification_time", "PRESETS", "Config", "Costs", "InstanceSpec", "LowSpec",
     "MeansSpec", "NoiseSpec", "Params", "load_config", "parse_config", "ResidualDecay", "power_decay",
-    "residual_decay", "TaccInputError", "horizon", "log_factor", "min_rho", "n_gamma", "radius", "Instance",
+    "residual_decay", "TaccInputError", "horizon", "log_factor", "min_rho", "n_gamma", "radius", "radius_scalar", "Instance",
     "build_instance", "LowFidelityModel", "low_gap", "mismatch_bound", "ArmClass", "ArmRunFacts",
     "arm_partition", "in_h", "prior_partition", "refine_partition", "power_sum", "RdfeBound",
     "rdfe_dyadic_constant", "rdfe_high_cost", "rdfe_high_count", "rdfe_low_cost", "rdfe_low_count",

@@ -14,7 +14,7 @@ from bounds import _validate as v
 from bounds._errors import TaccInputError
 from bounds._search import first_true
 
-__all__ = ["horizon", "log_factor", "radius", "n_gamma", "min_rho"]
+__all__ = ["horizon", "log_factor", "radius", "radius_scalar", "n_gamma", "min_rho"]
 
 
 def horizon(budget: float, cost_low: float) -> int:
@@ -60,6 +60,15 @@ def log_factor(rho: float, n_arms: int, horizon_: int, delta: float) -> float:
     return r * math.log(2 * k * t / d)
 
 
+def radius_scalar(n, ell):
+    """G_Lambda(n, delta) = sqrt(ell / n) for one count, unchecked: the formula itself.
+
+    Plain Python on purpose: :func:`radius` calls it for an int, and ``simulate`` compiles this same function
+    with numba for its fast engine, so the radius is written once.
+    """
+    return math.sqrt(ell / n)
+
+
 def radius(n, ell: float):
     """Statistical radius G_Lambda(n, delta) (``subsec:confidence-bounds``).
 
@@ -80,7 +89,7 @@ def radius(n, ell: float):
     if isinstance(n, (int, np.integer)) and not isinstance(n, bool):
         if n < 1:
             raise TaccInputError("n", n, "must be >= 1")
-        return math.sqrt(ell / n)
+        return radius_scalar(n, ell)
     arr = np.asarray(n)
     if arr.size and arr.min() < 1:
         raise TaccInputError("n", n, "every count must be >= 1")

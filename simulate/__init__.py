@@ -1,1 +1,26 @@
-"""simulate: not built yet (see the open issues)."""
+"""simulate: instances, the policies of SPEC section 6 in step form, a reference and a fast engine, a runner.
+
+Everything a policy compares against comes from ``bounds`` through :class:`Problem`; observations come from the
+reward table of SPEC section 4 (a pure function of (seed, k, m, n)).
+"""
+
+from simulate._engine import ENGINES, run
+from simulate._fast import run_fast
+from simulate._lucb import LucbStatic
+from simulate._policy import HIGH, LOW, Action, Policy
+from simulate._problem import Problem, config_key, make_problem
+from simulate._rdfe import Rdfe, RdfeOracle, RdfePhase
+from simulate._record import RunRecord, Violation, default_checkpoints, regret_shares
+from simulate._reference import run_reference
+from simulate._registry import POLICIES, make_policy, policy_class
+from simulate._rewards import RewardTable
+from simulate._schedule import MeanSchedule, mean_schedule
+from simulate._tacc import Dnc, MfUcb, Tacc
+from simulate._ucb import LowImproving, SingleFidelityUcb, Ucb, WeakFixed
+
+__all__ = [
+    "ENGINES", "run", "run_fast", "LucbStatic", "HIGH", "LOW", "Action", "Policy", "Problem", "config_key", "make_problem", "Rdfe",
+    "RdfeOracle", "RdfePhase", "RunRecord", "Violation", "default_checkpoints", "regret_shares", "run_reference",
+    "POLICIES", "make_policy", "policy_class", "RewardTable", "MeanSchedule", "mean_schedule", "Dnc", "MfUcb",
+    "Tacc", "LowImproving", "SingleFidelityUcb", "Ucb", "WeakFixed",
+]

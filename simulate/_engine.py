@@ -1,0 +1,33 @@
+"""One entry point for a run, whichever engine makes it."""
+
+from __future__ import annotations
+
+from bounds import TaccInputError
+from simulate._fast import run_fast
+from simulate._record import RunRecord
+from simulate._reference import run_reference
+
+__all__ = ["ENGINES", "run"]
+
+#: engine names: ``fast`` (compiled) and ``reference`` (the step form, in Python). Both give equal records.
+ENGINES = ("fast", "reference")
+
+
+def run(problem, policy: str, seed: int, *, engine: str = "fast", checkpoints=None, trace: bool = False) -> RunRecord:
+    """Run ``policy`` on ``problem`` with the reward table of ``seed`` (a nonnegative int).
+
+    Args:
+        problem: a :class:`simulate.Problem` (``make_problem(config)``).
+        policy: a name in :data:`simulate.POLICIES`.
+        seed: the reward-table seed.
+        engine: ``fast`` or ``reference``.
+        checkpoints: budgets at which to record the regret so far (default: 16 evenly spaced).
+        trace: keep (arm, fidelity) of every round (for small runs).
+    """
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+        raise TaccInputError("seed", seed, "must be an int in [0, 2**63)")
+    if engine == "fast":
+        return run_fast(problem, policy, seed, checkpoints=checkpoints, trace=trace)
+    if engine == "reference":
+        return run_reference(problem, policy, seed, checkpoints=checkpoints, trace=trace)
+    raise TaccInputError("engine", engine, f"must be one of {', '.join(ENGINES)}")

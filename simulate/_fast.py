@@ -1,0 +1,380 @@
+"""The fast engine: each policy family as one compiled (numba) loop that makes the step form's decisions.
+
+The loops call the same compiled rules (``simulate._rules``), reward table (``simulate._rewards``) and mean
+schedule as the reference engine, read the same threshold tables from :class:`Problem`, and accumulate in the
+same order, so their records are equal to the reference engine's (tested for every policy).
+
+Cost per round: with ell fixed for the run only the queried arm's index moves, so the argmax is a tournament
+tree (winner per node, ties to the lower index, as ``np.argmax``): O(log K) per round. Memory: O(K) arrays,
+the checkpoint snapshots, the B_k rows (shared between arms with equal B_k), and a trace only when asked for.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numba
+import numpy as np
+
+from simulate._rdfe import RdfePhase
+from simulate._record import FIDELITY_NAMES, RunRecord, Violation, default_checkpoints
+from simulate._reference import build_record
+from simulate._registry import policy_class
+from simulate._rewards import HIGH, LOW, draw, noise_code
+from simulate._rules import continuation_gain_passes, deviation_exceeds, lower, upper
+from simulate._schedule import schedule_mean
+
+__all__ = ["run_fast"]
+
+_NO_TRACE = np.zeros((0, 2), dtype=np.int32)
+
+
+# ------------------------------------------------------------------------------------------- tournament tree
+@numba.njit(cache=True, inline="always")
+def _better(vals, i, j):
+    if j < 0:
+        return i
+    if i < 0:
+        return j
+    if vals[j] > vals[i]:
+        return j
+    if vals[i] > vals[j]:
+        return i
+    return i if i < j else j
+
+
+@numba.njit(cache=True)
+def _tree_build(vals):
+    size = 1
+    while size < vals.size:
+        size *= 2
+    tree = np.full(2 * size, -1, dtype=np.int64)
+    for k in range(vals.size):
+        tree[size + k] = k
+    for node in range(size - 1, 0, -1):
+        tree[node] = _better(vals, tree[2 * node], tree[2 * node + 1])
+    return tree
+
+
+@numba.njit(cache=True, inline="always")
+def _tree_update(tree, vals, k):
+    node = (tree.size // 2 + k) // 2
+    while node >= 1:
+        tree[node] = _better(vals, tree[2 * node], tree[2 * node + 1])
+        node //= 2
+
+
+# ------------------------------------------------------------------------------------------- one query
+@numba.njit(cache=True)
+def _query(k, m, cont, selected, st, cnt, sums, truth_low, aux, cps, snaps, viol, trace,
+           mu, sched, noise, sigma, seed, ell, n_gamma, tau, cost_low, cost_high):
+    """Make one query and do the run's bookkeeping, in the reference engine's order. ``st`` = [cost, rounds, ci];
+    ``aux`` rows: continuation, threshold count, high-in-window."""
+    price = cost_low if m == LOW else cost_high
+    new_cost = st[0] + price
+    ci = int(st[2])
+    while ci < cps.size and new_cost > cps[ci]:
+        snaps[ci, 0, :] = cnt[0, :]
+        snaps[ci, 1, :] = cnt[1, :]
+        ci += 1
+    st[2] = ci
+    n_low = cnt[0, k]
+    if selected:
+        if aux[1, k] < 0 and n_low >= n_gamma:
+            aux[1, k] = n_low
+        if m == HIGH and n_gamma <= n_low and n_low < tau[k]:
+            aux[2, k] += 1
+    if trace.shape[0] > 0:
+        trace[int(st[1]), 0] = k
+        trace[int(st[1]), 1] = m
+    n = cnt[m, k] + 1
+    if m == LOW:
+        mean = schedule_mean(sched[0], sched[1], sched[2], sched[3], sched[4], sched[5], sched[6], k, n)
+    else:
+        mean = mu[k]
+    y = draw(noise, sigma, mean, seed, k, m, n)
+    cnt[m, k] = n
+    sums[m, k] += y
+    st[0] = new_cost
+    st[1] += 1
+    if cont:
+        aux[0, k] += 1
+    if m == LOW:
+        truth_low[k] += mean
+        truth = truth_low[k] / n
+    else:
+        truth = mean
+    if viol[0] < 0 and deviation_exceeds(sums[m, k], n, truth, ell):
+        viol[0] = k
+        viol[1] = m
+        viol[2] = n
+
+
+@numba.njit(cache=True)
+def _two_fidelity_index(k, cnt, sums, ell, b_low):
+    return min(upper(sums[0, k], cnt[0, k], ell, b_low), upper(sums[1, k], cnt[1, k], ell, 0.0))
+
+
+# ------------------------------------------------------------------------------------------- TACC, DNC, MF-UCB
+@numba.njit(cache=True)
+def _run_tacc(continuation, rows, row_of, eta, gamma, s0, budget, st, cnt, sums, truth_low, aux, cps, snaps,
+              viol, trace, mu, sched, noise, sigma, seed, ell, n_gamma, tau, cost_low, cost_high):
+    K = mu.size
+    width = rows.shape[1]
+    for k in range(K):                                        # Algorithm 1, line 2
+        for m in (LOW, HIGH):
+            if st[0] + (cost_low if m == LOW else cost_high) > budget:
+                return
+            _query(k, m, False, False, st, cnt, sums, truth_low, aux, cps, snaps, viol, trace,
+                   mu, sched, noise, sigma, seed, ell, n_gamma, tau, cost_low, cost_high)
+    vals = np.empty(K)
+    for k in range(K):
+        vals[k] = _two_fidelity_index(k, cnt, sums, ell, rows[row_of[k], min(cnt[0, k], width) - 1])
+    tree = _tree_build(vals)
+    while True:
+        k = tree[1]                                           # lines 5-6
+        n_low = cnt[0, k]
+        row = row_of[k]
+        cont = False
+        if n_low < n_gamma:                                   # line 7
+            m = LOW
+        elif (continuation and aux[0, k] < s0 and continuation_gain_passes(
+                rows[row, n_low - 1], rows[row, n_low + s0 - aux[0, k] - 1], eta, gamma)):   # line 9
+            m = LOW
+            cont = True
+        else:
+            m = HIGH
+        if st[0] + (cost_low if m == LOW else cost_high) > budget:                    # line 14
+            return
+        _query(k, m, cont, True, st, cnt, sums, truth_low, aux, cps, snaps, viol, trace,
+               mu, sched, noise, sigma, seed, ell, n_gamma, tau, cost_low, cost_high)
+        vals[k] = _two_fidelity_index(k, cnt, sums, ell, rows[row, min(cnt[0, k], width) - 1])
+        _tree_update(tree, vals, k)
+
+
+# ------------------------------------------------------------------------------------------- UCB on one fidelity
+@numba.njit(cache=True)
+def _run_single(fidelity, budget, st, cnt, sums, truth_low, aux, cps, snaps, viol, trace, mu, sched, noise,
+                sigma, seed, ell, n_gamma, tau, cost_low, cost_high):
+    K = mu.size
+    price = cost_low if fidelity == LOW else cost_high
+    for k in range(K):
+        if st[0] + price > budget:
+            return
+        _query(k, fidelity, False, False, st, cnt, sums, truth_low, aux, cps, snaps, viol, trace,
+               mu, sched, noise, sigma, seed, ell, n_gamma, tau, cost_low, cost_high)
+    vals = np.empty(K)
+    for k in range(K):
+        vals[k] = upper(sums[fidelity, k], cnt[fidelity, k], ell, 0.0)
+    tree = _tree_build(vals)
+    while True:
+        k = tree[1]
+        if st[0] + price > budget:
+            return
+        _query(k, fidelity, False, True, st, cnt, sums, truth_low, aux, cps, snaps, viol, trace,
+               mu, sched, noise, sigma, seed, ell, n_gamma, tau, cost_low, cost_high)
+        vals[k] = upper(sums[fidelity, k], cnt[fidelity, k], ell, 0.0)
+        _tree_update(tree, vals, k)
+
+
+# ------------------------------------------------------------------------------------------- LUCB-style
+@numba.njit(cache=True)
+def _lucb_bounds(k, cnt, sums, ell, z, ucb, lcb):
+    ucb[k] = min(upper(sums[0, k], cnt[0, k], ell, z), upper(sums[1, k], cnt[1, k], ell, 0.0))
+    lcb[k] = max(lower(sums[0, k], cnt[0, k], ell, z), lower(sums[1, k], cnt[1, k], ell, 0.0))
+
+
+@numba.njit(cache=True)
+def _run_lucb(zeta, budget, st, cnt, sums, truth_low, aux, cps, snaps, viol, trace, mu, sched, noise, sigma,
+              seed, ell, n_gamma, tau, cost_low, cost_high):
+    K = mu.size
+    for k in range(K):
+        for m in (LOW, HIGH):
+            if st[0] + (cost_low if m == LOW else cost_high) > budget:
+                return
+            _query(k, m, False, False, st, cnt, sums, truth_low, aux, cps, snaps, viol, trace,
+                   mu, sched, noise, sigma, seed, ell, n_gamma, tau, cost_low, cost_high)
+    ucb = np.empty(K)
+    lcb = np.empty(K)
+    for k in range(K):
+        _lucb_bounds(k, cnt, sums, ell, zeta[k], ucb, lcb)
+    up_tree = _tree_build(ucb)
+    lo_tree = _tree_build(lcb)
+    while True:
+        leader = lo_tree[1]
+        saved = ucb[leader]
+        ucb[leader] = -np.inf
+        _tree_update(up_tree, ucb, leader)
+        challenger = up_tree[1]
+        ucb[leader] = saved
+        _tree_update(up_tree, ucb, leader)
+        w_leader = ucb[leader] - lcb[leader]
+        w_challenger = ucb[challenger] - lcb[challenger]
+        if w_leader > w_challenger or (w_leader == w_challenger and leader < challenger):
+            k = leader
+        else:
+            k = challenger
+        m = LOW if cnt[0, k] < n_gamma else HIGH
+        if st[0] + (cost_low if m == LOW else cost_high) > budget:
+            return
+        _query(k, m, False, True, st, cnt, sums, truth_low, aux, cps, snaps, viol, trace,
+               mu, sched, noise, sigma, seed, ell, n_gamma, tau, cost_low, cost_high)
+        _lucb_bounds(k, cnt, sums, ell, zeta[k], ucb, lcb)
+        _tree_update(up_tree, ucb, k)
+        _tree_update(lo_tree, lcb, k)
+
+
+# ------------------------------------------------------------------------------------------- RDFE
+@numba.njit(cache=True)
+def _run_rdfe(fid, target, bias_end, bias_one, budget, ph_active, ph_done, ph_ucb, ph_lcb, ph_cost, ph_state,
+              st, cnt, sums, truth_low, aux, cps, snaps, viol, trace, mu, sched, noise, sigma, seed, ell, n_gamma,
+              tau, cost_low, cost_high):
+    """ph_state[r] = [completed, leader]; returns the output arm (-1: none)."""
+    K = mu.size
+    for k in range(K):
+        for m in (LOW, HIGH):
+            if st[0] + (cost_low if m == LOW else cost_high) > budget:
+                return -1
+            _query(k, m, False, False, st, cnt, sums, truth_low, aux, cps, snaps, viol, trace,
+                   mu, sched, noise, sigma, seed, ell, n_gamma, tau, cost_low, cost_high)
+    output = 0
+    best = -np.inf
+    for k in range(K):                                       # warm-start LCB leader
+        lcb = max(lower(sums[0, k], cnt[0, k], ell, bias_one[k]), lower(sums[1, k], cnt[1, k], ell, 0.0))
+        if lcb > best:
+            output = k
+            best = lcb
+    active = np.arange(K)
+    n_active = K
+    for r in range(fid.shape[1]):
+        if n_active <= 1:
+            break
+        eps = math.ldexp(1.0, -(r + 1))
+        for i in range(n_active):
+            ph_active[r, active[i]] = True
+        for i in range(n_active):
+            k = active[i]
+            m = fid[k, r]
+            price = cost_low if m == LOW else cost_high
+            while cnt[m, k] < target[k, r]:
+                if st[0] + price > budget:
+                    return output
+                _query(k, m, False, True, st, cnt, sums, truth_low, aux, cps, snaps, viol, trace,
+                       mu, sched, noise, sigma, seed, ell, n_gamma, tau, cost_low, cost_high)
+                ph_cost[r, k] += price
+            b = bias_end[k, r] if m == LOW else 0.0
+            ph_ucb[r, k] = upper(sums[m, k], cnt[m, k], ell, b)
+            ph_lcb[r, k] = lower(sums[m, k], cnt[m, k], ell, b)
+            ph_done[r, k] = True
+        leader = active[0]
+        for i in range(1, n_active):
+            if ph_lcb[r, active[i]] > ph_lcb[r, leader]:
+                leader = active[i]
+        floor = ph_lcb[r, leader] - eps / 4
+        kept = 0
+        for i in range(n_active):
+            if ph_ucb[r, active[i]] >= floor:
+                active[kept] = active[i]
+                kept += 1
+        n_active = kept
+        output = active[0]
+        for i in range(1, n_active):
+            if ph_lcb[r, active[i]] > ph_lcb[r, output]:
+                output = active[i]
+        ph_state[r, 0] = 1
+        ph_state[r, 1] = leader
+    if n_active == 1:
+        output = active[0]
+    return output
+
+
+# ------------------------------------------------------------------------------------------- driver
+def rdfe_plan(problem):
+    """Fidelity, stopping count and end-of-block B_k per (arm, phase), from the shared :class:`RdfeOracle`."""
+    oracle = problem.rdfe_oracle
+    R, K = oracle.last_phase(problem.horizon), problem.n_arms
+    fid = np.zeros((K, R), dtype=np.int64)
+    target = np.zeros((K, R))
+    bias_end = np.zeros((K, R))
+    for k in range(K):
+        n_end = 1
+        for r in range(1, R + 1):
+            fid[k, r - 1] = oracle.fidelity(k, r)
+            t = oracle.target(k, r)
+            target[k, r - 1] = t
+            if fid[k, r - 1] == LOW and t != math.inf:
+                n_end = max(n_end, int(t))
+                bias_end[k, r - 1] = oracle.bias(k, n_end)
+            elif fid[k, r - 1] == LOW:
+                bias_end[k, r - 1] = math.nan       # the block cannot finish
+    bias_one = np.array([oracle.bias(k, 1) for k in range(K)])
+    return fid, target, bias_end, bias_one
+
+
+def _phases(problem, ph_active, ph_done, ph_ucb, ph_lcb, ph_cost, ph_state) -> tuple:
+    oracle, out = problem.rdfe_oracle, []
+    for r0 in range(ph_active.shape[0]):
+        S = [int(k) for k in np.flatnonzero(ph_active[r0])]
+        if not S:
+            break
+        r, done = r0 + 1, ph_done[r0]
+        ucb = tuple(float(ph_ucb[r0, k]) if done[k] else None for k in S)
+        lcb = tuple(float(ph_lcb[r0, k]) if done[k] else None for k in S)
+        completed = bool(ph_state[r0, 0])
+        floor = None if not completed else ph_lcb[r0, ph_state[r0, 1]] - oracle.eps(r) / 4
+        out.append(RdfePhase(
+            r=r, eps=oracle.eps(r), active=tuple(S), fidelity=tuple(oracle.fidelity(k, r) for k in S),
+            target=tuple(oracle.target(k, r) for k in S), cost=tuple(float(ph_cost[r0, k]) for k in S),
+            ucb=ucb, lcb=lcb, width=tuple(None if u is None else u - lo for u, lo in zip(ucb, lcb)),
+            completed=completed, leader=int(ph_state[r0, 1]) if completed else None,
+            survivors=tuple(k for k in S if ph_ucb[r0, k] >= floor) if completed else None))
+    return tuple(out)
+
+
+def run_fast(problem, policy: str, seed: int, *, checkpoints=None, trace: bool = False) -> RunRecord:
+    """Run ``policy`` on ``problem`` with the reward table of ``seed`` in the compiled engine."""
+    cls = policy_class(policy)
+    K = problem.n_arms
+    s = problem.frozen_schedule if cls.source == "frozen" else problem.schedule
+    sched = (s.prefix, s.prefix_len, s.c, s.a, s.n0, s.r, s.clip)
+    cps = default_checkpoints(problem.budget) if checkpoints is None else tuple(checkpoints)
+    st = np.zeros(3)
+    cnt = np.zeros((2, K), dtype=np.int64)
+    sums = np.zeros((2, K))
+    truth_low = np.zeros(K)
+    aux = np.zeros((3, K), dtype=np.int64)
+    aux[1, :] = -1
+    cps_arr = np.array(cps, dtype=float)
+    snaps = np.zeros((len(cps), 2, K), dtype=np.int64)
+    viol = np.full(3, -1, dtype=np.int64)
+    tr = np.zeros((int(problem.budget // min(problem.cost_low, problem.cost_high)) + 1, 2), dtype=np.int32) \
+        if trace else _NO_TRACE
+    common = (st, cnt, sums, truth_low, aux, cps_arr, snaps, viol, tr, np.asarray(problem.instance.mu_high), sched,
+              noise_code(problem.noise), problem.sigma, int(seed), problem.ell, problem.n_gamma,
+              np.array(problem.tau, dtype=float), problem.cost_low, problem.cost_high)
+    phases, output = (), None
+    if policy in ("tacc", "dnc", "mf-ucb"):
+        if policy == "mf-ucb":
+            rows, row_of = np.ascontiguousarray(problem.static_bias[:, None]), np.arange(K, dtype=np.int64)
+        else:
+            rows, row_of = problem.bias_table
+        _run_tacc(policy == "tacc", rows, row_of, problem.eta, problem.gamma, problem.s0, problem.budget, *common)
+    elif policy == "lucb":
+        _run_lucb(np.asarray(problem.static_bias), problem.budget, *common)
+    elif policy == "rdfe":
+        fid, target, bias_end, bias_one = problem.rdfe_plan
+        R = fid.shape[1]
+        ph = (np.zeros((R, K), dtype=np.bool_), np.zeros((R, K), dtype=np.bool_), np.zeros((R, K)),
+              np.zeros((R, K)), np.zeros((R, K)), np.zeros((R, 2), dtype=np.int64))
+        out = _run_rdfe(fid, target, bias_end, bias_one, problem.budget, *ph, *common)
+        phases = _phases(problem, *ph)
+        output = None if out < 0 else int(out)
+    else:
+        _run_single(cls.fidelity, problem.budget, *common)
+    rounds = int(st[1])
+    violation = None if viol[0] < 0 else Violation(int(viol[0]), FIDELITY_NAMES[int(viol[1])], int(viol[2]))
+    snaps_used = [(snaps[i, 0], snaps[i, 1]) for i in range(int(st[2]))]
+    return build_record(problem, policy, seed, n_low=cnt[0], n_high=cnt[1], continuation=aux[0], threshold=aux[1],
+                        window=aux[2], cost=st[0], rounds=rounds, checkpoints=cps, snaps=snaps_used,
+                        violation=violation, phases=phases, output=output,
+                        trace=None if not trace else tr[:rounds].tolist())

@@ -1,0 +1,162 @@
+"""A run's fixed inputs: the instance, costs, parameters, and every threshold the policies use, from ``bounds``.
+
+A :class:`Problem` is built once per configuration and shared by every policy, engine and seed. Everything a
+policy compares against (T_Lambda, ell_Lambda, N_gamma, B_k(n), zeta_k, the RDFE stopping counts) is computed
+here by the ``bounds`` functions and nowhere else (SPEC section 3), and the tables the fast engine reads are the
+same values the step-form policies read.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import hashlib
+import json
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from bounds import (Config, Instance, TaccInputError, build_instance, certification_time, frozen_of, horizon,
+                    log_factor, min_rho, n_gamma)
+from simulate._schedule import MeanSchedule, mean_schedule
+
+__all__ = ["Problem", "make_problem", "config_key"]
+
+
+def config_key(config: Config) -> str:
+    """A canonical JSON text of everything in ``config`` that determines a run (its source path excluded)."""
+    d = dataclasses.asdict(config)
+    d.pop("source", None)
+    return json.dumps(d, sort_keys=True, default=str)
+
+
+@dataclass(frozen=True, eq=False)
+class Problem:
+    """The fixed inputs of every run on one configuration.
+
+    Attributes:
+        config: the configuration it came from.
+        instance: means, noise and low-fidelity model (``bounds.build_instance``).
+        cost_low, cost_high, budget: lambda^(L), lambda^(H), Lambda.
+        horizon: T_Lambda = ceil(Lambda / lambda^(L)).
+        delta, rho, ell: confidence level, radius constant (``"min"`` resolved), ell_Lambda.
+        gamma, eta, s0: threshold, continuation parameter, continuation cap.
+        n_gamma: N_gamma, the only threshold count the engines compare with.
+        tau: tau_k(gamma) per arm (inf for k^* and for uncertifiable arms).
+    """
+
+    config: Config
+    instance: Instance
+    cost_low: float
+    cost_high: float
+    budget: float
+    horizon: int
+    delta: float
+    rho: float
+    ell: float
+    gamma: float
+    eta: float
+    s0: int
+    n_gamma: int
+    tau: tuple
+
+    @property
+    def n_arms(self) -> int:
+        return self.instance.n_arms
+
+    @property
+    def noise(self) -> str:
+        return self.instance.noise.model
+
+    @property
+    def sigma(self) -> float:
+        return float(self.instance.noise.sigma)
+
+    @functools.cached_property
+    def key(self) -> str:
+        """A hash of the configuration: with the policy and seed, it names a run in the runner's cache."""
+        return hashlib.sha256(config_key(self.config).encode()).hexdigest()
+
+    # ------------------------------------------------------------------ tables the policies read
+    @functools.cached_property
+    def bias_length(self) -> int:
+        """The counts n with B_k(n) tabulated: 1..min(N_gamma, T) + S0 + 1.
+
+        TACC's and DNC's low count never passes min(N_gamma, T) + S0 (low queries past N_gamma are continuation
+        pulls, at most S0), and the continuation test looks at most S0 further, to N_gamma + S0.
+        """
+        return min(self.n_gamma, self.horizon) + self.s0 + 1
+
+    @functools.cached_property
+    def bias_table(self) -> tuple[np.ndarray, np.ndarray]:
+        """(rows, row_of): B_k(n) = rows[row_of[k], n - 1] for 1 <= n <= ``bias_length``.
+
+        Arms with identical B_k share a row (all arms do under power decay), so memory is O(distinct rows).
+        """
+        model, n = self.instance.low, np.arange(1, self.bias_length + 1)
+        rows, index, row_of = [], {}, np.zeros(self.n_arms, dtype=np.int64)
+        for k in range(self.n_arms):
+            b = np.ascontiguousarray(model.mismatch_bound(k, n), dtype=float)
+            row_of[k] = index.setdefault(b.tobytes(), len(rows))
+            if row_of[k] == len(rows):
+                rows.append(b)
+        table = np.stack(rows)
+        table.setflags(write=False)
+        row_of.setflags(write=False)
+        return table, row_of
+
+    def bias(self, k: int, n: int) -> float:
+        """B_k(n) from :attr:`bias_table` (what TACC and DNC read)."""
+        if not 1 <= n <= self.bias_length:
+            raise TaccInputError("n", n, f"B_k is tabulated for 1 <= n <= {self.bias_length}")
+        rows, row_of = self.bias_table
+        return float(rows[row_of[k], n - 1])
+
+    @functools.cached_property
+    def static_bias(self) -> np.ndarray:
+        """zeta_k = B_k(1), the fixed bias bound of the static rules (MF-UCB, LUCB-style)."""
+        z = np.array([self.instance.low.static_bias(k) for k in range(self.n_arms)], dtype=float)
+        z.setflags(write=False)
+        return z
+
+    @functools.cached_property
+    def schedule(self) -> MeanSchedule:
+        """The improving source's means (every two-fidelity policy, Low-Improving)."""
+        return mean_schedule(self.instance.low, self.horizon)
+
+    @functools.cached_property
+    def frozen_schedule(self) -> MeanSchedule:
+        """The frozen source mean_low(k, 1) (Weak-Fixed)."""
+        return mean_schedule(frozen_of(self.instance.low), self.horizon)
+
+    # ------------------------------------------------------------------ RDFE (alg:app-rdfe)
+    @functools.cached_property
+    def rdfe_oracle(self):
+        """The :class:`simulate.RdfeOracle` of this problem (stopping counts, fidelities, B_k), shared by the
+        RDFE step form and the fast engine's plan."""
+        from simulate._rdfe import RdfeOracle
+        return RdfeOracle(self.instance.low, self.ell, self.cost_low, self.cost_high)
+
+    @functools.cached_property
+    def rdfe_plan(self) -> tuple:
+        """(fidelity, stopping count, B_k at the block's end) per (arm, phase), and B_k(1): what the fast engine
+        reads. Every run ends by the first phase whose high-fidelity count exceeds T_Lambda."""
+        from simulate._fast import rdfe_plan
+        return rdfe_plan(self)
+
+
+def make_problem(config: Config) -> Problem:
+    """Build the :class:`Problem` of a configuration (``rho = "min"`` resolves to ``bounds.min_rho``)."""
+    inst = build_instance(config.instance)
+    c, p = config.costs, config.params
+    T = horizon(p.budget, c.low)
+    K = inst.n_arms
+    rho = min_rho(inst.noise.subgaussian_scale, K, T, p.delta) if p.rho == "min" else float(p.rho)
+    ell = log_factor(rho, K, T, p.delta)
+    ng = n_gamma(ell, p.gamma)
+    kb, mu_star = inst.best_arm, inst.mu_star
+    tau = tuple(math.inf if k == kb else certification_time(inst.low, k, mu_star, p.gamma) for k in range(K))
+    return Problem(config=config, instance=inst, cost_low=float(c.low), cost_high=float(c.high),
+                   budget=float(p.budget), horizon=T, delta=float(p.delta), rho=rho, ell=ell, gamma=float(p.gamma),
+                   eta=float(p.eta), s0=int(p.s0), n_gamma=ng, tau=tau)

@@ -1,0 +1,131 @@
+"""The run record (issue 3, SPEC section 7): everything a claim needs from one run, per arm and per run.
+
+Records compare equal field by field (floats exactly), so "the two engines agree" is ``a == b``, and they
+round-trip through JSON for the runner's cache.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, fields
+
+import numpy as np
+
+from bounds import ArmRunFacts
+from simulate._rdfe import RdfePhase
+from simulate._rewards import HIGH, LOW
+
+__all__ = ["Violation", "RunRecord", "regret_shares", "default_checkpoints", "FIDELITY_NAMES"]
+
+FIDELITY_NAMES = {LOW: "L", HIGH: "H"}
+
+
+@dataclass(frozen=True)
+class Violation:
+    """The first count at which the confidence event failed on a run: |mu_hat - truth| > G(count)."""
+
+    arm: int
+    fidelity: str
+    count: int
+
+
+def regret_shares(gaps, n_low, n_high, cost_low: float, cost_high: float) -> tuple:
+    """Arm k's share of the cost-weighted pseudo-regret R(Lambda) (``sec:problem``):
+    Delta_k (lambda^(L) N_k^(L) + lambda^(H) N_k^(H)); exactly 0 for Delta_k = 0."""
+    return tuple(0.0 if g == 0 else float(g) * (cost_low * int(a) + cost_high * int(b))
+                 for g, a, b in zip(gaps, n_low, n_high))
+
+
+def default_checkpoints(budget: float, n: int = 16) -> tuple:
+    """n evenly spaced budgets up to the full budget: budget * i / n, i = 1..n."""
+    return tuple(budget * i / n for i in range(1, n + 1))
+
+
+@dataclass(frozen=True)
+class RunRecord:
+    """One run of one policy on one seed.
+
+    Per arm (tuples of length K):
+        n_low, n_high: N_k^(L), N_k^(H) at the end (initial queries included).
+        continuation: A_k, the continuation pulls (TACC only; 0 otherwise).
+        threshold_count: N_k^(L) at the first query made after the start with N_k^(L) >= N_gamma, i.e. when the
+            arm's low-fidelity radius had fallen below gamma (-1 if never).
+        high_in_window: high-fidelity queries made after the start while N_gamma <= N_k^(L) < tau_k(gamma)
+            (what C^d of ``eq:app-analysis-Cdet`` needs).
+        regret_share: Delta_k (lambda^(L) N_k^(L) + lambda^(H) N_k^(H)).
+    Per run:
+        rounds, cost: queries made and their total cost (<= budget).
+        regret: R(Lambda), the sum of the shares.
+        checkpoints, regret_at: budgets c and the regret of the queries with C_t <= c (a prefix of this run).
+        event_held, violation: the confidence event checked after every update (SPEC section 7), and its first
+            failure.
+        phases, output: RDFE's phases and its returned arm (empty / None for other policies).
+        trace: ((arm, fidelity), ...) per round, when asked for.
+    """
+
+    policy: str
+    seed: int
+    n_low: tuple
+    n_high: tuple
+    continuation: tuple
+    threshold_count: tuple
+    high_in_window: tuple
+    regret_share: tuple
+    rounds: int
+    cost: float
+    regret: float
+    checkpoints: tuple
+    regret_at: tuple
+    event_held: bool
+    violation: Violation | None
+    phases: tuple = ()
+    output: int | None = None
+    trace: tuple | None = None
+
+    @property
+    def n_arms(self) -> int:
+        return len(self.n_low)
+
+    def facts(self) -> tuple:
+        """One ``bounds.ArmRunFacts`` per arm, for ``bounds.refine_partition`` (C into C^d or C^u)."""
+        return tuple(ArmRunFacts(low_count=a, high_in_window=w) for a, w in zip(self.n_low, self.high_in_window))
+
+    def to_dict(self) -> dict:
+        """A JSON-ready dict (inf as the string "inf")."""
+        d = {f.name: getattr(self, f.name) for f in fields(self)}
+        d["violation"] = None if self.violation is None else asdict(self.violation)
+        d["phases"] = [_jsonable(asdict(p)) for p in self.phases]
+        d["trace"] = None if self.trace is None else [list(t) for t in self.trace]
+        return _jsonable(d)
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "RunRecord":
+        d = dict(d)
+        for name in ("n_low", "n_high", "continuation", "threshold_count", "high_in_window", "regret_share",
+                     "checkpoints", "regret_at"):
+            d[name] = tuple(d[name])
+        d["violation"] = None if d["violation"] is None else Violation(**d["violation"])
+        d["phases"] = tuple(_phase(p) for p in d.get("phases", ()))
+        d["trace"] = None if d.get("trace") is None else tuple(tuple(t) for t in d["trace"])
+        return cls(**d)
+
+
+def _phase(p: dict) -> RdfePhase:
+    p = {k: (tuple(_unjson(x) for x in v) if isinstance(v, list) else _unjson(v)) for k, v in p.items()}
+    return RdfePhase(**p)
+
+
+def _unjson(x):
+    return math.inf if x == "inf" else x
+
+
+def _jsonable(x):
+    if isinstance(x, dict):
+        return {k: _jsonable(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_jsonable(v) for v in x]
+    if isinstance(x, (float, np.floating)):
+        return "inf" if x == math.inf else float(x)
+    if isinstance(x, (np.integer,)):
+        return int(x)
+    return x

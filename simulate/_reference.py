@@ -1,0 +1,98 @@
+"""The reference engine: drives a step-form policy against the reward table, one query at a time, in Python.
+
+It is the readable definition of a run; the fast engine (``simulate._fast``) must produce the same
+:class:`RunRecord`. The bookkeeping that is not the policy's (the event check, the C^d window, checkpoints)
+is done here by an observer, so the policy classes stay as the paper's pseudocode.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from simulate._policy import HIGH, LOW, Action, Policy
+from simulate._record import FIDELITY_NAMES, RunRecord, Violation, default_checkpoints, regret_shares
+from simulate._registry import make_policy
+from simulate._rewards import RewardTable
+from simulate._rules import deviation_exceeds
+
+__all__ = ["run_reference"]
+
+
+class _Observer:
+    """Run bookkeeping that is not part of the policy (SPEC section 7)."""
+
+    def __init__(self, problem, checkpoints, trace: bool):
+        K = problem.n_arms
+        self.p = problem
+        self.truth_low = np.zeros(K)
+        self.threshold = np.full(K, -1, dtype=np.int64)
+        self.window = np.zeros(K, dtype=np.int64)
+        self.cps = tuple(float(c) for c in checkpoints)
+        self.snaps: list[tuple] = []
+        self.violation: Violation | None = None
+        self.trace = [] if trace else None
+
+    def before(self, policy: Policy, a: Action) -> None:
+        k, m = a.arm, a.fidelity
+        new_cost = policy.cost + policy.price(m)
+        while len(self.snaps) < len(self.cps) and new_cost > self.cps[len(self.snaps)]:
+            self.snaps.append((policy.n_low.copy(), policy.n_high.copy()))
+        n_low = int(policy.n_low[k])
+        if not policy.initialising:
+            if self.threshold[k] < 0 and n_low >= self.p.n_gamma:
+                self.threshold[k] = n_low
+            if m == HIGH and self.p.n_gamma <= n_low < self.p.tau[k]:
+                self.window[k] += 1
+        if self.trace is not None:
+            self.trace.append((k, m))
+
+    def after(self, policy: Policy, a: Action, mean: float) -> None:
+        k, m = a.arm, a.fidelity
+        if m == LOW:
+            self.truth_low[k] += mean
+            n, total, truth = int(policy.n_low[k]), policy.sum_low[k], self.truth_low[k] / policy.n_low[k]
+        else:
+            n, total, truth = int(policy.n_high[k]), policy.sum_high[k], mean
+        if self.violation is None and deviation_exceeds(total, n, truth, self.p.ell):
+            self.violation = Violation(k, FIDELITY_NAMES[m], n)
+
+
+def build_record(problem, name: str, seed: int, *, n_low, n_high, continuation, threshold, window, cost, rounds,
+                 checkpoints, snaps, violation, phases=(), output=None, trace=None) -> RunRecord:
+    """Assemble a :class:`RunRecord` from a finished run's arrays (shared by both engines)."""
+    gaps = problem.instance.gaps
+    shares = regret_shares(gaps, n_low, n_high, problem.cost_low, problem.cost_high)
+    snaps = list(snaps) + [(n_low, n_high)] * (len(checkpoints) - len(snaps))
+    at = tuple(math.fsum(regret_shares(gaps, a, b, problem.cost_low, problem.cost_high)) for a, b in snaps)
+    return RunRecord(
+        policy=name, seed=int(seed), n_low=tuple(int(x) for x in n_low), n_high=tuple(int(x) for x in n_high),
+        continuation=tuple(int(x) for x in continuation), threshold_count=tuple(int(x) for x in threshold),
+        high_in_window=tuple(int(x) for x in window), regret_share=shares, rounds=int(rounds), cost=float(cost),
+        regret=math.fsum(shares), checkpoints=tuple(float(c) for c in checkpoints), regret_at=at,
+        event_held=violation is None, violation=violation, phases=tuple(phases), output=output,
+        trace=None if trace is None else tuple((int(k), int(m)) for k, m in trace))
+
+
+def run_reference(problem, policy: str, seed: int, *, checkpoints=None, trace: bool = False) -> RunRecord:
+    """Run ``policy`` on ``problem`` with the reward table of ``seed``, one step-form query at a time."""
+    pol = make_policy(policy, problem)
+    sched = problem.frozen_schedule if pol.source == "frozen" else problem.schedule
+    table = RewardTable(seed, problem.noise, problem.sigma)
+    mu = problem.instance.mu_high
+    cps = default_checkpoints(problem.budget) if checkpoints is None else tuple(checkpoints)
+    obs = _Observer(problem, cps, trace)
+    while (a := pol.select()) is not None:
+        k, m = a.arm, a.fidelity
+        n = int((pol.n_low if m == LOW else pol.n_high)[k]) + 1
+        mean = sched.mean(k, n) if m == LOW else float(mu[k])
+        y = table(k, m, n, mean)
+        obs.before(pol, a)
+        pol.update(k, m, y)
+        obs.after(pol, a, mean)
+    cont = getattr(pol, "continuation_pulls", np.zeros(problem.n_arms, dtype=np.int64))
+    return build_record(problem, policy, seed, n_low=pol.n_low, n_high=pol.n_high, continuation=cont,
+                        threshold=obs.threshold, window=obs.window, cost=pol.cost, rounds=pol.rounds,
+                        checkpoints=cps, snaps=obs.snaps, violation=obs.violation,
+                        phases=getattr(pol, "phases", ()), output=getattr(pol, "output", None), trace=obs.trace)

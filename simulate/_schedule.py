@@ -1,0 +1,90 @@
+"""Low-fidelity means as arrays a compiled loop can read: ``mean_low(k, n)`` at any count, in O(1) memory per arm.
+
+Every low-fidelity model of SPEC section 5 has the form "a finite prefix table, then a parametric tail":
+
+    mean_low(k, n) = prefix[k, n - 1]                                   for n <= prefix_len[k]
+    mean_low(k, n) = clip01?( c_k + a_k (n + n0)^(-r) )                 for n >  prefix_len[k]
+
+- power and residual decay (``bounds.ResidualDecay``): no prefix, c_k = mu_k + b_k, a_k = s_k zeta;
+- table, checkpoint profile and frozen (``bounds.TableLowFidelity``): the table, then its last value (a_k = 0).
+
+Both engines read means through :func:`schedule_mean` (one compiled function), so they see the same floats.
+It agrees with the model's own ``mean_low`` up to the last bit of ``pow`` (tested), and for any other
+``LowFidelityModel`` subclass the schedule is the model's own values tabulated up to the horizon.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+
+from bounds import LowFidelityModel, ResidualDecay, TableLowFidelity, TaccInputError
+
+__all__ = ["MeanSchedule", "mean_schedule", "schedule_mean"]
+
+_TABULATE_LIMIT = 50_000_000
+
+
+@dataclass(frozen=True, eq=False)
+class MeanSchedule:
+    """Arrays of one low-fidelity model (see the module docstring); all read-only."""
+
+    prefix: np.ndarray       # (K, P) float64, row k valid up to prefix_len[k]
+    prefix_len: np.ndarray   # (K,) int64
+    c: np.ndarray            # (K,) float64
+    a: np.ndarray            # (K,) float64
+    n0: float
+    r: float
+    clip: bool
+
+    def mean(self, k: int, n: int) -> float:
+        """mean_low(k, n) as the engines see it."""
+        return schedule_mean(self.prefix, self.prefix_len, self.c, self.a, self.n0, self.r, self.clip, k, n)
+
+
+def _frozen(*arrays):
+    for x in arrays:
+        x.setflags(write=False)
+
+
+def mean_schedule(model: LowFidelityModel, horizon: int) -> MeanSchedule:
+    """The :class:`MeanSchedule` of ``model``; ``horizon`` (T_Lambda) bounds what a generic model must tabulate."""
+    K = model.n_arms
+    if isinstance(model, ResidualDecay):
+        prefix, plen = np.zeros((K, 1)), np.zeros(K, dtype=np.int64)
+        c = np.array([model.mu_high[k] + model.b[k] for k in range(K)], dtype=float)
+        a = np.array(model.a, dtype=float)
+        n0, r, clip = float(model.n0), float(model.r), bool(model.clip)
+    elif isinstance(model, TableLowFidelity):
+        prefix = np.array([model.mean_low(k, np.arange(1, model.m + 1)) for k in range(K)], dtype=float)
+        plen = np.full(K, model.m, dtype=np.int64)
+        c, a = prefix[:, -1].copy(), np.zeros(K)
+        n0, r, clip = 0.0, 1.0, False
+    else:
+        if K * int(horizon) > _TABULATE_LIMIT:
+            raise TaccInputError("instance.low", model.name,
+                                 f"a model without a parametric tail is tabulated up to the horizon, and "
+                                 f"K * T = {K * int(horizon)} exceeds {_TABULATE_LIMIT}")
+        n = np.arange(1, int(horizon) + 1)
+        prefix = np.array([model.mean_low(k, n) for k in range(K)], dtype=float)
+        plen = np.full(K, int(horizon), dtype=np.int64)
+        c, a = prefix[:, -1].copy(), np.zeros(K)
+        n0, r, clip = 0.0, 1.0, False
+    _frozen(prefix, plen, c, a)
+    return MeanSchedule(prefix, plen, c, a, n0, r, clip)
+
+
+@numba.njit(cache=True)
+def schedule_mean(prefix, prefix_len, c, a, n0, r, clip, k, n):
+    """mean_low(k, n) from a :class:`MeanSchedule`'s arrays (compiled; callable from Python)."""
+    if n <= prefix_len[k]:
+        return prefix[k, n - 1]
+    x = c[k] + a[k] * (float(n) + n0) ** (-r)
+    if clip:
+        if x < 0.0:
+            return 0.0
+        if x > 1.0:
+            return 1.0
+    return x

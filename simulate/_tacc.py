@@ -1,0 +1,125 @@
+"""TACC (``alg:adaptive-mf-mab``) and its two ablations, DNC and MF-UCB, in step form.
+
+- TACC: Algorithm 1 exactly.
+- DNC: TACC without the continuation branch (after the threshold, go straight to high fidelity).
+- MF-UCB (static rule): DNC with B_k(n) replaced by the constant zeta_k = B_k(1) (``rem:evolving_vs_static``).
+
+The three are one algorithm with two switches, so they share this file.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Callable
+
+import numpy as np
+
+from bounds import _validate as v
+from simulate._policy import HIGH, LOW, Action, Policy
+from simulate._rules import continuation_gain_passes, upper
+
+__all__ = ["Tacc", "Dnc", "MfUcb"]
+
+
+class Tacc(Policy):
+    """Threshold-Based Adaptive Continuation Companion (``alg:adaptive-mf-mab``).
+
+    Args:
+        n_arms, cost_low, cost_high, budget: K, lambda^(L), lambda^(H), Lambda.
+        ell: ell_Lambda = rho log(2 K T_Lambda / delta) (``bounds.log_factor``).
+        n_gamma: N_gamma (``bounds.n_gamma``); "G(N) >= gamma" is decided as N < n_gamma (SPEC section 3).
+        gamma, eta, s0: threshold, continuation parameter, continuation cap S_0.
+        mismatch_bound: B_k(n) as a function ``(k, n) -> float``, nonincreasing in n
+            (``Problem.bias``, or a low-fidelity model's ``mismatch_bound``).
+
+    Attributes:
+        continuation_pulls: A_k, the continuation pulls spent on each arm.
+    """
+
+    name = "tacc"
+    #: whether the continuation branch (line 9 of Algorithm 1) exists.
+    continuation = True
+
+    def __init__(self, n_arms: int, cost_low: float, cost_high: float, budget: float, *, ell: float,
+                 n_gamma: int, gamma: float, eta: float, s0: int, mismatch_bound: Callable[[int, int], float]):
+        super().__init__(n_arms, cost_low, cost_high, budget)
+        self.ell = v.positive_real("ell", ell)
+        self.n_gamma = v.count("n_gamma", n_gamma)
+        self.gamma = v.positive_real("gamma", gamma)
+        self.eta = v.open_unit("eta", eta)
+        self.s0 = v.count("s0", s0, minimum=0)
+        self.mismatch_bound = mismatch_bound
+        self.continuation_pulls = np.zeros(self.n_arms, dtype=np.int64)
+        self.index = np.full(self.n_arms, -math.inf)
+
+    @classmethod
+    def from_problem(cls, problem) -> "Tacc":
+        """The policy with every threshold of a :class:`simulate.Problem`."""
+        return cls(problem.n_arms, problem.cost_low, problem.cost_high, problem.budget, ell=problem.ell,
+                   n_gamma=problem.n_gamma, gamma=problem.gamma, eta=problem.eta, s0=problem.s0,
+                   mismatch_bound=problem.bias)
+
+    def ucb(self, k: int) -> float:
+        """UCB_k = min(UCB^(L)_k, UCB^(H)_k) (``eq:arm-score``)."""
+        ucb_low = upper(self.sum_low[k], self.n_low[k], self.ell, self.mismatch_bound(k, int(self.n_low[k])))
+        ucb_high = upper(self.sum_high[k], self.n_high[k], self.ell, 0.0)
+        return min(ucb_low, ucb_high)
+
+    def continuation_test(self, k: int) -> bool:
+        """A_k < S_0 and there is 1 <= s <= S_0 - A_k with V_k(s) = B_k(N) - B_k(N + s) >= 2 eta gamma
+        (``eq:continuation-gain``, ``eq:fidelity-selection``)."""
+        a, n = int(self.continuation_pulls[k]), int(self.n_low[k])
+        if not a < self.s0:
+            return False
+        b_now = self.mismatch_bound(k, n)
+        return any(continuation_gain_passes(b_now, self.mismatch_bound(k, n + s), self.eta, self.gamma)
+                   for s in range(1, self.s0 - a + 1))
+
+    def choose(self) -> Action:
+        # Lines 5-6: I_t in argmax_k UCB_k (ties to the lowest index). Only the last-updated arm's UCB_k
+        # changed since the previous round (ell is fixed for the run), so `index` is kept current in observe().
+        k = int(np.argmax(self.index))
+        # Line 7: G(N^(L)) >= gamma, decided as N^(L) < N_gamma.
+        if self.n_low[k] < self.n_gamma:
+            return Action(k, LOW)
+        # Line 9: the continuation branch (A_k is incremented when the pull is made, in observe()).
+        if self.continuation and self.continuation_test(k):
+            return Action(k, LOW, continuation=True)
+        # Line 12.
+        return Action(k, HIGH)
+
+    def observe(self, action: Action, y: float) -> None:
+        k = action.arm
+        if action.continuation:
+            self.continuation_pulls[k] += 1
+        if self.n_low[k] > 0 and self.n_high[k] > 0:
+            self.index[k] = self.ucb(k)
+
+
+class Dnc(Tacc):
+    """DNC: TACC without the continuation branch (SPEC section 6)."""
+
+    name = "dnc"
+    continuation = False
+
+
+class MfUcb(Tacc):
+    """MF-UCB, the static rule: DNC with B_k(n) replaced by zeta_k = B_k(1) (SPEC section 6).
+
+    Args: as :class:`Tacc`, with ``zeta`` (K fixed bias bounds) instead of ``mismatch_bound``.
+    """
+
+    name = "mf-ucb"
+    continuation = False
+
+    def __init__(self, n_arms, cost_low, cost_high, budget, *, ell, n_gamma, gamma, eta, s0, zeta):
+        z = np.array(v.float_array("zeta", zeta), dtype=float)
+        self.zeta = z
+        super().__init__(n_arms, cost_low, cost_high, budget, ell=ell, n_gamma=n_gamma, gamma=gamma, eta=eta,
+                         s0=s0, mismatch_bound=lambda k, n: float(z[k]))
+
+    @classmethod
+    def from_problem(cls, problem) -> "MfUcb":
+        return cls(problem.n_arms, problem.cost_low, problem.cost_high, problem.budget, ell=problem.ell,
+                   n_gamma=problem.n_gamma, gamma=problem.gamma, eta=problem.eta, s0=problem.s0,
+                   zeta=problem.static_bias)
