@@ -37,15 +37,57 @@ def _cmd_bounds(args) -> int:
     return 0
 
 
+def _cmd_simulate(args) -> int:
+    from bounds import load_config
+    from reports._simulate_view import render, to_json
+    from reports._tables import dumps
+    from simulate import make_problem, parse_seeds, policy_class, tasks_for, run_tasks
+
+    config = load_config(args.config)
+    policy_class(args.policy)
+    seeds = parse_seeds(args.seeds)
+    problem = make_problem(config)
+    records = run_tasks(tasks_for([config], [args.policy], seeds), executor=args.executor, workers=args.workers,
+                        scheduler=args.scheduler, cache=args.cache, engine=args.engine,
+                        progress=args.progress and sys.stderr.isatty())
+    if args.json:
+        _write_json(dumps(to_json(problem, records, args.engine)), args.json)
+    if args.json != "-":
+        print(render(problem, records, args.engine, max_arms=args.max_arms))
+        if args.json:
+            print(f"\nJSON written to {args.json}")
+    return 0
+
+
+_CONFIG_HELP = "a TOML configuration file or a preset: set-a, set-b, llm-residual, llm-vanishing, checkpoint"
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="tacc", description="Check the TACC paper's theory against runs.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
     b = sub.add_parser("bounds", help="every quantity the theorems define, for one instance")
-    b.add_argument("config", help="a TOML configuration file or a preset: set-a, set-b, llm-residual, "
-                                  "llm-vanishing, checkpoint")
+    b.add_argument("config", help=_CONFIG_HELP)
     b.add_argument("--json", metavar="PATH", help="write every quantity as JSON to PATH ('-' for stdout)")
     b.add_argument("--max-arms", type=int, default=40, help="arms shown in the table (default 40)")
     b.set_defaults(func=_cmd_bounds)
+
+    s = sub.add_parser("simulate", help="run a policy on seeds; per-run and per-arm results")
+    s.add_argument("config", help=_CONFIG_HELP)
+    s.add_argument("--policy", required=True,
+                   help="tacc, dnc, mf-ucb, ucb, lucb, weak-fixed, low-improving or rdfe")
+    s.add_argument("--seeds", default="0:10", help="A:B runs seeds A..B-1; N runs 0..N-1 (default 0:10)")
+    s.add_argument("--engine", choices=("fast", "reference"), default="fast",
+                   help="fast (compiled, default) or reference (the readable step form); records are equal")
+    s.add_argument("--executor", choices=("serial", "processes", "dask"), default="serial",
+                   help="where the runs are made (default serial)")
+    s.add_argument("--workers", type=int, default=None, help="processes or local Dask workers (default: cores)")
+    s.add_argument("--scheduler", default=None, help="a Dask scheduler address (default: a local cluster)")
+    s.add_argument("--cache", metavar="DIR", default=None,
+                   help="store finished runs in DIR; a rerun skips them (resume an interrupted sweep)")
+    s.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
+    s.add_argument("--json", metavar="PATH", help="write the run records as JSON to PATH ('-' for stdout)")
+    s.add_argument("--max-arms", type=int, default=40, help="arms shown in the per-arm table (default 40)")
+    s.set_defaults(func=_cmd_simulate)
     return p
 
 

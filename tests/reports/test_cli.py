@@ -47,3 +47,32 @@ def test_unknown_preset_and_usage_exit_2():
     assert r.returncode == 2 and "config" in r.stderr and "Traceback" not in r.stderr
     r = subprocess.run([sys.executable, "-m", "reports.cli", "nonsense"], capture_output=True, text=True)
     assert r.returncode == 2
+
+
+def test_simulate_prints_per_arm_pulls(capsys):
+    assert main(["simulate", "llm-residual", "--policy", "tacc", "--seeds", "0:3"]) == 0
+    out = capsys.readouterr().out
+    assert "per arm, over seeds" in out and "N_L mean" in out and "event (lem:ci)" in out
+
+
+def test_simulate_json_matches_the_runs(capsys):
+    assert main(["simulate", "checkpoint", "--policy", "rdfe", "--seeds", "2:4", "--json", "-"]) == 0
+    rec = json.loads(capsys.readouterr().out)
+    assert [r["seed"] for r in rec["runs"]] == [2, 3] and rec["problem"]["n_gamma"] > 0
+    assert all(r["cost"] <= rec["problem"]["budget"] for r in rec["runs"]) and rec["runs"][0]["phases"]
+
+
+def test_simulate_reference_engine_gives_the_same_json(capsys):
+    assert main(["simulate", "llm-vanishing", "--policy", "lucb", "--seeds", "1", "--json", "-"]) == 0
+    fast = json.loads(capsys.readouterr().out)
+    assert main(["simulate", "llm-vanishing", "--policy", "lucb", "--seeds", "1", "--engine", "reference",
+                 "--json", "-"]) == 0
+    ref = json.loads(capsys.readouterr().out)
+    assert fast["runs"] == ref["runs"]
+
+
+@pytest.mark.parametrize("args,field", [(["--policy", "thompson"], "policy"), (["--policy", "tacc", "--seeds", "x"],
+                                                                           "seeds")])
+def test_simulate_bad_input_exits_2_naming_the_field(args, field, capsys):
+    assert main(["simulate", "llm-residual", *args]) == 2
+    assert capsys.readouterr().err.startswith(f"tacc: error: {field} = ")

@@ -1,0 +1,81 @@
+"""Mean schedules: the engines' mean_low(k, n) equals each low-fidelity model's own, at any count."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+
+from bounds import PRESETS, LowFidelityModel, TaccInputError, build_instance, frozen, load_config, power_decay
+from certify.strategies import configs
+from simulate import mean_schedule
+
+COUNTS = np.unique(np.r_[1:200, np.geomspace(1, 1e9, 60).astype(np.int64)])
+
+
+def _max_rel_diff(model, schedule, k):
+    mine = np.array([schedule.mean(k, int(n)) for n in COUNTS])
+    theirs = model.mean_low(k, COUNTS)
+    return np.max(np.abs(mine - theirs) / np.maximum(1.0, np.abs(theirs)))
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_presets_agree_to_the_last_bits(name):
+    model = build_instance(load_config(name).instance).low
+    s = mean_schedule(model, 10**6)
+    for k in range(min(model.n_arms, 8)):
+        assert _max_rel_diff(model, s, k) <= 4e-16      # numpy's and libm's pow may differ in the last bit
+
+
+@settings(max_examples=40)
+@given(configs())
+def test_generated_models_agree(config):
+    model = build_instance(config.instance).low
+    s = mean_schedule(model, 1000)
+    for k in range(model.n_arms):
+        assert _max_rel_diff(model, s, k) <= 4e-16
+
+
+def test_table_models_are_exact():
+    m = frozen([0.5, 0.2], values=[0.45, 0.3])
+    s = mean_schedule(m, 100)
+    assert [s.mean(1, n) for n in (1, 2, 10**9)] == [0.3, 0.3, 0.3]
+
+
+class _Odd(LowFidelityModel):
+    """A user model with no parametric tail: tabulated up to the horizon."""
+    name = "odd"
+
+    def mean_low(self, k, n):
+        arr = self._counts(n)
+        return self._out(n, self.mu_high[k] + 0.1 * (arr % 2))
+
+    def mismatch_sum(self, k, n):
+        arr = self._counts(n, 0)
+        return self._out(n, 0.1 * ((arr + 1) // 2))
+
+    def certificate(self, k, n):
+        return self.mismatch_sum(k, n)
+
+    def mismatch_bound(self, k, n):
+        return self._out(n, np.full(self._counts(n).shape, 0.1))
+
+    def irregular_prefix(self, k):
+        return 0
+
+
+def test_generic_model_is_tabulated_up_to_the_horizon():
+    m = _Odd([0.5, 0.4])
+    s = mean_schedule(m, 50)
+    assert [s.mean(0, n) for n in (1, 2, 49, 50)] == [0.6, 0.5, 0.6, 0.5]
+
+
+def test_generic_model_too_large_to_tabulate_is_refused():
+    with pytest.raises(TaccInputError) as e:
+        mean_schedule(_Odd([0.5] * 100), 10**6)
+    assert e.value.field == "instance.low"
+
+
+def test_power_decay_tail_is_parametric():
+    m = power_decay([0.5, 0.5], zeta=0.2, r=0.5, signs=[1, -1])
+    s = mean_schedule(m, 10)
+    assert s.prefix_len.tolist() == [0, 0]
+    assert s.mean(0, 10**12) == pytest.approx(0.5 + 0.2e-6, rel=1e-12)
