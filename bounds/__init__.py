@@ -7,7 +7,7 @@ names its result and LaTeX label (``thm:analysis-main-regret``, ``lem:ci``, ...)
 from bounds._analysis import Analysis, analyze
 from bounds._certification import certification_time
 from bounds._config import (PRESETS, Config, Costs, InstanceSpec, LowSpec, MeansSpec, NoiseSpec, Params,
-                            load_config, parse_config)
+                            config_to_dict, dump_config, load_config, parse_config)
 from bounds._decay import ResidualDecay, power_decay, residual_decay
 from bounds._errors import TaccInputError
 from bounds._horizon import horizon, log_factor, min_rho, n_gamma, radius, radius_scalar
@@ -25,13 +25,13 @@ from bounds._tacc import (Comparison, CorollaryTerms, TaccBound, confirmation_co
 
 __all__ = [
     "Analysis", "analyze", "certification_time", "PRESETS", "Config", "Costs", "InstanceSpec", "LowSpec",
-    "MeansSpec", "NoiseSpec", "Params", "load_config", "parse_config", "ResidualDecay", "power_decay",
-    "residual_decay", "TaccInputError", "horizon", "log_factor", "min_rho", "n_gamma", "radius", "radius_scalar", "Instance",
-    "build_instance", "LowFidelityModel", "low_gap", "mismatch_bound", "ArmClass", "ArmRunFacts",
-    "arm_partition", "in_h", "prior_partition", "refine_partition", "power_sum", "RdfeBound",
-    "rdfe_dyadic_constant", "rdfe_high_cost", "rdfe_high_count", "rdfe_low_cost", "rdfe_low_count",
-    "rdfe_oracle_cost", "rdfe_phase_index", "rdfe_regret_bound", "first_true", "TableLowFidelity",
-    "checkpoint_profile", "frozen", "frozen_of", "Comparison", "CorollaryTerms", "TaccBound",
-    "confirmation_count", "corollary_order", "high_query_bound", "low_query_bound", "static_vs_adaptive",
-    "tacc_regret_bound",
+    "MeansSpec", "NoiseSpec", "Params", "load_config", "parse_config", "config_to_dict", "dump_config",
+    "ResidualDecay", "power_decay", "residual_decay", "TaccInputError", "horizon", "log_factor", "min_rho",
+    "n_gamma", "radius", "radius_scalar", "Instance", "build_instance", "LowFidelityModel", "low_gap",
+    "mismatch_bound", "ArmClass", "ArmRunFacts", "arm_partition", "in_h", "prior_partition", "refine_partition",
+    "power_sum", "RdfeBound", "rdfe_dyadic_constant", "rdfe_high_cost", "rdfe_high_count", "rdfe_low_cost",
+    "rdfe_low_count", "rdfe_oracle_cost", "rdfe_phase_index", "rdfe_regret_bound", "first_true",
+    "TableLowFidelity", "checkpoint_profile", "frozen", "frozen_of", "Comparison", "CorollaryTerms",
+    "TaccBound", "confirmation_count", "corollary_order", "high_query_bound", "low_query_bound",
+    "static_vs_adaptive", "tacc_regret_bound",
 ]

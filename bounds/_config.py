@@ -13,7 +13,7 @@ from typing import Any
 from bounds._errors import TaccInputError
 
 __all__ = ["Config", "InstanceSpec", "MeansSpec", "NoiseSpec", "LowSpec", "Costs", "Params", "PRESETS",
-           "load_config", "parse_config"]
+           "load_config", "parse_config", "config_to_dict", "dump_config"]
 
 #: the built-in presets: the paper's five experiments (SPEC section 8), as TOML files in ``bounds/presets``.
 PRESETS = ("set-a", "set-b", "llm-residual", "llm-vanishing", "checkpoint")
@@ -329,3 +329,68 @@ def load_config(path_or_preset: str | Path) -> Config:
     except tomllib.TOMLDecodeError as exc:
         raise TaccInputError("config", source, f"is not valid TOML: {exc}") from None
     return parse_config(data, source)
+
+
+# ---------------------------------------------------------------------------------------------- writer
+_LOW_KEYS = {
+    "power_decay": ("zeta", "r", "signs"),
+    "residual_decay": ("zeta", "r", "signs", "b", "n0"),
+    "checkpoint": ("q", "gap", "q_max", "signs"),
+    "table": ("mean_low", "certificate"),
+    "frozen": ("values",),
+}
+
+
+def config_to_dict(config: Config) -> dict:
+    """The configuration as the mapping :func:`parse_config` reads (``parse_config(config_to_dict(c)) == c``)."""
+    inst = config.instance
+
+    def plain(x):
+        return [plain(y) for y in x] if isinstance(x, (tuple, list)) else x
+
+    d_inst: dict = {}
+    if inst.mu_high is not None:
+        d_inst["mu_high"] = list(inst.mu_high)
+    else:
+        m = inst.means
+        d_inst["means"] = ({"distribution": m.distribution, "low": m.low, "high": m.high, "n_arms": m.n_arms}
+                           if m.distribution == "uniform" else
+                           {"distribution": m.distribution, "mean": m.mean, "sd": m.sd, "n_arms": m.n_arms})
+    d_inst["seed"] = inst.seed
+    d_inst["noise"] = ({"model": "gaussian", "sigma": inst.noise.sigma} if inst.noise.model == "gaussian"
+                       else {"model": "bernoulli"})
+    low = inst.low
+    d_inst["low"] = {"model": low.model, **{k: plain(getattr(low, k)) for k in _LOW_KEYS[low.model]}}
+    p = config.params
+    return {"name": config.name, "instance": d_inst,
+            "costs": {"low": config.costs.low, "high": config.costs.high},
+            "params": {"budget": p.budget, "delta": p.delta, "rho": p.rho, "gamma": p.gamma, "eta": p.eta,
+                       "s0": p.s0}}
+
+
+def _toml_value(x) -> str:
+    if isinstance(x, bool):
+        return "true" if x else "false"
+    if isinstance(x, str):
+        return '"' + x.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(x, int):
+        return str(x)
+    if isinstance(x, float):
+        return repr(x)
+    if isinstance(x, dict):
+        return "{ " + ", ".join(f"{k} = {_toml_value(v)}" for k, v in x.items()) + " }"
+    return "[" + ", ".join(_toml_value(v) for v in x) + "]"
+
+
+def dump_config(config: Config) -> str:
+    """The configuration as TOML text in the public format (SPEC section 9); :func:`load_config` reads it back
+    to an equal :class:`Config`. Reproducers of violated claims are written with it."""
+    d = config_to_dict(config)
+    inst = dict(d["instance"])
+    low = inst.pop("low")
+    lines = [f"name = {_toml_value(d['name'])}", "", "[instance]"]
+    lines += [f"{k} = {_toml_value(v)}" for k, v in inst.items()]
+    lines += ["", "[instance.low]"] + [f"{k} = {_toml_value(v)}" for k, v in low.items()]
+    for table_name in ("costs", "params"):
+        lines += ["", f"[{table_name}]"] + [f"{k} = {_toml_value(v)}" for k, v in d[table_name].items()]
+    return "\n".join(lines) + "\n"

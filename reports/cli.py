@@ -59,6 +59,42 @@ def _cmd_simulate(args) -> int:
     return 0
 
 
+def _cmd_check(args) -> int:
+    from bounds import PRESETS, load_config
+    from certify import DEFAULT_POLICIES, check, load_baseline
+    from certify._check import sample_configs
+    from certify._search import assumption_evidence
+    from certify.strategies import BREAKABLE
+    from reports._check_view import junit, render, to_json
+    from reports._tables import dumps
+    from simulate import parse_seeds, policy_class
+
+    for p in args.policy or ():
+        policy_class(p)
+    if args.random is not None and args.random < 0:
+        raise TaccInputError("random", args.random, "must be >= 0")
+    if args.evidence < 0:
+        raise TaccInputError("evidence", args.evidence, "must be >= 0")
+    names = args.config or list(PRESETS)
+    configs = [load_config(c) for c in names]
+    n_random = args.random if args.random is not None else (20 if not args.config else 0)
+    configs += sample_configs(n_random, args.random_seed)
+    baseline = load_baseline(args.baseline) if args.baseline else None
+    show = args.progress and sys.stderr.isatty()
+    cert = check(configs, policies=tuple(args.policy) if args.policy else DEFAULT_POLICIES,
+                 seeds=parse_seeds(args.seeds), executor=args.executor, workers=args.workers,
+                 scheduler=args.scheduler, cache=args.cache, progress=show, reproducer_dir=args.reproducers,
+                 baseline=baseline)
+    evidence = [assumption_evidence(a, max_examples=args.evidence) for a in BREAKABLE] if args.evidence else []
+    if args.json:
+        _write_json(dumps(to_json(cert, evidence)), args.json)
+    if args.junit:
+        Path(args.junit).write_text(junit(cert) + "\n")
+    if args.json != "-":
+        print(render(cert, evidence))
+    return 0 if cert.ok else 1
+
+
 _CONFIG_HELP = "a TOML configuration file or a preset: set-a, set-b, llm-residual, llm-vanishing, checkpoint"
 
 
@@ -88,6 +124,28 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", metavar="PATH", help="write the run records as JSON to PATH ('-' for stdout)")
     s.add_argument("--max-arms", type=int, default=40, help="arms shown in the per-arm table (default 40)")
     s.set_defaults(func=_cmd_simulate)
+
+    c = sub.add_parser("check", help="the gate: every claim's verdict on runs; exit 1 on a new violation")
+    c.add_argument("config", nargs="*", help=_CONFIG_HELP + " (default: the five presets and a random sample)")
+    c.add_argument("--random", type=int, default=None,
+                   help="generated configurations to add (default 20 without CONFIG, 0 with)")
+    c.add_argument("--random-seed", type=int, default=0, help="seed of the generated sample (default 0)")
+    c.add_argument("--seeds", default="10", help="M runs seeds 0..M-1; A:B runs A..B-1 (default 10)")
+    c.add_argument("--policy", action="append",
+                   help="a policy to run (repeatable; default tacc, dnc, mf-ucb, ucb, rdfe)")
+    c.add_argument("--evidence", type=int, default=100,
+                   help="examples per assumption in the search for what breaking it does (0: skip; default 100)")
+    c.add_argument("--baseline", metavar="PATH", help="accepted findings: a JSON list of {claim, config}")
+    c.add_argument("--reproducers", metavar="DIR", default="tacc-check-reproducers",
+                   help="where a configuration file per violation is written (default ./tacc-check-reproducers)")
+    c.add_argument("--junit", metavar="PATH", help="write JUnit XML (one test case per claim, configuration, policy)")
+    c.add_argument("--json", metavar="PATH", help="write the certificate as JSON to PATH ('-' for stdout)")
+    c.add_argument("--executor", choices=("serial", "processes", "dask"), default="serial")
+    c.add_argument("--workers", type=int, default=None)
+    c.add_argument("--scheduler", default=None)
+    c.add_argument("--cache", metavar="DIR", default=None)
+    c.add_argument("--no-progress", dest="progress", action="store_false")
+    c.set_defaults(func=_cmd_check)
     return p
 
 

@@ -19,7 +19,7 @@ from simulate._record import RunRecord
 __all__ = ["RECORD_FORMAT", "toolkit_version", "run_key", "RunCache"]
 
 #: bump when the record or a policy's decisions change without a version change.
-RECORD_FORMAT = 1
+RECORD_FORMAT = 2
 
 
 def toolkit_version() -> str:

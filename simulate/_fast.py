@@ -69,7 +69,7 @@ def _tree_update(tree, vals, k):
 def _query(k, m, cont, selected, st, cnt, sums, truth_low, aux, cps, snaps, viol, trace,
            mu, sched, noise, sigma, seed, ell, n_gamma, tau, cost_low, cost_high):
     """Make one query and do the run's bookkeeping, in the reference engine's order. ``st`` = [cost, rounds, ci];
-    ``aux`` rows: continuation, threshold count, high-in-window."""
+    ``aux`` rows: continuation, threshold count, high-in-window, high-before-threshold."""
     price = cost_low if m == LOW else cost_high
     new_cost = st[0] + price
     ci = int(st[2])
@@ -84,6 +84,8 @@ def _query(k, m, cont, selected, st, cnt, sums, truth_low, aux, cps, snaps, viol
             aux[1, k] = n_low
         if m == HIGH and n_gamma <= n_low and n_low < tau[k]:
             aux[2, k] += 1
+        if m == HIGH and n_low < n_gamma:
+            aux[3, k] += 1
     if trace.shape[0] > 0:
         trace[int(st[1]), 0] = k
         trace[int(st[1]), 1] = m
@@ -342,7 +344,7 @@ def run_fast(problem, policy: str, seed: int, *, checkpoints=None, trace: bool =
     cnt = np.zeros((2, K), dtype=np.int64)
     sums = np.zeros((2, K))
     truth_low = np.zeros(K)
-    aux = np.zeros((3, K), dtype=np.int64)
+    aux = np.zeros((4, K), dtype=np.int64)
     aux[1, :] = -1
     cps_arr = np.array(cps, dtype=float)
     snaps = np.zeros((len(cps), 2, K), dtype=np.int64)
@@ -375,6 +377,7 @@ def run_fast(problem, policy: str, seed: int, *, checkpoints=None, trace: bool =
     violation = None if viol[0] < 0 else Violation(int(viol[0]), FIDELITY_NAMES[int(viol[1])], int(viol[2]))
     snaps_used = [(snaps[i, 0], snaps[i, 1]) for i in range(int(st[2]))]
     return build_record(problem, policy, seed, n_low=cnt[0], n_high=cnt[1], continuation=aux[0], threshold=aux[1],
-                        window=aux[2], cost=st[0], rounds=rounds, checkpoints=cps, snaps=snaps_used,
+                        window=aux[2], early=aux[3], cost=st[0], rounds=rounds, checkpoints=cps,
+                        snaps=snaps_used,
                         violation=violation, phases=phases, output=output,
                         trace=None if not trace else tr[:rounds].tolist())

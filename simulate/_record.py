@@ -52,6 +52,8 @@ class RunRecord:
             arm's low-fidelity radius had fallen below gamma (-1 if never).
         high_in_window: high-fidelity queries made after the start while N_gamma <= N_k^(L) < tau_k(gamma)
             (what C^d of ``eq:app-analysis-Cdet`` needs).
+        high_before_threshold: high-fidelity queries made after the start while N_k^(L) < N_gamma, i.e. while
+            G(N^(L)) >= gamma (0 for TACC, DNC, MF-UCB and LUCB by ``eq:fidelity-selection``).
         regret_share: Delta_k (lambda^(L) N_k^(L) + lambda^(H) N_k^(H)).
     Per run:
         rounds, cost: queries made and their total cost (<= budget).
@@ -70,6 +72,7 @@ class RunRecord:
     continuation: tuple
     threshold_count: tuple
     high_in_window: tuple
+    high_before_threshold: tuple
     regret_share: tuple
     rounds: int
     cost: float
@@ -101,7 +104,8 @@ class RunRecord:
     @classmethod
     def from_dict(cls, d: dict) -> "RunRecord":
         d = dict(d)
-        for name in ("n_low", "n_high", "continuation", "threshold_count", "high_in_window", "regret_share",
+        for name in ("n_low", "n_high", "continuation", "threshold_count", "high_in_window", "high_before_threshold",
+                     "regret_share",
                      "checkpoints", "regret_at"):
             d[name] = tuple(d[name])
         d["violation"] = None if d["violation"] is None else Violation(**d["violation"])

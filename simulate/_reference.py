@@ -29,6 +29,7 @@ class _Observer:
         self.truth_low = np.zeros(K)
         self.threshold = np.full(K, -1, dtype=np.int64)
         self.window = np.zeros(K, dtype=np.int64)
+        self.early = np.zeros(K, dtype=np.int64)
         self.cps = tuple(float(c) for c in checkpoints)
         self.snaps: list[tuple] = []
         self.violation: Violation | None = None
@@ -45,6 +46,8 @@ class _Observer:
                 self.threshold[k] = n_low
             if m == HIGH and self.p.n_gamma <= n_low < self.p.tau[k]:
                 self.window[k] += 1
+            if m == HIGH and n_low < self.p.n_gamma:
+                self.early[k] += 1
         if self.trace is not None:
             self.trace.append((k, m))
 
@@ -59,8 +62,8 @@ class _Observer:
             self.violation = Violation(k, FIDELITY_NAMES[m], n)
 
 
-def build_record(problem, name: str, seed: int, *, n_low, n_high, continuation, threshold, window, cost, rounds,
-                 checkpoints, snaps, violation, phases=(), output=None, trace=None) -> RunRecord:
+def build_record(problem, name: str, seed: int, *, n_low, n_high, continuation, threshold, window, early, cost,
+                 rounds, checkpoints, snaps, violation, phases=(), output=None, trace=None) -> RunRecord:
     """Assemble a :class:`RunRecord` from a finished run's arrays (shared by both engines)."""
     gaps = problem.instance.gaps
     shares = regret_shares(gaps, n_low, n_high, problem.cost_low, problem.cost_high)
@@ -69,15 +72,22 @@ def build_record(problem, name: str, seed: int, *, n_low, n_high, continuation, 
     return RunRecord(
         policy=name, seed=int(seed), n_low=tuple(int(x) for x in n_low), n_high=tuple(int(x) for x in n_high),
         continuation=tuple(int(x) for x in continuation), threshold_count=tuple(int(x) for x in threshold),
-        high_in_window=tuple(int(x) for x in window), regret_share=shares, rounds=int(rounds), cost=float(cost),
+        high_in_window=tuple(int(x) for x in window), high_before_threshold=tuple(int(x) for x in early),
+        regret_share=shares, rounds=int(rounds), cost=float(cost),
         regret=math.fsum(shares), checkpoints=tuple(float(c) for c in checkpoints), regret_at=at,
         event_held=violation is None, violation=violation, phases=tuple(phases), output=output,
         trace=None if trace is None else tuple((int(k), int(m)) for k, m in trace))
 
 
-def run_reference(problem, policy: str, seed: int, *, checkpoints=None, trace: bool = False) -> RunRecord:
-    """Run ``policy`` on ``problem`` with the reward table of ``seed``, one step-form query at a time."""
-    pol = make_policy(policy, problem)
+def run_reference(problem, policy: str | Policy, seed: int, *, checkpoints=None, trace: bool = False) -> RunRecord:
+    """Run ``policy`` on ``problem`` with the reward table of ``seed``, one step-form query at a time.
+
+    ``policy`` is a name of :data:`simulate.POLICIES`, or a fresh step-form :class:`Policy` instance (your own
+    policy, or a deliberately broken one for the mutant tests of ``certify``); the record's ``policy`` is its
+    ``name``.
+    """
+    pol = make_policy(policy, problem) if isinstance(policy, str) else policy
+    policy = pol.name
     sched = problem.frozen_schedule if pol.source == "frozen" else problem.schedule
     table = RewardTable(seed, problem.noise, problem.sigma)
     mu = problem.instance.mu_high
@@ -93,6 +103,6 @@ def run_reference(problem, policy: str, seed: int, *, checkpoints=None, trace: b
         obs.after(pol, a, mean)
     cont = getattr(pol, "continuation_pulls", np.zeros(problem.n_arms, dtype=np.int64))
     return build_record(problem, policy, seed, n_low=pol.n_low, n_high=pol.n_high, continuation=cont,
-                        threshold=obs.threshold, window=obs.window, cost=pol.cost, rounds=pol.rounds,
+                        threshold=obs.threshold, window=obs.window, early=obs.early, cost=pol.cost, rounds=pol.rounds,
                         checkpoints=cps, snaps=obs.snaps, violation=obs.violation,
                         phases=getattr(pol, "phases", ()), output=getattr(pol, "output", None), trace=obs.trace)

@@ -4,7 +4,12 @@ import copy
 
 import pytest
 
-from bounds import PRESETS, TaccInputError, load_config, parse_config
+import tomllib
+
+from hypothesis import given, settings
+
+from bounds import PRESETS, TaccInputError, config_to_dict, dump_config, load_config, parse_config
+from certify.strategies import configs
 
 GOOD = {
     "name": "example",
@@ -135,3 +140,18 @@ def test_not_a_file_nor_preset(tmp_path):
     bad.write_text("name = [")
     with pytest.raises(TaccInputError):
         load_config(bad)
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_dump_config_round_trips_every_preset(name, tmp_path):
+    c = load_config(name)
+    path = tmp_path / "c.toml"
+    path.write_text(dump_config(c))
+    assert load_config(path) == c
+    assert parse_config(config_to_dict(c)) == c
+
+
+@settings(max_examples=40)
+@given(configs())
+def test_dump_config_round_trips_generated_configs(c):
+    assert parse_config(tomllib.loads(dump_config(c))) == c

@@ -76,3 +76,42 @@ def test_simulate_reference_engine_gives_the_same_json(capsys):
 def test_simulate_bad_input_exits_2_naming_the_field(args, field, capsys):
     assert main(["simulate", "llm-residual", *args]) == 2
     assert capsys.readouterr().err.startswith(f"tacc: error: {field} = ")
+
+
+def test_check_passes_and_writes_junit(tmp_path, capsys):
+    junit = tmp_path / "j.xml"
+    assert main(["check", "llm-residual", "--seeds", "3", "--evidence", "0", "--junit", str(junit),
+                 "--reproducers", str(tmp_path / "rep")]) == 0
+    out = capsys.readouterr().out
+    assert "PASS: no new violation" in out and "thm:analysis-main-regret" in out
+    xml = junit.read_text()
+    assert "<testsuite" in xml and 'failures="0"' in xml and "thm:analysis-main-regret.theorem" in xml
+
+
+def test_check_exits_1_on_a_violation_and_0_once_accepted(tmp_path, monkeypatch, capsys):
+    from dataclasses import replace
+
+    import certify._check as check_module
+    from certify import claim
+    from certify._claims import Measurement
+
+    bad = replace(claim("high-count"), measure=lambda ctx, rec: [Measurement("N_H", 0, 1, arm=1)])
+    real = check_module.claims_for
+    monkeypatch.setattr(check_module, "claims_for",
+                        lambda p: tuple(bad if c.key == "high-count" else c for c in real(p)))
+    args = ["check", "llm-vanishing", "--seeds", "2", "--policy", "tacc", "--evidence", "0",
+            "--reproducers", str(tmp_path / "rep"), "--junit", str(tmp_path / "j.xml")]
+    assert main(args) == 1
+    out = capsys.readouterr().out
+    assert "[NEW] high-count" in out and "FAIL: 2 new violation(s)" in out
+    assert 'failures="1"' in (tmp_path / "j.xml").read_text()
+    base = tmp_path / "base.json"
+    base.write_text('[{"claim": "high-count", "config": "llm-vanishing"}]')
+    assert main(args + ["--baseline", str(base)]) == 0
+
+
+@pytest.mark.parametrize("args,field", [(["--policy", "nope"], "policy"), (["--random", "-1"], "random"),
+                                        (["--baseline", "/no/such.json"], "baseline"), (["--seeds", "x"], "seeds")])
+def test_check_bad_input_exits_2(args, field, capsys):
+    assert main(["check", "llm-residual", "--evidence", "0", *args]) == 2
+    assert capsys.readouterr().err.startswith(f"tacc: error: {field} = ")

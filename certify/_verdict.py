@@ -1,0 +1,86 @@
+"""Verdicts of claims on runs (SPEC section 7) and of ``lem:ci`` over seeds."""
+
+from __future__ import annotations
+
+import enum
+import math
+from dataclasses import dataclass
+
+from scipy import stats
+
+from certify._claims import LEM_CI, Claim, ClaimContext, Measurement
+
+__all__ = ["Verdict", "RunVerdict", "judge", "judge_lem_ci", "LEM_CI_ALPHA"]
+
+#: significance level of the exact binomial test of lem:ci (one-sided: failures more frequent than delta).
+LEM_CI_ALPHA = 0.01
+
+
+class Verdict(enum.Enum):
+    """HOLDS; VIOLATED (event held, every assumption held, the bound exceeded); OFF_EVENT (the event failed on
+    this run: not asserted); NOT_APPLICABLE (an assumption of the claim fails on this instance: not asserted,
+    bound and empirical value still recorded)."""
+
+    HOLDS = "HOLDS"
+    VIOLATED = "VIOLATED"
+    OFF_EVENT = "OFF_EVENT"
+    NOT_APPLICABLE = "NOT_APPLICABLE"
+
+
+@dataclass(frozen=True)
+class RunVerdict:
+    """One claim on one run (or, for ``lem:ci``, on the seeds of one configuration and policy).
+
+    ``ratio`` is the largest empirical / bound over the claim's measurements; ``worst`` the measurement where it
+    is reached; ``failed_assumptions`` the keys that made it NOT_APPLICABLE."""
+
+    claim: str
+    label: str
+    config: str
+    policy: str
+    seed: int | None
+    verdict: Verdict
+    ratio: float
+    worst: Measurement | None
+    measurements: int
+    failed_assumptions: tuple = ()
+
+
+def judge(claim: Claim, ctx: ClaimContext, record) -> RunVerdict:
+    """The verdict of ``claim`` on one run record."""
+    ms = claim.measure(ctx, record)
+    worst = max(ms, key=lambda m: (m.exceeded, m.ratio), default=None)
+    failed = ctx.failed(claim.assumptions)
+    if failed:
+        v = Verdict.NOT_APPLICABLE
+    elif claim.needs_event and not record.event_held:
+        v = Verdict.OFF_EVENT
+    elif any(m.exceeded for m in ms):
+        v = Verdict.VIOLATED
+    else:
+        v = Verdict.HOLDS
+    return RunVerdict(claim.key, claim.label, ctx.problem.config.name, record.policy, record.seed, v,
+                      0.0 if worst is None else worst.ratio, worst, len(ms), failed)
+
+
+def judge_lem_ci(ctx: ClaimContext, records, alpha: float = LEM_CI_ALPHA) -> RunVerdict:
+    """``lem:ci`` as a statistical claim over the seeds of one (configuration, policy): with f runs whose event
+    failed out of n, VIOLATED when the exact one-sided binomial test rejects P(fail) <= delta at level alpha.
+
+    The event is checked path by path (the visited counts), a subset of the lemma's event, so its failure
+    frequency can only be lower than the lemma's failure probability: a rejection is evidence against the lemma.
+    """
+    n = len(records)
+    f = sum(not r.event_held for r in records)
+    delta = ctx.problem.delta
+    p = stats.binomtest(f, n, delta, alternative="greater").pvalue if n else 1.0
+    failed = ctx.failed(LEM_CI.assumptions)
+    if failed:
+        v = Verdict.NOT_APPLICABLE
+    elif p < alpha:
+        v = Verdict.VIOLATED
+    else:
+        v = Verdict.HOLDS
+    m = Measurement(f"failure frequency (p = {p:.3g})", delta, f / n if n else 0.0)
+    return RunVerdict(LEM_CI.key, LEM_CI.label, ctx.problem.config.name, records[0].policy if n else "", None, v,
+                      m.ratio if math.isfinite(m.ratio) else math.inf, m, n, failed)

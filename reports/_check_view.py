@@ -1,0 +1,83 @@
+"""``tacc check``: the certificate as tables, JSON and JUnit XML."""
+
+from __future__ import annotations
+
+import math
+from xml.etree import ElementTree as ET
+
+from certify import ASSUMPTIONS, Certificate, Verdict
+from reports._tables import fmt, jsonable, table
+
+
+def _ratio(x: float) -> str:
+    return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else fmt(x)
+
+
+def to_json(cert: Certificate, evidence=()) -> dict:
+    return {
+        "ok": cert.ok, "configs": list(cert.configs), "policies": list(cert.policies), "seeds": list(cert.seeds),
+        "assumptions": {name: {k: {"statement": ASSUMPTIONS[k], "held": r.held, "detail": r.detail,
+                                   "witness": r.witness} for k, r in res.items()}
+                        for name, res in cert.assumptions.items()},
+        "claims": [jsonable(s) for s in cert.summaries],
+        "violations": [jsonable(r) for r in cert.reproducers],
+        "evidence": [{"assumption": e.assumption, "policy": e.policy, "examples": e.examples, "found": e.found,
+                      "claim": e.claim, "label": e.label, "seed": e.seed, "config": e.config_toml,
+                      "description": e.describe()} for e in evidence],
+        "verdicts": [jsonable(v) for v in cert.verdicts],
+    }
+
+
+def render(cert: Certificate, evidence=(), max_configs: int = 12) -> str:
+    out = [f"tacc check: {len(cert.configs)} configuration(s) x {len(cert.policies)} policies "
+           f"({', '.join(cert.policies)}) x {len(cert.seeds)} seeds"]
+    keys = list(ASSUMPTIONS)
+    rows = [(name, *("held" if res[k].held else "FAILED" for k in keys))
+            for name, res in list(cert.assumptions.items())[:max_configs]]
+    out += ["", "assumptions (" + ", ".join(f"{k}: {ASSUMPTIONS[k]}" for k in keys[:0]) + "by configuration)",
+            table(["configuration", *keys], rows)]
+    if len(cert.assumptions) > max_configs:
+        failed = sum(not all(r.held for r in res.values()) for res in cert.assumptions.values())
+        out.append(f"... {len(cert.assumptions) - max_configs} more; {failed} configuration(s) in all with a "
+                   f"failed assumption (details in --json)")
+    rows = [(s.key, s.label, s.counts["HOLDS"], s.counts["VIOLATED"], s.counts["OFF_EVENT"],
+             s.counts["NOT_APPLICABLE"], _ratio(s.max_ratio), _ratio(s.max_ratio_all)) for s in cert.summaries]
+    out += ["", "certificate (verdicts per run; lem:ci per configuration and policy; ratio = empirical / bound)",
+            table(["claim", "label", "HOLDS", "VIOLATED", "OFF_EVENT", "NOT_APPLICABLE", "max ratio",
+                   "max ratio (all runs)"], rows)]
+    if cert.reproducers:
+        out += ["", "violations (rerun with the command):"]
+        for r in cert.reproducers:
+            tag = "accepted by the baseline" if r.accepted else "NEW"
+            out.append(f"  [{tag}] {r.claim} ({r.label}) on {r.config}, {r.policy}, seed {r.seed}: {r.command}")
+    if evidence:
+        out += ["", "evidence about assumptions (instances breaking one assumption, the others intact):"]
+        out += [f"  {e.describe()}" for e in evidence]
+    verdict = "PASS: no new violation" if cert.ok else f"FAIL: {len(cert.new_violations)} new violation(s)"
+    out += ["", verdict]
+    return "\n".join(out)
+
+
+def junit(cert: Certificate) -> str:
+    """JUnit XML: one test case per (claim, configuration, policy); VIOLATED not accepted -> failure, every run
+    OFF_EVENT or NOT_APPLICABLE -> skipped."""
+    accepted = {(r.claim, r.config) for r in cert.reproducers if r.accepted}
+    cases: dict = {}
+    for v in cert.verdicts:
+        cases.setdefault((v.claim, v.label, v.config, v.policy), []).append(v)
+    suite = ET.Element("testsuite", name="tacc check", tests=str(len(cases)))
+    failures = skipped = 0
+    for (claim, label, config, policy), vs in cases.items():
+        case = ET.SubElement(suite, "testcase", classname=f"{label}.{claim}", name=f"{config}[{policy}]")
+        bad = [v for v in vs if v.verdict is Verdict.VIOLATED and (claim, config) not in accepted]
+        if bad:
+            failures += 1
+            w = bad[0].worst
+            ET.SubElement(case, "failure", message=f"{len(bad)} run(s) VIOLATED; seed {bad[0].seed}: {w.what} = "
+                                                   f"{w.empirical} > {w.bound}")
+        elif all(v.verdict in (Verdict.OFF_EVENT, Verdict.NOT_APPLICABLE) for v in vs):
+            skipped += 1
+            ET.SubElement(case, "skipped", message=", ".join(sorted({v.verdict.value for v in vs})))
+    suite.set("failures", str(failures))
+    suite.set("skipped", str(skipped))
+    return ET.tostring(suite, encoding="unicode")

@@ -1,0 +1,60 @@
+"""The gate: certificate, reproducers, baseline, sample of generated configurations."""
+
+import json
+from dataclasses import replace
+
+import pytest
+
+import certify._check as check_module
+from bounds import TaccInputError, load_config
+from certify import check, claim, load_baseline
+from certify._check import sample_configs, unique_names
+from certify._claims import Measurement
+
+
+def test_presets_pass(tmp_path):
+    cert = check([load_config("llm-residual"), load_config("checkpoint")], seeds=range(3), reproducer_dir=tmp_path)
+    assert cert.ok and not cert.reproducers
+    counts = {s.key: s.counts for s in cert.summaries}
+    assert counts["theorem"]["HOLDS"] == 6 and counts["lem-ci"]["HOLDS"] == 10
+    assert sum(counts["class-A"].values()) == 12                      # tacc and dnc
+
+
+def _violating(monkeypatch):
+    bad = replace(claim("low-count"), measure=lambda ctx, rec: [Measurement("N_L", 0, 1, arm=1)])
+    real = check_module.claims_for
+    monkeypatch.setattr(check_module, "claims_for",
+                        lambda p: tuple(bad if c.key == "low-count" else c for c in real(p)))
+
+
+def test_violation_gets_a_reproducer_the_baseline_can_accept(tmp_path, monkeypatch):
+    _violating(monkeypatch)
+    cfg = load_config("llm-vanishing")
+    cert = check([cfg], policies=("tacc",), seeds=range(2), reproducer_dir=tmp_path)
+    assert not cert.ok and len(cert.reproducers) == 2
+    r = cert.reproducers[0]
+    assert r.claim == "low-count" and r.seed == 0 and r.command.endswith("--policy tacc --seeds 0:1")
+    assert load_config(r.path) == cfg                                  # the file reruns the same instance
+    base = tmp_path / "baseline.json"
+    base.write_text(json.dumps([{"claim": "low-count", "config": "llm-vanishing"}]))
+    assert check([cfg], policies=("tacc",), seeds=range(2), baseline=load_baseline(base)).ok
+
+
+@pytest.mark.parametrize("text", ["{", '{"claim": 1}', '[{"claim": "x"}]'])
+def test_bad_baseline_names_the_field(tmp_path, text):
+    p = tmp_path / "b.json"
+    p.write_text(text)
+    with pytest.raises(TaccInputError) as e:
+        load_baseline(p)
+    assert e.value.field == "baseline"
+
+
+def test_sample_is_deterministic_and_named():
+    a = sample_configs(6, seed=3)
+    assert a == sample_configs(6, seed=3) and [c.name for c in a] == [f"random-{i:03d}" for i in range(1, 7)]
+    assert sample_configs(0) == []
+
+
+def test_unique_names():
+    c = load_config("set-a")
+    assert [x.name for x in unique_names([c, c, c])] == ["set-a", "set-a-2", "set-a-3"]

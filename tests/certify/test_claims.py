@@ -1,0 +1,93 @@
+"""Claims: bounds come from ``bounds``, empirical values from the run record; the control claim; Measurement."""
+
+import math
+from fractions import Fraction
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bounds import (high_query_bound, load_config, low_query_bound, prior_partition, rdfe_regret_bound,
+                    tacc_regret_bound)
+from certify import CLAIMS, LEM_CI, ClaimContext, Measurement, check_assumptions, claim, claims_for, ucb_count_bound
+from simulate import POLICIES, make_problem, run
+
+
+@pytest.fixture(scope="module")
+def llm():
+    p = make_problem(load_config("llm-residual"))
+    return p, ClaimContext(p, check_assumptions(p))
+
+
+def test_every_claim_names_a_label_and_known_policies():
+    assert len({c.key for c in CLAIMS + (LEM_CI,)}) == len(CLAIMS) + 1
+    for c in CLAIMS + (LEM_CI,):
+        assert c.label and set(c.policies) <= set(POLICIES)
+    assert [c.key for c in CLAIMS if not c.paper] == ["control-ucb"]
+    assert claim("theorem").label == "thm:analysis-main-regret"
+    with pytest.raises(KeyError):
+        claim("no-such-claim")
+
+
+def test_count_claims_use_the_bounds_functions(llm):
+    p, ctx = llm
+    rec = run(p, "tacc", 0)
+    low = claim("low-count").measure(ctx, rec)
+    assert {m.bound for m in low} == {low_query_bound(p.n_gamma, p.s0)}
+    assert [m.empirical for m in low] == [rec.n_low[k] for k in ctx.suboptimal]
+    dnc = claim("low-count").measure(ctx, run(p, "dnc", 0))
+    assert {m.bound for m in dnc} == {low_query_bound(p.n_gamma, 0)}
+    high = claim("high-count").measure(ctx, rec)
+    assert [m.bound for m in high] == [high_query_bound(p.ell, ctx.gaps[k]) for k in ctx.suboptimal]
+
+
+def test_theorem_claims_use_the_bounds_functions(llm):
+    p, ctx = llm
+    rec = run(p, "tacc", 0)
+    kw = dict(n_gamma=p.n_gamma, ell=p.ell, cost_low=p.cost_low, cost_high=p.cost_high)
+    total, = claim("theorem").measure(ctx, rec)
+    assert total.bound == tacc_regret_bound(ctx.gaps, ctx.refined(rec), s0=p.s0, **kw).total
+    assert total.empirical == rec.regret
+    dnc, = claim("theorem-dnc").measure(ctx, run(p, "dnc", 0))
+    assert dnc.bound == tacc_regret_bound(ctx.gaps, prior_partition(ctx.classes), s0=0, **kw).total
+    rd, = claim("rdfe-theorem").measure(ctx, run(p, "rdfe", 0))
+    assert rd.bound == rdfe_regret_bound(p.instance.low, ctx.gaps, ell=p.ell, cost_low=p.cost_low,
+                                         cost_high=p.cost_high).total
+
+
+def test_rdfe_phase_claims_read_completed_phases():
+    p = make_problem(load_config("llm-vanishing"))     # the residual regime's budget ends inside phase 1
+    ctx = ClaimContext(p, check_assumptions(p))
+    rec = run(p, "rdfe", 1)
+    done = [ph for ph in rec.phases if ph.completed]
+    assert done
+    cost = claim("rdfe-cost").measure(ctx, rec)
+    assert len(cost) == sum(len(ph.active) for ph in done)
+    assert all(m.bound == ctx.oracle_cost(m.arm, m.phase) for m in cost)
+    assert len(claim("rdfe-width").measure(ctx, rec)) == 2 * len(cost)
+
+
+@pytest.mark.parametrize("ell,gap,expected", [(1.0, 0.5, 17), (1.0, 0.3, 45), (2.0, 1.0, 9), (0.5, 0.0, math.inf)])
+def test_ucb_count_bound_exact_values(ell, gap, expected):
+    # 4 ell / Delta^2 = 16 (an integer: floor = ceil), 44.44..., 8
+    assert ucb_count_bound(ell, gap) == expected
+
+
+@given(st.floats(0.01, 100), st.floats(0.01, 2))
+def test_ucb_count_bound_is_the_paper_bound_or_one_less(ell, gap):
+    """1 + floor(4 ell / Delta^2) vs the paper's 1 + ceil(...): equal exactly when 4 ell / Delta^2 is an integer."""
+    x = 4 * Fraction(ell) / Fraction(gap) ** 2
+    assert high_query_bound(ell, gap) - ucb_count_bound(ell, gap) == (0 if x.denominator == 1 else 1)
+
+
+def test_claims_for_each_policy():
+    assert {c.key for c in claims_for("ucb")} == {"control-ucb"}
+    assert "theorem" in {c.key for c in claims_for("tacc")} and not claims_for("weak-fixed")
+
+
+@pytest.mark.parametrize("bound,emp,ratio,exceeded", [(10, 5, 0.5, False), (10, 11, 1.1, True), (0, 0, 0.0, False),
+                                                      (0, 1, math.inf, True), (math.inf, 5, 0.0, False),
+                                                      (1.0, 1.0 + 1e-12, 1.0 + 1e-12, False)])
+def test_measurement_ratio_and_exceeded(bound, emp, ratio, exceeded):
+    m = Measurement("x", bound, emp)
+    assert m.ratio == pytest.approx(ratio) and m.exceeded is exceeded

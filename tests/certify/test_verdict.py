@@ -1,0 +1,50 @@
+"""Verdicts (SPEC section 7): NOT_APPLICABLE before OFF_EVENT before VIOLATED; lem:ci by an exact binomial test."""
+
+from dataclasses import replace
+
+import pytest
+
+from bounds import load_config
+from certify import ClaimContext, Verdict, check_assumptions, claim, judge, judge_lem_ci
+from certify._assumptions import AssumptionResult
+from certify._claims import Measurement
+from simulate import Violation, make_problem, run
+
+
+@pytest.fixture(scope="module")
+def setup():
+    p = make_problem(load_config("llm-vanishing"))
+    return p, check_assumptions(p), run(p, "tacc", 0)
+
+
+def _always_exceeded(ctx, rec):
+    return [Measurement("x", 1, 2)]
+
+
+def test_precedence(setup):
+    p, assumptions, rec = setup
+    c = replace(claim("theorem"), measure=_always_exceeded)
+    ctx = ClaimContext(p, assumptions)
+    assert judge(c, ctx, rec).verdict is Verdict.VIOLATED
+    off = replace(rec, event_held=False, violation=Violation(0, "L", 3))
+    assert judge(c, ctx, off).verdict is Verdict.OFF_EVENT
+    broken = dict(assumptions, **{"ass:mono-cert": AssumptionResult("ass:mono-cert", False, "forced")})
+    v = judge(c, ClaimContext(p, broken), off)
+    assert v.verdict is Verdict.NOT_APPLICABLE and v.failed_assumptions == ("ass:mono-cert",)
+    assert v.worst.empirical == 2 and v.ratio == 2.0                # still recorded
+    assert judge(claim("theorem"), ctx, rec).verdict is Verdict.HOLDS
+
+
+def test_claim_without_event_is_asserted_off_event(setup):
+    p, assumptions, rec = setup
+    off = replace(rec, event_held=False, violation=Violation(0, "L", 3))
+    assert judge(claim("fidelity-rule"), ClaimContext(p, assumptions), off).verdict is Verdict.HOLDS
+
+
+@pytest.mark.parametrize("failures,n,verdict", [(0, 20, Verdict.HOLDS), (2, 20, Verdict.HOLDS),
+                                                (6, 20, Verdict.VIOLATED), (20, 20, Verdict.VIOLATED)])
+def test_lem_ci_binomial(setup, failures, n, verdict):
+    p, assumptions, rec = setup
+    recs = [replace(rec, seed=i, event_held=i >= failures) for i in range(n)]
+    v = judge_lem_ci(ClaimContext(p, assumptions), recs)       # delta = 0.05: P(Bin(20, .05) >= 6) < 0.01
+    assert v.verdict is verdict and v.worst.empirical == failures / n and v.worst.bound == p.delta
