@@ -124,7 +124,7 @@ class RdfeBound:
         terminal_cost: c_k^*(eps_{r_k}).
         paper_cost: c_k^*(Delta_k / 4), the cost in the theorem's statement.
         corrected_cost: c_k^*(min(Delta_k / 4, 1/2)), the cost the proof supports (see :func:`rdfe_regret_bound`).
-        paper_form_valid: Delta_k < 2, where c_k^*(eps_{r_k}) <= c_k^*(Delta_k / 4) holds.
+        paper_form_valid: Delta_k <= 2, where c_k^*(eps_{r_k}) <= c_k^*(Delta_k / 4) holds.
         c1: max_k dyadic_constant (the theorem's C_1 for this instance).
         c2: max(max_k Delta_k, 0): the C_2 that makes C_2 K (lambda_L + lambda_H) cover the warm start.
         sharp_total: sum_k Delta_k [phase_costs_sum_k + lambda_L + lambda_H] (no dyadic step).
@@ -160,9 +160,10 @@ def rdfe_regret_bound(model: LowFidelityModel, gaps: Sequence[float], *, ell: fl
     (``sharp_total``). ``ass:app-rdfe-dyadic`` turns the phase sum into C_dyad c_k^*(eps_{r_k}). Two steps
     then need conditions the paper does not state:
 
-    * c_k^*(eps_{r_k}) <= c_k^*(Delta_k / 4) needs eps_{r_k} >= Delta_k / 4, true when Delta_k < 2; for
-      Delta_k >= 2 (e.g. Set B, where means are N(0, 1)) r_k = 1 and eps_1 = 1/2 < Delta_k / 4. The corrected
-      statement uses c_k^*(min(Delta_k / 4, 1/2)), which is >= c_k^*(eps_{r_k}) for every gap.
+    * c_k^*(eps_{r_k}) <= c_k^*(Delta_k / 4) needs eps_{r_k} >= Delta_k / 4, true when Delta_k <= 2 (at
+      Delta_k = 2, eps_1 = 1/2 = Delta_k / 4); for Delta_k > 2 (e.g. Set B, where means are N(0, 1)) r_k = 1
+      and eps_1 = 1/2 < Delta_k / 4. The corrected statement uses c_k^*(min(Delta_k / 4, 1/2)), which is
+      >= c_k^*(eps_{r_k}) for every gap.
     * the warm start costs sum_k Delta_k (lambda_L + lambda_H), which C_2 K (lambda_L + lambda_H) covers only
       with C_2 >= max_k Delta_k: an absolute constant only when gaps are bounded (means in [0, 1] give 1).
 
@@ -194,7 +195,7 @@ def rdfe_regret_bound(model: LowFidelityModel, gaps: Sequence[float], *, ell: fl
         term.append(costs[-1])
         paper.append(rdfe_oracle_cost(model, k, g / 4, e, cl, ch))
         corr.append(rdfe_oracle_cost(model, k, min(g / 4, 0.5), e, cl, ch))
-        valid.append(g < 2)
+        valid.append(g <= 2)
     c1 = max(consts)
     c2 = max(gs)
     warm = c2 * K * (cl + ch)

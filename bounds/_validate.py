@@ -62,3 +62,16 @@ def float_array(field: str, value: Any):
         return np.array(value, dtype=float)
     except (TypeError, ValueError):
         raise TaccInputError(field, value, "must be a rectangular array of numbers") from None
+
+
+def json_file(field: str, path):
+    """The parsed JSON of the file at ``path``; a missing or invalid file is refused, naming the field."""
+    import json
+    from pathlib import Path
+
+    try:
+        return json.loads(Path(path).read_text())
+    except FileNotFoundError:
+        raise TaccInputError(field, str(path), "no such file") from None
+    except json.JSONDecodeError as exc:
+        raise TaccInputError(field, str(path), f"is not valid JSON: {exc}") from None

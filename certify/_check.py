@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections import Counter
@@ -11,6 +10,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from bounds import Config, TaccInputError, dump_config
+from bounds._validate import json_file
 from certify._assumptions import check_assumptions
 from certify._claims import CLAIMS, LEM_CI, ClaimContext, claims_for
 from certify._verdict import RunVerdict, Verdict, judge, judge_lem_ci
@@ -87,12 +87,7 @@ def unique_names(configs) -> list[Config]:
 
 def load_baseline(path) -> set:
     """Accepted findings: a JSON list of {"claim": key, "config": name} (``"*"`` matches any configuration)."""
-    try:
-        data = json.loads(Path(path).read_text())
-    except FileNotFoundError:
-        raise TaccInputError("baseline", str(path), "no such file") from None
-    except json.JSONDecodeError as exc:
-        raise TaccInputError("baseline", str(path), f"is not valid JSON: {exc}") from None
+    data = json_file("baseline", path)
     if not isinstance(data, list) or not all(isinstance(d, dict) and {"claim", "config"} <= set(d) for d in data):
         raise TaccInputError("baseline", str(path), 'must be a JSON list of {"claim": ..., "config": ...}')
     return {(d["claim"], d["config"]) for d in data}

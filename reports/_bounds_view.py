@@ -93,7 +93,8 @@ def render(a: Analysis, max_arms: int = 40) -> str:
     """The human-readable view: the scalar quantities, then a per-arm table (best arm and suboptimal arms)."""
     rec = to_record(a)
     out = [f"tacc bounds: {rec['name']} ({rec['source']})",
-           f"K = {rec['instance']['n_arms']}, k* = {rec['instance']['best_arm']}, mu* = {fmt(rec['instance']['mu_star'])}, "
+           f"K = {rec['instance']['n_arms']}, k* = {rec['instance']['best_arm']}, "
+           f"mu* = {fmt(rec['instance']['mu_star'])}, "
            f"low model = {rec['instance']['low']['model']}, noise = {rec['instance']['noise']['model']}", ""]
     qrows = [(k, fmt(v["value"]) if not isinstance(v["value"], dict) else
               ", ".join(f"{c}: {n}" for c, n in sorted(v["value"].items())), v["label"], v["meaning"])

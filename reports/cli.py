@@ -95,6 +95,24 @@ def _cmd_check(args) -> int:
     return 0 if cert.ok else 1
 
 
+def _cmd_proofs(args) -> int:
+    from proofs_checks import STEPS, load_baseline, run_steps
+    from proofs_checks._run import BASELINE
+    from reports._proofs_view import render, to_json
+    from reports._tables import dumps
+
+    path = BASELINE if args.baseline == "repo" else args.baseline
+    baseline = load_baseline(path) if path else set()
+    reports = run_steps(STEPS, baseline)
+    if args.json:
+        _write_json(dumps(to_json(reports)), args.json)
+    if args.json != "-":
+        print(render(reports, wide=args.wide))
+    refuted = any(r.result.outcome.value == "REFUTED" and not r.accepted for r in reports)
+    disagree = any(r.result.consistency and "DISAGREES" in r.result.consistency for r in reports)
+    return 1 if refuted or disagree else 0
+
+
 _CONFIG_HELP = "a TOML configuration file or a preset: set-a, set-b, llm-residual, llm-vanishing, checkpoint"
 
 
@@ -146,6 +164,14 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--cache", metavar="DIR", default=None)
     c.add_argument("--no-progress", dest="progress", action="store_false")
     c.set_defaults(func=_cmd_check)
+
+    pr = sub.add_parser("proofs", help="every proof step checked by sympy or z3; exit 1 on a new refuted step")
+    pr.add_argument("--baseline", metavar="PATH",
+                    help="accepted refuted steps (a JSON list of step ids); 'repo' for the repository's baseline of "
+                         "the paper's current findings")
+    pr.add_argument("--json", metavar="PATH", help="write every step as JSON to PATH ('-' for stdout)")
+    pr.add_argument("--wide", action="store_true", help="print each step's statement in full")
+    pr.set_defaults(func=_cmd_proofs)
     return p
 
 

@@ -21,8 +21,9 @@ from simulate._tacc import Dnc, MfUcb, Tacc
 from simulate._ucb import LowImproving, SingleFidelityUcb, Ucb, WeakFixed
 
 __all__ = [
-    "RunCache", "run_key", "EXECUTORS", "Task", "parse_seeds", "run_tasks", "tasks_for", "ENGINES", "run", "run_fast", "LucbStatic", "HIGH", "LOW", "Action", "Policy", "Problem", "config_key", "make_problem", "Rdfe",
-    "RdfeOracle", "RdfePhase", "RunRecord", "Violation", "default_checkpoints", "regret_shares", "run_reference",
-    "POLICIES", "make_policy", "policy_class", "RewardTable", "MeanSchedule", "mean_schedule", "Dnc", "MfUcb",
-    "Tacc", "LowImproving", "SingleFidelityUcb", "Ucb", "WeakFixed",
+    "RunCache", "run_key", "EXECUTORS", "Task", "parse_seeds", "run_tasks", "tasks_for", "ENGINES", "run",
+    "run_fast", "LucbStatic", "HIGH", "LOW", "Action", "Policy", "Problem", "config_key", "make_problem",
+    "Rdfe", "RdfeOracle", "RdfePhase", "RunRecord", "Violation", "default_checkpoints", "regret_shares",
+    "run_reference", "POLICIES", "make_policy", "policy_class", "RewardTable", "MeanSchedule", "mean_schedule",
+    "Dnc", "MfUcb", "Tacc", "LowImproving", "SingleFidelityUcb", "Ucb", "WeakFixed",
 ]

@@ -55,8 +55,15 @@ def test_bound_properties(mu, zeta, ell):
     assert all(c >= 1 for c in b.dyadic_constant)
     for g, t, pc in zip(gaps, b.terminal_cost, b.corrected_cost):
         assert pc >= t                     # c*(min(Delta/4, 1/2)) >= c*(eps_{r_k})
-        if 0 < g < 2:
+        if 0 < g <= 2:
             assert b.paper_form_valid
+
+
+def test_paper_form_holds_at_delta_two_exactly():
+    # Delta = 2: r_k = 1 and eps_1 = 1/2 = Delta / 4, so c*(eps_{r_k}) = c*(Delta / 4) (found by proofs_checks)
+    m = power_decay([2.0, 0.0], zeta=0.0, r=0.5, signs=[1, 1])
+    b = rdfe_regret_bound(m, [0.0, 2.0], ell=1.0, cost_low=1.0, cost_high=2.0)
+    assert b.paper_form_valid[1] and b.terminal_cost[1] == b.paper_cost[1]
 
 
 def test_paper_form_fails_for_large_gaps():

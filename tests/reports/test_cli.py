@@ -115,3 +115,23 @@ def test_check_exits_1_on_a_violation_and_0_once_accepted(tmp_path, monkeypatch,
 def test_check_bad_input_exits_2(args, field, capsys):
     assert main(["check", "llm-residual", "--evidence", "0", *args]) == 2
     assert capsys.readouterr().err.startswith(f"tacc: error: {field} = ")
+
+
+def test_proofs_table_and_exit_status(tmp_path, capsys):
+    assert main(["proofs"]) == 1                                  # the paper's findings are refuted steps
+    out = capsys.readouterr().out
+    assert "cor.n-gamma-substitution" in out and "REFUTED" in out and "FAIL: 5 refuted step(s)" in out
+    assert main(["proofs", "--baseline", "repo", "--json", str(tmp_path / "p.json")]) == 0
+    rows = json.loads((tmp_path / "p.json").read_text())
+    assert {r["result"] for r in rows} == {"PROVED", "REFUTED"}
+    assert all(r["accepted_by_baseline"] for r in rows if r["result"] == "REFUTED")
+    partial = tmp_path / "b.json"
+    partial.write_text('["cor.n-gamma-substitution"]')
+    assert main(["proofs", "--baseline", str(partial)]) == 1
+
+
+def test_proofs_bad_baseline_exits_2(tmp_path, capsys):
+    bad = tmp_path / "b.json"
+    bad.write_text("{}")
+    assert main(["proofs", "--baseline", str(bad)]) == 2
+    assert capsys.readouterr().err.startswith("tacc: error: baseline = ")
