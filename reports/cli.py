@@ -113,6 +113,43 @@ def _cmd_proofs(args) -> int:
     return 1 if refuted or disagree else 0
 
 
+def _cmd_report(args) -> int:
+    import time
+
+    from bounds import load_config
+    from reports._report import default_config, make_report
+    from simulate import parse_seeds
+
+    config = default_config() if args.config is None else load_config(args.config)
+    t = time.perf_counter()
+    res = make_report(config, seeds=parse_seeds(args.seeds), out_dir=args.out, executor=args.executor,
+                      workers=args.workers, progress=args.progress and sys.stderr.isatty())
+    print(res.summary)
+    print()
+    for line in res.results["conclusions"]:
+        print(f"- {line}")
+    print(f"\nreport written to {res.out_dir / 'report.md'} ({len(res.files)} files, "
+          f"{time.perf_counter() - t:.0f} s)")
+    return 0 if res.results["certificate"]["ok"] else 1
+
+
+def _cmd_reproduce(args) -> int:
+    import time
+
+    from reports._reproduce import reproduce
+
+    t = time.perf_counter()
+    results = reproduce(args.experiment or ["all"], seeds=args.seeds, quick=args.quick, out_dir=args.out,
+                        executor=args.executor, workers=args.workers, scheduler=args.scheduler, cache=args.cache,
+                        progress=args.progress and sys.stderr.isatty())
+    from reports._tables import table
+    print(table(["experiment", "seeds", "claims reproduced", "seconds"],
+                [(r.key, r.results["seeds"], f"{sum(ok for _, ok, _ in r.claims)} of {len(r.claims)}",
+                  round(r.seconds)) for r in results]))
+    print(f"\nwritten to {Path(args.out) / 'README.md'} ({time.perf_counter() - t:.0f} s)")
+    return 0
+
+
 _CONFIG_HELP = "a TOML configuration file or a preset: set-a, set-b, llm-residual, llm-vanishing, checkpoint"
 
 
@@ -172,6 +209,30 @@ def build_parser() -> argparse.ArgumentParser:
     pr.add_argument("--json", metavar="PATH", help="write every step as JSON to PATH ('-' for stdout)")
     pr.add_argument("--wide", action="store_true", help="print each step's statement in full")
     pr.set_defaults(func=_cmd_proofs)
+
+    rp = sub.add_parser("report", help="the bound-versus-empirical report (default: a built-in instance with every "
+                                       "arm class)")
+    rp.add_argument("config", nargs="?", default=None, help=_CONFIG_HELP + " (default: the built-in instance)")
+    rp.add_argument("--seeds", default="1000", help="N runs seeds 0..N-1; A:B runs A..B-1 (default 1000)")
+    rp.add_argument("--out", default="tacc-report", help="output folder (default ./tacc-report)")
+    rp.add_argument("--executor", choices=("serial", "processes", "dask"), default="processes")
+    rp.add_argument("--workers", type=int, default=None)
+    rp.add_argument("--no-progress", dest="progress", action="store_false")
+    rp.set_defaults(func=_cmd_report)
+
+    rr = sub.add_parser("reproduce", help="the paper's experiments beside the paper's numbers")
+    rr.add_argument("experiment", nargs="*", help="set-a, set-b, decay, llm-residual, llm-vanishing, checkpoint or all "
+                                                  "(default all)")
+    rr.add_argument("--seeds", type=int, default=None, help="seeds per experiment (default: the paper's counts)")
+    rr.add_argument("--quick", action="store_true", help="a small version for CI: few seeds, two budgets")
+    rr.add_argument("--out", default="tacc-reproduce", help="output folder (default ./tacc-reproduce)")
+    rr.add_argument("--executor", choices=("serial", "processes", "dask"), default="processes")
+    rr.add_argument("--workers", type=int, default=None)
+    rr.add_argument("--scheduler", default=None)
+    rr.add_argument("--cache", metavar="DIR", default=None,
+                    help="finished runs (default OUT/runs): an interrupted reproduction resumes from it")
+    rr.add_argument("--no-progress", dest="progress", action="store_false")
+    rr.set_defaults(func=_cmd_reproduce)
     return p
 
 

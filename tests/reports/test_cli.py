@@ -135,3 +135,16 @@ def test_proofs_bad_baseline_exits_2(tmp_path, capsys):
     bad.write_text("{}")
     assert main(["proofs", "--baseline", str(bad)]) == 2
     assert capsys.readouterr().err.startswith("tacc: error: baseline = ")
+
+
+def test_report_command_on_the_default(tmp_path, capsys):
+    assert main(["report", "--seeds", "3", "--out", str(tmp_path / "r"), "--executor", "serial"]) == 0
+    out = capsys.readouterr().out
+    assert "report written to" in out and "No claim of the paper was exceeded" in out
+    assert (tmp_path / "r" / "report.md").is_file() and (tmp_path / "r" / "results.json").is_file()
+
+
+def test_reproduce_command_quick(tmp_path, capsys):
+    assert main(["reproduce", "decay", "--quick", "--out", str(tmp_path), "--executor", "serial"]) == 0
+    assert "claims reproduced" in capsys.readouterr().out
+    assert (tmp_path / "decay.md").is_file() and (tmp_path / "README.md").is_file()

@@ -1,0 +1,80 @@
+"""Figures (matplotlib, no display): labelled axes and legends, sized for print, saved as PNG and PDF."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+__all__ = ["save", "regret_curves", "count_bounds", "bars"]
+
+_STYLE = {"tacc": ("C0", "o"), "dnc": ("C1", "s"), "mf-ucb": ("C2", "^"), "ucb": ("C3", "v"), "lucb": ("C4", "D"),
+          "weak-fixed": ("C5", "x"), "low-improving": ("C6", "+"), "rdfe": ("C7", "*")}
+
+
+def _fig(width=6.4, height=4.0):
+    fig, ax = plt.subplots(figsize=(width, height), dpi=120)
+    ax.grid(True, alpha=0.3)
+    return fig, ax
+
+
+def save(fig, out_dir: Path, name: str, formats=("png", "pdf")) -> list[str]:
+    """Write ``name``.png and ``name``.pdf (or the given formats); returns the file names."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    fig.tight_layout()
+    files = []
+    for ext in formats:
+        fig.savefig(out_dir / f"{name}.{ext}")
+        files.append(f"{name}.{ext}")
+    plt.close(fig)
+    return files
+
+
+def regret_curves(budgets, curves: dict, *, title: str, bounds: dict | None = None, logy: bool = False):
+    """Mean regret +- standard error against budget, one line per method; optional bound lines (dashed)."""
+    fig, ax = _fig()
+    for name, (means, ses) in curves.items():
+        color, marker = _STYLE.get(name, (None, "o"))
+        ax.errorbar(budgets, means, yerr=ses, label=name, color=color, marker=marker, capsize=3, lw=1.5, ms=4)
+    dashes = iter(["--", ":", "-."] * 4)
+    for name, values in (bounds or {}).items():
+        color = _STYLE["rdfe"][0] if "rdfe" in name else _STYLE["tacc"][0]
+        ax.plot(budgets, values, ls=next(dashes), lw=1.3, color=color, label=f"bound: {name}")
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("budget Lambda (separate runs per budget)")
+    ax.set_ylabel("cost-weighted pseudo-regret R(Lambda)")
+    ax.set_title(title)
+    if logy:
+        ax.set_yscale("log")
+    ax.legend(fontsize=8)
+    return fig
+
+
+def count_bounds(arms, labels, series: dict, *, title: str, ylabel: str):
+    """Per-arm counts (mean and max over seeds) against their bound, on a log scale."""
+    fig, ax = _fig(max(6.4, 0.5 * len(arms) + 3), 4.0)
+    x = list(range(len(arms)))
+    for name, (ys, style) in series.items():
+        big = style == "_"
+        ax.plot(x, ys, style, label=name, ms=22 if big else 6, mew=2.5 if big else 1)
+    ax.set_xticks(x)
+    ax.set_xticklabels(labels, rotation=45, ha="right", fontsize=8)
+    ax.set_yscale("log")
+    ax.set_xlabel("arm (class)")
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend(fontsize=8)
+    return fig
+
+
+def bars(names, values, *, title: str, ylabel: str, errors=None):
+    fig, ax = _fig()
+    ax.bar(range(len(names)), values, yerr=errors, capsize=3, color=[_STYLE.get(n, ("C0",))[0] for n in names])
+    ax.set_xticks(range(len(names)))
+    ax.set_xticklabels(names, rotation=30, ha="right")
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    return fig

@@ -1,0 +1,250 @@
+"""``tacc report``: a bound-versus-empirical report for one configuration (issue 6, item 1).
+
+Everything in it is measured in the same call: runs of every policy on every seed at every budget of the sweep
+(separate runs per budget: the radius depends on the budget, so a prefix of one long run is not R(budget)), the
+certificate of ``certify`` at the full budget, and the bounds of ``bounds`` at each budget.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, replace
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from bounds import ArmClass, analyze, parse_config, refine_partition
+from certify import ASSUMPTIONS, DEFAULT_POLICIES, check, check_assumptions
+from reports import _figures as figs
+from reports._stats import summarize
+from reports._tables import fmt, jsonable, table
+from simulate import make_problem, run_tasks, tasks_for
+
+__all__ = ["default_config", "budget_sweep", "ReportResult", "make_report"]
+
+def default_config():
+    """The built-in default configuration (a table model built so that A, B, C^d and C^u all occur)."""
+    import tomllib
+    text = resources.files("reports").joinpath("data", "default.toml").read_text()
+    return parse_config(tomllib.loads(text), source="builtin:default")
+
+
+def budget_sweep(budget: float, points: int = 5) -> list[float]:
+    """``points`` budgets, halving from the full budget: budget / 2^(points-1), ..., budget / 2, budget."""
+    return [budget / 2 ** (points - 1 - i) for i in range(points)]
+
+
+def _at_budget(config, budget):
+    return replace(config, params=replace(config.params, budget=float(budget)))
+
+
+@dataclass(frozen=True)
+class ReportResult:
+    out_dir: Path
+    files: tuple
+    summary: str
+    results: dict
+
+
+#: claims whose bound is a number to approach (not a zero count or a structural "at most the first query").
+_QUANTITATIVE = ("low-count", "high-count", "theorem", "theorem-arms", "theorem-dnc", "theorem-static", "rdfe-width",
+                 "rdfe-cost", "rdfe-theorem", "rdfe-theorem-sharp", "rdfe-theorem-as-stated", "control-ucb")
+
+
+def _conclusions(res: dict) -> list[str]:
+    out = []
+    cert = res["certificate"]
+    viol = sum(c["counts"]["VIOLATED"] for c in cert["claims"])
+    runs = res["runs_at_full_budget"]
+    if viol == 0:
+        out.append(f"No claim of the paper was exceeded: 0 VIOLATED verdicts over {runs} runs at the full budget "
+                   f"({len(res['seeds'])} seeds x {len(res['policies'])} policies).")
+    else:
+        out.append(f"{viol} VIOLATED verdict(s): see the violations below; each has a reproducer.")
+    failed = [k for k, a in res["assumptions"].items() if not a["held"]]
+    if failed:
+        out.append(f"Assumption(s) {', '.join(failed)} fail on this instance, so the claims that need them are "
+                   f"NOT_APPLICABLE; their bound and empirical values are still shown.")
+    else:
+        out.append("Every assumption the claims need holds on this instance.")
+    asserted = [c for c in cert["claims"] if c["key"] in _QUANTITATIVE and isinstance(c["max_ratio"], float)
+                and not math.isnan(c["max_ratio"]) and c["counts"]["HOLDS"] > 0]
+    if asserted:
+        tight = max(asserted, key=lambda c: c["max_ratio"])
+        loose = min(asserted, key=lambda c: c["max_ratio"])
+        out.append(f"The tightest bound is {tight['key']} ({tight['label']}): runs reach "
+                   f"{100 * tight['max_ratio']:.0f}% of it. The loosest is {loose['key']} ({loose['label']}) at "
+                   f"{100 * loose['max_ratio']:.1f}%.")
+    th = res["theorem"]
+    if th:
+        out.append(f"At the full budget TACC's mean regret is {fmt(th['tacc_mean'])}, "
+                   f"{100 * th['tacc_mean'] / th['bound_prior']:.1f}% of the theorem's bound with every C arm in H "
+                   f"({fmt(th['bound_prior'])}) and {100 * th['tacc_mean'] / th['bound_all_cd']:.1f}% of its "
+                   f"smallest form, every C arm in C^d ({fmt(th['bound_all_cd'])}).")
+    cls = res["classes_after_run"]
+    if cls:
+        parts = ", ".join(f"{k}: {v}" for k, v in sorted(cls.items()))
+        out.append(f"Arm classes over TACC's runs (arm-runs): {parts}.")
+    ev = res["event"]
+    worst = max(ev.values(), key=lambda e: e["frequency"])
+    out.append(f"The confidence event of lem:ci failed on {worst['failures']} of {worst['runs']} runs of "
+               f"{worst['policy']} (the most of any policy), frequency {worst['frequency']:.3f} against delta = "
+               f"{res['delta']}: {'consistent with' if worst['frequency'] <= res['delta'] else 'above'} the lemma.")
+    return out
+
+
+def make_report(config=None, *, seeds=range(1000), out_dir="tacc-report", policies=DEFAULT_POLICIES,
+                budgets=None, executor: str = "serial", workers: int | None = None, progress: bool = False,
+                cache=None) -> ReportResult:
+    """Run everything the report needs and write ``report.md``, figures (PNG and PDF) and ``results.json``."""
+    config = default_config() if config is None else config
+    out = Path(out_dir)
+    fig_dir = out / "figures"
+    seeds = tuple(int(s) for s in seeds)
+    policies = tuple(policies)
+    budgets = tuple(float(b) for b in (budgets or budget_sweep(config.params.budget)))
+    full = budgets[-1]
+    cache = cache if cache is not None else out / "runs"
+    configs = [_at_budget(config, b) for b in budgets]
+    records = run_tasks(tasks_for(configs, policies, seeds), executor=executor, workers=workers, cache=cache,
+                        progress=progress)
+    by = {}
+    for i, b in enumerate(budgets):
+        for j, p in enumerate(policies):
+            start = (i * len(policies) + j) * len(seeds)
+            by[b, p] = records[start:start + len(seeds)]
+    final_config = configs[-1]
+    problem = make_problem(final_config)
+    assumptions = check_assumptions(problem)
+    cert = check([final_config], policies=policies, seeds=seeds, executor=executor, workers=workers, cache=cache,
+                 reproducer_dir=out / "reproducers")
+    analyses = {b: analyze(c) for b, c in zip(budgets, configs)}
+    a = analyses[full]
+    inst = a.instance
+    files = []
+
+    # regret against budget, with the theorem's and RDFE's bounds
+    curves = {p: ([summarize([r.regret for r in by[b, p]]).mean for b in budgets],
+                  [summarize([r.regret for r in by[b, p]]).se for b in budgets]) for p in policies}
+    bound_lines = {"thm:analysis-main-regret (C in H)": [analyses[b].theorem.total for b in budgets],
+                   "thm:analysis-main-regret (C in C^d)": [analyses[b].theorem_if_all_cd.total for b in budgets]}
+    if "rdfe" in policies:
+        bound_lines["thm:app-rdfe-regret (corrected)"] = [analyses[b].rdfe.total for b in budgets]
+    files += figs.save(figs.regret_curves(budgets, curves, title=f"{config.name}: regret against budget "
+                                          f"({len(seeds)} seeds, separate runs per budget)", bounds=bound_lines,
+                                          logy=True), fig_dir, "regret_vs_budget")
+    # per-arm counts against their bounds (TACC at the full budget)
+    tacc = by[full, "tacc"] if "tacc" in policies else by[full, policies[0]]
+    sub = [k for k in range(inst.n_arms) if inst.gaps[k] > 0]
+    nl = np.array([[r.n_low[k] for k in sub] for r in tacc])
+    nh = np.array([[r.n_high[k] for k in sub] for r in tacc])
+    labels = [f"{k} ({a.classes[k].value})" for k in sub]
+    low_bound = a.low_count_bound
+    high_bound = [a.high_count_bound[k] for k in sub]
+    files += figs.save(figs.count_bounds(sub, labels, {
+        "N_L mean": (nl.mean(axis=0), "o"), "N_L max": (nl.max(axis=0), "^"),
+        "bound N_gamma + S0 + 1 (prop:analysis-low-query-bound)": ([low_bound] * len(sub), "_")},
+        title="low-fidelity counts of TACC against their bound", ylabel="N^(L)_k"), fig_dir, "low_counts")
+    files += figs.save(figs.count_bounds(sub, labels, {
+        "N_H mean": (nh.mean(axis=0), "o"), "N_H max": (nh.max(axis=0), "^"),
+        "bound 1 + ceil(4 ell / Delta^2) (prop:analysis-high-selection)": (high_bound, "_")},
+        title="high-fidelity counts of TACC against their bound", ylabel="N^(H)_k"), fig_dir, "high_counts")
+
+    # numbers
+    classes_after = {}
+    ctx_classes = a.classes
+    for r in tacc:
+        for k, c in enumerate(refine_partition(ctx_classes, a.tau, r.facts())):
+            if c is not ArmClass.OPTIMAL:
+                classes_after[c.value] = classes_after.get(c.value, 0) + 1
+    event = {p: {"policy": p, "runs": len(by[full, p]), "failures": sum(not r.event_held for r in by[full, p]),
+                 "frequency": sum(not r.event_held for r in by[full, p]) / len(by[full, p])} for p in policies}
+    tacc_mean = summarize([r.regret for r in tacc]).mean
+    results = {
+        "config": config.name, "source": config.source, "seeds": list(seeds), "policies": list(policies),
+        "budgets": list(budgets), "delta": config.params.delta,
+        "instance": {"n_arms": inst.n_arms, "best_arm": inst.best_arm, "mu_high": inst.mu_high.tolist(),
+                     "gaps": inst.gaps.tolist(), "low_model": inst.low.name, "noise": inst.noise.model},
+        "parameters": {"horizon": a.horizon, "rho": a.rho, "rho_min": a.rho_min, "ell": a.ell, "n_gamma": a.n_gamma,
+                       "gamma": config.params.gamma, "eta": config.params.eta, "s0": config.params.s0,
+                       "cost_low": config.costs.low, "cost_high": config.costs.high},
+        "assumptions": {k: {"label": k, "statement": ASSUMPTIONS[k], "held": r.held, "detail": r.detail,
+                            "witness": r.witness} for k, r in assumptions.items()},
+        "regret": {p: [{"budget": b, **summarize([r.regret for r in by[b, p]]).__dict__} for b in budgets]
+                   for p in policies},
+        "bounds_by_budget": {name: list(v) for name, v in bound_lines.items()},
+        "arms": [{"arm": k, "class": a.classes[k].value, "tau": a.tau[k], "gap": float(inst.gaps[k]),
+                  "low_bound": low_bound, "low_mean": float(nl[:, i].mean()), "low_max": int(nl[:, i].max()),
+                  "high_bound": high_bound[i], "high_mean": float(nh[:, i].mean()), "high_max": int(nh[:, i].max())}
+                 for i, k in enumerate(sub)],
+        "theorem": {"tacc_mean": tacc_mean, "bound_prior": a.theorem.total, "bound_all_cd": a.theorem_if_all_cd.total},
+        "classes_after_run": classes_after,
+        "event": event,
+        "runs_at_full_budget": len(seeds) * len(policies),
+        "certificate": {"ok": cert.ok, "claims": [jsonable(s) for s in cert.summaries],
+                        "violations": [jsonable(r) for r in cert.reproducers]},
+    }
+    results["conclusions"] = _conclusions(results)
+    md = _markdown(results, files, cert)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "report.md").write_text(md)
+    (out / "results.json").write_text(json.dumps(jsonable(results), indent=2, allow_nan=False))
+    summary = table(["claim", "label", "HOLDS", "VIOLATED", "OFF_EVENT", "NOT_APPLICABLE", "max ratio"],
+                    [(s.key, s.label, s.counts["HOLDS"], s.counts["VIOLATED"], s.counts["OFF_EVENT"],
+                      s.counts["NOT_APPLICABLE"], s.max_ratio) for s in cert.summaries])
+    return ReportResult(out, tuple(["report.md", "results.json"] + [f"figures/{f}" for f in files]), summary, results)
+
+
+def _markdown(res: dict, files: list, cert) -> str:
+    p, inst = res["parameters"], res["instance"]
+    lines = [f"# Bound-versus-empirical report: {res['config']}", "",
+             f"Source: `{res['source']}`. {len(res['seeds'])} seeds, policies {', '.join(res['policies'])}; "
+             f"budgets {', '.join(fmt(b) for b in res['budgets'])} (separate runs per budget).", "",
+             "## What to conclude", ""]
+    lines += [f"- {c}" for c in res["conclusions"]]
+    lines += ["", "## Instance and parameters", "",
+              table(["quantity", "value"], [("K", inst["n_arms"]), ("best arm k*", inst["best_arm"]),
+                                            ("low-fidelity model", inst["low_model"]), ("noise", inst["noise"]),
+                                            ("T_Lambda", p["horizon"]), ("rho (min valid)", f"{fmt(p['rho'])} "
+                                                                                            f"({fmt(p['rho_min'])})"),
+                                            ("ell_Lambda", p["ell"]), ("N_gamma", p["n_gamma"]), ("gamma", p["gamma"]),
+                                            ("eta", p["eta"]), ("S0", p["s0"]),
+                                            ("costs (low, high)", f"{fmt(p['cost_low'])}, {fmt(p['cost_high'])}")]),
+              "", "## Assumptions", "",
+              table(["label", "held", "statement", "detail"],
+                    [(k, "yes" if a["held"] else "NO", a["statement"], a["detail"])
+                     for k, a in res["assumptions"].items()]),
+              "", "## Counts against their bounds (TACC, full budget)", "",
+              "Bounds: `prop:analysis-low-query-bound` (N_L <= N_gamma + S0 + 1) and `prop:analysis-high-selection` "
+              "(N_H <= 1 + ceil(4 ell / Delta^2)); mean and max over seeds.", "",
+              table(["arm", "class", "tau", "gap", "N_L bound", "N_L mean", "N_L max", "N_H bound", "N_H mean",
+                     "N_H max"], [(x["arm"], x["class"], x["tau"], x["gap"], x["low_bound"], x["low_mean"],
+                                   x["low_max"], x["high_bound"], x["high_mean"], x["high_max"])
+                                  for x in res["arms"]]),
+              "", "![low-fidelity counts](figures/low_counts.png)", "",
+              "![high-fidelity counts](figures/high_counts.png)", "",
+              "## Regret against budget", "",
+              table(["budget"] + res["policies"] + list(res["bounds_by_budget"]),
+                    [[fmt(b)] + [f"{fmt(res['regret'][pol][i]['mean'])} +- {fmt(res['regret'][pol][i]['se'])}"
+                                 for pol in res["policies"]]
+                     + [fmt(v[i]) for v in res["bounds_by_budget"].values()] for i, b in enumerate(res["budgets"])]),
+              "", "![regret against budget](figures/regret_vs_budget.png)", "",
+              "## Tightness and verdicts (full budget)", "",
+              "ratio = empirical / bound, largest over asserted runs (HOLDS or VIOLATED) and over all runs.", "",
+              table(["claim", "label", "HOLDS", "VIOLATED", "OFF_EVENT", "NOT_APPLICABLE", "max ratio",
+                     "max ratio (all runs)"],
+                    [(s.key, s.label, s.counts["HOLDS"], s.counts["VIOLATED"], s.counts["OFF_EVENT"],
+                      s.counts["NOT_APPLICABLE"], s.max_ratio, s.max_ratio_all) for s in cert.summaries]),
+              "", "## Confidence event (lem:ci)", "",
+              table(["policy", "runs", "event failed", "frequency", "delta"],
+                    [(e["policy"], e["runs"], e["failures"], e["frequency"], res["delta"])
+                     for e in res["event"].values()]), ""]
+    if cert.reproducers:
+        lines += ["## Violations", ""] + [f"- {r.claim} ({r.label}), {r.policy}, seed {r.seed}: `{r.command}`"
+                                          for r in cert.reproducers] + [""]
+    lines += ["## Files", "", "- `results.json`: every number above", "- figures (PNG and PDF): "
+              + ", ".join(f"`figures/{f}`" for f in files), ""]
+    return "\n".join(lines)
+
