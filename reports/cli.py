@@ -150,6 +150,20 @@ def _cmd_reproduce(args) -> int:
     return 0
 
 
+def _cmd_bench(args) -> int:
+    from reports._bench import render, run_bench
+    from reports._tables import dumps
+
+    res = run_bench(quick=args.quick, smpy_python=args.smpy_python, out_dir=args.out, workers=args.workers,
+                    progress=lambda m: print(m, file=sys.stderr))
+    if args.json:
+        _write_json(dumps(res), args.json)
+    if args.json != "-":
+        print(render(res))
+        print(f"\nfigures in {args.out}")
+    return 0
+
+
 _CONFIG_HELP = "a TOML configuration file or a preset: set-a, set-b, llm-residual, llm-vanishing, checkpoint"
 
 
@@ -233,6 +247,16 @@ def build_parser() -> argparse.ArgumentParser:
                     help="finished runs (default OUT/runs): an interrupted reproduction resumes from it")
     rr.add_argument("--no-progress", dest="progress", action="store_false")
     rr.set_defaults(func=_cmd_reproduce)
+
+    bn = sub.add_parser("bench", help="engine speed as ratios against references measured in the same run")
+    bn.add_argument("--quick", action="store_true", help="smaller budgets and fewer seeds")
+    bn.add_argument("--smpy-python", metavar="PYTHON", default=None,
+                    help="an interpreter with SMPyBandits 0.9.7 installed (it needs scipy < 1.14: keep it in its own "
+                         "virtualenv); without it that comparison is skipped")
+    bn.add_argument("--out", default="tacc-bench", help="folder for the scaling plots (default ./tacc-bench)")
+    bn.add_argument("--workers", type=int, default=None)
+    bn.add_argument("--json", metavar="PATH", help="write every measurement as JSON ('-' for stdout)")
+    bn.set_defaults(func=_cmd_bench)
     return p
 
 

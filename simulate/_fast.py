@@ -20,7 +20,7 @@ from simulate._rdfe import RdfePhase
 from simulate._record import FIDELITY_NAMES, RunRecord, Violation, default_checkpoints
 from simulate._reference import build_record
 from simulate._registry import policy_class
-from simulate._rewards import HIGH, LOW, draw, noise_code
+from simulate._rewards import HIGH, LOW, draw_from, key_bases, noise_code
 from simulate._rules import continuation_gain_passes, deviation_exceeds, lower, upper
 from simulate._schedule import schedule_mean
 
@@ -31,44 +31,65 @@ _NO_TRACE = np.zeros((0, 2), dtype=np.int32)
 
 # ------------------------------------------------------------------------------------------- tournament tree
 @numba.njit(cache=True, inline="always")
-def _better(vals, i, j):
-    if j < 0:
-        return i
-    if i < 0:
-        return j
-    if vals[j] > vals[i]:
-        return j
-    if vals[i] > vals[j]:
-        return i
-    return i if i < j else j
+def _wins(va, ia, vb, ib):
+    """Does (value va, arm ia) win against (vb, ib)? Larger value; ties to the lower arm (as np.argmax); -1 is
+    an empty leaf."""
+    if ib < 0:
+        return True
+    if ia < 0:
+        return False
+    if va > vb:
+        return True
+    if vb > va:
+        return False
+    return ia < ib
 
 
 @numba.njit(cache=True)
 def _tree_build(vals):
+    """A tournament tree over ``vals``: each node keeps its winner's value and arm, so an update compares stored
+    values only (O(log K) per change, no indirection)."""
     size = 1
     while size < vals.size:
         size *= 2
-    tree = np.full(2 * size, -1, dtype=np.int64)
+    tv = np.full(2 * size, -np.inf)
+    ti = np.full(2 * size, -1, dtype=np.int64)
     for k in range(vals.size):
-        tree[size + k] = k
+        tv[size + k] = vals[k]
+        ti[size + k] = k
     for node in range(size - 1, 0, -1):
-        tree[node] = _better(vals, tree[2 * node], tree[2 * node + 1])
-    return tree
+        left, right = 2 * node, 2 * node + 1
+        w = left if _wins(tv[left], ti[left], tv[right], ti[right]) else right
+        tv[node] = tv[w]
+        ti[node] = ti[w]
+    return tv, ti
 
 
 @numba.njit(cache=True, inline="always")
 def _tree_update(tree, vals, k):
-    node = (tree.size // 2 + k) // 2
+    tv, ti = tree
+    node = tv.size // 2 + k
+    tv[node] = vals[k]
+    node //= 2
     while node >= 1:
-        tree[node] = _better(vals, tree[2 * node], tree[2 * node + 1])
+        left, right = 2 * node, 2 * node + 1
+        w = left if _wins(tv[left], ti[left], tv[right], ti[right]) else right
+        tv[node] = tv[w]
+        ti[node] = ti[w]
         node //= 2
 
 
+@numba.njit(cache=True, inline="always")
+def _tree_top(tree):
+    return tree[1][1]
+
+
 # ------------------------------------------------------------------------------------------- one query
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _query(k, m, cont, selected, st, cnt, sums, truth_low, aux, cps, snaps, viol, trace,
            mu, sched, noise, sigma, seed, ell, n_gamma, tau, cost_low, cost_high):
-    """Make one query and do the run's bookkeeping, in the reference engine's order. ``st`` = [cost, rounds, ci];
+    """Make one query and do the run's bookkeeping, in the reference engine's order. ``seed`` holds the (2, K)
+    hashes of (seed, k, m) (``key_bases``); ``st`` = [cost, rounds, ci];
     ``aux`` rows: continuation, threshold count, high-in-window, high-before-threshold."""
     price = cost_low if m == LOW else cost_high
     new_cost = st[0] + price
@@ -94,7 +115,7 @@ def _query(k, m, cont, selected, st, cnt, sums, truth_low, aux, cps, snaps, viol
         mean = schedule_mean(sched[0], sched[1], sched[2], sched[3], sched[4], sched[5], sched[6], k, n)
     else:
         mean = mu[k]
-    y = draw(noise, sigma, mean, seed, k, m, n)
+    y = draw_from(noise, sigma, mean, seed[m, k], n)
     cnt[m, k] = n
     sums[m, k] += y
     st[0] = new_cost
@@ -112,11 +133,6 @@ def _query(k, m, cont, selected, st, cnt, sums, truth_low, aux, cps, snaps, viol
         viol[2] = n
 
 
-@numba.njit(cache=True)
-def _two_fidelity_index(k, cnt, sums, ell, b_low):
-    return min(upper(sums[0, k], cnt[0, k], ell, b_low), upper(sums[1, k], cnt[1, k], ell, 0.0))
-
-
 # ------------------------------------------------------------------------------------------- TACC, DNC, MF-UCB
 @numba.njit(cache=True)
 def _run_tacc(continuation, rows, row_of, eta, gamma, s0, budget, st, cnt, sums, truth_low, aux, cps, snaps,
@@ -130,11 +146,14 @@ def _run_tacc(continuation, rows, row_of, eta, gamma, s0, budget, st, cnt, sums,
             _query(k, m, False, False, st, cnt, sums, truth_low, aux, cps, snaps, viol, trace,
                    mu, sched, noise, sigma, seed, ell, n_gamma, tau, cost_low, cost_high)
     vals = np.empty(K)
+    ucb = np.empty((2, K))     # each fidelity's UCB; a query moves only its own (same values as recomputing both)
     for k in range(K):
-        vals[k] = _two_fidelity_index(k, cnt, sums, ell, rows[row_of[k], min(cnt[0, k], width) - 1])
+        ucb[0, k] = upper(sums[0, k], cnt[0, k], ell, rows[row_of[k], min(cnt[0, k], width) - 1])
+        ucb[1, k] = upper(sums[1, k], cnt[1, k], ell, 0.0)
+        vals[k] = min(ucb[0, k], ucb[1, k])
     tree = _tree_build(vals)
     while True:
-        k = tree[1]                                           # lines 5-6
+        k = _tree_top(tree)                                   # lines 5-6
         n_low = cnt[0, k]
         row = row_of[k]
         cont = False
@@ -150,7 +169,11 @@ def _run_tacc(continuation, rows, row_of, eta, gamma, s0, budget, st, cnt, sums,
             return
         _query(k, m, cont, True, st, cnt, sums, truth_low, aux, cps, snaps, viol, trace,
                mu, sched, noise, sigma, seed, ell, n_gamma, tau, cost_low, cost_high)
-        vals[k] = _two_fidelity_index(k, cnt, sums, ell, rows[row, min(cnt[0, k], width) - 1])
+        if m == LOW:
+            ucb[0, k] = upper(sums[0, k], cnt[0, k], ell, rows[row, min(cnt[0, k], width) - 1])
+        else:
+            ucb[1, k] = upper(sums[1, k], cnt[1, k], ell, 0.0)
+        vals[k] = min(ucb[0, k], ucb[1, k])
         _tree_update(tree, vals, k)
 
 
@@ -170,7 +193,7 @@ def _run_single(fidelity, budget, st, cnt, sums, truth_low, aux, cps, snaps, vio
         vals[k] = upper(sums[fidelity, k], cnt[fidelity, k], ell, 0.0)
     tree = _tree_build(vals)
     while True:
-        k = tree[1]
+        k = _tree_top(tree)
         if st[0] + price > budget:
             return
         _query(k, fidelity, False, True, st, cnt, sums, truth_low, aux, cps, snaps, viol, trace,
@@ -180,7 +203,7 @@ def _run_single(fidelity, budget, st, cnt, sums, truth_low, aux, cps, snaps, vio
 
 
 # ------------------------------------------------------------------------------------------- LUCB-style
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _lucb_bounds(k, cnt, sums, ell, z, ucb, lcb):
     ucb[k] = min(upper(sums[0, k], cnt[0, k], ell, z), upper(sums[1, k], cnt[1, k], ell, 0.0))
     lcb[k] = max(lower(sums[0, k], cnt[0, k], ell, z), lower(sums[1, k], cnt[1, k], ell, 0.0))
@@ -203,11 +226,11 @@ def _run_lucb(zeta, budget, st, cnt, sums, truth_low, aux, cps, snaps, viol, tra
     up_tree = _tree_build(ucb)
     lo_tree = _tree_build(lcb)
     while True:
-        leader = lo_tree[1]
+        leader = _tree_top(lo_tree)
         saved = ucb[leader]
         ucb[leader] = -np.inf
         _tree_update(up_tree, ucb, leader)
-        challenger = up_tree[1]
+        challenger = _tree_top(up_tree)
         ucb[leader] = saved
         _tree_update(up_tree, ucb, leader)
         w_leader = ucb[leader] - lcb[leader]
@@ -352,7 +375,7 @@ def run_fast(problem, policy: str, seed: int, *, checkpoints=None, trace: bool =
     tr = np.zeros((int(problem.budget // min(problem.cost_low, problem.cost_high)) + 1, 2), dtype=np.int32) \
         if trace else _NO_TRACE
     common = (st, cnt, sums, truth_low, aux, cps_arr, snaps, viol, tr, np.asarray(problem.instance.mu_high), sched,
-              noise_code(problem.noise), problem.sigma, int(seed), problem.ell, problem.n_gamma,
+              noise_code(problem.noise), problem.sigma, key_bases(int(seed), K), problem.ell, problem.n_gamma,
               np.array(problem.tau, dtype=float), problem.cost_low, problem.cost_high)
     phases, output = (), None
     if policy in ("tacc", "dnc", "mf-ucb"):

@@ -19,7 +19,7 @@ import numpy as np
 
 from bounds import (Config, Instance, TaccInputError, build_instance, certification_time, frozen_of, horizon,
                     log_factor, min_rho, n_gamma)
-from simulate._schedule import MeanSchedule, mean_schedule
+from simulate._schedule import MeanSchedule, mean_schedule, with_prefix
 
 __all__ = ["Problem", "make_problem", "config_key"]
 
@@ -122,8 +122,9 @@ class Problem:
 
     @functools.cached_property
     def schedule(self) -> MeanSchedule:
-        """The improving source's means (every two-fidelity policy, Low-Improving)."""
-        return mean_schedule(self.instance.low, self.horizon)
+        """The improving source's means (every two-fidelity policy, Low-Improving), tabulated over the counts TACC
+        and DNC reach (1..min(N_gamma, T) + S0 + 1, the B_k table's range) so the engines read them, not ``pow``."""
+        return with_prefix(mean_schedule(self.instance.low, self.horizon), min(self.bias_length, 1 << 16))
 
     @functools.cached_property
     def frozen_schedule(self) -> MeanSchedule:

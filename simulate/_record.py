@@ -32,8 +32,12 @@ class Violation:
 def regret_shares(gaps, n_low, n_high, cost_low: float, cost_high: float) -> tuple:
     """Arm k's share of the cost-weighted pseudo-regret R(Lambda) (``sec:problem``):
     Delta_k (lambda^(L) N_k^(L) + lambda^(H) N_k^(H)); exactly 0 for Delta_k = 0."""
-    return tuple(0.0 if g == 0 else float(g) * (cost_low * int(a) + cost_high * int(b))
-                 for g, a, b in zip(gaps, n_low, n_high))
+    g = np.asarray(gaps, dtype=float)
+    a = np.asarray(n_low, dtype=np.int64).astype(float)
+    b = np.asarray(n_high, dtype=np.int64).astype(float)
+    share = g * (cost_low * a + cost_high * b)
+    share[g == 0] = 0.0
+    return tuple(share.tolist())
 
 
 def default_checkpoints(budget: float, n: int = 16) -> tuple:

@@ -48,13 +48,18 @@ def _mix(x):
     return z ^ (z >> _S31)
 
 
-@numba.njit(cache=True)
-def uniform_pair(seed, k, m, n):
-    """Two independent uniforms in (0, 1) for the n-th draw of arm k at fidelity m under ``seed``."""
+@numba.njit(cache=True, inline="always")
+def key_base(seed, k, m):
+    """The hash of (seed, k, m): a run computes it once per arm and fidelity (the draws do not change)."""
     h = _mix(np.uint64(seed))
     h = _mix(h ^ np.uint64(k))
-    h = _mix(h ^ np.uint64(m))
-    h = _mix(h ^ np.uint64(n))
+    return _mix(h ^ np.uint64(m))
+
+
+@numba.njit(cache=True, inline="always")
+def uniform_pair_from(base, n):
+    """Two independent uniforms in (0, 1) for the n-th draw of the (seed, k, m) whose hash is ``base``."""
+    h = _mix(base ^ np.uint64(n))
     a = _mix(h)
     b = _mix(a)
     u1 = (float(a >> _S11) + 0.5) * _TWO53
@@ -62,13 +67,35 @@ def uniform_pair(seed, k, m, n):
     return u1, u2
 
 
-@numba.njit(cache=True)
-def draw(noise, sigma, mean, seed, k, m, n):
-    """The observation of the n-th query (n >= 1) of arm k at fidelity m whose mean is ``mean``."""
-    u1, u2 = uniform_pair(seed, k, m, n)
+@numba.njit(cache=True, inline="always")
+def uniform_pair(seed, k, m, n):
+    """Two independent uniforms in (0, 1) for the n-th draw of arm k at fidelity m under ``seed``."""
+    return uniform_pair_from(key_base(seed, k, m), n)
+
+
+@numba.njit(cache=True, inline="always")
+def draw_from(noise, sigma, mean, base, n):
+    """:func:`draw` with the (seed, k, m) hash precomputed."""
+    u1, u2 = uniform_pair_from(base, n)
     if noise == BERNOULLI:
         return 1.0 if u1 < mean else 0.0
     return mean + sigma * (math.sqrt(-2.0 * math.log(u1)) * math.cos(2.0 * math.pi * u2))
+
+
+@numba.njit(cache=True, inline="always")
+def draw(noise, sigma, mean, seed, k, m, n):
+    """The observation of the n-th query (n >= 1) of arm k at fidelity m whose mean is ``mean``."""
+    return draw_from(noise, sigma, mean, key_base(seed, k, m), n)
+
+
+@numba.njit(cache=True)
+def key_bases(seed, n_arms):
+    """key_base(seed, k, m) for every arm and fidelity: a (2, K) array."""
+    out = np.empty((2, n_arms), dtype=np.uint64)
+    for m in range(2):
+        for k in range(n_arms):
+            out[m, k] = key_base(seed, k, m)
+    return out
 
 
 class RewardTable:

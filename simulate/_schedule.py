@@ -22,7 +22,7 @@ import numpy as np
 
 from bounds import LowFidelityModel, ResidualDecay, TableLowFidelity, TaccInputError
 
-__all__ = ["MeanSchedule", "mean_schedule", "schedule_mean"]
+__all__ = ["MeanSchedule", "mean_schedule", "schedule_mean", "with_prefix"]
 
 _TABULATE_LIMIT = 50_000_000
 
@@ -47,6 +47,20 @@ class MeanSchedule:
 def _frozen(*arrays):
     for x in arrays:
         x.setflags(write=False)
+
+
+def with_prefix(s: MeanSchedule, length: int) -> MeanSchedule:
+    """The same schedule with its first ``length`` counts tabulated (by :func:`schedule_mean` itself, so every
+    value is unchanged): the engines then read a table instead of calling ``pow`` where most queries fall."""
+    length = int(length)
+    if length <= int(s.prefix_len.min()):
+        return s
+    prefix = _tabulate(s.prefix, s.prefix_len, s.c, s.a, s.n0, s.r, s.clip, length)
+    plen = np.maximum(s.prefix_len, length).astype(np.int64)
+    if s.prefix.shape[1] > length:                     # keep a longer user table as it is
+        return s
+    _frozen(prefix, plen)
+    return MeanSchedule(prefix, plen, s.c, s.a, s.n0, s.r, s.clip)
 
 
 def mean_schedule(model: LowFidelityModel, horizon: int) -> MeanSchedule:
@@ -76,7 +90,7 @@ def mean_schedule(model: LowFidelityModel, horizon: int) -> MeanSchedule:
     return MeanSchedule(prefix, plen, c, a, n0, r, clip)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def schedule_mean(prefix, prefix_len, c, a, n0, r, clip, k, n):
     """mean_low(k, n) from a :class:`MeanSchedule`'s arrays (compiled; callable from Python)."""
     if n <= prefix_len[k]:
@@ -88,3 +102,12 @@ def schedule_mean(prefix, prefix_len, c, a, n0, r, clip, k, n):
         if x > 1.0:
             return 1.0
     return x
+
+
+@numba.njit(cache=True)
+def _tabulate(prefix, prefix_len, c, a, n0, r, clip, length):
+    out = np.empty((c.size, length))
+    for k in range(c.size):
+        for n in range(1, length + 1):
+            out[k, n - 1] = schedule_mean(prefix, prefix_len, c, a, n0, r, clip, k, n)
+    return out

@@ -1,0 +1,220 @@
+"""``tacc bench``: speed of the engines against references measured in the same run (issue 7).
+
+Every number is a ratio against the fast engine measured in the same process and the same call: the reference
+engine (the readable step form), a per-round numpy TACC (``reports._bench_numpy``, research-code style) and,
+when a second interpreter with SMPyBandits is given, SMPyBandits' UCB on the same arms and horizon. Compile time
+(the first call of each compiled loop in this process) is reported apart from the per-round cost.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
+from multiprocessing import get_context
+from pathlib import Path
+
+from bounds import config_to_dict, load_config, parse_config
+from reports import _figures as figs
+from reports._bench_numpy import numpy_tacc
+from reports._tables import table
+from simulate import POLICIES, make_problem, run
+
+__all__ = ["run_bench", "INSTANCES"]
+
+#: the two instances of issue 7: LLM-sized (K = 4, cost_high = 500, budget 128000), Set-B-sized (K = 500).
+INSTANCES = {"llm (K=4)": "llm-residual", "set-b (K=500)": "set-b"}
+
+_SMPY = r"""
+import json, sys, time
+import numpy as np
+from SMPyBandits.Arms import Bernoulli, Gaussian
+from SMPyBandits.Policies import UCB
+means, horizon, bern, sigma = json.loads(sys.argv[1])
+arms = [Bernoulli(m) if bern else Gaussian(m, sigma) for m in means]
+policy = UCB(len(arms))
+policy.startGame()
+t = time.perf_counter()
+for step in range(horizon):
+    k = policy.choice()
+    policy.getReward(k, arms[k].draw(step))
+print(json.dumps({"seconds": time.perf_counter() - t, "rounds": horizon}))
+"""
+
+
+def _budget(config, budget):
+    return replace(config, params=replace(config.params, budget=float(budget)))
+
+
+def _time_runs(problem, policy, seeds, engine="fast"):
+    t = time.perf_counter()
+    rounds = 0
+    for s in seeds:
+        rounds += run(problem, policy, s, engine=engine).rounds
+    return time.perf_counter() - t, rounds
+
+
+def _row(instance, policy, impl, seconds, rounds, runs, compile_s=None):
+    return {"instance": instance, "policy": policy, "implementation": impl, "rounds": rounds, "runs": runs,
+            "seconds": seconds, "ns_per_round": 1e9 * seconds / max(rounds, 1),
+            "rounds_per_s": rounds / seconds if seconds > 0 else float("inf"),
+            "wall_per_run": seconds / runs, "compile_s": compile_s}
+
+
+def _smpy(python, means, horizon, bern, sigma):
+    out = subprocess.run([python, "-c", _SMPY, json.dumps([list(map(float, means)), int(horizon), bern, sigma])],
+                         capture_output=True, text=True, timeout=3600)
+    if out.returncode != 0:
+        raise RuntimeError(out.stderr.strip().splitlines()[-1] if out.stderr else "SMPyBandits failed")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def _scaling_worker(args):
+    name, k, budget, seeds = args
+    d = config_to_dict(load_config(name))
+    d["instance"].pop("mu_high", None)
+    d["instance"]["means"] = {"distribution": "normal", "mean": 0.0, "sd": 1.0, "n_arms": k}
+    d["params"]["budget"] = float(budget)
+    problem = make_problem(parse_config(d))
+    run(problem, "tacc", 10**6)
+    seconds, rounds = _time_runs(problem, "tacc", seeds)
+    return k, budget, seconds, rounds
+
+
+def _memory_worker(budget):
+    problem = make_problem(_budget(load_config("llm-residual"), budget))
+    run(problem, "tacc", 0)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    rec = run(problem, "low-improving", 1)
+    after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return budget, rec.rounds, before, after
+
+
+def run_bench(*, quick: bool = False, smpy_python: str | None = None, out_dir="tacc-bench",
+              workers: int | None = None, progress=print) -> dict:
+    """Measure everything; returns a dict with the rows, the checks, the scaling and the targets."""
+    out = Path(out_dir)
+    workers = workers or os.cpu_count() or 1
+    seeds = range(2) if quick else range(5)
+    rows, checks = [], []
+    for label, preset in INSTANCES.items():
+        config = load_config(preset)
+        if quick:
+            config = _budget(config, config.params.budget / 8)
+        problem = make_problem(config)
+        progress(f"bench: {label}")
+        for policy in POLICIES:
+            t = time.perf_counter()
+            first = run(problem, policy, 999)
+            first_s = time.perf_counter() - t
+            seconds, rounds = _time_runs(problem, policy, seeds)
+            steady = seconds / len(seeds)
+            rows.append(_row(label, policy, "fast", seconds, rounds, len(seeds), max(0.0, first_s - steady)))
+            t = time.perf_counter()
+            ref = run(problem, policy, 999, engine="reference")
+            rows.append(_row(label, policy, "reference", time.perf_counter() - t, ref.rounds, 1))
+            checks.append({"instance": label, "what": f"{policy}: reference engine == fast engine (whole record)",
+                           "same": ref == first})
+        t = time.perf_counter()
+        nl, nh, _, _ = numpy_tacc(problem, 7)
+        rows.append(_row(label, "tacc", "numpy per round", time.perf_counter() - t, int(nl.sum() + nh.sum()), 1))
+        _, _, _, trace = numpy_tacc(problem, 7, draws="table", trace=True)
+        checks.append({"instance": label, "what": "tacc: numpy per-round implementation == fast engine (every decision)",
+                       "same": list(trace) == list(run(problem, "tacc", 7, trace=True).trace)})
+        T = problem.horizon
+        ucb_problem = make_problem(_budget(config, T * config.costs.high))
+        run(ucb_problem, "ucb", 0)
+        seconds, rounds = _time_runs(ucb_problem, "ucb", seeds)
+        rows.append(_row(label, "ucb", f"fast, horizon {T}", seconds, rounds, len(seeds)))
+        if smpy_python:
+            inst = problem.instance
+            res = _smpy(smpy_python, inst.mu_high, T, inst.noise.model == "bernoulli", inst.noise.sigma)
+            rows.append(_row(label, "ucb", f"SMPyBandits 0.9.7, horizon {T}", res["seconds"], res["rounds"], 1))
+    # scaling
+    progress("bench: scaling")
+    ks = (4, 50, 500, 5000)
+    budgets = (250_000, 500_000, 1_000_000, 2_000_000)
+    scale_seeds = tuple(range(2 if quick else 4))
+    jobs = [("set-b", k, budgets[-1] / (4 if quick else 1), scale_seeds) for k in ks]
+    jobs += [("set-b", 500, b / (4 if quick else 1), scale_seeds) for b in budgets]
+    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
+        scaling = [{"n_arms": k, "budget": b, "ns_per_round": 1e9 * s / r, "rounds_per_run": r / len(scale_seeds)}
+                   for k, b, s, r in pool.map(_scaling_worker, jobs)]
+        mem_budgets = (16_000, 128_000, 1_024_000) if not quick else (16_000, 128_000)
+        memory = [{"budget": b, "rounds": r, "peak_rss_before_mb": x / 1024, "peak_rss_after_mb": y / 1024}
+                  for b, r, x, y in pool.map(_memory_worker, mem_budgets)]
+    by_k = [s for s in scaling[:len(ks)]]
+    fig = figs.regret_curves([s["n_arms"] for s in by_k], {"tacc (fast engine)": ([s["ns_per_round"] for s in by_k],
+                                                                                  [0.0] * len(by_k))},
+                             title="cost per round against the number of arms (Set-B-like, budget fixed)")
+    fig.axes[0].set_xscale("log")
+    fig.axes[0].set_xlabel("number of arms K (log scale)")
+    fig.axes[0].set_ylabel("nanoseconds per round")
+    files = figs.save(fig, out, "scaling_arms", formats=("png",))
+    by_b = scaling[len(ks):]
+    fig = figs.regret_curves([s["budget"] for s in by_b], {"tacc (fast engine)": ([s["ns_per_round"] for s in by_b],
+                                                                                  [0.0] * len(by_b))},
+                             title="cost per round against the budget (K = 500)")
+    fig.axes[0].set_ylabel("nanoseconds per round")
+    files += figs.save(fig, out, "scaling_budget", formats=("png",))
+    # targets
+    fast = {(r["instance"], r["policy"]): r for r in rows if r["implementation"] == "fast"}
+    ratios = []
+    for r in rows:
+        base = fast.get((r["instance"], r["policy"]))
+        if r["implementation"].startswith("SMPy") or r["implementation"].startswith("fast, horizon"):
+            base = next(x for x in rows if x["instance"] == r["instance"] and x["implementation"].startswith("fast, h"))
+        r["ratio_vs_fast"] = r["ns_per_round"] / base["ns_per_round"] if base else None
+        ratios.append(r)
+    targets = []
+    for label in INSTANCES:
+        npy = next(r for r in rows if r["instance"] == label and r["implementation"] == "numpy per round")
+        targets.append({"target": f"fast >= 200x numpy per round ({label})", "value": npy["ratio_vs_fast"],
+                        "met": npy["ratio_vs_fast"] >= 200})
+        smpy = [r for r in rows if r["instance"] == label and r["implementation"].startswith("SMPy")]
+        if smpy:
+            targets.append({"target": f"fast >= 400x SMPyBandits UCB per round ({label})",
+                            "value": smpy[0]["ratio_vs_fast"], "met": smpy[0]["ratio_vs_fast"] >= 400})
+        else:
+            targets.append({"target": f"fast >= 400x SMPyBandits UCB per round ({label})", "value": None,
+                            "met": None, "note": "skipped: no --smpy-python given"})
+    k50 = next(s for s in by_k if s["n_arms"] == 50)["ns_per_round"]
+    k5000 = next(s for s in by_k if s["n_arms"] == 5000)["ns_per_round"]
+    targets.append({"target": "per-round cost at K = 5000 <= 3x K = 50", "value": k5000 / k50,
+                    "met": k5000 / k50 <= 3})
+    growth = memory[-1]["peak_rss_after_mb"] - memory[-1]["peak_rss_before_mb"]
+    growth0 = memory[0]["peak_rss_after_mb"] - memory[0]["peak_rss_before_mb"]
+    targets.append({"target": "peak memory of a run independent of the budget (extra MB at the largest vs the "
+                              "smallest budget)", "value": growth - growth0, "met": abs(growth - growth0) < 5})
+    return {"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0], "platform": sys.platform},
+            "quick": quick, "rows": ratios, "checks": checks, "scaling": scaling, "memory": memory,
+            "targets": targets, "files": files}
+
+
+def render(res: dict) -> str:
+    def f(x, d=3):
+        return "-" if x is None else (f"{x:.{d}g}" if isinstance(x, float) else str(x))
+    rows = [(r["instance"], r["policy"], r["implementation"], r["rounds"] // r["runs"], f(r["wall_per_run"]),
+             f(r["ns_per_round"], 4), f(r["rounds_per_s"]), f(r["compile_s"]), f(r["ratio_vs_fast"]))
+            for r in res["rows"]]
+    out = [table(["instance", "policy", "implementation", "rounds/run", "wall/run (s)", "ns/round", "rounds/s",
+                  "compile (s)", "x fast"], rows), "",
+           "same decisions:"] + [f"  [{'ok' if c['same'] else 'DIFFERENT'}] {c['instance']}: {c['what']}"
+                                 for c in res["checks"]]
+    out += ["", "scaling (TACC, fast engine, seeds spread over the cores):",
+            table(["K", "budget", "rounds/run", "ns/round"],
+                  [(s["n_arms"], f(s["budget"]), f(s["rounds_per_run"]), f(s["ns_per_round"], 4))
+                   for s in res["scaling"]]),
+            "", "memory (peak RSS of a process before and after one low-fidelity-only run):",
+            table(["budget", "rounds", "before (MB)", "after (MB)"],
+                  [(m["budget"], m["rounds"], f(m["peak_rss_before_mb"], 4), f(m["peak_rss_after_mb"], 4))
+                   for m in res["memory"]]),
+            "", "targets:"]
+    out += [f"  [{'met' if t['met'] else 'NOT met' if t['met'] is False else 'skipped'}] {t['target']}: "
+            f"{f(t['value'])}{' (' + t['note'] + ')' if t.get('note') else ''}" for t in res["targets"]]
+    return "\n".join(out)

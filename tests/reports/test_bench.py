@@ -1,0 +1,31 @@
+"""``tacc bench``: the measurements are made, the same-decision checks pass, every target is reported."""
+
+import pytest
+
+from reports._bench import render, run_bench
+
+
+@pytest.fixture(scope="module")
+def bench(tmp_path_factory):
+    return run_bench(quick=True, out_dir=tmp_path_factory.mktemp("bench"), workers=2, progress=lambda m: None)
+
+
+def test_every_policy_is_measured_on_both_instances(bench):
+    impls = {(r["instance"], r["policy"], r["implementation"]) for r in bench["rows"]}
+    for inst in ("llm (K=4)", "set-b (K=500)"):
+        assert (inst, "tacc", "numpy per round") in impls
+        for p in ("tacc", "dnc", "mf-ucb", "ucb", "lucb", "weak-fixed", "low-improving", "rdfe"):
+            assert (inst, p, "fast") in impls and (inst, p, "reference") in impls
+    assert all(r["ratio_vs_fast"] > 0 for r in bench["rows"])
+
+
+def test_compared_implementations_make_the_same_decisions(bench):
+    assert bench["checks"] and all(c["same"] for c in bench["checks"])
+
+
+def test_targets_are_reported_and_smpy_is_skipped_without_an_interpreter(bench):
+    names = [t["target"] for t in bench["targets"]]
+    assert any("5000" in n for n in names) and any("memory" in n for n in names)
+    smpy = [t for t in bench["targets"] if "SMPy" in t["target"]]
+    assert smpy and all(t["met"] is None and "skipped" in t["note"] for t in smpy)
+    assert "targets:" in render(bench) and bench["files"]
