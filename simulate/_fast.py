@@ -133,18 +133,29 @@ def _query(k, m, cont, selected, st, cnt, sums, truth_low, aux, cps, snaps, viol
         viol[2] = n
 
 
+@numba.njit(cache=True, inline="always")
+def _start(budget, st, cnt, sums, truth_low, aux, cps, snaps, viol, trace, mu, sched, noise, sigma, seed, ell,
+           n_gamma, tau, cost_low, cost_high):
+    """The start of every two-fidelity policy: each arm once at each fidelity, in arm order, L then H, each query
+    behind the budget check. False if the budget stopped it."""
+    for k in range(mu.size):
+        for m in (LOW, HIGH):
+            if st[0] + (cost_low if m == LOW else cost_high) > budget:
+                return False
+            _query(k, m, False, False, st, cnt, sums, truth_low, aux, cps, snaps, viol, trace,
+                   mu, sched, noise, sigma, seed, ell, n_gamma, tau, cost_low, cost_high)
+    return True
+
+
 # ------------------------------------------------------------------------------------------- TACC, DNC, MF-UCB
 @numba.njit(cache=True)
 def _run_tacc(continuation, rows, row_of, eta, gamma, s0, budget, st, cnt, sums, truth_low, aux, cps, snaps,
               viol, trace, mu, sched, noise, sigma, seed, ell, n_gamma, tau, cost_low, cost_high):
     K = mu.size
     width = rows.shape[1]
-    for k in range(K):                                        # Algorithm 1, line 2
-        for m in (LOW, HIGH):
-            if st[0] + (cost_low if m == LOW else cost_high) > budget:
-                return
-            _query(k, m, False, False, st, cnt, sums, truth_low, aux, cps, snaps, viol, trace,
-                   mu, sched, noise, sigma, seed, ell, n_gamma, tau, cost_low, cost_high)
+    if not _start(budget, st, cnt, sums, truth_low, aux, cps, snaps, viol, trace, mu, sched, noise, sigma, seed,
+                  ell, n_gamma, tau, cost_low, cost_high):         # Algorithm 1, line 2
+        return
     vals = np.empty(K)
     ucb = np.empty((2, K))     # each fidelity's UCB; a query moves only its own (same values as recomputing both)
     for k in range(K):
@@ -213,12 +224,9 @@ def _lucb_bounds(k, cnt, sums, ell, z, ucb, lcb):
 def _run_lucb(zeta, budget, st, cnt, sums, truth_low, aux, cps, snaps, viol, trace, mu, sched, noise, sigma,
               seed, ell, n_gamma, tau, cost_low, cost_high):
     K = mu.size
-    for k in range(K):
-        for m in (LOW, HIGH):
-            if st[0] + (cost_low if m == LOW else cost_high) > budget:
-                return
-            _query(k, m, False, False, st, cnt, sums, truth_low, aux, cps, snaps, viol, trace,
-                   mu, sched, noise, sigma, seed, ell, n_gamma, tau, cost_low, cost_high)
+    if not _start(budget, st, cnt, sums, truth_low, aux, cps, snaps, viol, trace, mu, sched, noise, sigma, seed,
+                  ell, n_gamma, tau, cost_low, cost_high):
+        return
     ucb = np.empty(K)
     lcb = np.empty(K)
     for k in range(K):
@@ -256,12 +264,9 @@ def _run_rdfe(fid, target, bias_end, bias_one, budget, ph_active, ph_done, ph_uc
               tau, cost_low, cost_high):
     """ph_state[r] = [completed, leader]; returns the output arm (-1: none)."""
     K = mu.size
-    for k in range(K):
-        for m in (LOW, HIGH):
-            if st[0] + (cost_low if m == LOW else cost_high) > budget:
-                return -1
-            _query(k, m, False, False, st, cnt, sums, truth_low, aux, cps, snaps, viol, trace,
-                   mu, sched, noise, sigma, seed, ell, n_gamma, tau, cost_low, cost_high)
+    if not _start(budget, st, cnt, sums, truth_low, aux, cps, snaps, viol, trace, mu, sched, noise, sigma, seed,
+                  ell, n_gamma, tau, cost_low, cost_high):
+        return -1
     output = 0
     best = -np.inf
     for k in range(K):                                       # warm-start LCB leader
