@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
 import matplotlib
@@ -46,7 +47,7 @@ def regret_curves(budgets, curves: dict, *, title: str, bounds: dict | None = No
     ax.set_xscale("log", base=2)
     ax.set_xlabel("budget Lambda (separate runs per budget)")
     ax.set_ylabel("cost-weighted pseudo-regret R(Lambda)")
-    ax.set_title(title)
+    ax.set_title(textwrap.fill(title, 70), fontsize=9)
     if logy:
         ax.set_yscale("log")
     ax.legend(fontsize=8)
@@ -65,7 +66,7 @@ def count_bounds(arms, labels, series: dict, *, title: str, ylabel: str):
     ax.set_yscale("log")
     ax.set_xlabel("arm (class)")
     ax.set_ylabel(ylabel)
-    ax.set_title(title)
+    ax.set_title(textwrap.fill(title, 70), fontsize=9)
     ax.legend(fontsize=8)
     return fig
 
