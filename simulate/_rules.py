@@ -14,30 +14,30 @@ from bounds import radius_scalar
 __all__ = ["radius", "upper", "lower", "continuation_gain_passes", "deviation_exceeds"]
 
 #: G_Lambda(n, delta) = sqrt(ell / n): the radius ``bounds`` uses (``subsec:confidence-bounds``).
-radius = register_jitable(radius_scalar)
+radius = register_jitable(inline="always")(radius_scalar)
 
 
-@register_jitable
+@register_jitable(inline="always")
 def upper(total, n, ell, bias):
     """UCB^(m) = mu_hat + rad(n), rad = G(n) + bias (``eq:fidelity-confidence-bounds``; bias = B_k(n) at low
     fidelity, zeta_k for the static rules, 0 at high fidelity and for single-fidelity UCB)."""
     return total / n + (radius(n, ell) + bias)
 
 
-@register_jitable
+@register_jitable(inline="always")
 def lower(total, n, ell, bias):
     """LCB^(m) = mu_hat - rad(n) (``eq:fidelity-confidence-bounds``)."""
     return total / n - (radius(n, ell) + bias)
 
 
-@register_jitable
+@register_jitable(inline="always")
 def continuation_gain_passes(b_now, b_later, eta, gamma):
     """V(s) = B(N) - B(N + s) >= 2 eta gamma: one term of the continuation test (``eq:continuation-gain``,
     ``eq:fidelity-selection``)."""
     return b_now - b_later >= 2.0 * eta * gamma
 
 
-@register_jitable
+@register_jitable(inline="always")
 def deviation_exceeds(total, n, truth_mean, ell):
     """|mu_hat - truth| > G(n): the confidence event of ``lem:ci`` fails at this count (SPEC section 7; truth is
     mu_k^(H) at high fidelity and the mean of mean_low(k, 1..n) at low fidelity)."""
