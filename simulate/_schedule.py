@@ -53,12 +53,10 @@ def with_prefix(s: MeanSchedule, length: int) -> MeanSchedule:
     """The same schedule with its first ``length`` counts tabulated (by :func:`schedule_mean` itself, so every
     value is unchanged): the engines then read a table instead of calling ``pow`` where most queries fall."""
     length = int(length)
-    if length <= int(s.prefix_len.min()):
+    if length <= int(s.prefix.shape[1]):          # a table at least that long already
         return s
     prefix = _tabulate(s.prefix, s.prefix_len, s.c, s.a, s.n0, s.r, s.clip, length)
-    plen = np.maximum(s.prefix_len, length).astype(np.int64)
-    if s.prefix.shape[1] > length:                     # keep a longer user table as it is
-        return s
+    plen = np.full(s.c.size, length, dtype=np.int64)
     _frozen(prefix, plen)
     return MeanSchedule(prefix, plen, s.c, s.a, s.n0, s.r, s.clip)
 

@@ -79,3 +79,15 @@ def test_power_decay_tail_is_parametric():
     s = mean_schedule(m, 10)
     assert s.prefix_len.tolist() == [0, 0]
     assert s.mean(0, 10**12) == pytest.approx(0.5 + 0.2e-6, rel=1e-12)
+
+
+@pytest.mark.parametrize("name", ["llm-residual", "checkpoint", "set-b"])
+def test_tabulated_prefix_keeps_every_value(name):
+    from simulate._schedule import with_prefix
+    model = build_instance(load_config(name).instance).low
+    s = mean_schedule(model, 10**6)
+    t = with_prefix(s, 300)
+    for k in range(min(model.n_arms, 5)):
+        for n in (1, 2, 150, 299, 300, 301, 5000):
+            assert t.mean(k, n) == s.mean(k, n)
+    assert with_prefix(t, 100) is t
