@@ -147,114 +147,142 @@ def _start(budget, st, cnt, sums, truth_low, aux, cps, snaps, viol, trace, mu, s
     return True
 
 
-# ------------------------------------------------------------------------------------------- TACC, DNC, MF-UCB
+# ------------------------------------------------------------------------------------------- index policies
+#: the families of index policies one loop runs: Algorithm 1 (TACC, DNC, MF-UCB), UCB on one fidelity
+#: (UCB, Weak-Fixed, Low-Improving), and the LUCB-style rule.
+FAMILY_TWO_FIDELITY = 0
+FAMILY_SINGLE = 1
+FAMILY_LUCB = 2
+
+
 @numba.njit(cache=True)
-def _run_tacc(continuation, rows, row_of, eta, gamma, s0, budget, st, cnt, sums, truth_low, aux, cps, snaps,
-              viol, trace, mu, sched, noise, sigma, seed, ell, n_gamma, tau, cost_low, cost_high):
+def _run_index(family, continuation, fidelity, rows, row_of, eta, gamma, s0, budget, st, cnt, sums, truth_low, aux,
+               cps, snaps, viol, trace, mu, sched, noise, sigma, bases, ell, n_gamma, tau, cost_low, cost_high):
+    """One loop for every index policy: the start, then select (by family), the budget check, the query with its
+    bookkeeping (written once, here, so the compiled loop keeps its state in registers), and the one-arm index
+    update. Decisions are the step forms' (``simulate._tacc``, ``_ucb``, ``_lucb``); the RDFE loop is separate."""
     K = mu.size
+    prefix, prefix_len, tail_c, tail_a, n0, r, clip = sched
     width = rows.shape[1]
-    if not _start(budget, st, cnt, sums, truth_low, aux, cps, snaps, viol, trace, mu, sched, noise, sigma, seed,
-                  ell, n_gamma, tau, cost_low, cost_high):         # Algorithm 1, line 2
-        return
-    vals = np.empty(K)
-    ucb = np.empty((2, K))     # each fidelity's UCB; a query moves only its own (same values as recomputing both)
-    for k in range(K):
-        ucb[0, k] = upper(sums[0, k], cnt[0, k], ell, rows[row_of[k], min(cnt[0, k], width) - 1])
-        ucb[1, k] = upper(sums[1, k], cnt[1, k], ell, 0.0)
-        vals[k] = min(ucb[0, k], ucb[1, k])
-    tree = _tree_build(vals)
+    start_len = K if family == FAMILY_SINGLE else 2 * K
+    ucb = np.empty((2, K))
+    lcb = np.empty((2, K))
+    vals = np.full(K, -np.inf)
+    lvals = np.full(K, -np.inf)
+    tv, ti = _tree_build(vals)
+    ltv, lti = _tree_build(lvals)
+    tracing = trace.shape[0] > 0
+    cost, rounds, ci, step = 0.0, 0, 0, 0
+    vk, vm, vn = -1, -1, -1
     while True:
-        k = _tree_top(tree)                                   # lines 5-6
-        n_low = cnt[0, k]
-        row = row_of[k]
+        # ---- select an arm and a fidelity
         cont = False
-        if n_low < n_gamma:                                   # line 7
-            m = LOW
-        elif (continuation and aux[0, k] < s0 and continuation_gain_passes(
-                rows[row, n_low - 1], rows[row, n_low + s0 - aux[0, k] - 1], eta, gamma)):   # line 9
-            m = LOW
-            cont = True
-        else:
-            m = HIGH
-        if st[0] + (cost_low if m == LOW else cost_high) > budget:                    # line 14
-            return
-        _query(k, m, cont, True, st, cnt, sums, truth_low, aux, cps, snaps, viol, trace,
-               mu, sched, noise, sigma, seed, ell, n_gamma, tau, cost_low, cost_high)
+        selected = step >= start_len
+        if not selected:                                           # Algorithm 1, line 2 (or one query per arm)
+            if family == FAMILY_SINGLE:
+                k, m = step, fidelity
+            else:
+                k, m = step // 2, step % 2
+        elif family == FAMILY_TWO_FIDELITY:                        # lines 5-12
+            k = ti[1]
+            n_low = cnt[0, k]
+            row = row_of[k]
+            if n_low < n_gamma:
+                m = LOW
+            elif (continuation and aux[0, k] < s0 and continuation_gain_passes(
+                    rows[row, n_low - 1], rows[row, n_low + s0 - aux[0, k] - 1], eta, gamma)):
+                m = LOW
+                cont = True
+            else:
+                m = HIGH
+        elif family == FAMILY_SINGLE:
+            k, m = ti[1], fidelity
+        else:                                                      # leader, challenger, the wider interval
+            leader = lti[1]
+            saved = vals[leader]
+            vals[leader] = -np.inf
+            _tree_update((tv, ti), vals, leader)
+            challenger = ti[1]
+            vals[leader] = saved
+            _tree_update((tv, ti), vals, leader)
+            w_leader = vals[leader] - lvals[leader]
+            w_challenger = vals[challenger] - lvals[challenger]
+            if w_leader > w_challenger or (w_leader == w_challenger and leader < challenger):
+                k = leader
+            else:
+                k = challenger
+            m = LOW if cnt[0, k] < n_gamma else HIGH
+        price = cost_low if m == LOW else cost_high
+        if cost + price > budget:                                  # line 14
+            break
+        # ---- the query and the run's bookkeeping (the reference engine's order)
+        new_cost = cost + price
+        while ci < cps.size and new_cost > cps[ci]:
+            snaps[ci, 0, :] = cnt[0, :]
+            snaps[ci, 1, :] = cnt[1, :]
+            ci += 1
+        n_low = cnt[0, k]
+        if selected:
+            if aux[1, k] < 0 and n_low >= n_gamma:
+                aux[1, k] = n_low
+            if m == HIGH:
+                if n_low < n_gamma:
+                    aux[3, k] += 1
+                elif n_low < tau[k]:
+                    aux[2, k] += 1
+        if tracing:
+            trace[rounds, 0] = k
+            trace[rounds, 1] = m
+        n = cnt[m, k] + 1
         if m == LOW:
-            ucb[0, k] = upper(sums[0, k], cnt[0, k], ell, rows[row, min(cnt[0, k], width) - 1])
+            mean = schedule_mean(prefix, prefix_len, tail_c, tail_a, n0, r, clip, k, n)
         else:
-            ucb[1, k] = upper(sums[1, k], cnt[1, k], ell, 0.0)
-        vals[k] = min(ucb[0, k], ucb[1, k])
-        _tree_update(tree, vals, k)
-
-
-# ------------------------------------------------------------------------------------------- UCB on one fidelity
-@numba.njit(cache=True)
-def _run_single(fidelity, budget, st, cnt, sums, truth_low, aux, cps, snaps, viol, trace, mu, sched, noise,
-                sigma, seed, ell, n_gamma, tau, cost_low, cost_high):
-    K = mu.size
-    price = cost_low if fidelity == LOW else cost_high
-    for k in range(K):
-        if st[0] + price > budget:
-            return
-        _query(k, fidelity, False, False, st, cnt, sums, truth_low, aux, cps, snaps, viol, trace,
-               mu, sched, noise, sigma, seed, ell, n_gamma, tau, cost_low, cost_high)
-    vals = np.empty(K)
-    for k in range(K):
-        vals[k] = upper(sums[fidelity, k], cnt[fidelity, k], ell, 0.0)
-    tree = _tree_build(vals)
-    while True:
-        k = _tree_top(tree)
-        if st[0] + price > budget:
-            return
-        _query(k, fidelity, False, True, st, cnt, sums, truth_low, aux, cps, snaps, viol, trace,
-               mu, sched, noise, sigma, seed, ell, n_gamma, tau, cost_low, cost_high)
-        vals[k] = upper(sums[fidelity, k], cnt[fidelity, k], ell, 0.0)
-        _tree_update(tree, vals, k)
-
-
-# ------------------------------------------------------------------------------------------- LUCB-style
-@numba.njit(cache=True, inline="always")
-def _lucb_bounds(k, cnt, sums, ell, z, ucb, lcb):
-    ucb[k] = min(upper(sums[0, k], cnt[0, k], ell, z), upper(sums[1, k], cnt[1, k], ell, 0.0))
-    lcb[k] = max(lower(sums[0, k], cnt[0, k], ell, z), lower(sums[1, k], cnt[1, k], ell, 0.0))
-
-
-@numba.njit(cache=True)
-def _run_lucb(zeta, budget, st, cnt, sums, truth_low, aux, cps, snaps, viol, trace, mu, sched, noise, sigma,
-              seed, ell, n_gamma, tau, cost_low, cost_high):
-    K = mu.size
-    if not _start(budget, st, cnt, sums, truth_low, aux, cps, snaps, viol, trace, mu, sched, noise, sigma, seed,
-                  ell, n_gamma, tau, cost_low, cost_high):
-        return
-    ucb = np.empty(K)
-    lcb = np.empty(K)
-    for k in range(K):
-        _lucb_bounds(k, cnt, sums, ell, zeta[k], ucb, lcb)
-    up_tree = _tree_build(ucb)
-    lo_tree = _tree_build(lcb)
-    while True:
-        leader = _tree_top(lo_tree)
-        saved = ucb[leader]
-        ucb[leader] = -np.inf
-        _tree_update(up_tree, ucb, leader)
-        challenger = _tree_top(up_tree)
-        ucb[leader] = saved
-        _tree_update(up_tree, ucb, leader)
-        w_leader = ucb[leader] - lcb[leader]
-        w_challenger = ucb[challenger] - lcb[challenger]
-        if w_leader > w_challenger or (w_leader == w_challenger and leader < challenger):
-            k = leader
+            mean = mu[k]
+        total = sums[m, k] + draw_from(noise, sigma, mean, bases[m, k], n)
+        sums[m, k] = total
+        cnt[m, k] = n
+        cost = new_cost
+        rounds += 1
+        step += 1
+        if cont:
+            aux[0, k] += 1
+        if m == LOW:
+            truth = truth_low[k] + mean
+            truth_low[k] = truth
+            truth = truth / n
         else:
-            k = challenger
-        m = LOW if cnt[0, k] < n_gamma else HIGH
-        if st[0] + (cost_low if m == LOW else cost_high) > budget:
-            return
-        _query(k, m, False, True, st, cnt, sums, truth_low, aux, cps, snaps, viol, trace,
-               mu, sched, noise, sigma, seed, ell, n_gamma, tau, cost_low, cost_high)
-        _lucb_bounds(k, cnt, sums, ell, zeta[k], ucb, lcb)
-        _tree_update(up_tree, ucb, k)
-        _tree_update(lo_tree, lcb, k)
+            truth = mean
+        if vk < 0 and deviation_exceeds(total, n, truth, ell):
+            vk, vm, vn = k, m, n
+        # ---- the index: only arm k's moved (all arms once, when the start is complete)
+        if step >= start_len:
+            full = step == start_len
+            lo, hi = (0, K) if full else (k, k + 1)
+            for j in range(lo, hi):
+                if family == FAMILY_SINGLE:
+                    vals[j] = upper(sums[fidelity, j], cnt[fidelity, j], ell, 0.0)
+                    continue
+                if full or m == LOW:
+                    b = rows[row_of[j], min(cnt[0, j], width) - 1]
+                    ucb[0, j] = upper(sums[0, j], cnt[0, j], ell, b)
+                    if family == FAMILY_LUCB:
+                        lcb[0, j] = lower(sums[0, j], cnt[0, j], ell, b)
+                if full or m == HIGH:
+                    ucb[1, j] = upper(sums[1, j], cnt[1, j], ell, 0.0)
+                    if family == FAMILY_LUCB:
+                        lcb[1, j] = lower(sums[1, j], cnt[1, j], ell, 0.0)
+                vals[j] = min(ucb[0, j], ucb[1, j])
+                if family == FAMILY_LUCB:
+                    lvals[j] = max(lcb[0, j], lcb[1, j])
+            if step > start_len:
+                _tree_update((tv, ti), vals, k)
+                if family == FAMILY_LUCB:
+                    _tree_update((ltv, lti), lvals, k)
+            else:
+                tv, ti = _tree_build(vals)
+                ltv, lti = _tree_build(lvals)
+    st[0], st[1], st[2] = cost, rounds, ci
+    viol[0], viol[1], viol[2] = vk, vm, vn
 
 
 # ------------------------------------------------------------------------------------------- RDFE
@@ -383,15 +411,7 @@ def run_fast(problem, policy: str, seed: int, *, checkpoints=None, trace: bool =
               noise_code(problem.noise), problem.sigma, key_bases(int(seed), K), problem.ell, problem.n_gamma,
               np.array(problem.tau, dtype=float), problem.cost_low, problem.cost_high)
     phases, output = (), None
-    if policy in ("tacc", "dnc", "mf-ucb"):
-        if policy == "mf-ucb":
-            rows, row_of = np.ascontiguousarray(problem.static_bias[:, None]), np.arange(K, dtype=np.int64)
-        else:
-            rows, row_of = problem.bias_table
-        _run_tacc(policy == "tacc", rows, row_of, problem.eta, problem.gamma, problem.s0, problem.budget, *common)
-    elif policy == "lucb":
-        _run_lucb(np.asarray(problem.static_bias), problem.budget, *common)
-    elif policy == "rdfe":
+    if policy == "rdfe":
         fid, target, bias_end, bias_one = problem.rdfe_plan
         R = fid.shape[1]
         ph = (np.zeros((R, K), dtype=np.bool_), np.zeros((R, K), dtype=np.bool_), np.zeros((R, K)),
@@ -400,7 +420,15 @@ def run_fast(problem, policy: str, seed: int, *, checkpoints=None, trace: bool =
         phases = _phases(problem, *ph)
         output = None if out < 0 else int(out)
     else:
-        _run_single(cls.fidelity, problem.budget, *common)
+        if policy in ("tacc", "dnc"):
+            rows, row_of = problem.bias_table
+        else:                                          # the static bias zeta_k = B_k(1): MF-UCB, LUCB-style
+            rows, row_of = np.ascontiguousarray(problem.static_bias[:, None]), np.arange(K, dtype=np.int64)
+        family = (FAMILY_TWO_FIDELITY if policy in ("tacc", "dnc", "mf-ucb") else
+                  FAMILY_LUCB if policy == "lucb" else FAMILY_SINGLE)
+        fidelity = getattr(cls, "fidelity", LOW)
+        _run_index(family, policy == "tacc", fidelity, rows, row_of, problem.eta, problem.gamma, problem.s0,
+                   problem.budget, *common)
     rounds = int(st[1])
     violation = None if viol[0] < 0 else Violation(int(viol[0]), FIDELITY_NAMES[int(viol[1])], int(viol[2]))
     snaps_used = [(snaps[i, 0], snaps[i, 1]) for i in range(int(st[2]))]

@@ -69,10 +69,13 @@ def build_record(problem, name: str, seed: int, *, n_low, n_high, continuation, 
     shares = regret_shares(gaps, n_low, n_high, problem.cost_low, problem.cost_high)
     snaps = list(snaps) + [(n_low, n_high)] * (len(checkpoints) - len(snaps))
     at = tuple(math.fsum(regret_shares(gaps, a, b, problem.cost_low, problem.cost_high)) for a, b in snaps)
+    def ints(x):
+        return tuple(np.asarray(x, dtype=np.int64).tolist())
+
     return RunRecord(
-        policy=name, seed=int(seed), n_low=tuple(int(x) for x in n_low), n_high=tuple(int(x) for x in n_high),
-        continuation=tuple(int(x) for x in continuation), threshold_count=tuple(int(x) for x in threshold),
-        high_in_window=tuple(int(x) for x in window), high_before_threshold=tuple(int(x) for x in early),
+        policy=name, seed=int(seed), n_low=ints(n_low), n_high=ints(n_high),
+        continuation=ints(continuation), threshold_count=ints(threshold),
+        high_in_window=ints(window), high_before_threshold=ints(early),
         regret_share=shares, rounds=int(rounds), cost=float(cost),
         regret=math.fsum(shares), checkpoints=tuple(float(c) for c in checkpoints), regret_at=at,
         event_held=violation is None, violation=violation, phases=tuple(phases), output=output,
