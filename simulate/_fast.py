@@ -1,6 +1,6 @@
-"""The fast engine: each policy family as one compiled (numba) loop that makes the step form's decisions.
+"""The fast engine: one compiled (numba) loop that makes the step forms' decisions for every policy.
 
-The loops call the same compiled rules (``simulate._rules``), reward table (``simulate._rewards``) and mean
+The loop calls the same compiled rules (``simulate._rules``), reward table (``simulate._rewards``) and mean
 schedule as the reference engine, read the same threshold tables from :class:`Problem`, and accumulate in the
 same order, so their records are equal to the reference engine's (tested for every policy).
 
@@ -79,90 +79,29 @@ def _tree_update(tree, vals, k):
         node //= 2
 
 
-@numba.njit(cache=True, inline="always")
-def _tree_top(tree):
-    return tree[1][1]
-
-
-# ------------------------------------------------------------------------------------------- one query
-@numba.njit(cache=True, inline="always")
-def _query(k, m, cont, selected, st, cnt, sums, truth_low, aux, cps, snaps, viol, trace,
-           mu, sched, noise, sigma, seed, ell, n_gamma, tau, cost_low, cost_high):
-    """Make one query and do the run's bookkeeping, in the reference engine's order. ``seed`` holds the (2, K)
-    hashes of (seed, k, m) (``key_bases``); ``st`` = [cost, rounds, ci];
-    ``aux`` rows: continuation, threshold count, high-in-window, high-before-threshold."""
-    price = cost_low if m == LOW else cost_high
-    new_cost = st[0] + price
-    ci = int(st[2])
-    while ci < cps.size and new_cost > cps[ci]:
-        snaps[ci, 0, :] = cnt[0, :]
-        snaps[ci, 1, :] = cnt[1, :]
-        ci += 1
-    st[2] = ci
-    n_low = cnt[0, k]
-    if selected:
-        if aux[1, k] < 0 and n_low >= n_gamma:
-            aux[1, k] = n_low
-        if m == HIGH and n_gamma <= n_low and n_low < tau[k]:
-            aux[2, k] += 1
-        if m == HIGH and n_low < n_gamma:
-            aux[3, k] += 1
-    if trace.shape[0] > 0:
-        trace[int(st[1]), 0] = k
-        trace[int(st[1]), 1] = m
-    n = cnt[m, k] + 1
-    if m == LOW:
-        mean = schedule_mean(sched[0], sched[1], sched[2], sched[3], sched[4], sched[5], sched[6], k, n)
-    else:
-        mean = mu[k]
-    y = draw_from(noise, sigma, mean, seed[m, k], n)
-    cnt[m, k] = n
-    sums[m, k] += y
-    st[0] = new_cost
-    st[1] += 1
-    if cont:
-        aux[0, k] += 1
-    if m == LOW:
-        truth_low[k] += mean
-        truth = truth_low[k] / n
-    else:
-        truth = mean
-    if viol[0] < 0 and deviation_exceeds(sums[m, k], n, truth, ell):
-        viol[0] = k
-        viol[1] = m
-        viol[2] = n
-
-
-@numba.njit(cache=True, inline="always")
-def _start(budget, st, cnt, sums, truth_low, aux, cps, snaps, viol, trace, mu, sched, noise, sigma, seed, ell,
-           n_gamma, tau, cost_low, cost_high):
-    """The start of every two-fidelity policy: each arm once at each fidelity, in arm order, L then H, each query
-    behind the budget check. False if the budget stopped it."""
-    for k in range(mu.size):
-        for m in (LOW, HIGH):
-            if st[0] + (cost_low if m == LOW else cost_high) > budget:
-                return False
-            _query(k, m, False, False, st, cnt, sums, truth_low, aux, cps, snaps, viol, trace,
-                   mu, sched, noise, sigma, seed, ell, n_gamma, tau, cost_low, cost_high)
-    return True
-
-
 # ------------------------------------------------------------------------------------------- index policies
-#: the families of index policies one loop runs: Algorithm 1 (TACC, DNC, MF-UCB), UCB on one fidelity
-#: (UCB, Weak-Fixed, Low-Improving), and the LUCB-style rule.
+#: the policy families the loop runs: Algorithm 1 (TACC, DNC, MF-UCB), UCB on one fidelity (UCB, Weak-Fixed,
+#: Low-Improving), the LUCB-style rule, and RDFE (``alg:app-rdfe``, its phases as a state machine).
 FAMILY_TWO_FIDELITY = 0
 FAMILY_SINGLE = 1
 FAMILY_LUCB = 2
+FAMILY_RDFE = 3
 
 
 @numba.njit(cache=True)
-def _run_index(family, continuation, fidelity, rows, row_of, eta, gamma, s0, budget, st, cnt, sums, truth_low, aux,
-               cps, snaps, viol, trace, mu, sched, noise, sigma, bases, ell, n_gamma, tau, cost_low, cost_high):
-    """One loop for every index policy: the start, then select (by family), the budget check, the query with its
+def _run(family, continuation, fidelity, rows, row_of, eta, gamma, s0, budget, rdfe, st, cnt, sums, truth_low, aux,
+         cps, snaps, viol, trace, mu, sched, noise, sigma, bases, ell, n_gamma, tau, cost_low, cost_high):
+    """One loop for every policy: the start, then select (by family), the budget check, the query with its
     bookkeeping (written once, here, so the compiled loop keeps its state in registers), and the one-arm index
-    update. Decisions are the step forms' (``simulate._tacc``, ``_ucb``, ``_lucb``); the RDFE loop is separate."""
+    update. Decisions are the step forms' (``simulate._tacc``, ``_ucb``, ``_lucb``, ``_rdfe``). ``rdfe`` holds
+    RDFE's plan and phase outputs: (fidelity, target, B at block end, B_k(1), active, done, ucb, lcb, cost,
+    [completed, leader], [output])."""
     K = mu.size
     prefix, prefix_len, tail_c, tail_a, n0, r, clip = sched
+    fid, target, bias_end, bias_one, ph_active, ph_done, ph_ucb, ph_lcb, ph_cost, ph_state, out = rdfe
+    n_phases = fid.shape[1]
+    active = np.arange(K)
+    n_active, phase, pos, marked, output = K, 0, 0, False, -1
     width = rows.shape[1]
     start_len = K if family == FAMILY_SINGLE else 2 * K
     ucb = np.empty((2, K))
@@ -197,7 +136,7 @@ def _run_index(family, continuation, fidelity, rows, row_of, eta, gamma, s0, bud
                 m = HIGH
         elif family == FAMILY_SINGLE:
             k, m = ti[1], fidelity
-        else:                                                      # leader, challenger, the wider interval
+        elif family == FAMILY_LUCB:                                # leader, challenger, the wider interval
             leader = lti[1]
             saved = vals[leader]
             vals[leader] = -np.inf
@@ -212,6 +151,48 @@ def _run_index(family, continuation, fidelity, rows, row_of, eta, gamma, s0, bud
             else:
                 k = challenger
             m = LOW if cnt[0, k] < n_gamma else HIGH
+        else:                                                      # RDFE: the next query of the phase in progress
+            k = -1
+            while n_active > 1 and phase < n_phases:
+                if not marked:
+                    for i in range(n_active):
+                        ph_active[phase, active[i]] = True
+                    marked = True
+                if pos < n_active:                                 # for each arm k in S_r
+                    j = active[pos]
+                    mj = fid[j, phase]
+                    if cnt[mj, j] < target[j, phase]:              # query until the stopping condition
+                        k, m = j, mj
+                        break
+                    b = bias_end[j, phase] if mj == LOW else 0.0
+                    ph_ucb[phase, j] = upper(sums[mj, j], cnt[mj, j], ell, b)
+                    ph_lcb[phase, j] = lower(sums[mj, j], cnt[mj, j], ell, b)
+                    ph_done[phase, j] = True
+                    pos += 1
+                    continue
+                eps = math.ldexp(1.0, -(phase + 1))                # leader, survival test, output
+                leader = active[0]
+                for i in range(1, n_active):
+                    if ph_lcb[phase, active[i]] > ph_lcb[phase, leader]:
+                        leader = active[i]
+                floor = ph_lcb[phase, leader] - eps / 4
+                kept = 0
+                for i in range(n_active):
+                    if ph_ucb[phase, active[i]] >= floor:
+                        active[kept] = active[i]
+                        kept += 1
+                n_active = kept
+                output = active[0]
+                for i in range(1, n_active):
+                    if ph_lcb[phase, active[i]] > ph_lcb[phase, output]:
+                        output = active[i]
+                ph_state[phase, 0] = 1
+                ph_state[phase, 1] = leader
+                phase, pos, marked = phase + 1, 0, False
+            if k < 0:
+                if n_active == 1:
+                    output = active[0]
+                break
         price = cost_low if m == LOW else cost_high
         if cost + price > budget:                                  # line 14
             break
@@ -246,6 +227,8 @@ def _run_index(family, continuation, fidelity, rows, row_of, eta, gamma, s0, bud
         step += 1
         if cont:
             aux[0, k] += 1
+        if family == FAMILY_RDFE and selected:
+            ph_cost[phase, k] += price
         if m == LOW:
             truth = truth_low[k] + mean
             truth_low[k] = truth
@@ -255,7 +238,14 @@ def _run_index(family, continuation, fidelity, rows, row_of, eta, gamma, s0, bud
         if vk < 0 and deviation_exceeds(total, n, truth, ell):
             vk, vm, vn = k, m, n
         # ---- the index: only arm k's moved (all arms once, when the start is complete)
-        if step >= start_len:
+        if family == FAMILY_RDFE:
+            if step == start_len:                                  # the warm-start LCB leader
+                best = -np.inf
+                for j in range(K):
+                    lc = max(lower(sums[0, j], cnt[0, j], ell, bias_one[j]), lower(sums[1, j], cnt[1, j], ell, 0.0))
+                    if lc > best:
+                        output, best = j, lc
+        elif step >= start_len:
             full = step == start_len
             lo, hi = (0, K) if full else (k, k + 1)
             for j in range(lo, hi):
@@ -283,67 +273,7 @@ def _run_index(family, continuation, fidelity, rows, row_of, eta, gamma, s0, bud
                 ltv, lti = _tree_build(lvals)
     st[0], st[1], st[2] = cost, rounds, ci
     viol[0], viol[1], viol[2] = vk, vm, vn
-
-
-# ------------------------------------------------------------------------------------------- RDFE
-@numba.njit(cache=True)
-def _run_rdfe(fid, target, bias_end, bias_one, budget, ph_active, ph_done, ph_ucb, ph_lcb, ph_cost, ph_state,
-              st, cnt, sums, truth_low, aux, cps, snaps, viol, trace, mu, sched, noise, sigma, seed, ell, n_gamma,
-              tau, cost_low, cost_high):
-    """ph_state[r] = [completed, leader]; returns the output arm (-1: none)."""
-    K = mu.size
-    if not _start(budget, st, cnt, sums, truth_low, aux, cps, snaps, viol, trace, mu, sched, noise, sigma, seed,
-                  ell, n_gamma, tau, cost_low, cost_high):
-        return -1
-    output = 0
-    best = -np.inf
-    for k in range(K):                                       # warm-start LCB leader
-        lcb = max(lower(sums[0, k], cnt[0, k], ell, bias_one[k]), lower(sums[1, k], cnt[1, k], ell, 0.0))
-        if lcb > best:
-            output = k
-            best = lcb
-    active = np.arange(K)
-    n_active = K
-    for r in range(fid.shape[1]):
-        if n_active <= 1:
-            break
-        eps = math.ldexp(1.0, -(r + 1))
-        for i in range(n_active):
-            ph_active[r, active[i]] = True
-        for i in range(n_active):
-            k = active[i]
-            m = fid[k, r]
-            price = cost_low if m == LOW else cost_high
-            while cnt[m, k] < target[k, r]:
-                if st[0] + price > budget:
-                    return output
-                _query(k, m, False, True, st, cnt, sums, truth_low, aux, cps, snaps, viol, trace,
-                       mu, sched, noise, sigma, seed, ell, n_gamma, tau, cost_low, cost_high)
-                ph_cost[r, k] += price
-            b = bias_end[k, r] if m == LOW else 0.0
-            ph_ucb[r, k] = upper(sums[m, k], cnt[m, k], ell, b)
-            ph_lcb[r, k] = lower(sums[m, k], cnt[m, k], ell, b)
-            ph_done[r, k] = True
-        leader = active[0]
-        for i in range(1, n_active):
-            if ph_lcb[r, active[i]] > ph_lcb[r, leader]:
-                leader = active[i]
-        floor = ph_lcb[r, leader] - eps / 4
-        kept = 0
-        for i in range(n_active):
-            if ph_ucb[r, active[i]] >= floor:
-                active[kept] = active[i]
-                kept += 1
-        n_active = kept
-        output = active[0]
-        for i in range(1, n_active):
-            if ph_lcb[r, active[i]] > ph_lcb[r, output]:
-                output = active[i]
-        ph_state[r, 0] = 1
-        ph_state[r, 1] = leader
-    if n_active == 1:
-        output = active[0]
-    return output
+    out[0] = output
 
 
 # ------------------------------------------------------------------------------------------- driver
@@ -411,24 +341,26 @@ def run_fast(problem, policy: str, seed: int, *, checkpoints=None, trace: bool =
               noise_code(problem.noise), problem.sigma, key_bases(int(seed), K), problem.ell, problem.n_gamma,
               np.array(problem.tau, dtype=float), problem.cost_low, problem.cost_high)
     phases, output = (), None
+    if policy in ("tacc", "dnc"):
+        rows, row_of = problem.bias_table
+    else:                                              # the static bias zeta_k = B_k(1) (MF-UCB, LUCB); unused otherwise
+        rows, row_of = np.ascontiguousarray(problem.static_bias[:, None]), np.arange(K, dtype=np.int64)
     if policy == "rdfe":
         fid, target, bias_end, bias_one = problem.rdfe_plan
-        R = fid.shape[1]
-        ph = (np.zeros((R, K), dtype=np.bool_), np.zeros((R, K), dtype=np.bool_), np.zeros((R, K)),
-              np.zeros((R, K)), np.zeros((R, K)), np.zeros((R, 2), dtype=np.int64))
-        out = _run_rdfe(fid, target, bias_end, bias_one, problem.budget, *ph, *common)
-        phases = _phases(problem, *ph)
-        output = None if out < 0 else int(out)
     else:
-        if policy in ("tacc", "dnc"):
-            rows, row_of = problem.bias_table
-        else:                                          # the static bias zeta_k = B_k(1): MF-UCB, LUCB-style
-            rows, row_of = np.ascontiguousarray(problem.static_bias[:, None]), np.arange(K, dtype=np.int64)
-        family = (FAMILY_TWO_FIDELITY if policy in ("tacc", "dnc", "mf-ucb") else
-                  FAMILY_LUCB if policy == "lucb" else FAMILY_SINGLE)
-        fidelity = getattr(cls, "fidelity", LOW)
-        _run_index(family, policy == "tacc", fidelity, rows, row_of, problem.eta, problem.gamma, problem.s0,
-                   problem.budget, *common)
+        fid, target, bias_end, bias_one = (np.zeros((K, 0), dtype=np.int64), np.zeros((K, 0)), np.zeros((K, 0)),
+                                           np.zeros(K))
+    R = fid.shape[1]
+    ph = (np.zeros((R, K), dtype=np.bool_), np.zeros((R, K), dtype=np.bool_), np.zeros((R, K)), np.zeros((R, K)),
+          np.zeros((R, K)), np.zeros((R, 2), dtype=np.int64))
+    out = np.full(1, -1, dtype=np.int64)
+    family = (FAMILY_TWO_FIDELITY if policy in ("tacc", "dnc", "mf-ucb") else FAMILY_LUCB if policy == "lucb" else
+              FAMILY_RDFE if policy == "rdfe" else FAMILY_SINGLE)
+    _run(family, policy == "tacc", getattr(cls, "fidelity", LOW), rows, row_of, problem.eta, problem.gamma,
+         problem.s0, problem.budget, (fid, target, bias_end, bias_one, *ph, out), *common)
+    if policy == "rdfe":
+        phases = _phases(problem, *ph)
+        output = None if out[0] < 0 else int(out[0])
     rounds = int(st[1])
     violation = None if viol[0] < 0 else Violation(int(viol[0]), FIDELITY_NAMES[int(viol[1])], int(viol[2]))
     snaps_used = [(snaps[i, 0], snaps[i, 1]) for i in range(int(st[2]))]
