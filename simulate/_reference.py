@@ -68,7 +68,15 @@ def build_record(problem, name: str, seed: int, *, n_low, n_high, continuation, 
     gaps = problem.instance.gaps
     shares = regret_shares(gaps, n_low, n_high, problem.cost_low, problem.cost_high)
     snaps = list(snaps) + [(n_low, n_high)] * (len(checkpoints) - len(snaps))
-    at = tuple(math.fsum(regret_shares(gaps, a, b, problem.cost_low, problem.cost_high)) for a, b in snaps)
+    if snaps:                                          # every checkpoint at once: the same products as regret_shares
+        lows = np.array([a for a, _ in snaps], dtype=np.int64).astype(float)
+        highs = np.array([b for _, b in snaps], dtype=np.int64).astype(float)
+        g = np.asarray(gaps, dtype=float)
+        prefix_shares = g * (problem.cost_low * lows + problem.cost_high * highs)
+        prefix_shares[:, g == 0] = 0.0
+        at = tuple(math.fsum(row) for row in prefix_shares.tolist())
+    else:
+        at = ()
     def ints(x):
         return tuple(np.asarray(x, dtype=np.int64).tolist())
 
