@@ -118,7 +118,8 @@ def _summaries(verdicts) -> tuple:
 
 def check(configs, *, policies=DEFAULT_POLICIES, seeds=range(10), executor: str = "serial",
           workers: int | None = None, scheduler: str | None = None, cache=None, engine: str = "fast",
-          progress: bool = False, reproducer_dir=None, baseline: set | None = None) -> Certificate:
+          progress: bool = False, reproducer_dir=None, baseline: set | None = None,
+          records=None) -> Certificate:
     """Run ``policies`` on every configuration and seed, and judge every claim about them.
 
     Args:
@@ -127,14 +128,19 @@ def check(configs, *, policies=DEFAULT_POLICIES, seeds=range(10), executor: str 
         executor, workers, scheduler, cache, engine, progress: passed to ``simulate.run_tasks``.
         reproducer_dir: where to write a configuration file per VIOLATED verdict (None: not written).
         baseline: accepted (claim, configuration) findings (:func:`load_baseline`).
+        records: run records already made, in ``simulate.tasks_for(configs, policies, seeds)`` order (skips the
+            runs).
     """
     configs = unique_names(configs)
     seeds = tuple(int(s) for s in seeds)
     policies = tuple(policies)
     baseline = baseline or set()
     tasks = tasks_for(configs, policies, seeds)
-    records = run_tasks(tasks, executor=executor, workers=workers, scheduler=scheduler, cache=cache, engine=engine,
-                        progress=progress)
+    if records is None:
+        records = run_tasks(tasks, executor=executor, workers=workers, scheduler=scheduler, cache=cache,
+                            engine=engine, progress=progress)
+    elif len(records) != len(tasks):
+        raise TaccInputError("records", len(records), f"must hold one record per task ({len(tasks)})")
     contexts, assumptions = {}, {}
     for c in configs:
         problem = make_problem(c)

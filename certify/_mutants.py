@@ -74,12 +74,6 @@ class _UncappedTacc(Tacc):
         b = self.mismatch_bound
         return any(b(k, n) - b(k, n + s) >= 2 * self.eta * self.gamma for s in range(1, self.s0 + 1))
 
-    def ucb(self, k):   # the real TACC's table covers N_gamma + S0; an uncapped run reads past it
-        from simulate._rules import upper
-        n = int(self.n_low[k])
-        return min(upper(self.sum_low[k], n, self.ell, self.mismatch_bound(k, n)),
-                   upper(self.sum_high[k], self.n_high[k], self.ell, 0.0))
-
 
 class _EarlyThresholdTacc(Tacc):
     """TACC with the threshold test off by one: low fidelity only while N^(L) < N_gamma - 1."""
@@ -95,6 +89,7 @@ class _EarlyThresholdTacc(Tacc):
 
 
 def _uncapped(problem):
+    # the model's own B_k, not Problem.bias: an uncapped run passes the table's N_gamma + S0 + 1 counts
     model = problem.instance.low
     return _UncappedTacc(problem.n_arms, problem.cost_low, problem.cost_high, problem.budget, ell=problem.ell,
                          n_gamma=problem.n_gamma, gamma=problem.gamma, eta=problem.eta, s0=problem.s0,

@@ -240,15 +240,15 @@ def _confirm_configs(draw, n_arms):
 BREAKABLE = ("ass:mono-cert", "ass:plugin", "cap:S0")
 
 
-def _table_rows(mu, rows_dev, slack=1e-9, scale=1.0):
-    """Table low means mu + dev and the certificate scale * cumulative |dev| (+ slack)."""
+def _table_rows(mu, rows_dev, slack=1e-9):
+    """Table low means mu + dev and the certificate: the cumulative |dev| (+ slack)."""
     means, certs = [], []
     for m, dev in zip(mu, rows_dev):
         means.append([m + d for d in dev])
         run, cert = 0.0, []
         for d in dev:
             run += abs(d)
-            cert.append(round(scale * run + slack, 12))
+            cert.append(round(run + slack, 12))
         certs.append(cert)
     return means, certs
 
@@ -302,7 +302,7 @@ def broken_configs(draw, assumption: str) -> Config:
         D = draw(st.sampled_from([0.2, 0.5, 1.0]))
         scale = draw(st.sampled_from([0.0, 0.2, 0.5]))
         devs[0] = [-D] * (length - 1) + [0.0]   # exact past N_gamma + S0 + 1: no tail slope to heal B
-    means, certs = _table_rows(mu, devs, scale=1.0)
+    means, certs = _table_rows(mu, devs)
     if assumption == "ass:plugin":
         certs[0] = [round(scale * c, 12) for c in certs[0]]
     data = {

@@ -10,7 +10,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-__all__ = ["save", "regret_curves", "count_bounds", "bars"]
+__all__ = ["save", "regret_curves", "count_bounds"]
 
 _STYLE = {"tacc": ("C0", "o"), "dnc": ("C1", "s"), "mf-ucb": ("C2", "^"), "ucb": ("C3", "v"), "lucb": ("C4", "D"),
           "weak-fixed": ("C5", "x"), "low-improving": ("C6", "+"), "rdfe": ("C7", "*")}
@@ -68,14 +68,4 @@ def count_bounds(arms, labels, series: dict, *, title: str, ylabel: str):
     ax.set_ylabel(ylabel)
     ax.set_title(textwrap.fill(title, 70), fontsize=9)
     ax.legend(fontsize=8)
-    return fig
-
-
-def bars(names, values, *, title: str, ylabel: str, errors=None):
-    fig, ax = _fig()
-    ax.bar(range(len(names)), values, yerr=errors, capsize=3, color=[_STYLE.get(n, ("C0",))[0] for n in names])
-    ax.set_xticks(range(len(names)))
-    ax.set_xticklabels(names, rotation=30, ha="right")
-    ax.set_ylabel(ylabel)
-    ax.set_title(title)
     return fig

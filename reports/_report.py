@@ -118,8 +118,8 @@ def make_report(config=None, *, seeds=range(1000), out_dir="tacc-report", polici
     final_config = configs[-1]
     problem = make_problem(final_config)
     assumptions = check_assumptions(problem)
-    cert = check([final_config], policies=policies, seeds=seeds, executor=executor, workers=workers, cache=cache,
-                 reproducer_dir=out / "reproducers")
+    cert = check([final_config], policies=policies, seeds=seeds, reproducer_dir=out / "reproducers",
+                 records=[r for p in policies for r in by[full, p]])
     analyses = {b: analyze(c) for b, c in zip(budgets, configs)}
     a = analyses[full]
     inst = a.instance

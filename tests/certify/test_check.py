@@ -58,3 +58,16 @@ def test_sample_is_deterministic_and_named():
 def test_unique_names():
     c = load_config("set-a")
     assert [x.name for x in unique_names([c, c, c])] == ["set-a", "set-a-2", "set-a-3"]
+
+
+def test_check_judges_records_it_is_given():
+    from simulate import make_problem, run
+    cfg = load_config("llm-vanishing")
+    p = make_problem(cfg)
+    recs = [run(p, "tacc", s) for s in range(2)]
+    given = check([cfg], policies=("tacc",), seeds=range(2), records=recs)
+    assert [s.counts for s in given.summaries] == [s.counts for s in check([cfg], policies=("tacc",),
+                                                                             seeds=range(2)).summaries]
+    with pytest.raises(TaccInputError) as e:
+        check([cfg], policies=("tacc",), seeds=range(2), records=recs[:1])
+    assert e.value.field == "records"
