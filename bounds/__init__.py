@@ -6,6 +6,9 @@ names its result and LaTeX label (``thm:analysis-main-regret``, ``lem:ci``, ...)
 
 from bounds._analysis import Analysis, analyze
 from bounds._certification import certification_time
+from bounds._continuation import (Continuation, ContinuationWindow, continuation_gain_passes,
+                                  continuation_last_count, continuation_last_counts, continuation_of,
+                                  continuation_rho_max, continuation_window)
 from bounds._config import (PRESETS, Config, Costs, InstanceSpec, LowSpec, MeansSpec, NoiseSpec, Params,
                             config_to_dict, dump_config, load_config, parse_config)
 from bounds._decay import ResidualDecay, power_decay, residual_decay
@@ -33,5 +36,7 @@ __all__ = [
     "rdfe_low_count", "rdfe_oracle_cost", "rdfe_phase_index", "rdfe_regret_bound", "first_true",
     "TableLowFidelity", "checkpoint_profile", "frozen", "frozen_of", "Comparison", "CorollaryTerms",
     "TaccBound", "confirmation_count", "corollary_order", "high_query_bound", "low_query_bound",
-    "static_vs_adaptive", "tacc_regret_bound",
+    "static_vs_adaptive", "tacc_regret_bound", "Continuation", "ContinuationWindow", "continuation_gain_passes",
+    "continuation_last_count", "continuation_last_counts", "continuation_of", "continuation_rho_max",
+    "continuation_window",
 ]

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from collections import Counter
 
-from bounds import Analysis
+from bounds import Analysis, continuation_of
+from reports import _continuation_view
 from reports._tables import fmt, table
 
 
-def to_record(a: Analysis) -> dict:
-    """Every quantity with its paper label beside it (the JSON of ``tacc bounds``)."""
+def to_record(a: Analysis, continuation=None) -> dict:
+    """Every quantity with its paper label beside it (the JSON of ``tacc bounds``); ``continuation`` is
+    ``bounds.continuation_of(a)`` when already computed."""
     cfg, inst = a.config, a.instance
     p, c = cfg.params, cfg.costs
 
@@ -86,12 +88,14 @@ def to_record(a: Analysis) -> dict:
                                      "K (lambda_L + lambda_H) <= Lambda"),
         },
         "arms": arms,
+        "continuation": _continuation_view.to_record(continuation or continuation_of(a)),
     }
 
 
 def render(a: Analysis, max_arms: int = 40) -> str:
     """The human-readable view: the scalar quantities, then a per-arm table (best arm and suboptimal arms)."""
-    rec = to_record(a)
+    cont = continuation_of(a)
+    rec = to_record(a, cont)
     out = [f"tacc bounds: {rec['name']} ({rec['source']})",
            f"K = {rec['instance']['n_arms']}, k* = {rec['instance']['best_arm']}, "
            f"mu* = {fmt(rec['instance']['mu_star'])}, "
@@ -121,4 +125,5 @@ def render(a: Analysis, max_arms: int = 40) -> str:
                       "static-adapt", "c*(D/4)", "C_dyad"], rows))
     if len(order) > max_arms:
         out.append(f"... {len(order) - max_arms} more arms in the JSON output (--json PATH).")
+    out += ["", _continuation_view.render(cont, a.classes, order, max_arms)]
     return "\n".join(out)
