@@ -15,9 +15,9 @@ from pathlib import Path
 
 import numpy as np
 
-from bounds import ArmClass, analyze, parse_config, refine_partition
+from bounds import ArmClass, analyze, continuation_of, parse_config, refine_partition
 from certify import ASSUMPTIONS, DEFAULT_POLICIES, check, check_assumptions
-from reports import _figures as figs
+from reports import _continuation_view, _figures as figs
 from reports._stats import summarize
 from reports._tables import fmt, jsonable, table
 from simulate import make_problem, run_tasks, tasks_for
@@ -181,6 +181,7 @@ def make_report(config=None, *, seeds=range(1000), out_dir="tacc-report", polici
                  for i, k in enumerate(sub)],
         "theorem": {"tacc_mean": tacc_mean, "bound_prior": a.theorem.total, "bound_all_cd": a.theorem_if_all_cd.total},
         "classes_after_run": classes_after,
+        "continuation": _continuation_view.to_record(continuation_of(a)),
         "event": event,
         "runs_at_full_budget": len(seeds) * len(policies),
         "certificate": {"ok": cert.ok, "claims": [jsonable(s) for s in cert.summaries],
@@ -212,6 +213,7 @@ def _markdown(res: dict, files: list, cert) -> str:
                                             ("ell_Lambda", p["ell"]), ("N_gamma", p["n_gamma"]), ("gamma", p["gamma"]),
                                             ("eta", p["eta"]), ("S0", p["s0"]),
                                             ("costs (low, high)", f"{fmt(p['cost_low'])}, {fmt(p['cost_high'])}")]),
+              "", f"Continuation window (`eq:fidelity-selection`): {res['continuation']['summary']}",
               "", "## Assumptions", "",
               table(["label", "held", "statement", "detail"],
                     [(k, "yes" if a["held"] else "NO", a["statement"], a["detail"])

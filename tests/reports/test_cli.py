@@ -148,3 +148,16 @@ def test_reproduce_command_quick(tmp_path, capsys):
     assert main(["reproduce", "decay", "--quick", "--out", str(tmp_path), "--executor", "serial"]) == 0
     assert "claims reproduced" in capsys.readouterr().out
     assert (tmp_path / "decay.md").is_file() and (tmp_path / "README.md").is_file()
+
+
+def test_bounds_shows_the_continuation_window(capsys):
+    """`tacc bounds` prints and writes the continuation window: on Set A it is empty at every arm and it says why."""
+    assert main(["bounds", "set-a", "--json", "-"]) == 0
+    cont = json.loads(capsys.readouterr().out)["continuation"]
+    assert cont["label"] == "eq:fidelity-selection" and not cont["can_fire"]
+    assert {a["pulls"] for a in cont["arms"]} == {0} and all(a["window"] is None for a in cont["arms"])
+    assert 0 < cont["rho_max"] < cont["rho_min"] and cont["fires_only_below_rho_min"]
+    assert "cannot fire" in cont["summary"] and "below 2 eta gamma" in cont["summary"]
+    assert main(["bounds", "llm-residual"]) == 0
+    out = capsys.readouterr().out
+    assert "continuation window (eq:fidelity-selection)" in out and "14023..14065" in out

@@ -68,3 +68,12 @@ def test_report_markdown_structure_is_pinned(report):
 
 def test_budget_sweep_halves():
     assert budget_sweep(4000.0, 3) == [1000.0, 2000.0, 4000.0]
+
+
+def test_instance_section_explains_continuation(report):
+    res = json.loads((report.out_dir / "results.json").read_text())
+    cont = res["continuation"]
+    assert cont["n_gamma"] == res["parameters"]["n_gamma"] and len(cont["arms"]) == res["instance"]["n_arms"]
+    md = (report.out_dir / "report.md").read_text()
+    section = md.split("## Instance and parameters")[1].split("## Assumptions")[0]
+    assert f"Continuation window (`eq:fidelity-selection`): {cont['summary']}" in section
