@@ -106,13 +106,14 @@ def _fingerprint(x) -> bytes:
     return np.ascontiguousarray(np.asarray(x, dtype=float)).tobytes()
 
 
-def instance_parts(problem) -> dict:
+def instance_parts(problem, length: int | None = None) -> dict:
     """A fingerprint of every part of :data:`PARTS` for a problem: equal fingerprints, equal part.
 
-    Low means and B_k are tabulated over the counts a run can reach, 1..T_Lambda + S_0 + 1.
+    Low means and B_k are tabulated over the counts 1..``length`` (default T_Lambda + S_0 + 1, every count a run
+    can reach or look at).
     """
     inst, K = problem.instance, problem.n_arms
-    length = problem.horizon + problem.s0 + 1
+    length = problem.horizon + problem.s0 + 1 if length is None else length
     if K * length > _MAX_TABLE:
         raise TaccInputError("horizon", problem.horizon, f"too large to tabulate every part ({K} arms)")
     n = np.arange(1, length + 1)
@@ -134,7 +135,8 @@ def instance_parts(problem) -> dict:
 
 def changed_parts(a, b) -> frozenset:
     """The parts of :data:`PARTS` in which two problems differ."""
-    pa, pb = instance_parts(a), instance_parts(b)
+    length = max(a.horizon + a.s0, b.horizon + b.s0) + 1
+    pa, pb = instance_parts(a, length), instance_parts(b, length)
     return frozenset(k for k in PARTS if pa[k] != pb[k])
 
 

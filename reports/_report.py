@@ -17,7 +17,7 @@ import numpy as np
 
 from bounds import ArmClass, analyze, continuation_of, parse_config, refine_partition
 from certify import ASSUMPTIONS, DEFAULT_POLICIES, check, check_assumptions
-from reports import _continuation_view, _figures as figs
+from reports import _continuation_view, _figures as figs, _metamorphic_view
 from reports._stats import summarize
 from reports._tables import fmt, jsonable, table
 from simulate import make_problem, run_tasks, tasks_for
@@ -182,6 +182,8 @@ def make_report(config=None, *, seeds=range(1000), out_dir="tacc-report", polici
         "theorem": {"tacc_mean": tacc_mean, "bound_prior": a.theorem.total, "bound_all_cd": a.theorem_if_all_cd.total},
         "classes_after_run": classes_after,
         "continuation": _continuation_view.to_record(continuation_of(a)),
+        "metamorphic": _metamorphic_view.summarize(_metamorphic_view.run_relations(final_config, seeds[:3],
+                                                                                   policies)),
         "event": event,
         "runs_at_full_budget": len(seeds) * len(policies),
         "certificate": {"ok": cert.ok, "claims": [jsonable(s) for s in cert.summaries],
@@ -239,6 +241,8 @@ def _markdown(res: dict, files: list, cert) -> str:
                      "max ratio (all runs)"],
                     [(s.key, s.label, s.counts["HOLDS"], s.counts["VIOLATED"], s.counts["OFF_EVENT"],
                       s.counts["NOT_APPLICABLE"], s.max_ratio, s.max_ratio_all) for s in cert.summaries]),
+              "", "## Metamorphic relations (full budget, first seeds)", "",
+              *_metamorphic_view.markdown(res["metamorphic"]),
               "", "## Confidence event (lem:ci)", "",
               table(["policy", "runs", "event failed", "frequency", "delta"],
                     [(e["policy"], e["runs"], e["failures"], e["frequency"], res["delta"])

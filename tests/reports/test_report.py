@@ -60,6 +60,7 @@ def test_report_markdown_structure_is_pinned(report):
         "## Counts against their bounds (TACC, full budget)",
         "## Regret against budget",
         "## Tightness and verdicts (full budget)",
+        "## Metamorphic relations (full budget, first seeds)",
         "## Confidence event (lem:ci)",
         "## Files",
     ]
@@ -77,3 +78,12 @@ def test_instance_section_explains_continuation(report):
     md = (report.out_dir / "report.md").read_text()
     section = md.split("## Instance and parameters")[1].split("## Assumptions")[0]
     assert f"Continuation window (`eq:fidelity-selection`): {cont['summary']}" in section
+
+
+def test_metamorphic_section(report):
+    """The relations ran on the report's runs: none failed, and the ones that apply to this instance judged runs."""
+    rows = {r["relation"]: r for r in json.loads((report.out_dir / "results.json").read_text())["metamorphic"]}
+    assert set(rows) == {"unread", "relabel", "s0-zero", "static", "scale"}
+    assert all(r["failed"] == 0 for r in rows.values())
+    assert rows["s0-zero"]["held"] == 3 and rows["scale"]["runs"] == 3 * 5 and rows["unread"]["runs"] > 0
+    assert rows["relabel"]["runs"] == 0 and "Gaussian" in rows["relabel"]["not_applicable"][0]
