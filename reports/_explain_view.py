@@ -44,6 +44,7 @@ class ArmStory:
     reached_tau_by_continuation: bool
     certified_round: int
     certified_by: str
+    last_round: int
     high_bound: float
     high_in_window: int
     regret_share: float
@@ -75,13 +76,17 @@ class Explanation:
         if a.continuation:
             first, last = a.continuation_rounds[0], a.continuation_rounds[-1]
             parts.append(f"{a.continuation} continuation pull(s) in rounds {first}..{last} (window {a.window_pulls}) "
-                         f"took B_k from {fmt(a.bound_before)} to {fmt(a.bound_after)}"
+                         f"took B_k from {fmt(a.bound_before)} to {fmt(a.bound_after)} "
+                         f"(-{fmt(a.bound_before - a.bound_after)}), at a cost of {a.continuation} low queries"
                          + (" and carried it to tau_k" if a.reached_tau_by_continuation else ""))
         elif a.window_pulls and a.threshold_round > 0:
             parts.append(f"no continuation pull although its window allows {a.window_pulls}")
-        parts.append(f"certified by {a.certified_by} at round {a.certified_round}" if a.certified_round > 0
-                     else "never certified")
-        parts.append(f"N_H = {a.n_high} against the bound {fmt(a.high_bound)}")
+        if a.gap > 0:
+            parts.append(f"certified by {a.certified_by} at round {a.certified_round}" if a.certified_round > 0
+                         else "not certified by the theory's counts")
+        parts.append(f"last queried at round {a.last_round}")
+        parts.append(f"N_H = {a.n_high} against the bound {fmt(a.high_bound)} (prop:analysis-high-selection)"
+                     if a.gap > 0 else f"N_H = {a.n_high}")
         parts.append(f"{100 * a.regret_fraction:.1f}% of the regret")
         return "; ".join(parts) + "."
 
@@ -150,7 +155,8 @@ def explain(config, policy: str = "tacc", seed: int = 0, *, engine: str = "fast"
             n_low=rec.n_low[k], n_high=rec.n_high[k], threshold_round=thr, continuation=rec.continuation[k],
             continuation_rounds=tuple(cont.tolist()), window_pulls=window.pulls[k], bound_before=b_before,
             bound_after=b_after, reached_tau_by_continuation=reached_by_cont, certified_round=cert_round,
-            certified_by=cert_by, high_bound=a.high_count_bound[k], high_in_window=rec.high_in_window[k],
+            certified_by=cert_by, last_round=int(max(low_r.max(initial=0), high_r.max(initial=0))) or -1,
+            high_bound=a.high_count_bound[k], high_in_window=rec.high_in_window[k],
             regret_share=rec.regret_share[k],
             regret_fraction=rec.regret_share[k] / rec.regret if rec.regret > 0 else 0.0))
     return Explanation(config=config.name, policy=policy, seed=seed, rounds=rec.rounds, cost=rec.cost,
@@ -183,12 +189,13 @@ def render(e: Explanation, max_arms: int = 40) -> str:
         cont = (f"{s.continuation} (r{s.continuation_rounds[0]}..{s.continuation_rounds[-1]})" if s.continuation
                 else "0")
         rows.append((k, fmt(s.gap), s.prior_class, s.run_class, s.tau, s.threshold_round, cont, s.window_pulls,
-                     f"{fmt(s.bound_before)} -> {fmt(s.bound_after)}" if s.continuation else "-",
-                     s.certified_round, s.certified_by.split(" ")[0], s.n_high, s.high_bound,
+                     fmt(s.bound_before - s.bound_after) if s.continuation else "-",
+                     s.certified_round, s.certified_by.split(" ")[0], s.last_round, s.n_high,
+                     s.high_bound if s.gap > 0 else "-",
                      f"{fmt(s.regret_share)} ({100 * s.regret_fraction:.1f}%)"))
     out = [head, "", "per arm, largest regret share first (rounds count from 1, -1 = never):",
            table(["arm", "gap", "class", "after run", "tau", "N_gamma at round", "continuation", "window",
-                  "B_k bought", "certified at", "by", "N_H", "N_H bound", "regret share"], rows), ""]
+                  "B_k decrease", "certified at", "by", "last query", "N_H", "N_H bound", "regret share"], rows), ""]
     out += [e.story(k) for k in order[:max_arms]]
     if len(order) > max_arms:
         out.append(f"... {len(order) - max_arms} more arms (--max-arms, or --json).")

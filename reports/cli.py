@@ -150,6 +150,23 @@ def _cmd_reproduce(args) -> int:
     return 0
 
 
+def _cmd_explain(args) -> int:
+    from bounds import load_config
+    from reports._explain_view import explain, render, timeline_figure, to_json
+    from reports._figures import save
+    from reports._tables import dumps
+
+    e = explain(load_config(args.config), args.policy, args.seed, engine=args.engine)
+    if args.json:
+        _write_json(dumps(to_json(e)), args.json)
+    if args.json != "-":
+        print(render(e, max_arms=args.max_arms))
+    if args.out:
+        files = save(timeline_figure(e), Path(args.out), f"explain-{e.config}-{e.policy}-{e.seed}")
+        print(f"\ntimeline: {', '.join(str(Path(args.out) / f) for f in files)}", file=sys.stderr)
+    return 0
+
+
 def _cmd_bench(args) -> int:
     from reports._bench import render, run_bench
     from reports._tables import dumps
@@ -247,6 +264,17 @@ def build_parser() -> argparse.ArgumentParser:
                     help="finished runs (default OUT/runs): an interrupted reproduction resumes from it")
     rr.add_argument("--no-progress", dest="progress", action="store_false")
     rr.set_defaults(func=_cmd_reproduce)
+
+    ex = sub.add_parser("explain", help="one run, arm by arm as the theory sees it (class, threshold, continuation, "
+                                        "certification, counts against bounds, regret share)")
+    ex.add_argument("config", help=_CONFIG_HELP)
+    ex.add_argument("--policy", default="tacc", help="the policy to run (default tacc)")
+    ex.add_argument("--seed", type=int, default=0, help="the reward-table seed (default 0)")
+    ex.add_argument("--engine", choices=("fast", "reference"), default="fast")
+    ex.add_argument("--json", metavar="PATH", help="write the explanation as JSON to PATH ('-' for stdout)")
+    ex.add_argument("--out", metavar="DIR", default=None, help="write a timeline figure (PNG and PDF) to DIR")
+    ex.add_argument("--max-arms", type=int, default=40, help="arms shown (largest regret share first; default 40)")
+    ex.set_defaults(func=_cmd_explain)
 
     bn = sub.add_parser("bench", help="engine speed as ratios against references measured in the same run")
     bn.add_argument("--quick", action="store_true", help="smaller budgets and fewer seeds")
