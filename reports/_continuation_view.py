@@ -5,10 +5,12 @@ Used by ``tacc bounds`` and by the instance section of ``tacc report``.
 
 from __future__ import annotations
 
+import math
+
 from bounds import Continuation
 from reports._tables import fmt, table
 
-__all__ = ["to_record", "summary", "render"]
+__all__ = ["to_record", "summary", "render", "window_figure"]
 
 LABEL = "eq:fidelity-selection"
 
@@ -85,3 +87,45 @@ def render(c: Continuation, classes=None, order=None, max_arms: int = 40) -> str
     if len(order) > max_arms:
         out.append(f"... {len(order) - max_arms} more arms in the JSON output.")
     return "\n".join(out)
+
+
+def window_figure(c: Continuation, classes=None, order=None, max_arms: int = 30):
+    """Per arm, the continuation window (the low counts at which continuation fires) drawn against N_gamma, the
+    cap N_gamma + S0 and tau_k (a marker at the edge when tau_k is off the axis or infinite)."""
+    from reports._figures import plt
+    w = c.window
+    order = list(range(len(w.pulls))) if order is None else list(order)
+    order = order[:max_arms]
+    lo, hi = w.n_gamma - max(w.s0, 1) - 1, w.n_gamma + 2 * max(w.s0, 1) + 1
+    fig, ax = plt.subplots(figsize=(6.4, 0.32 * len(order) + 1.8), dpi=120)
+    ax.axvline(w.n_gamma - 0.5, color="k", lw=1, label="N_gamma")
+    ax.axvline(w.n_gamma + w.s0 - 0.5, color="grey", lw=1, ls="--", label="N_gamma + S0 (cap)")
+    labelled = set()
+
+    def once(name):
+        if name in labelled:
+            return None
+        labelled.add(name)
+        return name
+
+    for row, k in enumerate(reversed(order)):
+        if w.pulls[k]:
+            ax.barh(row, w.pulls[k], left=w.n_gamma - 0.5, height=0.6, color="C2", alpha=0.7,
+                    label=once("window (continuation fires)"))
+        t = w.tau[k]
+        if t != math.inf and lo <= t <= hi:
+            ax.plot([t], [row], marker="D", color="C3", ls="none", label=once("tau_k"))
+        else:
+            edge = lo if t != math.inf and t < lo else hi
+            ax.annotate(f"tau={'inf' if t == math.inf else t}", (edge, row), fontsize=6, va="center",
+                        ha="left" if edge == lo else "right", color="C3")
+    ax.set_xlim(lo, hi)
+    ax.set_yticks(range(len(order)))
+    ax.set_yticklabels([f"{k}" + (f" ({classes[k].value})" if classes is not None else "") for k in reversed(order)],
+                       fontsize=7)
+    ax.set_xlabel("low-fidelity count N_L")
+    ax.set_title(f"continuation window (eq:fidelity-selection), rho = {fmt(c.rho)}; fires up to rho = "
+                 f"{fmt(c.instance_rho_max)}", fontsize=9)
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2)
+    ax.grid(True, axis="x", alpha=0.3)
+    return fig

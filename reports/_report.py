@@ -152,6 +152,10 @@ def make_report(config=None, *, seeds=range(1000), out_dir="tacc-report", polici
         "bound 1 + ceil(4 ell / Delta^2) (prop:analysis-high-selection)": (high_bound, "_")},
         title="high-fidelity counts of TACC against their bound", ylabel="N^(H)_k"), fig_dir, "high_counts")
 
+    # the continuation window against N_gamma per arm
+    cont = continuation_of(a)
+    files += figs.save(_continuation_view.window_figure(cont, a.classes), fig_dir, "continuation_window")
+
     # numbers
     classes_after = {}
     ctx_classes = a.classes
@@ -181,7 +185,7 @@ def make_report(config=None, *, seeds=range(1000), out_dir="tacc-report", polici
                  for i, k in enumerate(sub)],
         "theorem": {"tacc_mean": tacc_mean, "bound_prior": a.theorem.total, "bound_all_cd": a.theorem_if_all_cd.total},
         "classes_after_run": classes_after,
-        "continuation": _continuation_view.to_record(continuation_of(a)),
+        "continuation": _continuation_view.to_record(cont),
         "metamorphic": _metamorphic_view.summarize(_metamorphic_view.run_relations(final_config, seeds[:3],
                                                                                    policies)),
         "event": event,
@@ -216,6 +220,7 @@ def _markdown(res: dict, files: list, cert) -> str:
                                             ("eta", p["eta"]), ("S0", p["s0"]),
                                             ("costs (low, high)", f"{fmt(p['cost_low'])}, {fmt(p['cost_high'])}")]),
               "", f"Continuation window (`eq:fidelity-selection`): {res['continuation']['summary']}",
+              "", "![continuation window](figures/continuation_window.png)",
               "", "## Assumptions", "",
               table(["label", "held", "statement", "detail"],
                     [(k, "yes" if a["held"] else "NO", a["statement"], a["detail"])

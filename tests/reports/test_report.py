@@ -23,7 +23,7 @@ def test_every_file_is_written_and_figures_are_not_empty(report):
         path = report.out_dir / f
         assert path.is_file() and path.stat().st_size > 1000, f
     names = {p.name for p in (report.out_dir / "figures").iterdir()}
-    for stem in ("regret_vs_budget", "low_counts", "high_counts"):
+    for stem in ("regret_vs_budget", "low_counts", "high_counts", "continuation_window"):
         assert {f"{stem}.png", f"{stem}.pdf"} <= names
 
 
@@ -87,3 +87,14 @@ def test_metamorphic_section(report):
     assert all(r["failed"] == 0 for r in rows.values())
     assert rows["s0-zero"]["held"] == 3 and rows["scale"]["runs"] == 3 * 5 and rows["unread"]["runs"] > 0
     assert rows["relabel"]["runs"] == 0 and "Gaussian" in rows["relabel"]["not_applicable"][0]
+
+
+def test_continuation_window_figure_is_drawn_from_the_window():
+    from bounds import analyze, continuation_of
+    from reports._continuation_view import window_figure
+    a = analyze(default_config())
+    c = continuation_of(a)
+    fig = window_figure(c, a.classes)
+    bars = [p for p in fig.axes[0].patches if p.get_width() > 0]
+    assert sorted(round(b.get_width()) for b in bars) == sorted(w for w in c.window.pulls if w)
+    assert all(b.get_x() == c.window.n_gamma - 0.5 for b in bars)
