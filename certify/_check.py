@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import math
 import re
 from collections import Counter
 from dataclasses import dataclass, replace
@@ -28,15 +27,18 @@ class ClaimSummary:
     """One claim over every run checked: verdict counts, and the largest empirical / bound.
 
     ``max_ratio`` is over asserted runs (HOLDS and VIOLATED); ``max_ratio_all`` over every run, NOT_APPLICABLE and
-    OFF_EVENT included (what the assumption or the event buys)."""
+    OFF_EVENT included (what the assumption or the event buys). A claim judged on no run has no max ratio:
+    ``None``, never NaN, and ``no_ratio_reason`` says why (the same for ``max_ratio_all`` when no run measured
+    anything)."""
 
     key: str
     label: str
     statement: str
     paper: bool
     counts: dict
-    max_ratio: float
-    max_ratio_all: float
+    max_ratio: float | None
+    max_ratio_all: float | None
+    no_ratio_reason: str | None = None
 
 
 @dataclass(frozen=True)
@@ -108,11 +110,16 @@ def _summaries(verdicts) -> tuple:
         if not vs:
             continue
         counts = Counter(v.verdict.value for v in vs)
-        asserted = [v.ratio for v in vs if v.verdict in (Verdict.HOLDS, Verdict.VIOLATED)]
+        asserted = [v.ratio for v in vs if v.judged]
         every = [v.ratio for v in vs if v.worst is not None]
+        reason = None
+        if not every:
+            reason = "judged on no run: no run had anything this claim bounds (for example no arm of its class)"
+        elif not asserted:
+            reason = "judged on no run: " + ", ".join(f"{n} {k}" for k, n in sorted(counts.items()))
         out.append(ClaimSummary(c.key, c.label, c.statement, c.paper,
                                 {x.value: counts.get(x.value, 0) for x in Verdict},
-                                max(asserted, default=math.nan), max(every, default=math.nan)))
+                                max(asserted, default=None), max(every, default=None), reason))
     return tuple(out)
 
 

@@ -16,7 +16,7 @@ def _ratio(x: float) -> str:
 def to_json(cert: Certificate, evidence=()) -> dict:
     return {
         "ok": cert.ok, "configs": list(cert.configs), "policies": list(cert.policies), "seeds": list(cert.seeds),
-        "assumptions": {name: {k: {"statement": ASSUMPTIONS[k], "held": r.held, "detail": r.detail,
+        "assumptions": {name: {k: {"statement": ASSUMPTIONS[k], "held": r.held, "status": r.status, "detail": r.detail,
                                    "witness": r.witness} for k, r in res.items()}
                         for name, res in cert.assumptions.items()},
         "claims": [jsonable(s) for s in cert.summaries],
@@ -32,7 +32,7 @@ def render(cert: Certificate, evidence=(), max_configs: int = 12) -> str:
     out = [f"tacc check: {len(cert.configs)} configuration(s) x {len(cert.policies)} policies "
            f"({', '.join(cert.policies)}) x {len(cert.seeds)} seeds"]
     keys = list(ASSUMPTIONS)
-    rows = [(name, *("held" if res[k].held else "FAILED" for k in keys))
+    rows = [(name, *(res[k].status for k in keys))
             for name, res in list(cert.assumptions.items())[:max_configs]]
     out += ["", "assumptions (" + ", ".join(f"{k}: {ASSUMPTIONS[k]}" for k in keys[:0]) + "by configuration)",
             table(["configuration", *keys], rows)]
@@ -41,9 +41,10 @@ def render(cert: Certificate, evidence=(), max_configs: int = 12) -> str:
         out.append(f"... {len(cert.assumptions) - max_configs} more; {failed} configuration(s) in all with a "
                    f"failed assumption (details in --json)")
     rows = [(s.key, s.label, s.counts["HOLDS"], s.counts["VIOLATED"], s.counts["OFF_EVENT"],
-             s.counts["NOT_APPLICABLE"], _ratio(s.max_ratio), _ratio(s.max_ratio_all)) for s in cert.summaries]
+             s.counts["NOT_APPLICABLE"], s.counts["UNDECIDED"], _ratio(s.max_ratio), _ratio(s.max_ratio_all))
+            for s in cert.summaries]
     out += ["", "certificate (verdicts per run; lem:ci per configuration and policy; ratio = empirical / bound)",
-            table(["claim", "label", "HOLDS", "VIOLATED", "OFF_EVENT", "NOT_APPLICABLE", "max ratio",
+            table(["claim", "label", "HOLDS", "VIOLATED", "OFF_EVENT", "NOT_APPLICABLE", "UNDECIDED", "max ratio",
                    "max ratio (all runs)"], rows)]
     if cert.reproducers:
         out += ["", "violations (rerun with the command):"]
@@ -60,7 +61,7 @@ def render(cert: Certificate, evidence=(), max_configs: int = 12) -> str:
 
 def junit(cert: Certificate) -> str:
     """JUnit XML: one test case per (claim, configuration, policy); VIOLATED not accepted -> failure, every run
-    OFF_EVENT or NOT_APPLICABLE -> skipped."""
+    OFF_EVENT, NOT_APPLICABLE or UNDECIDED -> skipped."""
     accepted = {(r.claim, r.config) for r in cert.reproducers if r.accepted}
     cases: dict = {}
     for v in cert.verdicts:
@@ -75,7 +76,7 @@ def junit(cert: Certificate) -> str:
             w = bad[0].worst
             ET.SubElement(case, "failure", message=f"{len(bad)} run(s) VIOLATED; seed {bad[0].seed}: {w.what} = "
                                                    f"{w.empirical} > {w.bound}")
-        elif all(v.verdict in (Verdict.OFF_EVENT, Verdict.NOT_APPLICABLE) for v in vs):
+        elif all(v.verdict in (Verdict.OFF_EVENT, Verdict.NOT_APPLICABLE, Verdict.UNDECIDED) for v in vs):
             skipped += 1
             ET.SubElement(case, "skipped", message=", ".join(sorted({v.verdict.value for v in vs})))
     suite.set("failures", str(failures))
