@@ -21,6 +21,9 @@ def to_json(cert: Certificate, evidence=()) -> dict:
                         for name, res in cert.assumptions.items()},
         "claims": [jsonable(s) for s in cert.summaries],
         "violations": [jsonable(r) for r in cert.reproducers],
+        "integrity_errors": [dict(jsonable(e), description=e.describe()) for e in cert.integrity_errors],
+        "judged_pairs": cert.judged_pairs, "run_pairs": len(cert.run_verdicts),
+        "not_judged": [jsonable(nj) for nj in cert.not_judged],
         "evidence": [{"assumption": e.assumption, "policy": e.policy, "examples": e.examples, "found": e.found,
                       "claim": e.claim, "label": e.label, "seed": e.seed, "config": e.config_toml,
                       "description": e.describe()} for e in evidence],
@@ -28,9 +31,26 @@ def to_json(cert: Certificate, evidence=()) -> dict:
     }
 
 
-def render(cert: Certificate, evidence=(), max_configs: int = 12) -> str:
+def judged_lines(cert: Certificate) -> list:
+    """The gate's first lines: how many (claim, run) pairs were judged, and every claim judged on no run with
+    the assumptions (and witnesses) or other reasons that excluded it."""
+    runs = cert.run_verdicts
+    out = [f"judged: {cert.judged_pairs} of {len(runs)} (claim, run) pairs (HOLDS or VIOLATED on something "
+           f"measured); {len(cert.not_judged)} claim(s) judged on no run" + (":" if cert.not_judged else "")]
+    for nj in cert.not_judged:
+        tag = "" if nj.measurable else ", nothing to measure"
+        out.append(f"  {nj.claim} ({nj.label}), {nj.runs} verdict(s){tag}:")
+        out += [f"    {r}" for r in nj.reasons]
+    return out
+
+
+def render(cert: Certificate, evidence=(), max_configs: int = 12, strict: bool = False) -> str:
     out = [f"tacc check: {len(cert.configs)} configuration(s) x {len(cert.policies)} policies "
            f"({', '.join(cert.policies)}) x {len(cert.seeds)} seeds"]
+    out += judged_lines(cert)
+    if cert.integrity_errors:
+        out += ["", "CACHE INTEGRITY ERROR: VIOLATED verdicts a rerun from scratch did not confirm (not findings):"]
+        out += [f"  {e.describe()}" for e in cert.integrity_errors]
     keys = list(ASSUMPTIONS)
     rows = [(name, *(res[k].status for k in keys))
             for name, res in list(cert.assumptions.items())[:max_configs]]
@@ -54,7 +74,15 @@ def render(cert: Certificate, evidence=(), max_configs: int = 12) -> str:
     if evidence:
         out += ["", "evidence about assumptions (instances breaking one assumption, the others intact):"]
         out += [f"  {e.describe()}" for e in evidence]
-    verdict = "PASS: no new violation" if cert.ok else f"FAIL: {len(cert.new_violations)} new violation(s)"
+    if cert.integrity_errors:
+        verdict = f"ERROR: {len(cert.integrity_errors)} stored run(s) not reproduced (exit 3)"
+    elif not cert.ok:
+        verdict = f"FAIL: {len(cert.new_violations)} new violation(s)"
+    elif strict and cert.strict_failures:
+        verdict = (f"FAIL (--strict): judged on no run although measurable: "
+                   f"{', '.join(nj.claim for nj in cert.strict_failures)}")
+    else:
+        verdict = "PASS: no new violation"
     out += ["", verdict]
     return "\n".join(out)
 

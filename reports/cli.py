@@ -91,8 +91,10 @@ def _cmd_check(args) -> int:
     if args.junit:
         Path(args.junit).write_text(junit(cert) + "\n")
     if args.json != "-":
-        print(render(cert, evidence))
-    return 0 if cert.ok else 1
+        print(render(cert, evidence, strict=args.strict))
+    if cert.integrity_errors:
+        return 3                                  # a stored run is not what the policy does: not a finding
+    return 0 if cert.ok and not (args.strict and cert.strict_failures) else 1
 
 
 def _cmd_proofs(args) -> int:
@@ -205,6 +207,9 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--evidence", type=int, default=100,
                    help="examples per assumption in the search for what breaking it does (0: skip; default 100)")
     c.add_argument("--baseline", metavar="PATH", help="accepted findings: a JSON list of {claim, config}")
+    c.add_argument("--strict", action="store_true",
+                   help="also fail (exit 1) when a claim is judged on no run although a run had something it "
+                        "bounds (every run excluded by an assumption, off the event or undecided)")
     c.add_argument("--reproducers", metavar="DIR", default="tacc-check-reproducers",
                    help="where a configuration file per violation is written (default ./tacc-check-reproducers)")
     c.add_argument("--junit", metavar="PATH", help="write JUnit XML (one test case per claim, configuration, policy)")
