@@ -9,7 +9,7 @@ from bounds._certification import certification_time
 from bounds._config import (PRESETS, Config, Costs, InstanceSpec, LowSpec, MeansSpec, NoiseSpec, Params,
                             config_to_dict, dump_config, load_config, parse_config)
 from bounds._decay import ResidualDecay, power_decay, residual_decay
-from bounds._dyadic import dyadic_ints, float_at_least
+from bounds._dyadic import cumulative_deviation, dyadic_ints, float_at_least
 from bounds._errors import TaccInputError
 from bounds._horizon import horizon, log_factor, min_rho, n_gamma, radius, radius_scalar
 from bounds._instance import Instance, build_instance
@@ -35,5 +35,5 @@ __all__ = [
     "TableLowFidelity", "checkpoint_profile", "frozen", "frozen_of", "Comparison", "CorollaryTerms",
     "TaccBound", "confirmation_count", "corollary_order", "high_query_bound", "low_query_bound",
     "static_vs_adaptive", "tacc_regret_bound",
-    "dyadic_ints", "float_at_least",
+    "cumulative_deviation", "dyadic_ints", "float_at_least",
 ]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["dyadic_ints", "float_at_least"]
+__all__ = ["dyadic_ints", "float_at_least", "cumulative_deviation"]
 
 
 def dyadic_ints(values) -> tuple[list, int]:
@@ -30,3 +30,19 @@ def float_at_least(num: int, shift: int) -> float:
     f = num / (1 << shift)                               # int / int: correctly rounded
     p, d = f.as_integer_ratio()
     return math.nextafter(f, math.inf) if p * (1 << shift) < num * d else f
+
+
+def cumulative_deviation(mu: float, values, start: float = 0.0) -> list:
+    """start + sum_{tau <= n} |values[tau] - mu| for n = 1..len(values), summed exactly over the floats and each
+    rounded up to a float: a certificate U(n) that is valid for these stored means (a float running sum can
+    fall short by an ulp) and, with start = 0, the tightest valid one.
+
+    >>> cumulative_deviation(0.0, [0.1, 0.2]) == [0.1, 0.30000000000000004]
+    True
+    """
+    ints, shift = dyadic_ints([mu, start, *values])
+    run, out = ints[1], []
+    for x in ints[2:]:
+        run += abs(x - ints[0])
+        out.append(float_at_least(run, shift))
+    return out

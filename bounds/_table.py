@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from bounds import _validate as v
-from bounds._dyadic import dyadic_ints, float_at_least
+from bounds._dyadic import cumulative_deviation
 from bounds._errors import TaccInputError
 from bounds._lowfidelity import LowFidelityModel
 from bounds._mismatch import mismatch_bound
@@ -100,17 +100,10 @@ class TableLowFidelity(LowFidelityModel):
 
 
 def _certificate_of(mu: np.ndarray, means: np.ndarray) -> np.ndarray:
-    """U_k(n) = sum_{tau <= n} |mu_k^(L)(tau) - mu_k^(H)| of the stored float means, summed exactly and rounded up
-    to a float: valid for the means as stored (mu + dev rounds, so a float sum of |dev| can fall short of the
-    stored deviations by an ulp), and the tightest such float."""
-    out = np.empty(means.shape)
-    for k in range(means.shape[0]):
-        ints, shift = dyadic_ints([float(mu[k])] + means[k].tolist())
-        run = 0
-        for i, x in enumerate(ints[1:]):
-            run += abs(x - ints[0])
-            out[k, i] = float_at_least(run, shift)
-    return out
+    """U_k(n) = sum_{tau <= n} |mu_k^(L)(tau) - mu_k^(H)| of the stored float means, exactly, rounded up
+    (``bounds.cumulative_deviation``): mu + dev rounds, so a float running sum of |dev| can fall short of the
+    stored deviations by an ulp and break ``ass:plugin`` on the instance as stored."""
+    return np.array([cumulative_deviation(float(mu[k]), means[k].tolist()) for k in range(means.shape[0])])
 
 
 def checkpoint_profile(mu_high, *, q, gap, q_max, signs, clip=False) -> TableLowFidelity:
