@@ -16,7 +16,7 @@ from certify._verdict import RunVerdict, Verdict, judge, judge_lem_ci
 from simulate import make_problem, run, run_tasks, tasks_for
 
 __all__ = ["DEFAULT_POLICIES", "ClaimSummary", "Reproducer", "IntegrityError", "NotJudged", "Certificate", "check",
-           "load_baseline", "unique_names", "sample_configs", "confirm"]
+           "load_baseline", "accepted", "BASELINE", "unique_names", "sample_configs", "confirm"]
 
 #: the policies a check runs by default: every policy some run-level claim is about.
 DEFAULT_POLICIES = ("tacc", "dnc", "mf-ucb", "ucb", "rdfe")
@@ -164,15 +164,21 @@ def unique_names(configs) -> list[Config]:
     return out
 
 
+#: the repository's baseline: the paper's findings the gate and the property tests accept (each with "why").
+BASELINE = Path(__file__).with_name("baseline.json")
+
+
 def load_baseline(path) -> set:
-    """Accepted findings: a JSON list of {"claim": key, "config": name} (``"*"`` matches any configuration)."""
-    data = json_file("baseline", path)
+    """Accepted findings: a JSON list of {"claim": key, "config": name} (``"*"`` matches any configuration);
+    ``"repo"`` is the repository's baseline (:data:`BASELINE`)."""
+    data = json_file("baseline", BASELINE if str(path) == "repo" else path)
     if not isinstance(data, list) or not all(isinstance(d, dict) and {"claim", "config"} <= set(d) for d in data):
         raise TaccInputError("baseline", str(path), 'must be a JSON list of {"claim": ..., "config": ...}')
     return {(d["claim"], d["config"]) for d in data}
 
 
-def _accepted(baseline: set, claim: str, config: str) -> bool:
+def accepted(baseline: set, claim: str, config: str) -> bool:
+    """Whether the baseline accepts a VIOLATED verdict of ``claim`` on the configuration named ``config``."""
     return (claim, config) in baseline or (claim, "*") in baseline
 
 
@@ -254,7 +260,7 @@ def check(configs, *, policies=DEFAULT_POLICIES, seeds=range(10), executor: str 
         seed_arg = f"{v.seed}:{v.seed + 1}" if v.seed is not None else f"{seeds[0]}:{seeds[-1] + 1}"
         reproducers.append(Reproducer(v.claim, v.label, v.config, v.policy, v.seed, None if path is None else str(path),
                                       f"tacc check {target} --policy {v.policy} --seeds {seed_arg} --evidence 0",
-                                      _accepted(baseline, v.claim, v.config)))
+                                      accepted(baseline, v.claim, v.config)))
     return Certificate(tuple(c.name for c in configs), policies, seeds, assumptions, tuple(verdicts),
                        _summaries(verdicts), tuple(reproducers), tuple(errors))
 

@@ -206,7 +206,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a policy to run (repeatable; default tacc, dnc, mf-ucb, ucb, rdfe)")
     c.add_argument("--evidence", type=int, default=100,
                    help="examples per assumption in the search for what breaking it does (0: skip; default 100)")
-    c.add_argument("--baseline", metavar="PATH", help="accepted findings: a JSON list of {claim, config}")
+    c.add_argument("--baseline", metavar="PATH",
+                   help="accepted findings: a JSON list of {claim, config}; 'repo' for the repository's")
     c.add_argument("--strict", action="store_true",
                    help="also fail (exit 1) when a claim is judged on no run although a run had something it "
                         "bounds (every run excluded by an assumption, off the event or undecided)")
