@@ -211,3 +211,16 @@ def test_scaling_every_mean_and_noise_changes_no_assumption(config, j):
     absolute unit by the paper: the noise scale <= 1 (sec:problem) and RDFE's dyadic grid eps_r = 2^-r."""
     skip = ("sec:problem:noise", "ass:app-rdfe-dyadic")
     assert _statuses(_transform(config, scale=2.0**j), skip) == _statuses(config, skip)
+
+
+def test_rho_is_decided_by_interval_arithmetic():
+    """rho_min is irrational: rho one part in 1e15 below it fails, above it holds (enclosure width ~1e-77);
+    rho = "min" is bounds.min_rho's float, held by definition, with its distance to the exact value shown."""
+    p = _table([0.5, 0.3], [[0.5], [0.3]], [[0.0], [0.0]])
+    need = min_rho(0.1, 2, p.horizon, 0.05)
+    res = check_assumptions(p)["lem:ci:rho"]
+    assert res.held and "rho = min" in res.detail and res.values["interval_width"] < 1e-70
+    below = check_assumptions(_table([0.5, 0.3], [[0.5], [0.3]], [[0.0], [0.0]], rho=need * (1 - 1e-15)))
+    assert below["lem:ci:rho"].failed and below["lem:ci:rho"].witness["margin"] < 0
+    above = check_assumptions(_table([0.5, 0.3], [[0.5], [0.3]], [[0.0], [0.0]], rho=need * (1 + 1e-15)))
+    assert above["lem:ci:rho"].held
