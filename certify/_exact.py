@@ -22,6 +22,9 @@ UNIT_ROUNDOFF = Fraction(1, 2**53)
 
 
 class Decision(enum.Enum):
+    """The three outcomes of a certified comparison: true for every value inside the error bound, false for
+    every such value, or either."""
+
     HOLDS = "holds"
     FAILS = "fails"
     UNDECIDED = "undecided"
