@@ -51,7 +51,7 @@ class Measurement:
             return 0.0
         return self.empirical / self.bound
 
-    @property
+    @functools.cached_property
     def comparison(self) -> Comparison:
         """empirical <= bound, decided exactly or with :attr:`error` (``certify._exact.compare_le``)."""
         bound, empirical = getattr(self, "_exact", (self.bound, self.empirical))
