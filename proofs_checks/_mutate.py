@@ -6,8 +6,10 @@ strict one made non-strict; each floor made a ceiling and each ceiling a floor; 
 each term of each sum dropped. A mutant that is REFUTED is *refused*: the step can fail. A step none of whose
 mutants is refused is VACUOUS.
 
-Hypothesis drops: the step re-decided without each premise in turn; a premise whose removal still leaves the
-conclusion PROVED is *not needed*.
+Hypothesis drops: the step re-decided without each premise in turn (each premise the paper states: a result it
+cites, a definition, an assumption; a variable's domain is not dropped); a premise whose removal still leaves
+the conclusion PROVED is *not needed*, one whose removal makes it REFUTED is *needed*. A step none of whose
+changes (conclusion mutants or drops) is refused is VACUOUS.
 """
 
 from __future__ import annotations
@@ -133,15 +135,18 @@ def mutate(inf: Inference, *, timeout_ms: int = MUTANT_TIMEOUT_MS, hypotheses: b
                 slack.append(m.description)
         else:
             undecided.append(m.description)
-    unneeded, needed = [], 0
+    unneeded, needed, dropped = [], 0, 0
     if hypotheses:
         for i, p in enumerate(inf.premises):
+            if p.source == DOMAIN:   # a variable's range, not a hypothesis of the paper: not dropped
+                continue
+            dropped += 1
             o = decide(inf.without(i), timeout_ms=timeout_ms).outcome
             if o is Outcome.PROVED:
                 unneeded.append(p.name)
             needed += o is Outcome.REFUTED
     return MutationReport(len(ms), refused, tuple(survived), tuple(slack), tuple(undecided), tuple(unneeded),
-                          len(inf.premises) if hypotheses else 0, needed, examples)
+                          dropped, needed, examples)
 
 
 def _implied(dom: tuple, original, mutant, timeout_ms: int) -> bool:

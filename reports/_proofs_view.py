@@ -17,7 +17,7 @@ def _mutants(r) -> str:
     m = r.mutation
     if m is None:
         return "-"
-    s = f"{m.refused}/{m.total}"
+    s = f"{m.refused}/{m.total}" + (f"; premises needed {m.needed}/{m.premises}" if m.premises else "")
     if m.undecided:
         s += f" ({len(m.undecided)} undecided)"
     return s + (" of the correction" if r.mutated == "correction" else "")
