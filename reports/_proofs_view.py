@@ -70,7 +70,8 @@ def to_json(reports) -> list:
             "corrected_result": None if r.result.corrected_outcome is None else r.result.corrected_outcome.value,
             "consistency": r.result.consistency, "note": r.step.note, "accepted_by_baseline": r.accepted,
             "mutation": None if m is None else {
-                "of": r.mutated, "total": m.total, "refused": m.refused, "survived": list(m.survived),
+                "of": r.mutated, "total": m.total, "refused": m.refused, "premises_dropped": m.premises,
+                "needed": m.needed, "vacuous": m.vacuous, "survived": list(m.survived),
                 "slack": {d: r.step.slack.get(d, "UNDECLARED") for d in m.slack}, "undecided": list(m.undecided),
                 "unneeded_hypotheses": {n: r.step.why_unneeded(n) for n in m.unneeded},
                 "refused_examples": jsonable({k: {a: str(b) for a, b in (v or {}).items()}
