@@ -13,6 +13,7 @@ from proofs_checks import (_corollary, _definitions, _facts, _improvement, _lem_
 from proofs_checks._coverage import COVERAGE, Statement, coverage_rows
 from proofs_checks._inference import Inference, Premise, decide
 from proofs_checks._mutate import MutationReport, mutants, mutate
+from proofs_checks._radius import least_rho_gaussian, least_rho_subgaussian, radius_rows
 from proofs_checks._result import Outcome, StepResult
 from proofs_checks._run import StepReport, load_baseline, run_steps
 from proofs_checks._step import Step
@@ -23,4 +24,4 @@ STEPS = (_lem_ci.STEPS + _selection.STEPS + _low_query.STEPS + _theorem.STEPS + 
 if len({s.sid for s in STEPS}) != len(STEPS):
     raise RuntimeError("duplicate proof step ids")
 __all__ = ["STEPS", "COVERAGE", "Statement", "coverage_rows", "Inference", "Premise", "decide", "MutationReport",
-           "mutants", "mutate", "Outcome", "Step", "StepResult", "StepReport", "run_steps", "load_baseline"]
+           "mutants", "mutate", "least_rho_gaussian", "least_rho_subgaussian", "radius_rows", "Outcome", "Step", "StepResult", "StepReport", "run_steps", "load_baseline"]

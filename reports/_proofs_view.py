@@ -122,6 +122,18 @@ def render(reports, *, wide: bool = False) -> str:
     return "\n".join(out)
 
 
+def render_radius(rows) -> str:
+    """The radius constant of lem:ci per preset: the paper's reading, the toolkit's, the least valid per noise."""
+    body = [(n, noise, K, T, f"{d:g}", f"{p:g}", f"{tk:.6g}", f"{sg:.6g}", f"{g:.6g}", f"{b:.6g}")
+            for n, noise, K, T, d, p, tk, sg, g, b in rows]
+    return "\n".join([
+        "radius constant rho of lem:ci (least valid per noise model; proofs_checks._radius derives each)",
+        table(["preset", "noise", "K", "T", "delta", "paper reading (fails)", "toolkit (rho = min)",
+               "least: sub-Gaussian", "least: Gaussian exact", "least: Bernoulli (Hoeffding)"], body),
+        "the toolkit's rho = \"min\" is the sub-Gaussian value with the noise's scale (sigma for Gaussian noise, "
+        "1/2 for Bernoulli: the Hoeffding column)"])
+
+
 def render_coverage(rows, *, wide: bool = False) -> str:
     """``rows`` from ``proofs_checks.coverage_rows``: (line, where, what, rows, reason)."""
     def cut(s, n):

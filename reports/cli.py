@@ -96,9 +96,9 @@ def _cmd_check(args) -> int:
 
 
 def _cmd_proofs(args) -> int:
-    from proofs_checks import STEPS, coverage_rows, load_baseline, run_steps
+    from proofs_checks import STEPS, coverage_rows, load_baseline, radius_rows, run_steps
     from proofs_checks._run import BASELINE
-    from reports._proofs_view import failures, render, render_coverage, to_json
+    from reports._proofs_view import failures, render, render_coverage, render_radius, to_json
     from reports._tables import dumps
 
     path = BASELINE if args.baseline == "repo" else args.baseline
@@ -111,7 +111,7 @@ def _cmd_proofs(args) -> int:
     if args.json:
         _write_json(dumps(to_json(reports)), args.json)
     if args.json != "-":
-        print(render(reports, wide=args.wide))
+        print(render(reports, wide=args.wide) + "\n\n" + render_radius(radius_rows()))
     return 1 if any(failures(reports).values()) else 0
 
 
