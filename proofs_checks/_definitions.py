@@ -13,7 +13,8 @@ from proofs_checks._step import step, steps_of
 @step("def.horizon", "sec:problem", "l.120 (T_Lambda = ceil(Lambda / lambda_L) 'upper bounds the total number of "
       "queries')", slack={"ceiling(Lambda/lambda_L) -> floor(Lambda/lambda_L)":
                           "at most floor(Lambda / lambda_L) queries fit in the budget; the ceiling is one more when "
-                          "Lambda / lambda_L is not an integer (harmless: T enters only log(2KT/delta))"})
+                          "Lambda / lambda_L is not an integer (harmless: T enters only log(2KT/delta))"},
+      toolkit="bounds.horizon keeps the paper's ceil(Lambda / lambda_L)")
 def _horizon():
     t = symbols("t", integer=True)
     lam, lL, lH, C = symbols("Lambda lambda_L lambda_H C_t")

@@ -31,7 +31,8 @@ def _pre():
       slack=dict.fromkeys(("term 1 dropped from N_gamma + 1", "constant 1 -> 1/2 in N_gamma + 1",
                            "constant 1 -> 9/10 in N_gamma + 1", "pre <= N_gamma + 1 made pre < N_gamma + 1"),
                           "the pre-threshold queries are made at counts 0 .. N_gamma - 1 (the initialization at "
-                          "count 0): at most N_gamma, the '+1' is slack (TACC's runs reach N_gamma + S_0 exactly)"))
+                          "count 0): at most N_gamma, the '+1' is slack (TACC's runs reach N_gamma + S_0 exactly)"),
+      toolkit="bounds.low_query_bound keeps the paper's N_gamma + S_0 + 1 (the claim `tacc check` judges)")
 def _pre_count():
     pre, Ng = symbols("pre N_gamma", integer=True)
     return Inference(

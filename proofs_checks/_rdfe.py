@@ -52,7 +52,8 @@ def _elim():
       slack=dict.fromkeys(("UCB_star >= LCB_hat - eps/4 made UCB_star > LCB_hat - eps/4",
                            "term -eps/4 dropped from LCB_hat - eps/4", "constant -1/4 -> -1/8 in -eps/4",
                            "constant -1/4 -> -9/40 in -eps/4"),
-                          "k* survives without the eps/4 margin: UCB_{k*} >= mu* >= mu_leader >= LCB_leader"))
+                          "k* survives without the eps/4 margin: UCB_{k*} >= mu* >= mu_leader >= LCB_leader"),
+      toolkit="the RDFE engines keep the paper's survival test UCB_k >= LCB_leader - eps_r/4")
 def _optimal_survives():
     Us, ms, mh, Lh, e = symbols("UCB_star mu_star mu_hat_arm LCB_hat eps")
     return Inference(
@@ -103,7 +104,8 @@ def _monotone():
 
 @step("rdfe-thm.eliminated-by-rk", "thm:app-rdfe-regret", "l.1552-1556",
       slack={"Delta >= eps_rk made Delta > eps_rk": "r_k = min{r : eps_r <= Delta_k/2} is a factor 2 finer than "
-                                                   "lem:app-rdfe-elim needs (eps_r <= Delta_k already eliminates)"})
+                                                   "lem:app-rdfe-elim needs (eps_r <= Delta_k already eliminates)"},
+      toolkit="bounds.rdfe_phase_index keeps the paper's r_k = min{r : eps_r <= Delta_k / 2}")
 def _by_rk():
     e, D = symbols("eps_rk Delta")
     return Inference(
@@ -143,6 +145,7 @@ def _terminal_corrected():
               "[0, 1]: Set B has N(0, 1) means)",
       corrected=_terminal_corrected,
       corrected_text="c_k^*(eps_{r_k}) <= c_k^*(min(Delta_k/4, 1/2)); as written for Delta_k <= 2",
+      toolkit="bounds.rdfe_regret_bound's total uses c_k^*(min(Delta_k/4, 1/2)) and reports paper_form_valid",
       consistency=_terminal_consistency)
 def _terminal():
     r, D, e, hyps = _terminal_hyps()
@@ -171,6 +174,7 @@ def _warm(corrected: bool) -> Inference:
       finding="the warm start costs Delta_k (lambda_L + lambda_H) per arm: covered by C_2 (lambda_L + lambda_H) "
               "only when C_2 >= max_k Delta_k, which no absolute constant is when means are unbounded",
       corrected=lambda: _warm(True), corrected_text="C_2 = max_k Delta_k (<= 1 when means lie in [0, 1])",
+      toolkit="bounds.rdfe_regret_bound uses C_2 = max_k Delta_k, the least valid value",
       consistency=_warm_consistency)
 def _warm_start():
     return _warm(False)

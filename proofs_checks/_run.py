@@ -12,6 +12,7 @@ from bounds._validate import json_file
 from proofs_checks._mutate import MutationReport, mutate
 from proofs_checks._result import Outcome, StepResult
 from proofs_checks._step import Step
+from proofs_checks._tighten import least_constants
 
 __all__ = ["StepReport", "run_steps", "load_baseline", "BASELINE"]
 
@@ -30,6 +31,7 @@ class StepReport:
     accepted: bool = False
     mutation: MutationReport | None = None
     mutated: str = ""     # "step", "correction" or ""
+    least: tuple = ()     # proofs_checks._tighten.Least: constants only shown to suffice, with their least value
 
     @property
     def vacuous(self) -> bool:
@@ -45,18 +47,19 @@ class StepReport:
 
 def _one(s: Step, baseline: set, do_mutate: bool) -> StepReport:
     t = time.perf_counter()
-    mutation, mutated = None, ""
+    mutation, mutated, least = None, "", ()
     try:
         r = s.check()
         if do_mutate and r.outcome is Outcome.PROVED:
             mutation, mutated = mutate(s.inference), "step"
+            least = tuple(least_constants(s.inference, mutation.slack))
         elif do_mutate and r.outcome is Outcome.REFUTED and r.corrected_outcome is Outcome.PROVED:
             mutation, mutated = mutate(s.corrected(), hypotheses=False), "correction"
     except Exception as exc:  # a failing checker is reported, not raised
         r = StepResult(Outcome.UNKNOWN, f"the check raised {type(exc).__name__}: {exc} "
                                         f"({traceback.extract_tb(exc.__traceback__)[-1].lineno})")
     return StepReport(s, r, time.perf_counter() - t, r.outcome is Outcome.REFUTED and s.sid in baseline,
-                      mutation, mutated)
+                      mutation, mutated, least)
 
 
 def run_steps(steps, baseline: set | None = None, *, mutate_steps: bool = True) -> list[StepReport]:

@@ -28,7 +28,7 @@ class Step:
     mutant to why the stated form is not the tightest; ``consistency(result)`` compares the ``bounds``
     counterpart with the checked expression; ``note`` says what is checked and what is not; ``unchecked`` (a
     step resting on an argument neither z3 nor sympy is given, e.g. concentration) makes the step UNKNOWN with
-    that reason."""
+    that reason; ``toolkit`` says which form the toolkit computes where the paper's constant is not the least."""
 
     sid: str
     label: str
@@ -42,6 +42,7 @@ class Step:
     consistency: Callable[[StepResult], str] | None = field(default=None, repr=False)
     note: str = ""
     unchecked: str = ""
+    toolkit: str = ""
 
     @property
     def inference(self) -> Inference:

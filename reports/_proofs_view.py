@@ -52,6 +52,11 @@ def _detail(r) -> str:
         slack = [f"{d} ({r.step.slack.get(d, 'UNDECLARED slack')})" for d in r.mutation.slack]
         if slack:
             parts.append("slack: " + "; ".join(slack))
+    for x in r.least:
+        parts.append(f"least valid {x.where}: {x.least} (paper {x.stated}"
+                     + (f"; {x.refuted_below} refuted)" if x.refuted_below is not None else ")"))
+    if r.step.toolkit:
+        parts.append(f"toolkit: {r.step.toolkit}")
     return "; ".join(parts)
 
 
@@ -76,7 +81,10 @@ def to_json(reports) -> list:
                 "unneeded_hypotheses": {n: r.step.why_unneeded(n) for n in m.unneeded},
                 "refused_examples": jsonable({k: {a: str(b) for a, b in (v or {}).items()}
                                               for k, v in m.examples.items()})},
-            "seconds": r.seconds})
+            "least_constants": [{"constant": x.where, "paper": str(x.stated), "least_valid": str(x.least),
+                                 "refuted_below": None if x.refuted_below is None else str(x.refuted_below)}
+                                for x in r.least],
+            "toolkit": r.step.toolkit, "seconds": r.seconds})
     return out
 
 

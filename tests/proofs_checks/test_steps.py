@@ -82,3 +82,9 @@ def test_every_label_has_a_row():
 
 def test_the_repository_baseline_is_the_current_findings():
     assert load_baseline(BASELINE) == REFUTED
+
+
+def test_constants_only_shown_to_suffice_get_their_least_value(reports):
+    least = {x.where: x for x in reports["low-query.pre-count"].least}
+    assert least["constant 1 in N_gamma + 1"].least == 0
+    assert not reports["high-selection.count"].least          # 4 ell is the least constant there
