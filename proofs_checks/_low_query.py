@@ -62,22 +62,31 @@ def _mono_cert(D, Ng, S0, gam):
         "ass:mono-cert: Delta^(L)(n) >= 2 gamma for some n <= N_gamma + S_0 => for all m in [n, N_gamma + S_0]")
 
 
+def _selection(D, G, gam, count, sel):
+    """prop:analysis-low-selection at ``count``: G < gamma and Delta^(L) >= 2 gamma there => not selected."""
+    return Premise("prop:analysis-low-selection",
+                   sympy.Implies(sympy.And(G < gam, D(count) >= 2 * gam), sympy.Eq(sel, 0)),
+                   "G < gamma and Delta^(L) >= 2 gamma at the current count => not selected")
+
+
+def _certificate_premises(name: str):
+    D = sympy.Function("DeltaL")
+    tau, Ng, S0, sel = symbols("tau N_gamma S_0 selected", integer=True)
+    gam, G = symbols(f"gamma {name}")
+    return D, tau, Ng, S0, sel, gam, G, (
+        Premise("tau in its set", D(tau) >= 2 * gam, "eq:analysis-cert-time: Delta^(L)(tau_k) >= 2 gamma"),
+        _mono_cert(D, Ng, S0, gam))
+
+
 @step("low-query.class-A", "prop:analysis-low-query-bound", "l.1029-1036 (item (i))")
 def _class_a():
-    D = sympy.Function("DeltaL")
-    tau, Ng, S0 = symbols("tau N_gamma S_0", integer=True)
-    gam, G = symbols("gamma G_Ngamma")
-    sel = symbols("selected", integer=True)
+    D, tau, Ng, S0, sel, gam, G, cert = _certificate_premises("G_Ngamma")
     return Inference(
-        domain(tau >= 1, Ng >= 1, gam > 0, sel >= 0, sel <= 1) + (
+        domain(tau >= 1, Ng >= 1, gam > 0, sel >= 0, sel <= 1) + cert + (
             Premise("S_0 >= 0", S0 >= 0, "alg:adaptive-mf-mab: S_0 is a count"),
             Premise("k in A", tau <= Ng, "eq:analysis-arm-partition: tau_k(gamma) <= N_gamma"),
-            Premise("tau in its set", D(tau) >= 2 * gam, "eq:analysis-cert-time: Delta^(L)(tau_k) >= 2 gamma"),
-            _mono_cert(D, Ng, S0, gam),
             Premise("crossing", G < gam, "at N^(L) = N_gamma, G(N_gamma) < gamma (definition of N_gamma)"),
-            Premise("prop:analysis-low-selection", sympy.Implies(sympy.And(G < gam, D(Ng) >= 2 * gam),
-                                                                 sympy.Eq(sel, 0)),
-                    "G < gamma and Delta^(L) >= 2 gamma at the current count => not selected")),
+            _selection(D, G, gam, Ng, sel)),
         sympy.And(D(Ng) >= 2 * gam, sympy.Eq(sel, 0)))
 
 
@@ -86,20 +95,13 @@ def _class_a():
                                  "count stays tau_k; the window part of ass:mono-cert, which class A needs, is not "
                                  "used for C^d"})
 def _class_cd():
-    D = sympy.Function("DeltaL")
-    tau, Ng, S0 = symbols("tau N_gamma S_0", integer=True)
-    gam, G = symbols("gamma G_tau")
-    sel = symbols("selected", integer=True)
+    D, tau, Ng, S0, sel, gam, G, cert = _certificate_premises("G_tau")
     return Inference(
-        domain(Ng >= 1, gam > 0, sel >= 0, sel <= 1, S0 >= 0) + (
+        domain(Ng >= 1, gam > 0, sel >= 0, sel <= 1, S0 >= 0) + cert + (
             Premise("k in C", sympy.And(tau > Ng, tau <= Ng + S0),
                     "eq:analysis-arm-partition: N_gamma < tau_k <= N_gamma + S_0"),
-            Premise("tau in its set", D(tau) >= 2 * gam, "eq:analysis-cert-time"),
-            _mono_cert(D, Ng, S0, gam),
             Premise("past the crossing", G < gam, "tau > N_gamma, so G(tau) < gamma (G decreasing)"),
-            Premise("prop:analysis-low-selection", sympy.Implies(sympy.And(G < gam, D(tau) >= 2 * gam),
-                                                                 sympy.Eq(sel, 0)),
-                    "G < gamma and Delta^(L) >= 2 gamma at count tau_k => not selected")),
+            _selection(D, G, gam, tau, sel)),
         sympy.And(tau <= Ng + S0, D(tau) >= 2 * gam, sympy.Eq(sel, 0)))
 
 

@@ -50,11 +50,11 @@ def _costs(D, lL, lH, NL, NH):
     return domain(D >= 0, lL > 0, lH > lL, NL >= 0, NH >= 0)
 
 
-@step("theorem.A-term", "thm:analysis-main-regret", "l.1081",
-      unneeded={"continuation cap": "encoding: an A arm is never selected after the crossing, so its continuation "
-                                    "count is 0 whatever the cap"})
-def _a_term():
-    R, D, lL, lH, NL, NH, dec = _arm("A")
+def _certified(name: str, certificate: Premise, bound):
+    """An arm certified by low fidelity (A or C^d): its counts split at the crossing, the pre-threshold count,
+    no high query before the crossing, the continuation cap, and the class's certificate (``certificate``, on
+    the symbols ``cont``, ``high_after``); conclusion R_k <= Delta_k ``bound(lambda_L, lambda_H, N_gamma, S_0)``."""
+    R, D, lL, lH, NL, NH, dec = _arm(name)
     pre, cont, hb, ha, Ng, S0 = symbols("pre cont high_before high_after N_gamma S_0", integer=True)
     return Inference(
         _costs(D, lL, lH, NL, NH) + domain(pre >= 0, cont >= 0, hb >= 0, ha >= 0, Ng >= 1, S0 >= 0) + dec + (
@@ -62,27 +62,30 @@ def _a_term():
                     "alg:adaptive-mf-mab: one high initialization query; low queries before and after the crossing"),
             Premise("low-query.pre-count", pre <= Ng + 1, "l.1021: at most N_gamma + 1 pre-threshold pulls"),
             Premise("eq:fidelity-selection", sympy.Eq(hb, 0), "no high query while G(N^(L)) >= gamma"),
-            Premise("continuation cap", cont <= S0, "eq:fidelity-selection"),
-            Premise("low-query.class-A", sympy.Eq(cont + ha, 0),
-                    "prop:analysis-low-query-bound (i): certified at the crossing, never selected again")),
-        R <= D * (lL * (Ng + 1) + lH))
+            Premise("continuation cap", cont <= S0, "eq:fidelity-selection: A_k <= S_0"),
+            certificate),
+        R <= D * bound(lL, lH, Ng, S0))
+
+
+_CONT, _HIGH_AFTER = symbols("cont high_after", integer=True)
+
+
+@step("theorem.A-term", "thm:analysis-main-regret", "l.1081",
+      unneeded={"continuation cap": "encoding: an A arm is never selected after the crossing, so its continuation "
+                                    "count is 0 whatever the cap"})
+def _a_term():
+    return _certified("A", Premise("low-query.class-A", sympy.Eq(_CONT + _HIGH_AFTER, 0),
+                                   "prop:analysis-low-query-bound (i): certified at the crossing, never selected "
+                                   "again"),
+                      lambda lL, lH, Ng, S0: lL * (Ng + 1) + lH)
 
 
 @step("theorem.Cd-term", "thm:analysis-main-regret", "l.1096")
 def _cd_term():
-    R, D, lL, lH, NL, NH, dec = _arm("Cd")
-    pre, cont, hb, ha, Ng, S0 = symbols("pre cont high_before high_after N_gamma S_0", integer=True)
-    return Inference(
-        _costs(D, lL, lH, NL, NH) + domain(pre >= 0, cont >= 0, hb >= 0, ha >= 0, Ng >= 1, S0 >= 0) + dec + (
-            Premise("counts", sympy.And(sympy.Eq(NL, pre + cont), sympy.Eq(NH, 1 + hb + ha)),
-                    "alg:adaptive-mf-mab: one high initialization query; low queries before and after the crossing"),
-            Premise("low-query.pre-count", pre <= Ng + 1, "l.1021"),
-            Premise("eq:fidelity-selection", sympy.Eq(hb, 0), "no high query while G(N^(L)) >= gamma"),
-            Premise("continuation cap", cont <= S0, "eq:fidelity-selection: A_k <= S_0"),
-            Premise("eq:app-analysis-Cdet", sympy.Eq(ha, 0),
-                    "no high query while N_gamma <= N^(L) < tau_k; certified at tau_k, never selected again "
-                    "(prop:analysis-low-query-bound (ii))")),
-        R <= D * (lL * (Ng + S0 + 1) + lH))
+    return _certified("Cd", Premise("eq:app-analysis-Cdet", sympy.Eq(_HIGH_AFTER, 0),
+                                    "no high query while N_gamma <= N^(L) < tau_k; certified at tau_k, never "
+                                    "selected again (prop:analysis-low-query-bound (ii))"),
+                      lambda lL, lH, Ng, S0: lL * (Ng + S0 + 1) + lH)
 
 
 @step("theorem.H-term", "thm:analysis-main-regret", "l.1110-1120",
