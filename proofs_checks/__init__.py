@@ -24,4 +24,5 @@ STEPS = (_lem_ci.STEPS + _selection.STEPS + _low_query.STEPS + _theorem.STEPS + 
 if len({s.sid for s in STEPS}) != len(STEPS):
     raise RuntimeError("duplicate proof step ids")
 __all__ = ["STEPS", "COVERAGE", "Statement", "coverage_rows", "Inference", "Premise", "decide", "MutationReport",
-           "mutants", "mutate", "least_rho_gaussian", "least_rho_subgaussian", "radius_rows", "Outcome", "Step", "StepResult", "StepReport", "run_steps", "load_baseline"]
+           "mutants", "mutate", "least_rho_gaussian", "least_rho_subgaussian", "radius_rows", "Outcome", "Step",
+           "StepResult", "StepReport", "run_steps", "load_baseline"]

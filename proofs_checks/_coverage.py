@@ -201,8 +201,8 @@ COVERAGE = (
 
 
 def coverage_rows(results: dict | None = None) -> list[tuple]:
-    """(line, where, what, rows with their outcomes, reason) per statement in the paper's order; ``results`` maps step id -> outcome
-    text (the rows without outcomes when None)."""
+    """(line, where, what, rows with their outcomes, reason) per statement in the paper's order; ``results``
+    maps step id -> outcome text (the rows without outcomes when None)."""
     out = []
     for s in sorted(COVERAGE, key=lambda s: s.line):
         rows = ", ".join(f"{r} [{results[r]}]" if results and r in results else r for r in s.rows)
