@@ -98,21 +98,23 @@ def _cmd_check(args) -> int:
 
 
 def _cmd_proofs(args) -> int:
-    from proofs_checks import STEPS, load_baseline, run_steps
+    from proofs_checks import STEPS, coverage_rows, load_baseline, radius_rows, run_steps
     from proofs_checks._run import BASELINE
-    from reports._proofs_view import render, to_json
+    from reports._proofs_view import failures, render, render_coverage, render_radius, to_json
     from reports._tables import dumps
 
     path = BASELINE if args.baseline == "repo" else args.baseline
     baseline = load_baseline(path) if path else set()
-    reports = run_steps(STEPS, baseline)
+    reports = run_steps(STEPS, baseline, mutate_steps=not args.coverage)
+    if args.coverage:
+        rows = coverage_rows({r.step.sid: r.result.outcome.value for r in reports})
+        print(render_coverage(rows, wide=args.wide))
+        return 0 if all(r[3] != "-" or r[4] for r in rows) else 1
     if args.json:
         _write_json(dumps(to_json(reports)), args.json)
     if args.json != "-":
-        print(render(reports, wide=args.wide))
-    refuted = any(r.result.outcome.value == "REFUTED" and not r.accepted for r in reports)
-    disagree = any(r.result.consistency and "DISAGREES" in r.result.consistency for r in reports)
-    return 1 if refuted or disagree else 0
+        print(render(reports, wide=args.wide) + "\n\n" + render_radius(radius_rows()))
+    return 1 if any(failures(reports).values()) else 0
 
 
 def _cmd_report(args) -> int:
@@ -228,6 +230,8 @@ def build_parser() -> argparse.ArgumentParser:
                          "the paper's current findings")
     pr.add_argument("--json", metavar="PATH", help="write every step as JSON to PATH ('-' for stdout)")
     pr.add_argument("--wide", action="store_true", help="print each step's statement in full")
+    pr.add_argument("--coverage", action="store_true", help="list each statement of the paper with the rows that "
+                                                            "check it, or why none does")
     pr.set_defaults(func=_cmd_proofs)
 
     rp = sub.add_parser("report", help="the bound-versus-empirical report (default: a built-in instance with every "
