@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bounds import TaccInputError
-from bounds._validate import json_file
+from bounds import validate
 from proofs_checks._step import Outcome, Step, StepResult
 
 __all__ = ["StepReport", "run_steps", "load_baseline", "BASELINE"]
@@ -42,7 +42,7 @@ def run_steps(steps, baseline: set | None = None) -> list[StepReport]:
 
 def load_baseline(path) -> set:
     """Accepted REFUTED steps: a JSON list of step ids (or objects with an "id")."""
-    data = json_file("baseline", path)
+    data = validate.json_file("baseline", path)
     if not isinstance(data, list):
         raise TaccInputError("baseline", str(path), "must be a JSON list of step ids")
     ids = set()

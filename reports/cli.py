@@ -61,9 +61,7 @@ def _cmd_simulate(args) -> int:
 
 def _cmd_check(args) -> int:
     from bounds import PRESETS, load_config
-    from certify import DEFAULT_POLICIES, check, load_baseline
-    from certify._check import sample_configs
-    from certify._search import assumption_evidence
+    from certify import DEFAULT_POLICIES, assumption_evidence, check, load_baseline, sample_configs
     from certify.strategies import BREAKABLE
     from reports._check_view import junit, render, to_json
     from reports._tables import dumps
@@ -96,8 +94,7 @@ def _cmd_check(args) -> int:
 
 
 def _cmd_proofs(args) -> int:
-    from proofs_checks import STEPS, load_baseline, run_steps
-    from proofs_checks._run import BASELINE
+    from proofs_checks import BASELINE, STEPS, load_baseline, run_steps
     from reports._proofs_view import render, to_json
     from reports._tables import dumps
 
