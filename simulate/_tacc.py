@@ -86,8 +86,8 @@ class Tacc(Policy):
 
         >>> pol = Tacc.from_parameters(2, 1.0, 10.0, 500.0, delta=0.05, rho=1.0, gamma=0.5, eta=0.1, s0=3,
         ...                            certificate=lambda k, n: 0.2 * n ** 0.5)
-        >>> pol.n_gamma, round(pol.mismatch_bound(0, 4), 3)       # B(4) = 0.2 * 4^0.5 / 4
-        (44, 0.1)
+        >>> pol.n_gamma, round(pol.mismatch_bound(0, 4), 3)   # ceil(log(40000) / 0.25); B(4) = 0.2 * 4^0.5 / 4
+        (43, 0.1)
         """
         t = thresholds(n_arms, cost_low, budget, delta=delta, rho=rho, gamma=gamma, s0=s0, noise_scale=noise_scale)
         b = given_bound(n_arms, t, certificate=certificate, mismatch_bound=mismatch_bound)
