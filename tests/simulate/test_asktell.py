@@ -109,6 +109,16 @@ def test_the_check_covers_exactly_the_counts_a_run_reads():
         _by_hand(mismatch_bound=increases_after(L - 1))        # B(L) > B(L - 1): refused
 
 
+def test_rounding_of_a_constant_bound_is_not_an_increase_but_one_more_ulp_is():
+    c = 0.3
+    _by_hand(mismatch_bound=lambda k, n: (c * n) / n)          # 0.30000000000000004 then 0.3000000000000001
+    up = np.nextafter(c, 1.0)
+    for _ in range(4):
+        up = np.nextafter(up, 1.0)
+    with pytest.raises(TaccInputError, match="nonincreasing"):   # 5 ulps above at n = 2
+        _by_hand(mismatch_bound=lambda k, n: float(up) if n == 2 else c)
+
+
 def test_scalar_only_functions_are_evaluated_count_by_count():
     pol = _by_hand(mismatch_bound=lambda k, n: max(0.0, 0.5 - 0.01 * n))   # max() refuses arrays
     assert pol.mismatch_bound(0, 10) == pytest.approx(0.4)
