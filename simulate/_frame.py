@@ -119,10 +119,12 @@ def records_frame(records, tasks=None) -> RunFrames:
     tasks = [None] * len(records) if tasks is None else list(tasks)
     if len(tasks) != len(records):
         raise TaccInputError("tasks", len(tasks), f"must hold one task per record ({len(records)})")
-    runs, arms, configs = [], {c: [] for c in ARM_COLUMNS}, {}
+    runs, arms, configs, ids = [], {c: [] for c in ARM_COLUMNS}, {}, {}
     for i, (rec, task) in enumerate(zip(records, tasks)):
         if task is not None:
-            cid = config_id(task.config)
+            if id(task.config) not in ids:                # tasks_for shares one Config object per configuration
+                ids[id(task.config)] = config_id(task.config)
+            cid = ids[id(task.config)]
             configs.setdefault(cid, task.config)
             name, budget, key = task.config.name, float(task.config.params.budget), task.key()
         else:
