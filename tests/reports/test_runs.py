@@ -92,3 +92,11 @@ def test_missing_runs_are_refused(swept, tmp_path, no_runs, capsys):
     with pytest.raises(TaccInputError) as e:
         runs_by_budget(f, configs, policies=("tacc", "lucb"))
     assert e.value.field == "from" and e.value.value == "lucb"
+
+
+def test_without_pandas_the_command_names_the_extra(swept, monkeypatch, capsys):
+    import sys
+    made, _ = swept
+    monkeypatch.setitem(sys.modules, "pandas", None)          # import pandas fails, as on a core install
+    assert main(["runs", str(made / "runs")]) == 2
+    assert "tacc[tables]" in capsys.readouterr().err
