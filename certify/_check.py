@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from bounds import Config, TaccInputError, dump_config
-from bounds._validate import json_file
+from bounds import validate
 from certify._assumptions import check_assumptions
 from certify._claims import CLAIMS, LEM_CI, ClaimContext, claims_for
 from certify._verdict import RunVerdict, Verdict, judge, judge_lem_ci
@@ -171,7 +171,7 @@ BASELINE = Path(__file__).with_name("baseline.json")
 def load_baseline(path) -> set:
     """Accepted findings: a JSON list of {"claim": key, "config": name} (``"*"`` matches any configuration);
     ``"repo"`` is the repository's baseline (:data:`BASELINE`)."""
-    data = json_file("baseline", BASELINE if str(path) == "repo" else path)
+    data = validate.json_file("baseline", BASELINE if str(path) == "repo" else path)
     if not isinstance(data, list) or not all(isinstance(d, dict) and {"claim", "config"} <= set(d) for d in data):
         raise TaccInputError("baseline", str(path), 'must be a JSON list of {"claim": ..., "config": ...}')
     return {(d["claim"], d["config"]) for d in data}

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bounds import TaccInputError
-from bounds._validate import json_file
+from bounds import validate
 from proofs_checks._mutate import MutationReport, mutate
 from proofs_checks._result import Outcome, StepResult
 from proofs_checks._step import Step
@@ -70,7 +70,7 @@ def run_steps(steps, baseline: set | None = None, *, mutate_steps: bool = True) 
 
 def load_baseline(path) -> set:
     """Accepted REFUTED steps: a JSON list of step ids (or objects with an "id")."""
-    data = json_file("baseline", path)
+    data = validate.json_file("baseline", path)
     if not isinstance(data, list):
         raise TaccInputError("baseline", str(path), "must be a JSON list of step ids")
     ids = set()

@@ -61,9 +61,7 @@ def _cmd_simulate(args) -> int:
 
 def _cmd_check(args) -> int:
     from bounds import PRESETS, load_config
-    from certify import DEFAULT_POLICIES, check, load_baseline
-    from certify._check import sample_configs
-    from certify._search import assumption_evidence
+    from certify import DEFAULT_POLICIES, assumption_evidence, check, load_baseline, sample_configs
     from certify.strategies import BREAKABLE
     from reports._check_view import junit, render, to_json
     from reports._tables import dumps
@@ -98,8 +96,7 @@ def _cmd_check(args) -> int:
 
 
 def _cmd_proofs(args) -> int:
-    from proofs_checks import STEPS, coverage_rows, load_baseline, radius_rows, run_steps
-    from proofs_checks._run import BASELINE
+    from proofs_checks import BASELINE, STEPS, coverage_rows, load_baseline, radius_rows, run_steps
     from reports._proofs_view import failures, render, render_coverage, render_radius, to_json
     from reports._tables import dumps
 
@@ -122,12 +119,14 @@ def _cmd_report(args) -> int:
 
     from bounds import load_config
     from reports._report import default_config, make_report
-    from simulate import parse_seeds
+    from simulate import load_runs, parse_seeds
 
     config = default_config() if args.config is None else load_config(args.config)
     t = time.perf_counter()
-    res = make_report(config, seeds=parse_seeds(args.seeds), out_dir=args.out, executor=args.executor,
-                      workers=args.workers, progress=args.progress and sys.stderr.isatty())
+    saved = {} if args.runs_from is None else {"runs": load_runs(args.runs_from), "policies": None}
+    seeds = parse_seeds(args.seeds) if args.seeds else (None if saved else parse_seeds("1000"))
+    res = make_report(config, seeds=seeds, out_dir=args.out, executor=args.executor, workers=args.workers,
+                      progress=args.progress and sys.stderr.isatty(), **saved)
     print(res.summary)
     print()
     for line in res.results["conclusions"]:
@@ -135,6 +134,12 @@ def _cmd_report(args) -> int:
     print(f"\nreport written to {res.out_dir / 'report.md'} ({len(res.files)} files, "
           f"{time.perf_counter() - t:.0f} s)")
     return 0 if res.results["certificate"]["ok"] else 1
+
+
+def _cmd_runs(args) -> int:
+    from reports._runs_view import cmd_runs
+
+    return cmd_runs(args)
 
 
 def _cmd_reproduce(args) -> int:
@@ -237,12 +242,22 @@ def build_parser() -> argparse.ArgumentParser:
     rp = sub.add_parser("report", help="the bound-versus-empirical report (default: a built-in instance with every "
                                        "arm class)")
     rp.add_argument("config", nargs="?", default=None, help=_CONFIG_HELP + " (default: the built-in instance)")
-    rp.add_argument("--seeds", default="1000", help="N runs seeds 0..N-1; A:B runs A..B-1 (default 1000)")
+    rp.add_argument("--seeds", default=None, help="N runs seeds 0..N-1; A:B runs A..B-1 (default 1000; with "
+                                                  "--from, every saved seed)")
+    rp.add_argument("--from", dest="runs_from", metavar="DIR", default=None,
+                    help="rebuild from saved runs (a cache folder such as OUT/runs, or tables of `tacc runs`): no "
+                         "simulation")
     rp.add_argument("--out", default="tacc-report", help="output folder (default ./tacc-report)")
     rp.add_argument("--executor", choices=("serial", "processes", "dask"), default="processes")
     rp.add_argument("--workers", type=int, default=None)
     rp.add_argument("--no-progress", dest="progress", action="store_false")
     rp.set_defaults(func=_cmd_report)
+
+    ru = sub.add_parser("runs", help="saved runs (a cache folder or tables) as a summary, or exported as tables")
+    ru.add_argument("dir", help="a cache folder (--cache DIR, a report's OUT/runs) or a folder of tables")
+    ru.add_argument("--to", choices=("parquet", "csv"), default=None, help="export runs, arms and configs tables")
+    ru.add_argument("--out", default="tacc-runs", help="folder for the exported tables (default ./tacc-runs)")
+    ru.set_defaults(func=_cmd_runs)
 
     rr = sub.add_parser("reproduce", help="the paper's experiments beside the paper's numbers")
     rr.add_argument("experiment", nargs="*", help="set-a, set-b, decay, llm-residual, llm-vanishing, checkpoint or all "
