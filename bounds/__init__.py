@@ -4,6 +4,7 @@ Paper: "Beyond Static Bias: Adaptive Multi-Fidelity Bandits with Improving Proxi
 names its result and LaTeX label (``thm:analysis-main-regret``, ``lem:ci``, ...).
 """
 
+from bounds._amount import CostUnits, cost_units, exact_amount
 from bounds._analysis import Analysis, analyze
 from bounds._certification import certification_time
 from bounds._config import (PRESETS, Config, Costs, InstanceSpec, LowSpec, MeansSpec, NoiseSpec, Params,
@@ -24,7 +25,7 @@ from bounds._tacc import (Comparison, CorollaryTerms, TaccBound, confirmation_co
                           high_query_bound, low_query_bound, static_vs_adaptive, tacc_regret_bound)
 
 __all__ = [
-    "Analysis", "analyze", "certification_time", "PRESETS", "Config", "Costs", "InstanceSpec", "LowSpec",
+    "CostUnits", "cost_units", "exact_amount", "Analysis", "analyze", "certification_time", "PRESETS", "Config", "Costs", "InstanceSpec", "LowSpec",
     "MeansSpec", "NoiseSpec", "Params", "load_config", "parse_config", "config_to_dict", "dump_config",
     "ResidualDecay", "power_decay", "residual_decay", "TaccInputError", "horizon", "log_factor", "min_rho",
     "n_gamma", "radius", "radius_scalar", "Instance", "build_instance", "LowFidelityModel", "low_gap",
