@@ -74,11 +74,18 @@ def _conclusions(res: dict) -> list[str]:
     if asserted:
         tight = max(asserted, key=lambda c: c["max_ratio"])
         loose = min(asserted, key=lambda c: c["max_ratio"])
-        out.append(f"The tightest bound is {tight['key']} ({tight['label']}): runs reach "
-                   f"{100 * tight['max_ratio']:.0f}% of it. The loosest is {loose['key']} ({loose['label']}) at "
-                   f"{100 * loose['max_ratio']:.1f}%.")
+        if tight["max_ratio"] == loose["max_ratio"]:
+            out.append(f"Every quantitative bound judged ({', '.join(c['key'] for c in asserted)}) is reached to "
+                       f"the same {100 * tight['max_ratio']:.1f}% by the runs.")
+        else:
+            out.append(f"The tightest bound is {tight['key']} ({tight['label']}): runs reach "
+                       f"{100 * tight['max_ratio']:.0f}% of it. The loosest is {loose['key']} ({loose['label']}) at "
+                       f"{100 * loose['max_ratio']:.1f}%.")
     th = res["theorem"]
-    if th:
+    if th and th["bound_prior"] == 0 and th["bound_all_cd"] == 0:
+        out.append(f"At the full budget TACC's mean regret is {fmt(th['tacc_mean'])} and the theorem's bound is 0 "
+                   f"in both forms: no arm has a positive gap, so every query is free of regret.")
+    elif th:
         out.append(f"At the full budget TACC's mean regret is {fmt(th['tacc_mean'])}, "
                    f"{_share(th['tacc_mean'], th['bound_prior'])} the theorem's bound with every C arm in H "
                    f"({fmt(th['bound_prior'])}) and {_share(th['tacc_mean'], th['bound_all_cd'])} its "
