@@ -33,9 +33,9 @@ def _with_means(config, kind: str):
     if kind == "all-equal":
         mu = [mu[0]] * len(mu)
     elif kind == "one-suboptimal":
-        top = max(mu)
-        low = round(top - 0.25, 3) if top >= 0.25 or d["instance"]["noise"]["model"] == "gaussian" else top + 0.25
-        mu = [top] * (len(mu) - 1) + [low]
+        top = max(mu)       # the drawn means are valid for the noise and model, so both values below are too
+        best, low = (top, round(top - 0.25, 3)) if top >= 0.25 else (round(top + 0.25, 3), top)
+        mu = [best] * (len(mu) - 1) + [low]
     d["instance"]["mu_high"] = mu
     return parse_config(d)
 
