@@ -8,6 +8,7 @@ names its result and LaTeX label (``thm:analysis-main-regret``, ``lem:ci``, ...)
 naming the field. ``simulate``, ``certify`` and ``proofs_checks`` check their own arguments with it.
 """
 
+from bounds._amount import CostUnits, cost_units, exact_amount
 from bounds._analysis import Analysis, analyze
 from bounds._certification import certification_time
 from bounds._continuation import (Continuation, ContinuationWindow, continuation_gain_passes,
@@ -33,6 +34,7 @@ from bounds._tacc import (Comparison, CorollaryTerms, TaccBound, confirmation_co
                           high_query_bound, low_query_bound, static_vs_adaptive, tacc_regret_bound)
 
 __all__ = [
+    "CostUnits", "cost_units", "exact_amount",
     "Analysis", "analyze", "certification_time", "PRESETS", "Config", "Costs", "InstanceSpec", "LowSpec",
     "MeansSpec", "NoiseSpec", "Params", "load_config", "parse_config", "config_to_dict", "dump_config",
     "ResidualDecay", "power_decay", "residual_decay", "TaccInputError", "horizon", "log_factor", "min_rho",
