@@ -134,7 +134,7 @@ def estimate(configs: Sequence[Config], policies: Sequence[str], n_seeds: int, *
     return Estimate(arms, rounds, runs, entries, memory, seconds, max(1, workers), worst)
 
 
-def announce(est: Estimate, what: str) -> str:
-    """The line printed before long work starts."""
+def announce(est: Estimate, what: str, resume: str) -> str:
+    """The line printed before long work starts (``resume``: how an interrupted run resumes)."""
     return (f"{what}: {est.describe()}. Progress below counts finished runs (a single run shows none); "
-            f"Ctrl-C stops, and with --cache DIR a rerun keeps every finished run.")
+            f"Ctrl-C stops it, and {resume}.")

@@ -95,8 +95,16 @@ def _plan(args, configs, policies, n_seeds: int, *, budgets_per_config: int = 1,
                    workers=workers or os.cpu_count() or 1, engine=getattr(args, "engine", "fast"))
     est.refuse_if_too_large()
     if est.long:
-        print(announce(est, what), file=sys.stderr)
+        print(announce(est, what, resume=_resume_hint(args)), file=sys.stderr)
     return args.progress and (sys.stderr.isatty() or est.long)
+
+
+def _resume_hint(args) -> str:
+    if getattr(args, "cache", None):
+        return f"finished runs are kept in {args.cache}, so the same command resumes"
+    if args.command == "report":
+        return f"finished runs are kept in {Path(args.out) / 'runs'}, so the same command resumes"
+    return "with --cache DIR, finished runs are kept and the same command resumes"
 
 
 # ------------------------------------------------------------------------------------------- subcommands
@@ -315,7 +323,6 @@ def _debug_option(default) -> argparse.ArgumentParser:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from certify import DEFAULT_POLICIES
     from reports._paper import EXPERIMENTS
     from simulate import ENGINES, POLICIES
 
@@ -357,7 +364,8 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--random-seed", type=int, default=0, help="seed of the generated sample (default 0)")
     c.add_argument("--seeds", default="10", help="M runs seeds 0..M-1; A:B runs A..B-1 (default 10)")
     c.add_argument("--policy", action="append", choices=POLICIES, metavar="POLICY",
-                   help=f"a policy to run, repeatable: {', '.join(POLICIES)} (default {', '.join(DEFAULT_POLICIES)})")
+                   help=f"a policy to run, repeatable: {', '.join(POLICIES)} (default: certify.DEFAULT_POLICIES, the "
+                        "policies the claims are about)")
     c.add_argument("--evidence", type=_int_at_least(0), default=100, metavar="N",
                    help="examples per assumption in the search for what breaking it does (0: skip; default 100)")
     c.add_argument("--baseline", metavar="PATH", help="accepted findings: a JSON list of {claim, config}")
@@ -409,6 +417,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 # ------------------------------------------------------------------------------------------- entry point
+#: commands whose work draws with hypothesis (generated configurations, the evidence search).
+_USES_HYPOTHESIS = ("check", "report")
+
+
+def _hypothesis_home(folder: str) -> None:
+    """Point hypothesis's storage (its example database and its cache of source constants) at ``folder``, so a
+    command writes no ``.hypothesis/`` into the working directory."""
+    from hypothesis.configuration import set_hypothesis_home_dir
+    set_hypothesis_home_dir(folder)
+
+
 def _internal_error(exc: BaseException, command: str) -> str:
     """Save the traceback to a file (in the system's temporary folder, never the working directory) and return the
     one line that names what failed and where."""
@@ -431,10 +450,17 @@ def main(argv: list[str] | None = None) -> int:
         return exc.code if isinstance(exc.code, int) else EXIT_INPUT
     try:
         _check_paths(args)
+        if args.command in _USES_HYPOTHESIS:
+            with tempfile.TemporaryDirectory(prefix="tacc-hypothesis-") as home:
+                _hypothesis_home(home)
+                return args.func(args)
         return args.func(args)
     except TaccInputError as exc:
         print(f"tacc: error: {exc}", file=sys.stderr)
         return EXIT_INPUT
+    except BrokenPipeError:  # the reader of standard output stopped reading (| head): not an error of ours
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
     except KeyboardInterrupt:
         print(f"tacc {args.command}: interrupted", file=sys.stderr)
         return 130
