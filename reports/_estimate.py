@@ -5,9 +5,11 @@ Everything here is an upper bound computed from the configuration alone (no inst
 
 - arms K, and the horizon T = ceil(Lambda / lambda_L), the most rounds a run can make (a round costs at least
   lambda_L);
-- the largest array: the table of B_k(n) every two-fidelity policy reads, for n = 1..min(N_gamma, T) + S0 + 1
-  (one row shared by all arms under power and residual decay, one row per arm for table and checkpoint models;
-  ``simulate.Problem.bias_table``), and the per-arm state (instance, thresholds, run record, analysis);
+- the largest arrays: the table of B_k(n) every two-fidelity policy reads, for n = 1..L with
+  L = min(N_gamma, T) + S0 + 1 (one row shared by all arms under power and residual decay, one row per arm for
+  table and checkpoint models; ``simulate.Problem.bias_table``), the low means tabulated over the same counts,
+  one row per arm, at most 2^16 columns (``simulate.Problem.schedule``), and the per-arm state (instance,
+  thresholds, run record, analysis);
 - the time: runs x T x the slowest per-round cost of the engine, spread over the workers.
 
 An input whose estimate exceeds the machine's memory is refused (exit 2) with the estimate; work whose time bound
@@ -25,11 +27,15 @@ from typing import Sequence
 from bounds import Config, TaccInputError, horizon, log_factor, min_rho, n_gamma
 
 __all__ = ["Estimate", "estimate", "announce", "machine_memory", "LONG_SECONDS", "PER_ARM_BYTES",
-           "NS_PER_ROUND"]
+           "NS_PER_ROUND", "BASE_BYTES"]
 
 #: bytes of state per arm (instance arrays, thresholds, run-record arrays, the per-arm rows of an analysis),
-#: measured with tracemalloc on a 20,000-arm instance and rounded up (tests/reports/test_estimate.py).
+#: bounded by tracemalloc measurements (tests/reports/test_estimate.py).
 PER_ARM_BYTES = 4096
+#: fixed allocations of a command (compiled code, the tables of one configuration), rounded up.
+BASE_BYTES = 32 << 20
+#: columns of the tabulated low means (``simulate.Problem.schedule``).
+SCHEDULE_COLUMNS = 1 << 16
 #: the slowest cost per round measured by ``tacc bench`` (fast engine, every policy; reference engine), rounded up.
 NS_PER_ROUND = {"fast": 500.0, "reference": 30_000.0}
 #: work whose time bound exceeds this is announced before it starts.
@@ -74,7 +80,7 @@ class Estimate:
     arms: int
     rounds_per_run: int
     runs: int
-    bias_entries: int
+    table_entries: int
     memory_bytes: float
     seconds: float
     workers: int
@@ -86,7 +92,7 @@ class Estimate:
 
     def describe(self) -> str:
         return (f"{self.arms:,} arms, up to {self.rounds_per_run:,} rounds per run, {self.runs:,} runs, largest "
-                f"array {self.bias_entries:,} values of B_k(n); memory about {_size(self.memory_bytes)}, time at most "
+                f"tables {self.table_entries:,} values; memory about {_size(self.memory_bytes)}, time at most "
                 f"about {_duration(self.seconds)} on {self.workers} worker(s)")
 
     def refuse_if_too_large(self, limit: int | None = None) -> None:
@@ -99,8 +105,9 @@ class Estimate:
                                  f"{_size(limit)} ({self.describe()})")
 
 
-def _bias_entries(config: Config, arms: int, T: int) -> int:
-    """Entries of B_k(n) tabulated: distinct rows x (min(N_gamma, T) + S0 + 1)."""
+def _table_entries(config: Config, arms: int, T: int) -> int:
+    """Entries tabulated over the counts n = 1..L, L = min(N_gamma, T) + S0 + 1: B_k(n) (distinct rows x L) and
+    the low means (K x min(L, 2^16))."""
     p = config.params
     scale = 0.5 if config.instance.noise.model == "bernoulli" else float(config.instance.noise.sigma)
     try:
@@ -109,7 +116,8 @@ def _bias_entries(config: Config, arms: int, T: int) -> int:
     except (TaccInputError, OverflowError, ValueError):
         ng = T  # the threshold count is not representable: bound it by the horizon
     rows = 1 if config.instance.low.model in _SHARED_ROW_MODELS else arms
-    return rows * (min(ng, T) + int(p.s0) + 1)
+    length = min(ng, T) + int(p.s0) + 1
+    return rows * length + arms * min(length, SCHEDULE_COLUMNS)
 
 
 def estimate(configs: Sequence[Config], policies: Sequence[str], n_seeds: int, *, budgets_per_config: int = 1,
@@ -122,8 +130,8 @@ def estimate(configs: Sequence[Config], policies: Sequence[str], n_seeds: int, *
     for c in configs:
         K = c.instance.n_arms
         T = horizon(c.params.budget, c.costs.low)
-        e = _bias_entries(c, K, T) if tables else 0
-        m = K * PER_ARM_BYTES + 16.0 * e  # B_k(n) and the mean schedule over the same counts
+        e = _table_entries(c, K, T) if tables else 0
+        m = BASE_BYTES + K * PER_ARM_BYTES + 8.0 * e
         if m >= memory:
             memory, worst = m, c.source or c.name
         arms, rounds, entries = max(arms, K), max(rounds, T), max(entries, e)
