@@ -1,4 +1,4 @@
-"""The configuration format (SPEC section 9): a TOML file, or a built-in preset name, read into frozen,
+"""The configuration format (docs/design.md section 9): a TOML file, or a built-in preset name, read into frozen,
 validated objects. Every invalid value is refused with :class:`TaccInputError` naming the dotted field."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from bounds._errors import TaccInputError
 __all__ = ["Config", "InstanceSpec", "MeansSpec", "NoiseSpec", "LowSpec", "Costs", "Params", "PRESETS",
            "load_config", "parse_config", "config_to_dict", "dump_config"]
 
-#: the built-in presets: the paper's five experiments (SPEC section 8), as TOML files in ``bounds/presets``.
+#: the built-in presets: the paper's five experiments (docs/design.md section 8), as TOML files in ``bounds/presets``.
 PRESETS = ("set-a", "set-b", "llm-residual", "llm-vanishing", "checkpoint")
 
 LOW_MODELS = ("power_decay", "residual_decay", "checkpoint", "table", "frozen")
@@ -50,7 +50,7 @@ class NoiseSpec:
 
 @dataclass(frozen=True)
 class LowSpec:
-    """The low-fidelity model and its parameters (SPEC section 5); unused fields keep their defaults."""
+    """The low-fidelity model and its parameters (docs/design.md section 5); unused fields keep their defaults."""
 
     model: str
     zeta: float = 0.0
@@ -417,7 +417,7 @@ def _toml_value(x) -> str:
 
 
 def dump_config(config: Config) -> str:
-    """The configuration as TOML text in the public format (SPEC section 9); :func:`load_config` reads it back
+    """The configuration as TOML text in the public format (docs/design.md section 9); :func:`load_config` reads it back
     to an equal :class:`Config`. Reproducers of violated claims are written with it."""
     d = config_to_dict(config)
     inst = dict(d["instance"])

@@ -1,6 +1,6 @@
 """certify: the paper's assumptions as checks, its results as claims, verdicts of claims on runs, the gate.
 
-Vocabulary (SPEC section 7): a claim on a run is HOLDS, VIOLATED (event held, every assumption held, the bound
+Vocabulary (docs/design.md section 7): a claim on a run is HOLDS, VIOLATED (event held, every assumption held, the bound
 exceeded), OFF_EVENT (the confidence event failed on the run) or NOT_APPLICABLE (an assumption of the claim
 fails on the instance). Hypothesis strategies for property tests are in :mod:`certify.strategies`.
 """

@@ -1,5 +1,5 @@
 """Facts the algorithm relies on without stating them: B_k nonincreasing, the continuation test's behaviour in
-s, and the validity of each low-fidelity model's certificate (SPEC section 5), clipping included."""
+s, and the validity of each low-fidelity model's certificate (docs/design.md section 5), clipping included."""
 
 from __future__ import annotations
 
@@ -81,7 +81,7 @@ def _clip():
 
 
 @step("fact.power-B-exact", "ass:plugin",
-      "power decay: U(s)/s is nonincreasing, so B_k(n) = U_k(n) / n (the exact tail SPEC section 3 uses)",
+      "power decay: U(s)/s is nonincreasing, so B_k(n) = U_k(n) / n (the exact tail of docs/design.md section 3)",
       "P(s) = sum_{tau<=s} tau^-r, r > 0: P(s+1)/(s+1) <= P(s)/s  <=>  s (s+1)^-r <= P(s), true as each of the "
       "s terms tau^-r >= (s+1)^-r", "z3 (reals, the term inequality and the rearrangement)")
 def _power_exact():
