@@ -59,19 +59,13 @@ def _version() -> str:
 
 # ------------------------------------------------------------------------------------------- shared helpers
 def _config_text(value: str):
-    """A preset name, or a configuration file that is readable UTF-8 text (checked before it is parsed)."""
-    from bounds import load_config, parse_config
-
-    if value in PRESETS:
-        return load_config(value)
+    """A preset name, or a configuration file that must be readable UTF-8 text (checked before it is parsed)."""
+    from bounds import load_config
     from reports._paths import utf8_text
-    text = utf8_text("config", value)
-    import tomllib
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise TaccInputError("config", value, f"is not valid TOML: {exc}") from None
-    return parse_config(data, str(value))
+
+    if value not in PRESETS:
+        utf8_text("config", value)
+    return load_config(value)
 
 
 def _write_json(text: str, dest: str) -> None:
