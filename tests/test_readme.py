@@ -84,3 +84,12 @@ def test_ci_block_runs_as_written(tmp_path):
                        cwd=tmp_path, timeout=1800)
     assert r.returncode == 0, r.stderr
     assert "<testsuite" in (tmp_path / "check.xml").read_text()
+
+
+def test_tests_readme_names_files_that_exist():
+    """Every concrete path in tests/README.md exists."""
+    text = (ROOT / "tests" / "README.md").read_text()
+    paths = set(re.findall(r"`([\w./-]+/[\w.-]+\.(?:py|md|json|toml))`", text))  # with a folder, no <placeholder>
+    assert len(paths) > 10
+    missing = sorted(p for p in paths if not (ROOT / p).exists())
+    assert not missing
