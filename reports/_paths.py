@@ -14,7 +14,7 @@ from pathlib import Path
 
 from bounds import TaccInputError
 
-__all__ = ["input_file", "output_file", "output_dir", "executable", "utf8_text"]
+__all__ = ["input_file", "input_dir", "output_file", "output_dir", "executable", "utf8_text"]
 
 
 def _probe_writable(option: str, folder: Path, shown: str) -> None:
@@ -55,6 +55,18 @@ def input_file(option: str, path) -> Path:
     if not p.is_file():
         raise TaccInputError(option, str(path), "is not a file")
     if not os.access(p, os.R_OK):
+        raise TaccInputError(option, str(path), "cannot be read")
+    return p
+
+
+def input_dir(option: str, path) -> Path:
+    """An existing, readable folder."""
+    p = Path(path)
+    if not p.exists():
+        raise TaccInputError(option, str(path), "no such folder")
+    if not p.is_dir():
+        raise TaccInputError(option, str(path), "is not a folder")
+    if not os.access(p, os.R_OK | os.X_OK):
         raise TaccInputError(option, str(path), "cannot be read")
     return p
 

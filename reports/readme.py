@@ -117,7 +117,6 @@ OUTPUTS: dict[str, Output] = {
     "simulate": Output(_tacc("simulate", "llm-residual", "--policy", "tacc", "--seeds", "0:5", "--no-progress"),
                        _simulate_excerpt),
     "check": Output(_tacc("check", "--no-progress")),
-    "proofs": Output(_tacc("proofs", "--baseline", "repo"), lambda out: out.rstrip("\n").splitlines()[-2:]),
     "driving-by-hand": Output(_python("cheap_judge")),
     "bounds-from-python": Output(_python("certification_time(")),
 }

@@ -93,3 +93,21 @@ def test_tests_readme_names_files_that_exist():
     assert len(paths) > 10
     missing = sorted(p for p in paths if not (ROOT / p).exists())
     assert not missing
+
+
+def _block(marker: str) -> str:
+    return next(b for b in _python_blocks() if marker in b)
+
+
+def test_the_ask_tell_example_with_a_python_model_runs_as_a_file(tmp_path):
+    code = _block("class WarmupJudge")
+    shown = [line[len("# -> "):] for line in code.splitlines() if line.startswith("# -> ")]
+    out = readme.run_python_block(code, tmp_path)
+    assert len(shown) == 2 and out.splitlines() == shown
+
+
+def test_the_tables_example_runs_as_a_file(tmp_path):
+    out = readme.run_python_block(_block("records_frame(run_tasks(tasks), tasks)"), tmp_path)
+    assert "tacc" in out and "ucb" in out
+    assert sorted(p.name for p in (tmp_path / "my-tables").iterdir()) == ["arms.parquet", "configs.parquet",
+                                                                          "runs.parquet"]
