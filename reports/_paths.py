@@ -47,28 +47,25 @@ def utf8_text(option: str, path) -> str:
                                                 f"{data[exc.start:exc.start + 1]!r})") from None
 
 
-def input_file(option: str, path) -> Path:
-    """An existing, readable regular file."""
+def _existing(option: str, path, kind: str) -> Path:
     p = Path(path)
     if not p.exists():
-        raise TaccInputError(option, str(path), "no such file")
-    if not p.is_file():
-        raise TaccInputError(option, str(path), "is not a file")
-    if not os.access(p, os.R_OK):
+        raise TaccInputError(option, str(path), f"no such {kind}")
+    if not (p.is_file() if kind == "file" else p.is_dir()):
+        raise TaccInputError(option, str(path), f"is not a {kind}")
+    if not os.access(p, os.R_OK if kind == "file" else os.R_OK | os.X_OK):
         raise TaccInputError(option, str(path), "cannot be read")
     return p
+
+
+def input_file(option: str, path) -> Path:
+    """An existing, readable regular file."""
+    return _existing(option, path, "file")
 
 
 def input_dir(option: str, path) -> Path:
     """An existing, readable folder."""
-    p = Path(path)
-    if not p.exists():
-        raise TaccInputError(option, str(path), "no such folder")
-    if not p.is_dir():
-        raise TaccInputError(option, str(path), "is not a folder")
-    if not os.access(p, os.R_OK | os.X_OK):
-        raise TaccInputError(option, str(path), "cannot be read")
-    return p
+    return _existing(option, path, "folder")
 
 
 def output_file(option: str, path, *, allow_stdout: bool = False) -> str:

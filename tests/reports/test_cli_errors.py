@@ -101,6 +101,8 @@ def _cases(tmp_path):
         "--max-arms -1": (["bounds", cfg, "--max-arms", "-1"], ["--max-arms"]),
         "--workers 0": (["simulate", cfg, "--policy", "tacc", "--workers", "0"], ["--workers"]),
         "unknown policy": (["simulate", cfg, "--policy", "thompson"], ["--policy"]),
+        "runs from a missing folder": (["runs", str(tmp_path / "no-runs")], ["dir", "no such folder"]),
+        "report --from a file": (["report", "--from", str(a_file)], ["--from", "is not a folder"]),
         "unknown experiment": (["reproduce", "set-z", "--out", str(tmp_path / "r")], ["experiment", "set-z"]),
     }
 
