@@ -1,4 +1,4 @@
-"""The configuration format (SPEC section 9): a TOML file, or a built-in preset name, read into frozen,
+"""The configuration format (docs/design.md section 9): a TOML file, or a built-in preset name, read into frozen,
 validated objects. Every invalid value is refused with :class:`TaccInputError` naming the dotted field."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from bounds._errors import TaccInputError
 __all__ = ["Config", "InstanceSpec", "MeansSpec", "NoiseSpec", "LowSpec", "Costs", "Params", "PRESETS",
            "load_config", "parse_config", "config_to_dict", "dump_config"]
 
-#: the built-in presets: the paper's five experiments (SPEC section 8), as TOML files in ``bounds/presets``.
+#: the built-in presets: the paper's five experiments (docs/design.md section 8), as TOML files in ``bounds/presets``.
 PRESETS = ("set-a", "set-b", "llm-residual", "llm-vanishing", "checkpoint")
 
 LOW_MODELS = ("power_decay", "residual_decay", "checkpoint", "table", "frozen")
@@ -50,7 +50,7 @@ class NoiseSpec:
 
 @dataclass(frozen=True)
 class LowSpec:
-    """The low-fidelity model and its parameters (SPEC section 5); unused fields keep their defaults."""
+    """The low-fidelity model and its parameters (docs/design.md section 5); unused fields keep their defaults."""
 
     model: str
     zeta: float = 0.0
@@ -309,7 +309,41 @@ def parse_config(data: dict, source: str = "<dict>") -> Config:
                     s0=pt.integer("s0", low=0))
     pt.done()
     top.done()
+    _check_regret_range(mu_high, means, n_arms, c_low, c_high, params.budget)
+    if noise.model == "gaussian" and rho == "min":
+        _check_sigma_range(noise.sigma, n_arms, c_low, params.budget, params.delta)
     return Config(name, InstanceSpec(mu_high, means, seed, noise, low), Costs(c_low, c_high), params, source)
+
+
+def _check_regret_range(mu_high, means, n_arms: int, c_low: float, c_high: float, budget: float) -> None:
+    """Refuse means so far apart that the largest possible regret is not a finite float.
+
+    Any run's regret is at most (largest gap) x (the cost it spends), and the cost is at most the budget plus the
+    start's K (lambda_L + lambda_H); if that product overflows, regret sums and the bounds that add such terms would
+    be ``inf``. The spread of drawn normal means is bounded by 80 standard deviations (exceeded with probability
+    below 1e-300 per arm).
+    """
+    if mu_high is not None:
+        field, value, spread = "instance.mu_high", max(mu_high, key=abs), max(mu_high) - min(mu_high)
+    elif means.distribution == "uniform":
+        field, value, spread = "instance.means.high", means.high, means.high - means.low
+    else:
+        field, value, spread = "instance.means.mean", means.mean, 2 * abs(means.mean) + 80 * means.sd
+    largest = spread * (budget + n_arms * (c_low + c_high))
+    if not math.isfinite(largest):
+        raise TaccInputError(field, value, "is too large: the largest possible regret, (largest gap) x (budget + "
+                                           "K (costs.low + costs.high)), overflows a float")
+
+
+def _check_sigma_range(sigma: float, n_arms: int, c_low: float, budget: float, delta: float) -> None:
+    """Refuse a noise scale for which ell = rho_min log(2 K T / delta) overflows (``lem:ci``).
+
+    rho_min = 2 sigma^2 (1 + log 2 / log(2 K T / delta)) <= 3 sigma^2, since 2 K T / delta >= 4.
+    """
+    log_term = math.log(2 * n_arms) + math.log(max(1.0, budget / c_low) + 1) - math.log(delta)
+    if not math.isfinite(3.0 * sigma * sigma * log_term):
+        raise TaccInputError("instance.noise.sigma", sigma, "is too large: the log factor ell = rho_min log(2 K T / "
+                                                            "delta), with rho_min about 2 sigma^2, overflows a float")
 
 
 def load_config(path_or_preset: str | Path) -> Config:
@@ -383,7 +417,7 @@ def _toml_value(x) -> str:
 
 
 def dump_config(config: Config) -> str:
-    """The configuration as TOML text in the public format (SPEC section 9); :func:`load_config` reads it back
+    """The configuration as TOML text in the public format (docs/design.md section 9); :func:`load_config` reads it back
     to an equal :class:`Config`. Reproducers of violated claims are written with it."""
     d = config_to_dict(config)
     inst = dict(d["instance"])

@@ -1,4 +1,4 @@
-"""Power-decay and residual-decay low-fidelity models (SPEC section 5).
+"""Power-decay and residual-decay low-fidelity models (docs/design.md section 5).
 
 residual decay: mu_k^(L)(n) = clip01(mu_k^(H) + b_k + a_k (n + n0)^(-r)),  a_k = s_k zeta,
                 U_k(n) = |b_k| n + |a_k| sum_{tau <= n} (tau + n0)^(-r).

@@ -1,7 +1,7 @@
 """An instance built from its configuration: high-fidelity means, noise, and the bound low-fidelity model.
 
 The instance's own randomness (drawn means, random signs s_k) is a function of the instance seed alone
-(SPEC section 4): means from numpy's generator seeded with (seed, 0), signs from (seed, 1), so fixing the
+(docs/design.md section 4): means from numpy's generator seeded with (seed, 0), signs from (seed, 1), so fixing the
 means in a file does not change the signs.
 """
 
@@ -41,7 +41,7 @@ class Instance:
 
     @property
     def best_arm(self) -> int:
-        """k^*: the lowest index among the arms with the largest mean (SPEC section 6)."""
+        """k^*: the lowest index among the arms with the largest mean (docs/design.md section 6)."""
         return int(np.argmax(self.mu_high))
 
     @property

@@ -1,4 +1,4 @@
-"""The interface every low-fidelity model implements (SPEC section 5).
+"""The interface every low-fidelity model implements (docs/design.md section 5).
 
 A model is bound to the high-fidelity means of its instance. Every method takes an arm index k and a count
 n >= 1 (an int or an integer array of any size, up to 2**53), and is exact at any count: no method builds an

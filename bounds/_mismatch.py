@@ -19,7 +19,7 @@ def mismatch_bound(certificate_values, tail_sup: float = 0.0) -> np.ndarray:
     B_k(n) := sup_{s >= n} U_k(s) / s.
 
     Computed exactly as a reverse running maximum of U_k(s)/s over n <= s <= W, combined with the supremum of
-    U_k(s)/s over s > W, which the low-fidelity model supplies (SPEC section 3).
+    U_k(s)/s over s > W, which the low-fidelity model supplies (docs/design.md section 3).
 
     Args:
         certificate_values: U_k(1), ..., U_k(W), a 1-d array of nonnegative floats (W >= 1).

@@ -1,6 +1,6 @@
 """Partial power sums P(n) = sum_{tau=1}^{n} (tau + shift)^(-r) at any count n, in closed form.
 
-The power-decay and residual-decay certificates (SPEC section 5) are U_k(n) = c n + zeta P(n); the RDFE
+The power-decay and residual-decay certificates (docs/design.md section 5) are U_k(n) = c n + zeta P(n); the RDFE
 costs and tau_k need them far past the horizon, so P is evaluated without a length-n array: exact summation
 for n <= 64, and beyond that the Euler-Maclaurin expansion of the Hurwitz zeta difference
 sum_{j=a1}^{a2-1} j^(-r) = zeta(r, a1) - zeta(r, a2), whose truncation error at a >= 65 is below 1e-18
@@ -47,7 +47,7 @@ def power_sum(n, r: float, shift: float = 0.0):
 
     Args:
         n: count n >= 0, an int or an integer array (any size, values up to 2**53).
-        r: exponent r > 0 (the decay rate of SPEC section 5).
+        r: exponent r > 0 (the decay rate of docs/design.md section 5).
         shift: n0 >= 0 (residual decay's offset; 0 for power decay).
 
     Returns:

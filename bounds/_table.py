@@ -1,4 +1,4 @@
-"""Table, checkpoint-profile and frozen low-fidelity models (SPEC section 5).
+"""Table, checkpoint-profile and frozen low-fidelity models (docs/design.md section 5).
 
 All three are a prefix table of means for counts 1..m followed by a constant tail: for n > m the mean stays
 mu_k^(L)(m). The certificate is the given U_k(1..m), extended past m by the actual mismatch,
@@ -152,6 +152,6 @@ def frozen(mu_high, *, values, clip=False) -> TableLowFidelity:
 
 
 def frozen_of(model: LowFidelityModel) -> TableLowFidelity:
-    """The frozen version of a model: its first low-fidelity mean mu_k^(L)(1), for ever (SPEC section 5)."""
+    """The frozen version of a model: its first low-fidelity mean mu_k^(L)(1), for ever (docs/design.md section 5)."""
     return frozen(model.mu_high, values=[model.mean_low(k, 1) for k in range(model.n_arms)],
                   clip=getattr(model, "clip", False))

@@ -1,4 +1,4 @@
-"""Verdicts of claims on runs (SPEC section 7) and of ``lem:ci`` over seeds."""
+"""Verdicts of claims on runs (docs/design.md section 7) and of ``lem:ci`` over seeds."""
 
 from __future__ import annotations
 

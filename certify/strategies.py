@@ -1,7 +1,7 @@
 """Hypothesis strategies for instances and parameters, public so users can write their own property tests.
 
 ``configs()`` draws a complete, valid configuration (the same object ``bounds.load_config`` returns): small K,
-either noise model, every low-fidelity model of SPEC section 5, and parameters in the range where thresholds,
+either noise model, every low-fidelity model of docs/design.md section 5, and parameters in the range where thresholds,
 continuation, high-fidelity confirmation and RDFE phases all happen within a small budget.
 
 >>> from hypothesis import given

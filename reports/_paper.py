@@ -1,4 +1,4 @@
-"""The paper's experiments as data (SPEC section 8): settings, the paper's reported numbers, its qualitative
+"""The paper's experiments as data (docs/design.md section 8): settings, the paper's reported numbers, its qualitative
 claims, and every parameter the paper does not state with the value chosen and why. No code runs here."""
 
 from __future__ import annotations

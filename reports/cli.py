@@ -1,18 +1,71 @@
-"""The ``tacc`` command line. Exit status: 0 all good, 1 a claim violated, 2 bad input or usage."""
+"""The ``tacc`` command line.
+
+Exit statuses (``EXIT``, shown by ``tacc --help``): 0 ok; 1 a finding (a VIOLATED claim, a new REFUTED step);
+2 bad input or usage, before any work starts; 3 an internal error (one line on standard error naming where the
+full traceback was saved; ``--debug`` prints it). See ``docs/design.md``, "Exit statuses".
+"""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import tempfile
+import time
+import traceback
+from importlib import metadata
 from pathlib import Path
 
-from bounds import TaccInputError
+from bounds import PRESETS, TaccInputError
+
+__all__ = ["EXIT_OK", "EXIT_FINDING", "EXIT_INPUT", "EXIT_INTERNAL", "build_parser", "main"]
+
+EXIT_OK, EXIT_FINDING, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
+
+_EXIT_HELP = """exit status:
+  0  ok
+  1  a finding: a claim VIOLATED on a run (tacc check, tacc report) or a new REFUTED proof step (tacc proofs)
+  2  bad input or usage (one line naming the field or option); nothing was run
+  3  an internal error (one line; the full traceback is saved to a file, --debug prints it)"""
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message):  # usage errors exit 2 with one line, no traceback
-        self.print_usage(sys.stderr)
-        self.exit(2, f"tacc: error: {message}\n")
+    """Usage errors exit 2 with one line on standard error, no usage block and no traceback."""
+
+    def error(self, message):
+        self.exit(EXIT_INPUT, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+# ------------------------------------------------------------------------------------------- argument types
+def _int_at_least(low: int):
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be an integer, got {text!r}") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be >= {low}, got {value}")
+        return value
+    parse.__name__ = f"integer >= {low}"
+    return parse
+
+
+def _version() -> str:
+    try:
+        return metadata.version("tacc")
+    except metadata.PackageNotFoundError:  # run from a source tree that was not installed
+        return "unknown (not installed)"
+
+
+# ------------------------------------------------------------------------------------------- shared helpers
+def _config_text(value: str):
+    """A preset name, or a configuration file that must be readable UTF-8 text (checked before it is parsed)."""
+    from bounds import load_config
+    from reports._paths import utf8_text
+
+    if value not in PRESETS:
+        utf8_text("config", value)
+    return load_config(value)
 
 
 def _write_json(text: str, dest: str) -> None:
@@ -22,65 +75,92 @@ def _write_json(text: str, dest: str) -> None:
         Path(dest).write_text(text + "\n")
 
 
+def _show_progress(args) -> bool:
+    return args.progress and sys.stderr.isatty()
+
+
+def _plan(args, configs, policies, n_seeds: int, *, budgets_per_config: int = 1, workers=None, what: str) -> bool:
+    """Estimate the work before it starts; refuse what cannot fit in memory, announce what is long.
+
+    Returns whether progress should be shown (always for long work, so nothing runs silently for hours)."""
+    from reports._estimate import announce, estimate
+
+    est = estimate(configs, policies, n_seeds, budgets_per_config=budgets_per_config,
+                   workers=workers or os.cpu_count() or 1, engine=getattr(args, "engine", "fast"))
+    est.refuse_if_too_large()
+    if est.long:
+        print(announce(est, what, resume=_resume_hint(args)), file=sys.stderr)
+    return args.progress and (sys.stderr.isatty() or est.long)
+
+
+def _resume_hint(args) -> str:
+    if getattr(args, "cache", None):
+        return f"finished runs are kept in {args.cache}, so the same command resumes"
+    if args.command == "report":
+        return f"finished runs are kept in {Path(args.out) / 'runs'}, so the same command resumes"
+    return "with --cache DIR, finished runs are kept and the same command resumes"
+
+
+# ------------------------------------------------------------------------------------------- subcommands
 def _cmd_bounds(args) -> int:
-    from bounds import analyze, load_config
+    from bounds import analyze
     from reports._bounds_view import render, to_record
+    from reports._estimate import estimate
     from reports._tables import dumps
 
-    analysis = analyze(load_config(args.config))
+    config = _config_text(args.config)
+    estimate([config], (), 0, tables=False).refuse_if_too_large()
+    analysis = analyze(config)
     if args.json:
         _write_json(dumps(to_record(analysis)), args.json)
     if args.json != "-":
         print(render(analysis, max_arms=args.max_arms))
         if args.json:
             print(f"\nJSON written to {args.json}")
-    return 0
+    return EXIT_OK
 
 
 def _cmd_simulate(args) -> int:
-    from bounds import load_config
     from reports._simulate_view import render, to_json
     from reports._tables import dumps
-    from simulate import make_problem, parse_seeds, policy_class, tasks_for, run_tasks
+    from simulate import make_problem, parse_seeds, run_tasks, tasks_for
 
-    config = load_config(args.config)
-    policy_class(args.policy)
+    config = _config_text(args.config)
     seeds = parse_seeds(args.seeds)
+    show = _plan(args, [config], [args.policy], len(seeds), workers=_workers(args), what="tacc simulate")
     problem = make_problem(config)
     records = run_tasks(tasks_for([config], [args.policy], seeds), executor=args.executor, workers=args.workers,
-                        scheduler=args.scheduler, cache=args.cache, engine=args.engine,
-                        progress=args.progress and sys.stderr.isatty())
+                        scheduler=args.scheduler, cache=args.cache, engine=args.engine, progress=show)
     if args.json:
         _write_json(dumps(to_json(problem, records, args.engine)), args.json)
     if args.json != "-":
         print(render(problem, records, args.engine, max_arms=args.max_arms))
         if args.json:
             print(f"\nJSON written to {args.json}")
-    return 0
+    return EXIT_OK
+
+
+def _workers(args):
+    return args.workers if args.executor != "serial" else 1
 
 
 def _cmd_check(args) -> int:
-    from bounds import PRESETS, load_config
     from certify import DEFAULT_POLICIES, assumption_evidence, check, load_baseline, sample_configs
     from certify.strategies import BREAKABLE
     from reports._check_view import junit, render, to_json
     from reports._tables import dumps
-    from simulate import parse_seeds, policy_class
+    from simulate import parse_seeds
 
-    for p in args.policy or ():
-        policy_class(p)
-    if args.random is not None and args.random < 0:
-        raise TaccInputError("random", args.random, "must be >= 0")
-    if args.evidence < 0:
-        raise TaccInputError("evidence", args.evidence, "must be >= 0")
-    names = args.config or list(PRESETS)
-    configs = [load_config(c) for c in names]
+    configs = [_config_text(c) for c in args.config]
     n_random = args.random if args.random is not None else (20 if not args.config else 0)
-    configs += sample_configs(n_random, args.random_seed)
+    if not args.config:
+        configs = [_config_text(c) for c in PRESETS]
     baseline = load_baseline(args.baseline) if args.baseline else None
-    show = args.progress and sys.stderr.isatty()
-    cert = check(configs, policies=tuple(args.policy) if args.policy else DEFAULT_POLICIES,
-                 seeds=parse_seeds(args.seeds), executor=args.executor, workers=args.workers,
+    seeds = parse_seeds(args.seeds)
+    policies = tuple(args.policy) if args.policy else DEFAULT_POLICIES
+    configs += sample_configs(n_random, args.random_seed)
+    show = _plan(args, configs, policies, len(seeds), workers=_workers(args), what="tacc check")
+    cert = check(configs, policies=policies, seeds=seeds, executor=args.executor, workers=args.workers,
                  scheduler=args.scheduler, cache=args.cache, progress=show, reproducer_dir=args.reproducers,
                  baseline=baseline)
     evidence = [assumption_evidence(a, max_examples=args.evidence) for a in BREAKABLE] if args.evidence else []
@@ -91,8 +171,8 @@ def _cmd_check(args) -> int:
     if args.json != "-":
         print(render(cert, evidence, strict=args.strict))
     if cert.integrity_errors:
-        return 3                                  # a stored run is not what the policy does: not a finding
-    return 0 if cert.ok and not (args.strict and cert.strict_failures) else 1
+        return EXIT_INTERNAL                      # a stored run is not what the policy does: not a finding
+    return EXIT_OK if cert.ok and not (args.strict and cert.strict_failures) else EXIT_FINDING
 
 
 def _cmd_proofs(args) -> int:
@@ -106,34 +186,36 @@ def _cmd_proofs(args) -> int:
     if args.coverage:
         rows = coverage_rows({r.step.sid: r.result.outcome.value for r in reports})
         print(render_coverage(rows, wide=args.wide))
-        return 0 if all(r[3] != "-" or r[4] for r in rows) else 1
+        return EXIT_OK if all(r[3] != "-" or r[4] for r in rows) else EXIT_FINDING
     if args.json:
         _write_json(dumps(to_json(reports)), args.json)
     if args.json != "-":
         print(render(reports, wide=args.wide) + "\n\n" + render_radius(radius_rows()))
-    return 1 if any(failures(reports).values()) else 0
+    return EXIT_FINDING if any(failures(reports).values()) else EXIT_OK
 
 
 def _cmd_report(args) -> int:
-    import time
-
-    from bounds import load_config
-    from reports._report import default_config, make_report
+    from certify import DEFAULT_POLICIES
+    from reports._report import budget_sweep, default_config, make_report
     from simulate import load_runs, parse_seeds
 
-    config = default_config() if args.config is None else load_config(args.config)
-    t = time.perf_counter()
+    config = default_config() if args.config is None else _config_text(args.config)
     saved = {} if args.runs_from is None else {"runs": load_runs(args.runs_from), "policies": None}
     seeds = parse_seeds(args.seeds) if args.seeds else (None if saved else parse_seeds("1000"))
+    show = _show_progress(args)
+    if not saved:
+        show = _plan(args, [config], DEFAULT_POLICIES, len(seeds), budgets_per_config=len(budget_sweep(1.0)),
+                     workers=_workers(args), what="tacc report")
+    t = time.perf_counter()
     res = make_report(config, seeds=seeds, out_dir=args.out, executor=args.executor, workers=args.workers,
-                      progress=args.progress and sys.stderr.isatty(), **saved)
+                      progress=show, **saved)
     print(res.summary)
     print()
     for line in res.results["conclusions"]:
         print(f"- {line}")
     print(f"\nreport written to {res.out_dir / 'report.md'} ({len(res.files)} files, "
           f"{time.perf_counter() - t:.0f} s)")
-    return 0 if res.results["certificate"]["ok"] else 1
+    return EXIT_OK if res.results["certificate"]["ok"] else EXIT_FINDING
 
 
 def _cmd_runs(args) -> int:
@@ -143,20 +225,18 @@ def _cmd_runs(args) -> int:
 
 
 def _cmd_reproduce(args) -> int:
-    import time
-
     from reports._reproduce import reproduce
+    from reports._tables import table
 
     t = time.perf_counter()
     results = reproduce(args.experiment or ["all"], seeds=args.seeds, quick=args.quick, out_dir=args.out,
                         executor=args.executor, workers=args.workers, scheduler=args.scheduler, cache=args.cache,
-                        progress=args.progress and sys.stderr.isatty())
-    from reports._tables import table
+                        progress=_show_progress(args))
     print(table(["experiment", "seeds", "claims reproduced", "seconds"],
                 [(r.key, r.results["seeds"], f"{sum(ok for _, ok, _ in r.claims)} of {len(r.claims)}",
                   round(r.seconds)) for r in results]))
     print(f"\nwritten to {Path(args.out) / 'README.md'} ({time.perf_counter() - t:.0f} s)")
-    return 0
+    return EXIT_OK
 
 
 def _cmd_explain(args) -> int:
@@ -187,48 +267,130 @@ def _cmd_bench(args) -> int:
     if args.json != "-":
         print(render(res))
         print(f"\nfigures in {args.out}")
-    return 0
+    return EXIT_OK
 
 
-_CONFIG_HELP = "a TOML configuration file or a preset: set-a, set-b, llm-residual, llm-vanishing, checkpoint"
+# ------------------------------------------------------------------------------------------- path checks
+def _check_paths(args) -> None:
+    """Every path option, checked before any work starts (``reports._paths``): a bad one exits 2."""
+    from reports import _paths
+
+    if getattr(args, "json", None):
+        _paths.output_file("--json", args.json, allow_stdout=True)
+    if getattr(args, "junit", None):
+        _paths.output_file("--junit", args.junit)
+    for option in ("out", "cache", "reproducers"):
+        if getattr(args, option, None):
+            _paths.output_dir(f"--{option}", getattr(args, option))
+    for option, dest in (("--from", "runs_from"), ("dir", "dir")):
+        if getattr(args, dest, None):
+            _paths.input_dir(option, getattr(args, dest))
+    if getattr(args, "baseline", None) and args.baseline != "repo":
+        _paths.utf8_text("--baseline", args.baseline)
+    for c in _configs_of(args):
+        if c not in PRESETS:
+            _paths.utf8_text("config", c)
+    if getattr(args, "smpy_python", None):
+        _check_smpy(_paths.executable("--smpy-python", args.smpy_python), args.smpy_python)
+
+
+def _configs_of(args) -> list[str]:
+    c = getattr(args, "config", None)
+    return [] if c is None else [c] if isinstance(c, str) else list(c)
+
+
+def _check_smpy(program: str, shown: str) -> None:
+    import subprocess
+
+    try:
+        r = subprocess.run([program, "-c", "import SMPyBandits"], capture_output=True, text=True, timeout=300)
+    except OSError as exc:
+        raise TaccInputError("--smpy-python", shown, f"cannot be run: {exc.strerror or exc}") from None
+    except subprocess.TimeoutExpired:
+        raise TaccInputError("--smpy-python", shown, "did not import SMPyBandits within 300 s") from None
+    if r.returncode != 0:
+        last = (r.stderr.strip().splitlines() or ["no message"])[-1]
+        raise TaccInputError("--smpy-python", shown, f"cannot import SMPyBandits ({last})")
+
+
+# ------------------------------------------------------------------------------------------- parser
+def _config_help() -> str:
+    return f"a TOML configuration file or a preset: {', '.join(PRESETS)}"
+
+
+def _run_options(executor: str, *, cluster: bool = True) -> argparse.ArgumentParser:
+    """The options of every command that makes runs, declared once (``executor``: the command's default;
+    ``cluster``: with ``--scheduler`` and ``--cache``)."""
+    from simulate import EXECUTORS
+
+    p = argparse.ArgumentParser(add_help=False)
+    g = p.add_argument_group("where the runs are made")
+    g.add_argument("--executor", choices=EXECUTORS, default=executor,
+                   help="serial (this process), processes (a local pool) or dask (default %(default)s)")
+    g.add_argument("--workers", type=_int_at_least(1), default=None, metavar="N",
+                   help="processes or local Dask workers (default: the machine's cores)")
+    if cluster:
+        g.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                       help="a Dask scheduler address such as tcp://host:8786 (default: a local cluster)")
+        g.add_argument("--cache", metavar="DIR", default=None,
+                       help="store every finished run in DIR; the same command run again skips them (resume)")
+    g.add_argument("--no-progress", dest="progress", action="store_false",
+                   help="no progress bar (shown on a terminal, and always for work estimated to be long)")
+    return p
+
+
+def _debug_option(default) -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(add_help=False)
+    p.add_argument("--debug", action="store_true", default=default,
+                   help="on an internal error, print the full traceback")
+    return p
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="tacc", description="Check the TACC paper's theory against runs.")
-    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    b = sub.add_parser("bounds", help="every quantity the theorems define, for one instance")
-    b.add_argument("config", help=_CONFIG_HELP)
+    from reports._paper import EXPERIMENTS
+    from simulate import ENGINES, POLICIES
+
+    debug = _debug_option(argparse.SUPPRESS)
+    runs = _run_options("serial")
+    p = _Parser(prog="tacc", description="Check the TACC paper's theory against runs.", epilog=_EXIT_HELP,
+                formatter_class=argparse.RawDescriptionHelpFormatter, parents=[_debug_option(False)])
+    p.add_argument("--version", action="version", version=f"tacc {_version()}")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser, metavar="COMMAND")
+
+    def command(name, help_, parents=()):
+        return sub.add_parser(name, help=help_, description=help_, parents=[debug, *parents], epilog=_EXIT_HELP,
+                              formatter_class=argparse.RawDescriptionHelpFormatter)
+
+    b = command("bounds", "every quantity the theorems define, for one instance")
+    b.add_argument("config", help=_config_help())
     b.add_argument("--json", metavar="PATH", help="write every quantity as JSON to PATH ('-' for stdout)")
-    b.add_argument("--max-arms", type=int, default=40, help="arms shown in the table (default 40)")
+    b.add_argument("--max-arms", type=_int_at_least(1), default=40, metavar="N",
+                   help="arms shown in the table (default 40)")
     b.set_defaults(func=_cmd_bounds)
 
-    s = sub.add_parser("simulate", help="run a policy on seeds; per-run and per-arm results")
-    s.add_argument("config", help=_CONFIG_HELP)
-    s.add_argument("--policy", required=True,
-                   help="tacc, dnc, mf-ucb, ucb, lucb, weak-fixed, low-improving or rdfe")
+    s = command("simulate", "run a policy on seeds; per-run and per-arm results", [runs])
+    s.add_argument("config", help=_config_help())
+    s.add_argument("--policy", required=True, choices=POLICIES, metavar="POLICY",
+                   help=f"one of {', '.join(POLICIES)}")
     s.add_argument("--seeds", default="0:10", help="A:B runs seeds A..B-1; N runs 0..N-1 (default 0:10)")
-    s.add_argument("--engine", choices=("fast", "reference"), default="fast",
+    s.add_argument("--engine", choices=ENGINES, default="fast",
                    help="fast (compiled, default) or reference (the readable step form); records are equal")
-    s.add_argument("--executor", choices=("serial", "processes", "dask"), default="serial",
-                   help="where the runs are made (default serial)")
-    s.add_argument("--workers", type=int, default=None, help="processes or local Dask workers (default: cores)")
-    s.add_argument("--scheduler", default=None, help="a Dask scheduler address (default: a local cluster)")
-    s.add_argument("--cache", metavar="DIR", default=None,
-                   help="store finished runs in DIR; a rerun skips them (resume an interrupted sweep)")
-    s.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
     s.add_argument("--json", metavar="PATH", help="write the run records as JSON to PATH ('-' for stdout)")
-    s.add_argument("--max-arms", type=int, default=40, help="arms shown in the per-arm table (default 40)")
+    s.add_argument("--max-arms", type=_int_at_least(1), default=40, metavar="N",
+                   help="arms shown in the per-arm table (default 40)")
     s.set_defaults(func=_cmd_simulate)
 
-    c = sub.add_parser("check", help="the gate: every claim's verdict on runs; exit 1 on a new violation")
-    c.add_argument("config", nargs="*", help=_CONFIG_HELP + " (default: the five presets and a random sample)")
-    c.add_argument("--random", type=int, default=None,
+    c = command("check", "the gate: every claim's verdict on runs; exit 1 on a new violation", [runs])
+    c.add_argument("config", nargs="*",
+                   help=_config_help() + " (default: every preset and a generated sample)")
+    c.add_argument("--random", type=_int_at_least(0), default=None, metavar="N",
                    help="generated configurations to add (default 20 without CONFIG, 0 with)")
     c.add_argument("--random-seed", type=int, default=0, help="seed of the generated sample (default 0)")
     c.add_argument("--seeds", default="10", help="M runs seeds 0..M-1; A:B runs A..B-1 (default 10)")
-    c.add_argument("--policy", action="append",
-                   help="a policy to run (repeatable; default tacc, dnc, mf-ucb, ucb, rdfe)")
-    c.add_argument("--evidence", type=int, default=100,
+    c.add_argument("--policy", action="append", choices=POLICIES, metavar="POLICY",
+                   help=f"a policy to run, repeatable: {', '.join(POLICIES)} (default: certify.DEFAULT_POLICIES, the "
+                        "policies the claims are about)")
+    c.add_argument("--evidence", type=_int_at_least(0), default=100, metavar="N",
                    help="examples per assumption in the search for what breaking it does (0: skip; default 100)")
     c.add_argument("--baseline", metavar="PATH",
                    help="accepted findings: a JSON list of {claim, config}; 'repo' for the repository's")
@@ -236,17 +398,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also fail (exit 1) when a claim is judged on no run although a run had something it "
                         "bounds (every run excluded by an assumption, off the event or undecided)")
     c.add_argument("--reproducers", metavar="DIR", default="tacc-check-reproducers",
-                   help="where a configuration file per violation is written (default ./tacc-check-reproducers)")
+                   help="where a configuration file per violation is written (default ./tacc-check-reproducers; "
+                        "nothing is written without a violation)")
     c.add_argument("--junit", metavar="PATH", help="write JUnit XML (one test case per claim, configuration, policy)")
     c.add_argument("--json", metavar="PATH", help="write the certificate as JSON to PATH ('-' for stdout)")
-    c.add_argument("--executor", choices=("serial", "processes", "dask"), default="serial")
-    c.add_argument("--workers", type=int, default=None)
-    c.add_argument("--scheduler", default=None)
-    c.add_argument("--cache", metavar="DIR", default=None)
-    c.add_argument("--no-progress", dest="progress", action="store_false")
     c.set_defaults(func=_cmd_check)
 
-    pr = sub.add_parser("proofs", help="every proof step checked by sympy or z3; exit 1 on a new refuted step")
+    pr = command("proofs", "every proof step checked by sympy or z3; exit 1 on a new refuted step")
     pr.add_argument("--baseline", metavar="PATH",
                     help="accepted refuted steps (a JSON list of step ids); 'repo' for the repository's baseline of "
                          "the paper's current findings")
@@ -256,70 +414,115 @@ def build_parser() -> argparse.ArgumentParser:
                                                             "check it, or why none does")
     pr.set_defaults(func=_cmd_proofs)
 
-    rp = sub.add_parser("report", help="the bound-versus-empirical report (default: a built-in instance with every "
-                                       "arm class)")
-    rp.add_argument("config", nargs="?", default=None, help=_CONFIG_HELP + " (default: the built-in instance)")
+    rp = command("report", "the bound-versus-empirical report (default: a built-in instance with every arm class)",
+                 [_run_options("processes", cluster=False)])
+    rp.add_argument("config", nargs="?", default=None, help=_config_help() + " (default: the built-in instance)")
     rp.add_argument("--seeds", default=None, help="N runs seeds 0..N-1; A:B runs A..B-1 (default 1000; with "
                                                   "--from, every saved seed)")
     rp.add_argument("--from", dest="runs_from", metavar="DIR", default=None,
                     help="rebuild from saved runs (a cache folder such as OUT/runs, or tables of `tacc runs`): no "
                          "simulation")
-    rp.add_argument("--out", default="tacc-report", help="output folder (default ./tacc-report)")
-    rp.add_argument("--executor", choices=("serial", "processes", "dask"), default="processes")
-    rp.add_argument("--workers", type=int, default=None)
-    rp.add_argument("--no-progress", dest="progress", action="store_false")
+    rp.add_argument("--out", default="tacc-report", metavar="DIR",
+                    help="output folder (default ./tacc-report; finished runs are kept in DIR/runs)")
     rp.set_defaults(func=_cmd_report)
 
-    ru = sub.add_parser("runs", help="saved runs (a cache folder or tables) as a summary, or exported as tables")
+    ru = command("runs", "saved runs (a cache folder or tables) as a summary, or exported as tables")
     ru.add_argument("dir", help="a cache folder (--cache DIR, a report's OUT/runs) or a folder of tables")
     ru.add_argument("--to", choices=("parquet", "csv"), default=None, help="export runs, arms and configs tables")
-    ru.add_argument("--out", default="tacc-runs", help="folder for the exported tables (default ./tacc-runs)")
+    ru.add_argument("--out", default="tacc-runs", metavar="DIR",
+                    help="folder for the exported tables (default ./tacc-runs)")
     ru.set_defaults(func=_cmd_runs)
 
-    rr = sub.add_parser("reproduce", help="the paper's experiments beside the paper's numbers")
-    rr.add_argument("experiment", nargs="*", help="set-a, set-b, decay, llm-residual, llm-vanishing, checkpoint or all "
-                                                  "(default all)")
-    rr.add_argument("--seeds", type=int, default=None, help="seeds per experiment (default: the paper's counts)")
+    keys = [e.key for e in EXPERIMENTS]
+    rr = command("reproduce", "the paper's experiments beside the paper's numbers", [_run_options("processes")])
+    rr.add_argument("experiment", nargs="*", metavar="EXPERIMENT",
+                    help=f"{', '.join(keys)} or all (default all)")
+    rr.add_argument("--seeds", type=_int_at_least(2), default=None, metavar="N",
+                    help="seeds per experiment (default: the paper's counts)")
     rr.add_argument("--quick", action="store_true", help="a small version for CI: few seeds, two budgets")
-    rr.add_argument("--out", default="tacc-reproduce", help="output folder (default ./tacc-reproduce)")
-    rr.add_argument("--executor", choices=("serial", "processes", "dask"), default="processes")
-    rr.add_argument("--workers", type=int, default=None)
-    rr.add_argument("--scheduler", default=None)
-    rr.add_argument("--cache", metavar="DIR", default=None,
-                    help="finished runs (default OUT/runs): an interrupted reproduction resumes from it")
-    rr.add_argument("--no-progress", dest="progress", action="store_false")
+    rr.add_argument("--out", default="tacc-reproduce", metavar="DIR", help="output folder (default ./tacc-reproduce)")
     rr.set_defaults(func=_cmd_reproduce)
 
-    ex = sub.add_parser("explain", help="one run, arm by arm as the theory sees it (class, threshold, continuation, "
-                                        "certification, counts against bounds, regret share)")
-    ex.add_argument("config", help=_CONFIG_HELP)
-    ex.add_argument("--policy", default="tacc", help="the policy to run (default tacc)")
-    ex.add_argument("--seed", type=int, default=0, help="the reward-table seed (default 0)")
-    ex.add_argument("--engine", choices=("fast", "reference"), default="fast")
+    ex = command("explain", "one run, arm by arm as the theory sees it (class, threshold, continuation, "
+                            "certification, counts against bounds, regret share)")
+    ex.add_argument("config", help=_config_help())
+    ex.add_argument("--policy", default="tacc", choices=POLICIES, metavar="POLICY",
+                    help=f"the policy to run (default tacc): {', '.join(POLICIES)}")
+    ex.add_argument("--seed", type=_int_at_least(0), default=0, metavar="S", help="the reward-table seed (default 0)")
+    ex.add_argument("--engine", choices=ENGINES, default="fast", help="fast (compiled) or reference (step form)")
     ex.add_argument("--json", metavar="PATH", help="write the explanation as JSON to PATH ('-' for stdout)")
     ex.add_argument("--out", metavar="DIR", default=None, help="write a timeline figure (PNG and PDF) to DIR")
-    ex.add_argument("--max-arms", type=int, default=40, help="arms shown (largest regret share first; default 40)")
+    ex.add_argument("--max-arms", type=_int_at_least(1), default=40, metavar="N",
+                    help="arms shown (largest regret share first; default 40)")
     ex.set_defaults(func=_cmd_explain)
 
-    bn = sub.add_parser("bench", help="engine speed as ratios against references measured in the same run")
+    bn = command("bench", "engine speed as ratios against references measured in the same run")
     bn.add_argument("--quick", action="store_true", help="smaller budgets and fewer seeds")
     bn.add_argument("--smpy-python", metavar="PYTHON", default=None,
                     help="an interpreter with SMPyBandits 0.9.7 installed (it needs scipy < 1.14: keep it in its own "
                          "virtualenv); without it that comparison is skipped")
-    bn.add_argument("--out", default="tacc-bench", help="folder for the scaling plots (default ./tacc-bench)")
-    bn.add_argument("--workers", type=int, default=None)
+    bn.add_argument("--out", default="tacc-bench", metavar="DIR", help="folder for the scaling plots (default "
+                                                                       "./tacc-bench)")
+    bn.add_argument("--workers", type=_int_at_least(1), default=None, metavar="N",
+                    help="processes for the scaling runs (default: the machine's cores)")
     bn.add_argument("--json", metavar="PATH", help="write every measurement as JSON ('-' for stdout)")
     bn.set_defaults(func=_cmd_bench)
     return p
 
 
+# ------------------------------------------------------------------------------------------- entry point
+#: commands whose work draws with hypothesis (generated configurations, the evidence search).
+_USES_HYPOTHESIS = ("check", "report")
+
+
+def _hypothesis_home(folder: str) -> None:
+    """Point hypothesis's storage (its example database and its cache of source constants) at ``folder``, so a
+    command writes no ``.hypothesis/`` into the working directory."""
+    from hypothesis.configuration import set_hypothesis_home_dir
+    set_hypothesis_home_dir(folder)
+
+
+def _internal_error(exc: BaseException, command: str) -> str:
+    """Save the traceback to a file (in the system's temporary folder, never the working directory) and return the
+    one line that names what failed and where."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = f" at {Path(frames[-1].filename).name}:{frames[-1].lineno}" if frames else ""
+    text = "".join(traceback.format_exception(exc))
+    fd, name = tempfile.mkstemp(prefix="tacc-traceback-", suffix=".txt")
+    with os.fdopen(fd, "w") as f:
+        f.write(f"tacc {_version()}, command: {' '.join(sys.argv)}\n\n{text}")
+    message = str(exc).splitlines()[0] if str(exc) else ""
+    return (f"tacc {command}: internal error: {type(exc).__name__}{': ' + message if message else ''}{where} "
+            f"(full traceback in {name}; rerun with --debug to print it)")
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    """Run the command line; returns the exit status (usage errors, ``--help`` and ``--version`` included)."""
     try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as exc:  # argparse has printed its one line (or the help)
+        return exc.code if isinstance(exc.code, int) else EXIT_INPUT
+    try:
+        _check_paths(args)
+        if args.command in _USES_HYPOTHESIS:
+            with tempfile.TemporaryDirectory(prefix="tacc-hypothesis-") as home:
+                _hypothesis_home(home)
+                return args.func(args)
         return args.func(args)
     except TaccInputError as exc:
         print(f"tacc: error: {exc}", file=sys.stderr)
-        return 2
+        return EXIT_INPUT
+    except BrokenPipeError:  # the reader of standard output stopped reading (| head): not an error of ours
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
+    except KeyboardInterrupt:
+        print(f"tacc {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:  # noqa: BLE001 -- the one place an unexpected error becomes exit 3
+        if args.debug:
+            traceback.print_exc()
+        print(_internal_error(exc, args.command), file=sys.stderr)
+        return EXIT_INTERNAL
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
-"""simulate: instances, the policies of SPEC section 6 in step form, a reference and a fast engine, a runner.
+"""simulate: instances, the policies of docs/design.md section 6 in step form, a reference and a fast engine, a runner.
 
 Everything a policy compares against comes from ``bounds`` through :class:`Problem`; observations come from the
-reward table of SPEC section 4 (a pure function of (seed, k, m, n)).
+reward table of docs/design.md section 4 (a pure function of (seed, k, m, n)).
 
 Driving a policy with a real judge: ``Tacc.from_parameters`` (thresholds from the instance-free parameters,
 through ``bounds``), ``Tacc.recommend`` (the arm to output with its interval), :class:`TaccStateError` for calls

@@ -1,4 +1,4 @@
-"""The LUCB-style static two-fidelity rule of the synthetic comparisons (SPEC section 6), in step form.
+"""The LUCB-style static two-fidelity rule of the synthetic comparisons (docs/design.md section 6), in step form.
 
 Static-bias intervals as in MF-UCB: at low fidelity mu_hat^(L) -+ (G(N^(L)) + zeta_k), at high fidelity
 mu_hat^(H) -+ G(N^(H)); an arm's aggregate interval is [max of the LCBs, min of the UCBs]. Each round the leader

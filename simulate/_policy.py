@@ -86,7 +86,7 @@ class Policy(abc.ABC):
         return bool(self._plan)
 
     def initial_queries(self):
-        """The start: each arm once at each fidelity, in arm order, L then H (SPEC section 6)."""
+        """The start: each arm once at each fidelity, in arm order, L then H (docs/design.md section 6)."""
         for k in range(self.n_arms):
             yield Action(k, LOW)
             yield Action(k, HIGH)

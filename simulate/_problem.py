@@ -2,8 +2,8 @@
 
 A :class:`Problem` is built once per configuration and shared by every policy, engine and seed. Everything a
 policy compares against (T_Lambda, ell_Lambda, N_gamma, B_k(n), zeta_k, the RDFE stopping counts) is computed
-here by the ``bounds`` functions and nowhere else (SPEC section 3), and the tables the fast engine reads are the
-same values the step-form policies read.
+here by the ``bounds`` functions and nowhere else (docs/design.md section 3), and the tables the fast engine reads
+are the same values the step-form policies read.
 """
 
 from __future__ import annotations

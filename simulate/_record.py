@@ -1,4 +1,4 @@
-"""The run record (issue 3, SPEC section 7): everything a claim needs from one run, per arm and per run.
+"""The run record (issue 3, docs/design.md section 7): everything a claim needs from one run, per arm and per run.
 
 Records compare equal field by field (floats exactly), so "the two engines agree" is ``a == b``, and they
 round-trip through JSON for the runner's cache.
@@ -63,7 +63,7 @@ class RunRecord:
         rounds, cost: queries made and their total cost (<= budget).
         regret: R(Lambda), the sum of the shares.
         checkpoints, regret_at: budgets c and the regret of the queries with C_t <= c (a prefix of this run).
-        event_held, violation: the confidence event checked after every update (SPEC section 7), and its first
+        event_held, violation: the confidence event checked after every update (docs/design.md section 7), and its first
             failure.
         phases, output: RDFE's phases and its returned arm (empty / None for other policies).
         trace: ((arm, fidelity), ...) per round, when asked for.

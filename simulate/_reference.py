@@ -21,7 +21,7 @@ __all__ = ["run_reference"]
 
 
 class _Observer:
-    """Run bookkeeping that is not part of the policy (SPEC section 7)."""
+    """Run bookkeeping that is not part of the policy (docs/design.md section 7)."""
 
     def __init__(self, problem, checkpoints, trace: bool):
         K = problem.n_arms

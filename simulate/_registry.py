@@ -1,4 +1,4 @@
-"""The policies by command-line name (SPEC section 6)."""
+"""The policies by command-line name (docs/design.md section 6)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The reward table of SPEC section 4: the n-th draw of arm k at fidelity m is a pure function of (seed, k, m, n).
+"""The reward table (docs/design.md section 4): draw n of arm k at fidelity m is a pure function of (seed, k, m, n).
 
 A counter-based generator: (seed, k, m, n) is hashed with splitmix64's finaliser into two independent 53-bit
 uniforms, and a draw is computed from them. No state is carried between draws, so every policy that runs on a

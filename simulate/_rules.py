@@ -39,6 +39,6 @@ continuation_gain_passes = register_jitable(inline="always")(_continuation_gain_
 
 @register_jitable(inline="always")
 def deviation_exceeds(total, n, truth_mean, ell):
-    """|mu_hat - truth| > G(n): the confidence event of ``lem:ci`` fails at this count (SPEC section 7; truth is
-    mu_k^(H) at high fidelity and the mean of mean_low(k, 1..n) at low fidelity)."""
+    """|mu_hat - truth| > G(n): the confidence event of ``lem:ci`` fails at this count (docs/design.md section 7;
+    truth is mu_k^(H) at high fidelity and the mean of mean_low(k, 1..n) at low fidelity)."""
     return abs(total / n - truth_mean) > radius(n, ell)

@@ -1,6 +1,6 @@
 """Low-fidelity means as arrays a compiled loop can read: ``mean_low(k, n)`` at any count, in O(1) memory per arm.
 
-Every low-fidelity model of SPEC section 5 has the form "a finite prefix table, then a parametric tail":
+Every low-fidelity model of docs/design.md section 5 has the form "a finite prefix table, then a parametric tail":
 
     mean_low(k, n) = prefix[k, n - 1]                                   for n <= prefix_len[k]
     mean_low(k, n) = clip01?( c_k + a_k (n + n0)^(-r) )                 for n >  prefix_len[k]

@@ -30,7 +30,7 @@ class Tacc(Policy):
     Args:
         n_arms, cost_low, cost_high, budget: K, lambda^(L), lambda^(H), Lambda.
         ell: ell_Lambda = rho log(2 K T_Lambda / delta) (``bounds.log_factor``).
-        n_gamma: N_gamma (``bounds.n_gamma``); "G(N) >= gamma" is decided as N < n_gamma (SPEC section 3).
+        n_gamma: N_gamma (``bounds.n_gamma``); "G(N) >= gamma" is decided as N < n_gamma (docs/design.md section 3).
         gamma, eta, s0: threshold, continuation parameter, continuation cap S_0.
         mismatch_bound: B_k(n) as a function ``(k, n) -> float``, nonincreasing in n
             (``Problem.bias``, or a low-fidelity model's ``mismatch_bound``). Checked at construction on the
@@ -141,14 +141,14 @@ class Tacc(Policy):
 
 
 class Dnc(Tacc):
-    """DNC: TACC without the continuation branch (SPEC section 6)."""
+    """DNC: TACC without the continuation branch (docs/design.md section 6)."""
 
     name = "dnc"
     continuation = False
 
 
 class MfUcb(Tacc):
-    """MF-UCB, the static rule: DNC with B_k(n) replaced by zeta_k = B_k(1) (SPEC section 6).
+    """MF-UCB, the static rule: DNC with B_k(n) replaced by zeta_k = B_k(1) (docs/design.md section 6).
 
     Args: as :class:`Tacc`, with ``zeta`` (K fixed bias bounds) instead of ``mismatch_bound``.
     """

@@ -1,4 +1,4 @@
-"""Single-fidelity UCB policies (SPEC section 6): UCB on high fidelity, Weak-Fixed and Low-Improving on low.
+"""Single-fidelity UCB policies (docs/design.md section 6): UCB on high fidelity, Weak-Fixed and Low-Improving on low.
 
 Index mu_hat + G(N) on one fidelity, one query per arm to start, argmax with ties to the lowest index.
 Weak-Fixed and Low-Improving are the same rule on low fidelity; they differ in the source the environment serves

@@ -1,41 +1,113 @@
-"""The README's Python examples run, and print what the README says they print."""
+"""The README is executable documentation: every code block runs as a user would run it, and every output it shows
+is what ``python -m reports.readme`` produces now (issue 13)."""
 
 import re
 import subprocess
 import sys
 from pathlib import Path
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+import pytest
+
+from reports import readme
+
+TEXT = readme.README.read_text()
+BLOCKS = readme.blocks(TEXT)
+GENERATED = readme.generated(TEXT)
+ROOT = readme.README.parent
+
+
+def _python_blocks():
+    return [b for lang, b in BLOCKS if lang == "python"]
+
+
+def test_every_block_is_covered_by_a_test_below():
+    """A new kind of block fails here until a test runs it."""
+    bodies = set(GENERATED.values())
+    for lang, body in BLOCKS:
+        assert lang in ("python", "toml", "yaml", "bash") or body in bodies, (lang, body[:80])
+    assert sorted(GENERATED) == sorted(readme.OUTPUTS)
+    assert [lang for lang, _ in BLOCKS].count("bash") == 1 and [lang for lang, _ in BLOCKS].count("yaml") == 1
+
+
+@pytest.mark.parametrize("key", list(readme.OUTPUTS))
+def test_shown_output_is_current(key):
+    """Stale? Run ``python -m reports.readme --update`` and commit the README."""
+    assert readme.render(key) == GENERATED[key], f"README block {key!r} is stale: python -m reports.readme --update"
+
+
+@pytest.mark.parametrize("index", range(len(_python_blocks())))
+def test_python_block_runs_as_a_file(index, tmp_path):
+    code = _python_blocks()[index]
+    if re.search(r"^def test_", code, flags=re.M):  # an example test: run it the way its reader would, with pytest
+        (tmp_path / "test_example.py").write_text(code)
+        r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_example.py"],
+                           capture_output=True, text=True, cwd=tmp_path, timeout=1800)
+        assert r.returncode == 0 and " passed" in r.stdout, r.stdout + r.stderr
+    else:
+        readme.run_python_block(code, tmp_path)
+
+
+def test_configuration_block_is_a_valid_configuration(tmp_path):
+    (toml,) = [b for lang, b in BLOCKS if lang == "toml"]
+    (tmp_path / "example.toml").write_text(toml)
+    r = subprocess.run([readme.tacc_script(), "bounds", "example.toml"], capture_output=True, text=True,
+                       cwd=tmp_path, timeout=600)
+    assert r.returncode == 0 and "tacc bounds: example" in r.stdout, r.stderr
+
+
+def _setup_lines():
+    (bash,) = [b for lang, b in BLOCKS if lang == "bash"]
+    return {line.rsplit("#", 1)[1].strip(): line.rsplit("#", 1)[0].strip() for line in bash.splitlines()}
+
+
+def test_setup_block_is_what_ci_and_the_report_block_run():
+    lines = _setup_lines()
+    assert set(lines) == {"main job", "tests"}
+    r = subprocess.run(["bash", str(ROOT / ".ci" / "run"), "--dry-run"], capture_output=True, text=True, check=True)
+    assert f"command: {lines['tests']}\n" in r.stdout
+    folder = Path(re.search(r"folder: (.*)", r.stdout).group(1))
+    assert ROOT not in folder.parents, ".ci/run must not build inside the repository"
+    assert lines["main job"].endswith("&& .venv/bin/tacc report")  # its conclusions: the generated 'report' block
+
+
+def test_ci_block_runs_as_written(tmp_path):
+    (yaml,) = [b for lang, b in BLOCKS if lang == "yaml"]
+    runs = [re.sub(r"\s+#.*$", "", line.removeprefix("- run: ")).strip() for line in yaml.splitlines()]
+    setup = _setup_lines()["tests"]
+    assert f"{runs[0]} && {runs[1]}" == setup  # install and test: the README's test line, run by .ci/run
+    assert runs[3] == "HYPOTHESIS_PROFILE=deep .venv/bin/pytest tests/certify"  # nightly, not run here
+    from hypothesis import settings
+    settings.get_profile("deep")  # registered by tests/conftest.py
+    gate = runs[2].split()
+    assert gate[0] == ".venv/bin/tacc"
+    r = subprocess.run([readme.tacc_script(), *gate[1:]], capture_output=True, text=True,
+                       cwd=tmp_path, timeout=1800)
+    assert r.returncode == 0, r.stderr
+    assert "<testsuite" in (tmp_path / "check.xml").read_text()
+
+
+def test_tests_readme_names_files_that_exist():
+    """Every concrete path in tests/README.md exists."""
+    text = (ROOT / "tests" / "README.md").read_text()
+    paths = set(re.findall(r"`([\w./-]+/[\w.-]+\.(?:py|md|json|toml))`", text))  # with a folder, no <placeholder>
+    assert len(paths) > 10
+    missing = sorted(p for p in paths if not (ROOT / p).exists())
+    assert not missing
 
 
 def _block(marker: str) -> str:
-    blocks = re.findall(r"```python\n(.*?)```", README.read_text(), flags=re.S)
-    return next(b for b in blocks if marker in b)
-
-
-def test_driving_tacc_by_hand_prints_what_the_readme_shows():
-    code = _block("cheap_judge")
-    shown = re.search(r"^# (\[.*)$", code, flags=re.M).group(1)
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.strip() == shown
+    return next(b for b in _python_blocks() if marker in b)
 
 
 def test_the_ask_tell_example_with_a_python_model_runs_as_a_file(tmp_path):
     code = _block("class WarmupJudge")
     shown = [line[len("# -> "):] for line in code.splitlines() if line.startswith("# -> ")]
-    script = tmp_path / "asktell.py"
-    script.write_text(code)
-    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, check=True,
-                         cwd=tmp_path).stdout
+    out = readme.run_python_block(code, tmp_path)
     assert len(shown) == 2 and out.splitlines() == shown
 
 
 def test_the_tables_example_runs_as_a_file(tmp_path):
-    code = _block("records_frame(run_tasks(tasks), tasks)")
-    script = tmp_path / "tables.py"
-    script.write_text(code)
-    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, check=True,
-                         cwd=tmp_path).stdout
+    out = readme.run_python_block(_block("records_frame(run_tasks(tasks), tasks)"), tmp_path)
     assert "tacc" in out and "ucb" in out
     assert sorted(p.name for p in (tmp_path / "my-tables").iterdir()) == ["arms.parquet", "configs.parquet",
                                                                           "runs.parquet"]

@@ -1,4 +1,4 @@
-"""The configuration format (SPEC section 9): presets load, every invalid value names its field."""
+"""The configuration format (docs/design.md section 9): presets load, every invalid value names its field."""
 
 import copy
 

@@ -1,4 +1,4 @@
-"""Power-decay and residual-decay models (SPEC section 5): closed forms against direct sums."""
+"""Power-decay and residual-decay models (docs/design.md section 5): closed forms against direct sums."""
 
 import numpy as np
 import pytest

@@ -1,4 +1,5 @@
-"""Verdicts (SPEC section 7): NOT_APPLICABLE before OFF_EVENT before VIOLATED; lem:ci by an exact binomial test."""
+"""Verdicts (docs/design.md section 7): NOT_APPLICABLE before OFF_EVENT before VIOLATED; lem:ci by an exact binomial
+test."""
 
 from dataclasses import replace
 

@@ -1,4 +1,4 @@
-"""The reward table (SPEC section 4): a pure function of (seed, k, m, n) with the right distribution."""
+"""The reward table (docs/design.md section 4): a pure function of (seed, k, m, n) with the right distribution."""
 
 import numpy as np
 import pytest

@@ -1,0 +1,148 @@
+"""Work and memory of a command, estimated from the configurations before anything is built or run.
+
+Everything here is an upper bound computed from the configuration alone (no instance is built, so an input of
+10^9 arms costs nothing to estimate):
+
+- arms K, and the horizon T = ceil(Lambda / lambda_L), the most rounds a run can make (a round costs at least
+  lambda_L);
+- the largest arrays: the table of B_k(n) every two-fidelity policy reads, for n = 1..L with
+  L = min(N_gamma, T) + S0 + 1 (one row shared by all arms under power and residual decay, one row per arm for
+  table and checkpoint models; ``simulate.Problem.bias_table``), the low means tabulated over the same counts,
+  one row per arm, at most 2^16 columns (``simulate.Problem.schedule``), and the per-arm state (instance,
+  thresholds, run record, analysis);
+- the time: runs x T x the slowest per-round cost of the engine, spread over the workers.
+
+An input whose estimate exceeds the machine's memory is refused (exit 2) with the estimate; work whose time bound
+exceeds ``LONG_SECONDS`` is announced on standard error with the bound, and progress is shown. See
+``docs/design.md``, "Work estimates".
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass
+from typing import Sequence
+
+from bounds import Config, TaccInputError, horizon, log_factor, min_rho, n_gamma
+
+__all__ = ["Estimate", "estimate", "announce", "machine_memory", "LONG_SECONDS", "PER_ARM_BYTES",
+           "NS_PER_ROUND", "BASE_BYTES"]
+
+#: bytes of state per arm (instance arrays, thresholds, run-record arrays, the per-arm rows of an analysis),
+#: bounded by tracemalloc measurements (tests/reports/test_estimate.py).
+PER_ARM_BYTES = 4096
+#: fixed allocations of a command (compiled code, the tables of one configuration), rounded up.
+BASE_BYTES = 32 << 20
+#: columns of the tabulated low means (``simulate.Problem.schedule``).
+SCHEDULE_COLUMNS = 1 << 16
+#: the slowest cost per round measured by ``tacc bench`` (fast engine, every policy; reference engine), rounded up.
+NS_PER_ROUND = {"fast": 500.0, "reference": 30_000.0}
+#: work whose time bound exceeds this is announced before it starts.
+LONG_SECONDS = 600.0
+_SHARED_ROW_MODELS = ("power_decay", "residual_decay", "frozen")
+
+
+def machine_memory() -> int:
+    """Physical memory of this machine in bytes."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):  # not POSIX: assume 8 GiB
+        return 8 << 30
+
+
+def _size(n: float) -> str:
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB", "PiB"):
+        if n < 1024 or unit == "PiB":
+            return f"{n:.3g} {unit}"
+        n /= 1024
+    return f"{n:.3g}"
+
+
+def _duration(s: float) -> str:
+    if not math.isfinite(s):
+        return "forever"
+    if s < 120:
+        return f"{s:.0f} s"
+    if s < 7200:
+        return f"{s / 60:.0f} min"
+    if s < 2 * 86400:
+        return f"{s / 3600:.1f} hours"
+    if s < 2 * 365 * 86400:
+        return f"{s / 86400:.1f} days"
+    return f"{s / (365 * 86400):.3g} years"
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """Upper bounds on the work and memory of a command (see the module docstring)."""
+
+    arms: int
+    rounds_per_run: int
+    runs: int
+    table_entries: int
+    memory_bytes: float
+    seconds: float
+    workers: int
+    config: str
+
+    @property
+    def long(self) -> bool:
+        return self.seconds > LONG_SECONDS
+
+    def describe(self) -> str:
+        return (f"{self.arms:,} arms, up to {self.rounds_per_run:,} rounds per run, {self.runs:,} runs, largest "
+                f"tables {self.table_entries:,} values; memory about {_size(self.memory_bytes)}, time at most "
+                f"about {_duration(self.seconds)} on {self.workers} worker(s)")
+
+    def refuse_if_too_large(self, limit: int | None = None) -> None:
+        """Raise :class:`bounds.TaccInputError` (exit 2) if the memory estimate exceeds ``limit`` (default: this
+        machine's physical memory)."""
+        limit = machine_memory() if limit is None else limit
+        if self.memory_bytes > limit:
+            raise TaccInputError("config", self.config,
+                                 f"needs about {_size(self.memory_bytes)} of memory, more than this machine's "
+                                 f"{_size(limit)} ({self.describe()})")
+
+
+def _table_entries(config: Config, arms: int, T: int) -> int:
+    """Entries tabulated over the counts n = 1..L, L = min(N_gamma, T) + S0 + 1: B_k(n) (distinct rows x L) and
+    the low means (K x min(L, 2^16))."""
+    p = config.params
+    scale = 0.5 if config.instance.noise.model == "bernoulli" else float(config.instance.noise.sigma)
+    try:
+        rho = min_rho(scale, arms, T, p.delta) if p.rho == "min" else float(p.rho)
+        ng = n_gamma(log_factor(rho, arms, T, p.delta), p.gamma)
+    except (TaccInputError, OverflowError, ValueError):
+        ng = T  # the threshold count is not representable: bound it by the horizon
+    rows = 1 if config.instance.low.model in _SHARED_ROW_MODELS else arms
+    length = min(ng, T) + int(p.s0) + 1
+    return rows * length + arms * min(length, SCHEDULE_COLUMNS)
+
+
+def estimate(configs: Sequence[Config], policies: Sequence[str], n_seeds: int, *, budgets_per_config: int = 1,
+             workers: int = 1, engine: str = "fast", tables: bool = True) -> Estimate:
+    """Upper bounds for running every policy on ``n_seeds`` seeds of every configuration (``budgets_per_config``
+    budgets each, as ``tacc report`` does); ``tables=False`` leaves out the B_k(n) table the runs read (what
+    ``tacc bounds`` needs: the per-arm state only)."""
+    arms = rounds = entries = 0
+    memory, round_total, worst = 0.0, 0.0, ""
+    for c in configs:
+        K = c.instance.n_arms
+        T = horizon(c.params.budget, c.costs.low)
+        e = _table_entries(c, K, T) if tables else 0
+        m = BASE_BYTES + K * PER_ARM_BYTES + 8.0 * e
+        if m >= memory:
+            memory, worst = m, c.source or c.name
+        arms, rounds, entries = max(arms, K), max(rounds, T), max(entries, e)
+        round_total += float(T) * len(policies) * n_seeds * budgets_per_config
+    runs = len(configs) * len(policies) * n_seeds * budgets_per_config
+    per_round = NS_PER_ROUND.get(engine, NS_PER_ROUND["reference"]) * 1e-9
+    seconds = round_total * per_round / max(1, min(workers, max(runs, 1)))
+    return Estimate(arms, rounds, runs, entries, memory, seconds, max(1, workers), worst)
+
+
+def announce(est: Estimate, what: str, resume: str) -> str:
+    """The line printed before long work starts (``resume``: how an interrupted run resumes)."""
+    return (f"{what}: {est.describe()}. Progress below counts finished runs (a single run shows none); "
+            f"Ctrl-C stops it, and {resume}.")

@@ -1,0 +1,110 @@
+"""Path options of the command line, checked before any work starts.
+
+Each check either returns the path or raises :class:`bounds.TaccInputError` naming the option and the path, so a
+bad path costs no work and exits 2 (``docs/design.md``, "Exit statuses"). Writability is probed by creating and
+removing a file, which also catches read-only file systems and a process that runs as root.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+from bounds import TaccInputError
+
+__all__ = ["input_file", "input_dir", "output_file", "output_dir", "executable", "utf8_text"]
+
+
+def _probe_writable(option: str, folder: Path, shown: str) -> None:
+    try:
+        fd, name = tempfile.mkstemp(prefix=".tacc-probe-", dir=folder)
+    except OSError as exc:
+        raise TaccInputError(option, shown, f"cannot be written: {exc.strerror or exc}") from None
+    os.close(fd)
+    os.unlink(name)
+
+
+def _existing_ancestor(path: Path) -> Path:
+    p = path.absolute()
+    while not p.exists():
+        p = p.parent
+    return p
+
+
+def utf8_text(option: str, path) -> str:
+    """The text of the file at ``path``; a missing, unreadable, non-file or non-UTF-8 file is refused."""
+    p = input_file(option, path)
+    try:
+        data = p.read_bytes()
+    except OSError as exc:
+        raise TaccInputError(option, str(path), f"cannot be read: {exc.strerror or exc}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise TaccInputError(option, str(path), f"is not UTF-8 text (byte {exc.start}: "
+                                                f"{data[exc.start:exc.start + 1]!r})") from None
+
+
+def _existing(option: str, path, kind: str) -> Path:
+    p = Path(path)
+    if not p.exists():
+        raise TaccInputError(option, str(path), f"no such {kind}")
+    if not (p.is_file() if kind == "file" else p.is_dir()):
+        raise TaccInputError(option, str(path), f"is not a {kind}")
+    if not os.access(p, os.R_OK if kind == "file" else os.R_OK | os.X_OK):
+        raise TaccInputError(option, str(path), "cannot be read")
+    return p
+
+
+def input_file(option: str, path) -> Path:
+    """An existing, readable regular file."""
+    return _existing(option, path, "file")
+
+
+def input_dir(option: str, path) -> Path:
+    """An existing, readable folder."""
+    return _existing(option, path, "folder")
+
+
+def output_file(option: str, path, *, allow_stdout: bool = False) -> str:
+    """A file that can be written: ``-`` (standard output) if allowed, else a path whose folder exists and is
+    writable, and which is not itself a folder. An existing file is overwritten."""
+    if allow_stdout and str(path) == "-":
+        return "-"
+    p = Path(path)
+    if p.is_dir():
+        raise TaccInputError(option, str(path), "is a folder, not a file")
+    folder = p.parent
+    if not folder.exists():
+        raise TaccInputError(option, str(path), f"its folder {folder} does not exist")
+    if not folder.is_dir():
+        raise TaccInputError(option, str(path), f"{folder} is not a folder")
+    if p.exists() and not os.access(p, os.W_OK):
+        raise TaccInputError(option, str(path), "cannot be written")
+    _probe_writable(option, folder, str(path))
+    return str(path)
+
+
+def output_dir(option: str, path) -> str:
+    """A folder that exists and is writable, or can be created (its nearest existing ancestor is a writable
+    folder). Nothing is created here."""
+    p = Path(path)
+    if p.exists() and not p.is_dir():
+        raise TaccInputError(option, str(path), "exists and is not a folder")
+    base = _existing_ancestor(p)
+    if not base.is_dir():
+        raise TaccInputError(option, str(path), f"{base} is not a folder")
+    _probe_writable(option, base, str(path))
+    return str(path)
+
+
+def executable(option: str, program: str) -> str:
+    """A program that exists and can be executed (a path, or a name on ``PATH``)."""
+    found = shutil.which(program)
+    if found is None:
+        p = Path(program)
+        reason = "is not executable" if p.exists() else "no such program"
+        raise TaccInputError(option, program, reason)
+    return found

@@ -1,0 +1,172 @@
+"""Every output the README shows, produced by running what the README says (``python -m reports.readme``).
+
+A generated block in README.md is a fenced block right after a marker line ``<!-- generated: KEY -->``; KEY names
+an entry of :data:`OUTPUTS`, which runs the command through the installed ``tacc`` console script (or a Python
+block of the README as a file in a temporary folder) and keeps the lines the README shows.
+
+    python -m reports.readme --update   # rewrite every generated block (after a change that moves a number)
+    python -m reports.readme --check    # exit 1 and show the difference if any block is stale (the tests do this)
+    python -m reports.readme --check bounds simulate   # only these keys
+
+This module is a development tool: it reads and writes the repository's README, so it runs from a source tree.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+__all__ = ["README", "OUTPUTS", "Output", "blocks", "generated", "render", "tacc_script", "run_python_block",
+           "main"]
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+_MARKER = re.compile(r"^<!-- generated: (\S+) -->\n```[^\n]*\n(.*?)^```$", re.M | re.S)
+_FENCE = re.compile(r"^```(\w*)\n(.*?)^```$", re.M | re.S)
+
+
+def tacc_script() -> str:
+    """The installed ``tacc`` console script next to this interpreter (as a user of the virtualenv runs it)."""
+    found = shutil.which("tacc", path=str(Path(sys.executable).parent)) or shutil.which("tacc")
+    if found is None:
+        raise RuntimeError("the tacc console script is not installed: pip install -e . first")
+    return found
+
+
+def blocks(text: str) -> list[tuple[str, str]]:
+    """Every fenced block of a Markdown text: (language, body)."""
+    return [(m.group(1), m.group(2)) for m in _FENCE.finditer(text)]
+
+
+def generated(text: str) -> dict[str, str]:
+    """KEY -> the body of its generated block, as the README holds it now."""
+    return {m.group(1): m.group(2) for m in _MARKER.finditer(text)}
+
+
+def run_python_block(code: str, cwd: Path) -> str:
+    """Run a README Python block as a file ``example.py`` in ``cwd`` (as a user who saved it would); its stdout."""
+    path = cwd / "example.py"
+    path.write_text(code)
+    r = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, cwd=cwd, timeout=1800)
+    if r.returncode != 0:
+        raise RuntimeError(f"the README block failed (exit {r.returncode}):\n{r.stderr}")
+    return r.stdout
+
+
+def _tacc(*args: str) -> Callable[[Path], str]:
+    def run(cwd: Path) -> str:
+        r = subprocess.run([tacc_script(), *args], capture_output=True, text=True, cwd=cwd, timeout=3600)
+        if r.returncode not in (0, 1):
+            raise RuntimeError(f"tacc {' '.join(args)} exited {r.returncode}: {r.stderr}")
+        return r.stdout
+    return run
+
+
+def _python(marker: str) -> Callable[[Path], str]:
+    def run(cwd: Path) -> str:
+        code = next(b for lang, b in blocks(README.read_text()) if lang == "python" and marker in b)
+        return run_python_block(code, cwd)
+    return run
+
+
+def _table(lines: list[str], start: str) -> list[str]:
+    """The lines from the first that starts with ``start`` up to the next blank line."""
+    i = next(j for j, line in enumerate(lines) if line.startswith(start))
+    j = next((k for k in range(i + 1, len(lines)) if not lines[k].strip()), len(lines))
+    return lines[i:j]
+
+
+def _bounds_excerpt(out: str) -> list[str]:
+    lines = out.splitlines()
+    quantities = _table(lines, "quantity")
+    keep = [q for q in quantities[2:] if q.split()[0] in ("horizon", "rho_min", "n_gamma", "class_counts")]
+    arms = _table(lines, "arm  mu_high")
+    return ["$ tacc bounds llm-vanishing", *quantities[:2], *keep, "...", *arms]
+
+
+def _simulate_excerpt(out: str) -> list[str]:
+    lines = out.splitlines()
+    runs = _table(lines, "seed  rounds")
+    arms = _table(lines, "arm  mu_high")
+    return ["$ tacc simulate llm-residual --policy tacc --seeds 0:5", lines[0], "", *runs[:3], "   ...",
+            "per arm, over seeds", *arms[:4], "  ..."]
+
+
+@dataclass(frozen=True)
+class Output:
+    """What produces one generated block: ``produce(cwd)`` gives the text, ``keep`` the lines shown."""
+
+    produce: Callable[[Path], str]
+    keep: Callable[[str], list[str]] = lambda out: out.rstrip("\n").splitlines()
+    note: str = ""
+
+
+#: KEY -> how its README block is produced.
+OUTPUTS: dict[str, Output] = {
+    "report": Output(_tacc("report", "--no-progress"),
+                     lambda out: [line for line in out.splitlines() if line.startswith("- ")],
+                     "the conclusions of the README's main job, tacc report (1000 seeds, about a minute)"),
+    "bounds": Output(_tacc("bounds", "llm-vanishing"), _bounds_excerpt),
+    "simulate": Output(_tacc("simulate", "llm-residual", "--policy", "tacc", "--seeds", "0:5", "--no-progress"),
+                       _simulate_excerpt),
+    "check": Output(_tacc("check", "--no-progress")),
+    "driving-by-hand": Output(_python("cheap_judge")),
+    "bounds-from-python": Output(_python("certification_time(")),
+}
+
+
+def render(key: str) -> str:
+    """The block body for ``key``, produced now in a temporary working directory."""
+    with tempfile.TemporaryDirectory(prefix="tacc-readme-") as d:
+        out = OUTPUTS[key].produce(Path(d))
+    return "\n".join(OUTPUTS[key].keep(out)) + "\n"
+
+
+def update(text: str, fresh: dict[str, str]) -> str:
+    """``text`` with the generated blocks of ``fresh`` replaced."""
+    def sub(m):
+        if m.group(1) not in fresh:
+            return m.group(0)
+        head = m.group(0)[:m.start(2) - m.start(0)]
+        return head + fresh[m.group(1)] + "```"
+    return _MARKER.sub(sub, text)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m reports.readme", description=__doc__.split("\n\n")[0])
+    mode = p.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--check", action="store_true", help="compare; exit 1 on a stale block")
+    mode.add_argument("--update", action="store_true", help="rewrite the stale blocks in README.md")
+    p.add_argument("keys", nargs="*", help=f"only these blocks ({', '.join(OUTPUTS)}; default all)")
+    args = p.parse_args(argv)
+    text = README.read_text()
+    present = generated(text)
+    keys = args.keys or list(OUTPUTS)
+    unknown = [k for k in keys if k not in OUTPUTS] + [k for k in present if k not in OUTPUTS]
+    missing = [k for k in keys if k not in present]
+    if unknown or missing:
+        print(f"unknown keys {unknown}; keys without a marker in README.md {missing}", file=sys.stderr)
+        return 2
+    fresh = {k: render(k) for k in keys}
+    stale = [k for k in keys if fresh[k] != present[k]]
+    for k in stale:
+        sys.stdout.writelines(difflib.unified_diff(present[k].splitlines(True), fresh[k].splitlines(True),
+                                                   f"README.md ({k})", f"now ({k})"))
+    if args.update and stale:
+        README.write_text(update(README.read_text(), {k: fresh[k] for k in stale}))  # edits made meanwhile kept
+        print(f"updated: {', '.join(stale)}")
+    elif args.check:
+        print(f"stale: {', '.join(stale)}" if stale else f"up to date: {', '.join(keys)}")
+        return 1 if stale else 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,178 @@
+"""Bad and extreme input through the installed ``tacc`` console script: exit 2 with one line on standard error
+naming the field or option, exit 3 with one line for an internal error, never a traceback (issue 13).
+
+Every case runs as a user would: a subprocess of the console script, in a temporary working directory.
+"""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+TACC = shutil.which("tacc", path=str(Path(sys.executable).parent)) or shutil.which("tacc")
+
+BASE = """name = "x"
+[instance]
+mu_high = [0.9, 0.5, 0.4]
+noise = { model = "gaussian", sigma = 1.0 }
+[instance.low]
+model = "power_decay"
+zeta = 0.2
+r = 0.5
+signs = "random"
+[costs]
+low = 1.0
+high = 10.0
+[params]
+budget = 1000
+gamma = 0.1
+eta = 1e-4
+s0 = 10
+"""
+
+
+def _config(tmp_path, name, old=None, new=None):
+    p = tmp_path / f"{name}.toml"
+    p.write_text(BASE if old is None else BASE.replace(old, new))
+    return str(p)
+
+
+def tacc(args, cwd, **kw):
+    assert TACC, "the tacc console script is not installed next to this interpreter"
+    return subprocess.run([TACC, *args], capture_output=True, text=True, cwd=cwd, timeout=600, **kw)
+
+
+def _one_line(r, status, *names):
+    lines = r.stderr.strip().splitlines()
+    assert r.returncode == status, r.stderr
+    assert len(lines) == 1, r.stderr
+    assert "Traceback" not in r.stderr
+    for n in names:
+        assert n in lines[0], lines[0]
+    return lines[0]
+
+
+def _cases(tmp_path):
+    """(arguments, names the one line must contain) for each bad input class of issue 13."""
+    binary = tmp_path / "binary.toml"
+    binary.write_bytes(bytes(range(256)))
+    latin1 = tmp_path / "latin1.toml"
+    latin1.write_bytes('name = "\u00e9t\u00e9"\n'.encode("latin-1"))
+    a_file = tmp_path / "a-file"
+    a_file.write_text("x")
+    a_dir = tmp_path / "a-dir"
+    a_dir.mkdir()
+    cfg = _config(tmp_path, "ok")
+    missing = str(tmp_path / "no" / "such" / "x.json")
+    return {
+        "config binary": (["bounds", str(binary)], ["config", "UTF-8"]),
+        "config latin-1": (["simulate", str(latin1), "--policy", "tacc"], ["config", "UTF-8"]),
+        "--json into a missing folder": (["bounds", cfg, "--json", missing], ["--json", missing]),
+        "--json onto a folder": (["simulate", cfg, "--policy", "tacc", "--json", str(a_dir)], ["--json", "folder"]),
+        "--out onto a file": (["report", cfg, "--out", str(a_file)], ["--out", str(a_file)]),
+        "--out unwritable": (["reproduce", "decay", "--quick", "--out", "/proc/tacc-out"], ["--out", "/proc"]),
+        "check --junit into a missing folder": (["check", cfg, "--junit", missing], ["--junit", missing]),
+        "bench --out onto a file": (["bench", "--quick", "--out", str(a_file)], ["--out"]),
+        "bench --smpy-python missing": (["bench", "--smpy-python", str(tmp_path / "nopython")], ["--smpy-python"]),
+        "bench --smpy-python without SMPyBandits": (["bench", "--smpy-python", sys.executable],
+                                                    ["--smpy-python", "SMPyBandits"]),
+        "--cache onto a file": (["simulate", cfg, "--policy", "tacc", "--cache", str(a_file)], ["--cache"]),
+        "check --baseline binary": (["check", cfg, "--baseline", str(binary)], ["--baseline", "UTF-8"]),
+        "proofs --baseline binary": (["proofs", "--baseline", str(binary)], ["--baseline", "UTF-8"]),
+        "mean 1e308": (["simulate", _config(tmp_path, "mean", "0.9, 0.5", "1e308, 0.5"), "--policy", "tacc"],
+                       ["instance.mu_high", "1e+308"]),
+        "mean 1e308 (bounds)": (["bounds", _config(tmp_path, "mean", "0.9, 0.5", "1e308, 0.5")],
+                                ["instance.mu_high"]),
+        "1e9 arms": (["simulate", _config(tmp_path, "arms", "mu_high = [0.9, 0.5, 0.4]",
+                                          'means = { distribution = "uniform", low = 0.1, high = 0.9, '
+                                          'n_arms = 1000000000 }'), "--policy", "tacc"], ["config", "memory"]),
+        "1e9 arms (bounds)": (["bounds", _config(tmp_path, "arms", "mu_high = [0.9, 0.5, 0.4]",
+                                                 'means = { distribution = "uniform", low = 0.1, high = 0.9, '
+                                                 'n_arms = 1000000000 }')], ["config", "memory"]),
+        "s0 1e12": (["simulate", _config(tmp_path, "s0", "s0 = 10", "s0 = 1000000000000"), "--policy", "tacc"],
+                    ["config", "memory"]),
+        "huge sigma": (["bounds", _config(tmp_path, "sigma", "sigma = 1.0", "sigma = 1e200")],
+                       ["instance.noise.sigma"]),
+        "--max-arms -1": (["bounds", cfg, "--max-arms", "-1"], ["--max-arms"]),
+        "--workers 0": (["simulate", cfg, "--policy", "tacc", "--workers", "0"], ["--workers"]),
+        "unknown policy": (["simulate", cfg, "--policy", "thompson"], ["--policy"]),
+        "runs from a missing folder": (["runs", str(tmp_path / "no-runs")], ["dir", "no such folder"]),
+        "report --from a file": (["report", "--from", str(a_file)], ["--from", "is not a folder"]),
+        "unknown experiment": (["reproduce", "set-z", "--out", str(tmp_path / "r")], ["experiment", "set-z"]),
+    }
+
+
+with tempfile.TemporaryDirectory() as _d:
+    CASES = list(_cases(Path(_d)))
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_bad_input_exits_2_with_one_line(case, tmp_path):
+    args, names = _cases(tmp_path)[case]
+    run_dir = tmp_path / "cwd"
+    run_dir.mkdir()
+    _one_line(tacc(args, run_dir), 2, *names)
+    assert not list(run_dir.iterdir()), "a refused command wrote into the working directory"
+
+
+def test_long_work_is_announced_with_its_estimate(tmp_path):
+    """A budget of 1e12: one line before any run with the estimate (rounds, runs, time), then it runs."""
+    cfg = _config(tmp_path, "budget", "budget = 1000", "budget = 1e12")
+    p = subprocess.Popen([TACC, "simulate", cfg, "--policy", "tacc", "--seeds", "2"], stderr=subprocess.PIPE,
+                         stdout=subprocess.DEVNULL, text=True, cwd=tmp_path)
+    try:
+        line = p.stderr.readline()
+    finally:
+        p.kill()
+        p.wait()
+    assert "up to 1,000,000,000,000 rounds per run, 2 runs" in line and "time at most about" in line
+    assert "days" in line and "resumes" in line
+
+
+def test_internal_error_is_one_line_and_the_traceback_is_saved(tmp_path):
+    """A simulated internal error (bounds.analyze raises) exits 3 with one line; --debug prints the traceback."""
+    (tmp_path / "sitecustomize.py").write_text(
+        "import bounds\n"
+        "def _boom(config):\n"
+        "    raise ZeroDivisionError('simulated internal error')\n"
+        "bounds.analyze = _boom\n")
+    env = dict(os.environ, PYTHONPATH=str(tmp_path))
+    line = _one_line(tacc(["bounds", "set-a"], tmp_path, env=env), 3, "internal error", "ZeroDivisionError",
+                     "simulated internal error", "--debug")
+    saved = Path(re.search(r"full traceback in (\S+?);", line).group(1))
+    try:
+        assert "Traceback" in saved.read_text() and "_boom" in saved.read_text()
+        assert saved.parent != tmp_path
+    finally:
+        saved.unlink()
+    r = tacc(["--debug", "bounds", "set-a"], tmp_path, env=env)
+    assert r.returncode == 3 and "Traceback" in r.stderr and "_boom" in r.stderr
+    Path(re.search(r"full traceback in (\S+?);", r.stderr).group(1)).unlink()
+
+
+def test_a_finding_is_exit_1_and_distinct_from_a_crash(tmp_path):
+    r = tacc(["proofs"], tmp_path)
+    assert r.returncode == 1 and "REFUTED" in r.stdout and r.stderr == ""
+
+
+def test_check_writes_no_state_into_the_working_directory(tmp_path):
+    r = tacc(["check", "llm-residual", "--seeds", "1", "--policy", "tacc", "--evidence", "2", "--no-progress"],
+             tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert not list(tmp_path.iterdir())
+
+
+def test_version_and_exit_statuses_in_help(tmp_path):
+    r = tacc(["--version"], tmp_path)
+    assert r.returncode == 0 and re.fullmatch(r"tacc \d+\.\d+\.\d+\n", r.stdout)
+    r = tacc(["--help"], tmp_path)
+    for status in ("0  ok", "1  a finding", "2  bad input", "3  an internal error"):
+        assert status in r.stdout
+    r = tacc(["simulate", "--help"], tmp_path)
+    assert "--executor {serial,processes,dask}" in r.stdout and "--workers N" in r.stdout
+    assert "tacc,dnc,mf-ucb,ucb,lucb,weak-fixed,low-improving,rdfe" in "".join(r.stdout.split())  # the registry

@@ -1,0 +1,58 @@
+"""Work and memory estimates (reports._estimate): upper bounds that hold when measured, and the refusals."""
+
+import tracemalloc
+from dataclasses import replace
+
+import pytest
+
+from bounds import TaccInputError, load_config, parse_config
+from bounds._config import config_to_dict
+from reports._estimate import BASE_BYTES, LONG_SECONDS, estimate
+from simulate import make_problem, run
+
+
+def _with(config, **params):
+    return replace(config, params=replace(config.params, **params))
+
+
+def _arms(n):
+    d = config_to_dict(load_config("set-a"))
+    d["instance"].pop("mu_high", None)
+    d["instance"]["means"] = {"distribution": "uniform", "low": 0.1, "high": 0.9, "n_arms": n}
+    return parse_config(d, f"{n} arms")
+
+
+@pytest.mark.parametrize("config", [_with(_arms(400), budget=8_000.0), _with(load_config("checkpoint"),
+                                                                                   budget=8_000.0)])
+def test_memory_estimate_bounds_the_measured_peak(config):
+    """Building the problem and one TACC run allocate less than the estimate (tracemalloc peak)."""
+    tracemalloc.start()
+    try:
+        problem = make_problem(config)
+        problem.bias_table, problem.schedule
+        run(problem, "tacc", 0)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    est = estimate([config], ["tacc"], 1)
+    assert peak <= est.memory_bytes, (peak, est.memory_bytes)
+    assert est.memory_bytes - BASE_BYTES <= 20 * peak  # an upper bound, but not a vacuous one
+
+
+def test_refusal_names_the_configuration_and_the_estimate():
+    big = _with(load_config("set-a"), s0=10**12)
+    with pytest.raises(TaccInputError) as e:
+        estimate([big], ["tacc"], 1).refuse_if_too_large()
+    assert e.value.field == "config" and "TiB" in str(e.value) and "1,000,013,119,041 values" in str(e.value)
+    estimate([load_config("set-a")], ["tacc"], 1).refuse_if_too_large()  # the preset fits
+    with pytest.raises(TaccInputError):  # and a limit below its estimate refuses it: the check can fail
+        estimate([load_config("set-a")], ["tacc"], 1).refuse_if_too_large(limit=1)
+
+
+def test_time_bound_scales_with_runs_and_budget():
+    c = load_config("llm-residual")
+    one = estimate([c], ["tacc"], 1)
+    assert estimate([c], ["tacc", "ucb"], 10).seconds == pytest.approx(20 * one.seconds)
+    assert estimate([c], ["tacc"], 10, workers=2).seconds == pytest.approx(5 * one.seconds)
+    assert not one.long and estimate([_with(c, budget=1e12)], ["tacc"], 1).long
+    assert one.rounds_per_run == 128_000 and LONG_SECONDS > 0
