@@ -99,6 +99,19 @@ def _simulate_excerpt(out: str) -> list[str]:
             "per arm, over seeds", *arms[:4], "  ..."]
 
 
+def _continuation_sentences(cwd: Path) -> str:
+    """The continuation-window sentence of ``tacc bounds`` on llm-residual and on set-a, wrapped as the README
+    shows it."""
+    import textwrap
+
+    lines = []
+    for preset, note in (("llm-residual", "        (the end of the output)"), ("set-a", "")):
+        out = _tacc("bounds", preset)(cwd)
+        sentence = next(line for line in out.splitlines() if line.startswith("Continuation "))
+        lines += [f"$ tacc bounds {preset}{note}", *textwrap.wrap(sentence, 115)]
+    return "\n".join(lines) + "\n"
+
+
 @dataclass(frozen=True)
 class Output:
     """What produces one generated block: ``produce(cwd)`` gives the text, ``keep`` the lines shown."""
@@ -117,6 +130,7 @@ OUTPUTS: dict[str, Output] = {
     "simulate": Output(_tacc("simulate", "llm-residual", "--policy", "tacc", "--seeds", "0:5", "--no-progress"),
                        _simulate_excerpt),
     "check": Output(_tacc("check", "--no-progress")),
+    "continuation": Output(_continuation_sentences),
     "driving-by-hand": Output(_python("cheap_judge")),
     "bounds-from-python": Output(_python("certification_time(")),
 }
