@@ -114,7 +114,7 @@ class RunCache:
         save_every: seconds between commits; a kill loses at most the runs finished since the last one.
     """
 
-    def __init__(self, root: str | os.PathLike, *, save_every: float = 0.5):
+    def __init__(self, root: str | os.PathLike, *, save_every: float = 1.0):
         self.root = Path(root)
         self.save_every = float(save_every)
         self.path = self.root / DB_NAME

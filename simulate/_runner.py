@@ -5,7 +5,7 @@ whatever the executor or the number of workers, and they come back in task order
 :func:`iter_runs` takes tasks from an iterator and yields records as they finish, with at most a fixed window of
 tasks in flight, so memory does not grow with the number of seeds. Work goes to the workers in batches sized to
 take about a quarter of a second each, and with a cache directory each finished run is stored as soon as it
-comes back (committed at least twice a second), so a kill loses at most the runs in flight and a sweep started
+comes back (committed about every second), so a kill loses at most the runs in flight and a sweep started
 again skips every run already stored. Worker processes die with their parent, even under ``kill -9``.
 """
 
