@@ -24,6 +24,7 @@ from typing import Iterable, Iterator, Sequence
 from bounds import Config, TaccInputError
 from simulate._cache import RunCache, run_key
 from simulate._engine import ENGINES, run
+from simulate._fingerprint import code_fingerprint
 from simulate._problem import config_key, make_problem
 from simulate._record import RunRecord
 from simulate._registry import policy_class
@@ -92,8 +93,14 @@ def _problem(config: Config):
     return _PROBLEMS[key]
 
 
-def _run_batch(tasks: list[Task], engine: str) -> tuple[list[RunRecord], float]:
-    """Run a batch of tasks that share a configuration and a policy; the records and the seconds it took."""
+def _run_batch(tasks: list[Task], engine: str, fingerprint: str | None = None) -> tuple[list[RunRecord], float]:
+    """Run a batch of tasks that share a configuration and a policy; the records and the seconds it took.
+
+    ``fingerprint`` is the parent's code fingerprint (the one in the runs' keys): a worker whose code differs
+    (the sources were edited during the sweep) refuses, so no record is stored under a key of other code."""
+    if fingerprint is not None and fingerprint != code_fingerprint():
+        raise RuntimeError("the toolkit's code changed during the sweep (a worker's code fingerprint differs from "
+                           "the parent's); start the sweep again")
     t = time.perf_counter()
     records = [run(_problem(x.config), x.policy, x.seed, engine=engine, checkpoints=x.checkpoints) for x in tasks]
     return records, time.perf_counter() - t
@@ -201,7 +208,7 @@ def _pipeline(tasks, pool, store, engine, n_workers, bar):
     def submit():
         nonlocal batch
         if batch:
-            flight[pool.submit(_run_batch, [e[0] for e in batch], engine)] = (batch, group)
+            flight[pool.submit(_run_batch, [e[0] for e in batch], engine, code_fingerprint())] = (batch, group)
             batch = []
 
     while True:

@@ -276,3 +276,11 @@ def test_kill_9_during_a_sweep_loses_at_most_the_runs_in_flight_and_leaves_no_wo
     assert old
     missing = [s for s in old if stored.get(tasks_for([c], ["tacc"], [s])[0].key()) is None]
     assert not missing, f"{len(missing)} runs finished over a second before the kill were lost"
+
+
+def test_a_worker_with_other_code_refuses(config):
+    task, = tasks_for([config()], ["tacc"], [0])
+    with pytest.raises(RuntimeError, match="code changed"):
+        runner._run_batch([task], "fast", "0" * 64)
+    (rec,), _ = runner._run_batch([task], "fast", runner.code_fingerprint())
+    assert rec == run(make_problem(task.config), "tacc", 0)
