@@ -18,7 +18,7 @@ from dataclasses import replace
 
 from hypothesis import strategies as st
 
-from bounds import Config, parse_config
+from bounds import Config, cumulative_deviation, parse_config
 
 __all__ = ["LOW_MODELS", "NOISE_MODELS", "BREAKABLE", "means", "low_models", "configs", "targeted_configs",
            "broken_configs"]
@@ -68,12 +68,8 @@ def low_models(draw, n_arms: int, mu_high, bernoulli: bool, models=LOW_MODELS):
         row = [draw(st.floats(-0.3, 0.3).map(lambda x, m=m: round(m + x, 3))) for _ in range(length)]
         if bernoulli:
             row = [min(1.0, max(0.0, x)) for x in row]
-        dev, run = [], 0.0
-        for x in row:
-            run += abs(x - m)
-            dev.append(round(run + 1e-9, 6))
         rows.append(row)
-        certs.append(dev)
+        certs.append(cumulative_deviation(m, row, draw(st.sampled_from([0.0, 1e-9]))))   # valid, tight or not
     return {"model": "table", "mean_low": rows, "certificate": certs}
 
 

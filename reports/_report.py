@@ -97,24 +97,32 @@ def _conclusions(res: dict) -> list[str]:
 
 def make_report(config=None, *, seeds=range(1000), out_dir="tacc-report", policies=DEFAULT_POLICIES,
                 budgets=None, executor: str = "serial", workers: int | None = None, progress: bool = False,
-                cache=None) -> ReportResult:
-    """Run everything the report needs and write ``report.md``, figures (PNG and PDF) and ``results.json``."""
+                cache=None, runs=None) -> ReportResult:
+    """Run everything the report needs and write ``report.md``, figures (PNG and PDF) and ``results.json``.
+
+    With ``runs`` (``simulate.RunFrames``: saved runs, ``simulate.load_runs``) nothing is run: the records of
+    ``config`` at each budget are read from the tables (policies and seeds: those saved for every budget, unless
+    given) and analysed as if just made.
+    """
     config = default_config() if config is None else config
     out = Path(out_dir)
     fig_dir = out / "figures"
-    seeds = tuple(int(s) for s in seeds)
-    policies = tuple(policies)
     budgets = tuple(float(b) for b in (budgets or budget_sweep(config.params.budget)))
     full = budgets[-1]
-    cache = cache if cache is not None else out / "runs"
     configs = [_at_budget(config, b) for b in budgets]
-    records = run_tasks(tasks_for(configs, policies, seeds), executor=executor, workers=workers, cache=cache,
-                        progress=progress)
-    by = {}
-    for i, b in enumerate(budgets):
-        for j, p in enumerate(policies):
-            start = (i * len(policies) + j) * len(seeds)
-            by[b, p] = records[start:start + len(seeds)]
+    if runs is not None:                                       # load: saved runs, no simulation
+        from reports._runs_view import runs_by_budget
+        by, policies, seeds = runs_by_budget(runs, configs, policies=policies, seeds=seeds)
+    else:                                                      # load: run (or resume from the cache)
+        seeds, policies = tuple(int(s) for s in seeds), tuple(policies)
+        cache = cache if cache is not None else out / "runs"
+        records = run_tasks(tasks_for(configs, policies, seeds), executor=executor, workers=workers, cache=cache,
+                            progress=progress)
+        by = {}
+        for i, b in enumerate(budgets):
+            for j, p in enumerate(policies):
+                start = (i * len(policies) + j) * len(seeds)
+                by[b, p] = records[start:start + len(seeds)]
     final_config = configs[-1]
     problem = make_problem(final_config)
     assumptions = check_assumptions(problem)

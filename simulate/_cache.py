@@ -199,6 +199,16 @@ class RunCache:
     def __exit__(self, *exc) -> None:
         self.close()
 
+    def items(self):
+        """Every stored run as (key, record), in key order; a record that does not match is skipped (warning)."""
+        if self._db is None and not self.path.exists():
+            return
+        keys = [k for (k,) in self._connect().execute("SELECT key FROM runs ORDER BY key")]
+        for key in keys:
+            record = self.get(key)
+            if record is not None:
+                yield key, record
+
     def __len__(self) -> int:
         if self._db is None and not self.path.exists():
             return 0

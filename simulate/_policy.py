@@ -20,7 +20,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from bounds import TaccInputError
-from bounds import _validate as v
+from bounds import validate as v
+from simulate._errors import TaccStateError
 from simulate._rewards import HIGH, LOW
 
 __all__ = ["Action", "Policy", "LOW", "HIGH"]
@@ -95,7 +96,7 @@ class Policy(abc.ABC):
         if self.stopped:
             return None
         if self._pending is not None:
-            raise TaccInputError("select", self._pending, "the previous action has not been updated yet")
+            raise TaccStateError("select", f"the previous action {self._pending} has not been updated yet")
         a = self._plan[0] if self._plan else self.choose()
         if a is None or self.cost + self.price(a.fidelity) > self.budget:
             self.stopped = True
@@ -107,7 +108,10 @@ class Policy(abc.ABC):
     def update(self, arm: int, fidelity: int, y: float) -> None:
         """Record the observation ``y`` of the action ``select()`` returned."""
         a = self._pending
-        if a is None or a.arm != arm or a.fidelity != fidelity:
+        if a is None:
+            raise TaccStateError("update", "no action is selected: call select() first"
+                                 + (" (the run is over)" if self.stopped else ""))
+        if a.arm != arm or a.fidelity != fidelity:
             raise TaccInputError("update", (arm, fidelity), f"does not match the selected action {a}")
         y = v.finite_real("y", y)
         if self._plan:

@@ -25,6 +25,7 @@ from bounds import Config, TaccInputError
 from simulate._cache import RunCache, run_key
 from simulate._engine import ENGINES, run
 from simulate._fingerprint import code_fingerprint
+from simulate._frame import save_configs
 from simulate._problem import config_key, make_problem
 from simulate._record import RunRecord
 from simulate._registry import policy_class
@@ -170,6 +171,8 @@ def _stream(tasks, executor, n_workers, scheduler, cache, engine, progress, tota
     from tqdm import tqdm
 
     store = RunCache(cache) if cache is not None else None
+    if store is not None:      # the configurations beside their runs, so the folder can be tabulated (load_runs)
+        tasks = _saving_configs(tasks, cache)
     bar = tqdm(total=total, disable=not progress, unit="run", desc="runs", leave=False)
     pool = None
     try:
@@ -192,6 +195,16 @@ def _stream(tasks, executor, n_workers, scheduler, cache, engine, progress, tota
         if store is not None:
             store.close()
         bar.close()
+
+
+def _saving_configs(tasks, cache):
+    """The tasks, saving each configuration (``simulate.load_runs`` reads them) the first time it is met."""
+    seen: dict = {}
+    for t in tasks:
+        if id(t.config) not in seen:
+            seen[id(t.config)] = t.config      # held, so the id is not reused; one entry per configuration object
+            save_configs(cache, [t.config])
+        yield t
 
 
 def _pipeline(tasks, pool, store, engine, n_workers, bar):
