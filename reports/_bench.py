@@ -22,6 +22,7 @@ from pathlib import Path
 from bounds import config_to_dict, load_config, parse_config
 from reports import _figures as figs
 from reports._bench_numpy import numpy_tacc
+from reports._bench_sweep import render_sweep, sweep_bench, sweep_targets
 from reports._tables import table
 from simulate import POLICIES, make_problem, run
 
@@ -189,9 +190,11 @@ def run_bench(*, quick: bool = False, smpy_python: str | None = None, out_dir="t
     growth0 = memory[0]["peak_rss_after_mb"] - memory[0]["peak_rss_before_mb"]
     targets.append({"target": "peak memory of a run independent of the budget (extra MB at the largest vs the "
                               "smallest budget)", "value": growth - growth0, "met": abs(growth - growth0) < 5})
+    sweep = sweep_bench(quick=quick, progress=progress)
+    targets += sweep_targets(sweep, quick)
     return {"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0], "platform": sys.platform},
             "quick": quick, "rows": rows, "checks": checks, "scaling": scaling, "memory": memory,
-            "targets": targets, "files": files}
+            "targets": targets, "files": files, "sweep": sweep}
 
 
 def render(res: dict) -> str:
@@ -212,6 +215,7 @@ def render(res: dict) -> str:
             table(["budget", "rounds", "before (MB)", "after (MB)"],
                   [(m["budget"], m["rounds"], f(m["peak_rss_before_mb"], 4), f(m["peak_rss_after_mb"], 4))
                    for m in res["memory"]]),
+            "", render_sweep(res["sweep"]),
             "", "targets:"]
     out += [f"  [{'met' if t['met'] else 'NOT met' if t['met'] is False else 'skipped'}] {t['target']}: "
             f"{f(t['value'])}{' (' + t['note'] + ')' if t.get('note') else ''}" for t in res["targets"]]

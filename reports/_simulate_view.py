@@ -1,14 +1,88 @@
-"""``tacc simulate``: run records as a per-run table, a per-arm table over seeds, and JSON."""
+"""``tacc simulate``: run records as a per-run table, a per-arm table over seeds, and JSON.
+
+The records stream through a :class:`SimulateSummary` (running sums, maxima and counts per arm), so memory does
+not grow with the number of seeds: 10^8 seeds need time, not memory. The per-run table shows the first
+``MAX_ROWS`` runs; JSON with every run's record is refused above ``MAX_JSON_RUNS`` runs.
+"""
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 
 import numpy as np
 
-from bounds import arm_partition, refine_partition
-from reports._stats import summarize
+from bounds import TaccInputError, arm_partition, refine_partition
 from reports._tables import fmt, table
+
+__all__ = ["MAX_ROWS", "MAX_JSON_RUNS", "SimulateSummary", "check_json_size", "per_arm_regret_mean", "to_json",
+           "render"]
+
+#: runs shown one per line in the per-run table (the rest are in the per-arm table and the totals).
+MAX_ROWS = 1000
+#: runs whose full records ``--json`` writes at most.
+MAX_JSON_RUNS = 100_000
+
+
+def check_json_size(n_runs: int, dest: str) -> None:
+    """Refuse per-run JSON above :data:`MAX_JSON_RUNS` runs (naming the field ``json``)."""
+    if n_runs > MAX_JSON_RUNS:
+        raise TaccInputError("json", dest, f"would hold {n_runs} per-run records; at most {MAX_JSON_RUNS} "
+                                           f"(run fewer seeds, or drop --json: the tables aggregate any number)")
+
+
+class SimulateSummary:
+    """What ``tacc simulate`` prints, accumulated one record at a time in memory independent of the count."""
+
+    def __init__(self, problem):
+        self.problem = problem
+        inst = problem.instance
+        self.classes = arm_partition(problem.tau, problem.n_gamma, problem.s0, inst.best_arm)
+        K = problem.n_arms
+        self.n = 0
+        self.policy = None
+        self.rows: list = []
+        self.sums = {name: np.zeros(K) for name in ("n_low", "n_high", "continuation", "regret_share")}
+        self.maxes = {name: np.zeros(K, dtype=np.int64) for name in ("n_low", "n_high", "high_in_window")}
+        self.after = [Counter() for _ in range(K)]
+        # Welford's running mean and sum of squared deviations of R(Lambda): the streaming form of
+        # reports._stats.mean_and_se (n - 1 degrees of freedom; identical values give exactly 0, since every
+        # deviation from the first value is then 0), tested against hand values in tests/reports/test_stats.py.
+        self.mean = 0.0
+        self.m2 = 0.0
+        self.held = 0
+
+    def add(self, r) -> None:
+        self.n += 1
+        self.policy = r.policy
+        if len(self.rows) < MAX_ROWS:
+            self.rows.append((r.seed, r.rounds, r.cost, r.regret, sum(r.n_low), sum(r.n_high), sum(r.continuation),
+                              "held" if r.event_held else f"failed at arm {r.violation.arm} {r.violation.fidelity} "
+                                                          f"n={r.violation.count}"))
+        for name, acc in self.sums.items():
+            acc += getattr(r, name)
+        for name, acc in self.maxes.items():
+            np.maximum(acc, getattr(r, name), out=acc)
+        for k, c in enumerate(refine_partition(self.classes, self.problem.tau, r.facts())):
+            self.after[k][c.value] += 1
+        d = r.regret - self.mean
+        self.mean += d / self.n
+        self.m2 += d * (r.regret - self.mean)
+        self.held += bool(r.event_held)
+
+    def mean_of(self, name: str) -> np.ndarray:
+        """Per arm, the mean over the runs (seeds) of a per-arm record field (``n_low``, ``regret_share``, ...)."""
+        return self.sums[name] / self.n
+
+    @property
+    def regret_se(self) -> float:
+        return math.sqrt(self.m2 / (self.n - 1) / self.n) if self.n > 1 else 0.0
+
+
+def per_arm_regret_mean(summary: SimulateSummary) -> np.ndarray:
+    """Arm k's regret share Delta_k (lambda_L N_k^(L) + lambda_H N_k^(H)), averaged over the runs (seeds): one value
+    per arm (the "regret mean" column of ``tacc simulate``)."""
+    return summary.mean_of("regret_share")
 
 
 def to_json(problem, records, engine: str) -> dict:
@@ -22,43 +96,30 @@ def to_json(problem, records, engine: str) -> dict:
     }
 
 
-def per_arm_regret_mean(records) -> np.ndarray:
-    """Arm k's regret share Delta_k (lambda_L N_k^(L) + lambda_H N_k^(H)), averaged over the runs (seeds): one value
-    per arm."""
-    return np.array([r.regret_share for r in records], dtype=float).mean(axis=0)
-
-
-def render(problem, records, engine: str, max_arms: int = 40) -> str:
+def render(summary: SimulateSummary, engine: str, max_arms: int = 40) -> str:
+    problem, s = summary.problem, summary
     inst = problem.instance
-    out = [f"{problem.config.name}: {records[0].policy}, {len(records)} seed(s), engine {engine}; "
+    out = [f"{problem.config.name}: {s.policy}, {s.n} seed(s), engine {engine}; "
            f"K = {problem.n_arms}, budget {fmt(problem.budget)}, T = {problem.horizon}, rho = {fmt(problem.rho)}, "
            f"ell = {fmt(problem.ell)}, N_gamma = {problem.n_gamma}, S0 = {problem.s0}"]
-    rows = [(r.seed, r.rounds, r.cost, r.regret, sum(r.n_low), sum(r.n_high), sum(r.continuation),
-             "held" if r.event_held else f"failed at arm {r.violation.arm} {r.violation.fidelity} "
-                                         f"n={r.violation.count}") for r in records]
+    shown_runs = "" if len(s.rows) == s.n else f"first {len(s.rows)} of {s.n} runs"
     out += ["", table(["seed", "rounds", "cost", "regret R", "low queries", "high queries", "continuation",
-                       "event (lem:ci)"], rows)]
-    classes = arm_partition(problem.tau, problem.n_gamma, problem.s0, inst.best_arm)
-    nl = np.array([r.n_low for r in records])
-    nh = np.array([r.n_high for r in records])
-    ca = np.array([r.continuation for r in records])
-    win = np.array([r.high_in_window for r in records])
-    share = per_arm_regret_mean(records)
-    refined = [refine_partition(classes, problem.tau, r.facts()) for r in records]
+                       "event (lem:ci)"], s.rows)] + ([shown_runs] if shown_runs else [])
+    mean = {name: s.mean_of(name) for name in s.sums}
+    share = per_arm_regret_mean(s)
     arms = sorted(range(problem.n_arms), key=lambda k: (-share[k], k))[:max_arms]
     arm_rows = []
     for k in sorted(arms):
-        seen = Counter(c[k].value for c in refined)
         arm_rows.append((k, float(inst.mu_high[k]), float(inst.gaps[k]),
-                         "k*" if k == inst.best_arm else classes[k].value, problem.tau[k],
-                         " ".join(f"{c}:{n}" for c, n in sorted(seen.items())) if k != inst.best_arm else "-",
-                         float(nl[:, k].mean()), int(nl[:, k].max()), float(nh[:, k].mean()), int(nh[:, k].max()),
-                         float(ca[:, k].mean()), int(win[:, k].max()), float(share[k])))
+                         "k*" if k == inst.best_arm else s.classes[k].value, problem.tau[k],
+                         " ".join(f"{c}:{n}" for c, n in sorted(s.after[k].items())) if k != inst.best_arm else "-",
+                         float(mean["n_low"][k]), int(s.maxes["n_low"][k]), float(mean["n_high"][k]),
+                         int(s.maxes["n_high"][k]), float(mean["continuation"][k]),
+                         int(s.maxes["high_in_window"][k]), float(share[k])))
     shown = "" if len(arms) == problem.n_arms else f" ({len(arms)} of {problem.n_arms} arms: largest mean regret)"
     out += ["", "per arm, over seeds" + shown,
             table(["arm", "mu_high", "gap", "class", "tau", "after run", "N_L mean", "N_L max", "N_H mean",
                    "N_H max", "A mean", "H in window max", "regret mean"], arm_rows)]
-    reg = summarize([r.regret for r in records])
-    out += ["", f"regret R(Lambda): mean {fmt(reg.mean)} +- {fmt(reg.se)} (standard error); "
-                f"event held on {sum(r.event_held for r in records)} of {len(records)} runs"]
+    out += ["", f"regret R(Lambda): mean {fmt(s.mean)} +- {fmt(s.regret_se)} (standard error); "
+                f"event held on {s.held} of {s.n} runs"]
     return "\n".join(out)

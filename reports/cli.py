@@ -121,20 +121,27 @@ def _cmd_bounds(args) -> int:
 
 
 def _cmd_simulate(args) -> int:
-    from reports._simulate_view import render, to_json
+    from reports._simulate_view import SimulateSummary, check_json_size, render, to_json
     from reports._tables import dumps
-    from simulate import make_problem, parse_seeds, run_tasks, tasks_for
+    from simulate import iter_runs, iter_tasks, make_problem, parse_seeds
 
     config = _config_text(args.config)
     seeds = parse_seeds(args.seeds)
+    if args.json:
+        check_json_size(len(seeds), args.json)
     show = _plan(args, [config], [args.policy], len(seeds), workers=_workers(args), what="tacc simulate")
     problem = make_problem(config)
-    records = run_tasks(tasks_for([config], [args.policy], seeds), executor=args.executor, workers=args.workers,
-                        scheduler=args.scheduler, cache=args.cache, engine=args.engine, progress=show)
+    summary, records = SimulateSummary(problem), []
+    for rec in iter_runs(iter_tasks([config], [args.policy], seeds), executor=args.executor, workers=args.workers,
+                         scheduler=args.scheduler, cache=args.cache, engine=args.engine, total=len(seeds),
+                         progress=show):
+        summary.add(rec)
+        if args.json:
+            records.append(rec)
     if args.json:
         _write_json(dumps(to_json(problem, records, args.engine)), args.json)
     if args.json != "-":
-        print(render(problem, records, args.engine, max_arms=args.max_arms))
+        print(render(summary, args.engine, max_arms=args.max_arms))
         if args.json:
             print(f"\nJSON written to {args.json}")
     return EXIT_OK

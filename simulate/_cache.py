@@ -1,8 +1,18 @@
-"""The runner's disk cache: one JSON file per finished run, named by a hash of everything that determines it.
+"""The runner's disk cache: finished runs in one SQLite file, each named by a key of everything that determines it.
 
-A run is determined by its configuration (every field, not the file it came from), the policy, the seed, the
-checkpoints and the toolkit's version (a code change must not reuse stale records). Files are written to a
-temporary name and renamed, so an interrupted write leaves no partial record.
+A run is determined by its configuration (its canonical serialized form, :func:`simulate.config_key`), the
+policy, the seed, the checkpoints, and the code that computes it (:func:`simulate._fingerprint.code_fingerprint`:
+the sources of ``bounds`` and ``simulate`` with numba's, numpy's and Python's versions), so changed code never
+reuses a stale run. The fingerprint is computed once per process and a configuration's digest once per
+configuration, so a run's key is one short hash.
+
+Each stored record carries its own key and the sha256 of its text: a record whose checksum or key does not match
+(a tampered or damaged row) is reported with a warning and treated as missing, so it is recomputed, never used.
+Rows are committed in transactions at least every ``save_every`` seconds (and when the cache is flushed or
+closed), so a kill, even ``kill -9``, loses at most that much finished work and never leaves a partial record.
+The cache lives in one file, ``runs.sqlite``, in its folder: it refuses a file there that is a symbolic link
+(it never follows a link out of its folder), and it makes the folder and the file readable by the group (a shared
+cache on a cluster).
 """
 
 from __future__ import annotations
@@ -10,66 +20,211 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
-from importlib import metadata
+import sqlite3
+import stat
+import time
+import warnings
 from pathlib import Path
 
-from simulate._record import RunRecord
+import numpy as np
 
-__all__ = ["RECORD_FORMAT", "toolkit_version", "run_key", "RunCache"]
+from bounds import TaccInputError
+from simulate._fingerprint import code_fingerprint
+from simulate._rdfe import RdfePhase
+from simulate._record import RunRecord, Violation
 
-#: bump when the record or a policy's decisions change without a version change.
-RECORD_FORMAT = 2
+__all__ = ["RECORD_FORMAT", "run_key", "encode_record", "decode_record", "RunCache", "CacheMismatchWarning"]
 
+#: bump when the stored form of a record changes (the code fingerprint covers every change to the engines).
+RECORD_FORMAT = 3
 
-def toolkit_version() -> str:
-    """The installed ``tacc`` version (``0+unknown`` when run from a source tree that is not installed)."""
-    try:
-        return metadata.version("tacc")
-    except metadata.PackageNotFoundError:
-        return "0+unknown"
+#: the cache file inside the cache folder.
+DB_NAME = "runs.sqlite"
 
-
-def run_key(config_text: str, policy: str, seed: int, checkpoints) -> str:
-    """The cache key of one run (a sha256 hex digest)."""
-    payload = json.dumps({"config": config_text, "policy": policy, "seed": int(seed),
-                          "checkpoints": None if checkpoints is None else [float(c) for c in checkpoints],
-                          "format": RECORD_FORMAT, "version": toolkit_version()}, sort_keys=True)
-    return hashlib.sha256(payload.encode()).hexdigest()
+_TUPLES = ("n_low", "n_high", "continuation", "threshold_count", "high_in_window", "high_before_threshold",
+           "regret_share", "checkpoints", "regret_at")
 
 
+class CacheMismatchWarning(UserWarning):
+    """A cached record did not match its key or its checksum; it was recomputed."""
+
+
+def run_key(config_digest: str, policy: str, seed: int, checkpoints) -> str:
+    """The cache key of one run (a sha256 hex digest): the code fingerprint, the configuration's digest, the
+    policy, the seed and the checkpoints (floats by ``repr``, which is exact)."""
+    cps = "-" if checkpoints is None else ",".join(repr(float(c)) for c in checkpoints)
+    text = f"{RECORD_FORMAT}|{code_fingerprint()}|{config_digest}|{policy}|{int(seed)}|{cps}"
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+# ----------------------------------------------------------------------------------------------- record codec
+def _plain(x):
+    if isinstance(x, np.integer):
+        return int(x)
+    if isinstance(x, np.floating):
+        return float(x)
+    raise TypeError(f"cannot store {type(x).__name__} in a run record")
+
+
+def encode_record(record: RunRecord) -> list:
+    """A JSON-ready list of the record's fields, in declaration order (infinities as JSON ``Infinity``)."""
+    v = record.violation
+    return [record.policy, record.seed, record.n_low, record.n_high, record.continuation, record.threshold_count,
+            record.high_in_window, record.high_before_threshold, record.regret_share, record.rounds, record.cost,
+            record.regret, record.checkpoints, record.regret_at, record.event_held,
+            None if v is None else [v.arm, v.fidelity, v.count],
+            [[p.r, p.eps, p.active, p.fidelity, p.target, p.cost, p.ucb, p.lcb, p.width, p.completed, p.leader,
+              p.survivors] for p in record.phases],
+            record.output, record.trace]
+
+
+def _tuple(x):
+    return None if x is None else tuple(x)
+
+
+def decode_record(data: list) -> RunRecord:
+    """The inverse of :func:`encode_record`."""
+    (policy, seed, n_low, n_high, cont, thr, win, before, share, rounds, cost, regret, cps, at, held, v, phases,
+     output, trace) = data
+    return RunRecord(
+        policy=policy, seed=seed, n_low=tuple(n_low), n_high=tuple(n_high), continuation=tuple(cont),
+        threshold_count=tuple(thr), high_in_window=tuple(win), high_before_threshold=tuple(before),
+        regret_share=tuple(share), rounds=rounds, cost=cost, regret=regret, checkpoints=tuple(cps),
+        regret_at=tuple(at), event_held=held, violation=None if v is None else Violation(*v),
+        phases=tuple(RdfePhase(r, eps, tuple(a), tuple(f), tuple(t), tuple(c), tuple(u), tuple(lo), tuple(w), done,
+                               lead, _tuple(surv))
+                     for r, eps, a, f, t, c, u, lo, w, done, lead, surv in phases),
+        output=output, trace=None if trace is None else tuple(tuple(t) for t in trace))
+
+
+def _text(key: str, record: RunRecord) -> str:
+    return json.dumps({"key": key, "record": encode_record(record)}, separators=(",", ":"), default=_plain)
+
+
+def _checksum(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+# ----------------------------------------------------------------------------------------------------- the cache
 class RunCache:
-    """Finished runs under ``root``: ``get(key)`` and ``put(key, record)``."""
+    """Finished runs under the folder ``root``: ``get(key)``, ``put(key, record)``, ``flush()``, ``close()``.
 
-    def __init__(self, root: str | os.PathLike):
+    Args:
+        root: the cache folder (created, group-readable).
+        save_every: seconds between commits; a kill loses at most the runs finished since the last one.
+    """
+
+    def __init__(self, root: str | os.PathLike, *, save_every: float = 1.0):
         self.root = Path(root)
+        self.save_every = float(save_every)
+        self.path = self.root / DB_NAME
+        self._db = None
+        self._last_commit = time.monotonic()
+        self._dirty = False
 
-    def _path(self, key: str) -> Path:
-        return self.root / key[:2] / f"{key}.json"
-
-    def get(self, key: str) -> RunRecord | None:
-        path = self._path(key)
+    # -- opening
+    def _connect(self) -> sqlite3.Connection:
+        if self._db is not None:
+            return self._db
+        self.root.mkdir(parents=True, exist_ok=True)
+        _add_group_read(self.root, directory=True)
+        for name in (DB_NAME, DB_NAME + "-journal"):
+            if (self.root / name).is_symlink():
+                raise TaccInputError("cache", str(self.root / name),
+                                     "is a symbolic link; the run cache never follows links out of its folder")
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o664)
         try:
-            return RunRecord.from_dict(json.loads(path.read_text()))
-        except FileNotFoundError:
+            _add_group_read(fd)
+        finally:
+            os.close(fd)
+        uri = f"{self.path.resolve().as_uri()}?nofollow=1"
+        db = sqlite3.connect(uri, uri=True, timeout=60.0)
+        db.execute("PRAGMA synchronous=NORMAL")
+        db.execute("CREATE TABLE IF NOT EXISTS runs (key TEXT PRIMARY KEY, checksum TEXT NOT NULL, "
+                   "record TEXT NOT NULL)")
+        db.commit()
+        self._db = db
+        return db
+
+    # -- reading and writing
+    def get(self, key: str) -> RunRecord | None:
+        """The stored record of ``key``, or None if there is none or it does not match (with a warning)."""
+        if self._db is None and not self.path.exists():
             return None
-        except (ValueError, TypeError, KeyError):   # a corrupt file is treated as missing and overwritten
+        row = self._connect().execute("SELECT checksum, record FROM runs WHERE key = ?", (key,)).fetchone()
+        if row is None:
             return None
+        checksum, text = row
+        problem = None
+        if _checksum(text) != checksum:
+            problem = "its checksum does not match its content"
+        else:
+            try:
+                data = json.loads(text)
+                if data["key"] != key:
+                    problem = f"it carries another key ({str(data['key'])[:12]}...)"
+                else:
+                    return decode_record(data["record"])
+            except (ValueError, TypeError, KeyError) as e:
+                problem = f"it cannot be read ({type(e).__name__}: {e})"
+        warnings.warn(f"run cache {self.path}: the record of key {key[:12]}... is not used, {problem}; "
+                      f"the run is recomputed", CacheMismatchWarning, stacklevel=2)
+        return None
 
     def put(self, key: str, record: RunRecord) -> None:
-        path = self._path(key)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".json")
-        with os.fdopen(fd, "w") as f:
-            json.dump(record.to_dict(), f, allow_nan=False)
-        os.replace(tmp, path)
+        """Store ``record`` under ``key`` (committed within ``save_every`` seconds, or at ``flush``)."""
+        text = _text(key, record)
+        self._connect().execute("INSERT OR REPLACE INTO runs (key, checksum, record) VALUES (?, ?, ?)",
+                                (key, _checksum(text), text))
+        self._dirty = True
+        if time.monotonic() - self._last_commit >= self.save_every:
+            self.flush()
+
+    def flush(self) -> None:
+        """Commit every stored record to disk."""
+        if self._db is not None and self._dirty:
+            self._db.commit()
+            self._dirty = False
+        self._last_commit = time.monotonic()
+
+    def close(self) -> None:
+        self.flush()
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+    def __enter__(self) -> "RunCache":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
     def items(self):
-        """Every stored run as (key, record), in key order; corrupt files are skipped."""
-        for path in sorted(self.root.glob("*/*.json")) if self.root.exists() else ():
-            record = self.get(path.stem)
+        """Every stored run as (key, record), in key order; a record that does not match is skipped (warning)."""
+        if self._db is None and not self.path.exists():
+            return
+        keys = [k for (k,) in self._connect().execute("SELECT key FROM runs ORDER BY key")]
+        for key in keys:
+            record = self.get(key)
             if record is not None:
-                yield path.stem, record
+                yield key, record
 
     def __len__(self) -> int:
-        return sum(1 for _ in self.root.glob("*/*.json")) if self.root.exists() else 0
+        if self._db is None and not self.path.exists():
+            return 0
+        return self._connect().execute("SELECT count(*) FROM runs").fetchone()[0]
+
+
+def _add_group_read(target, *, directory: bool = False) -> None:
+    """Add group read (and search, for a folder) permission to a path or an open file we own."""
+    bits = stat.S_IRGRP | (stat.S_IXGRP if directory else 0)
+    try:
+        mode = os.stat(target).st_mode
+        if mode & bits != bits:
+            if isinstance(target, int):
+                os.fchmod(target, stat.S_IMODE(mode) | bits)
+            else:
+                os.chmod(target, stat.S_IMODE(mode) | bits)
+    except PermissionError:   # a folder someone else owns (a shared cache): their permissions stand
+        pass
+

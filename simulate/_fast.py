@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import math
 
-import numba
 import numpy as np
 
 from bounds import cost_units
+from simulate._compile import compiled
 from simulate._rdfe import RdfePhase
 from simulate._record import FIDELITY_NAMES, RunRecord, Violation, default_checkpoints
 from simulate._reference import build_record
@@ -31,7 +31,7 @@ _NO_TRACE = np.zeros((0, 2), dtype=np.int32)
 
 
 # ------------------------------------------------------------------------------------------- tournament tree
-@numba.njit(cache=True, inline="always")
+@compiled(inline="always")
 def _wins(va, ia, vb, ib):
     """Does (value va, arm ia) win against (vb, ib)? Larger value; ties to the lower arm (as np.argmax); -1 is
     an empty leaf."""
@@ -46,7 +46,7 @@ def _wins(va, ia, vb, ib):
     return ia < ib
 
 
-@numba.njit(cache=True)
+@compiled()
 def _tree_build(vals):
     """A tournament tree over ``vals``: each node keeps its winner's value and arm, so an update compares stored
     values only (O(log K) per change, no indirection)."""
@@ -66,7 +66,7 @@ def _tree_build(vals):
     return tv, ti
 
 
-@numba.njit(cache=True, inline="always")
+@compiled(inline="always")
 def _tree_update(tree, vals, k):
     tv, ti = tree
     node = tv.size // 2 + k
@@ -89,7 +89,7 @@ FAMILY_LUCB = 2
 FAMILY_RDFE = 3
 
 
-@numba.njit(cache=True)
+@compiled()
 def _run(family, continuation, fidelity, rows, row_of, eta, gamma, s0, units, rdfe, st, cnt, sums, truth_low, aux,
          cps, snaps, viol, trace, mu, sched, noise, sigma, bases, ell, n_gamma, tau, cost_low, cost_high):
     """One loop for every policy: the start, then select (by family), the budget check, the query with its

@@ -8,7 +8,6 @@ are the same values the step-form policies read.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import hashlib
 import json
@@ -17,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bounds import Config, Instance, TaccInputError, build_instance, certification_time, frozen_of
+from bounds import Config, Instance, TaccInputError, build_instance, certification_time, config_to_dict, frozen_of
 from simulate._asktell import thresholds
 from simulate._certificate import bias_length
 from simulate._schedule import MeanSchedule, mean_schedule, with_prefix
@@ -26,10 +25,22 @@ __all__ = ["Problem", "make_problem", "problem_of", "config_key"]
 
 
 def config_key(config: Config) -> str:
-    """A canonical JSON text of everything in ``config`` that determines a run (its source path excluded)."""
-    d = dataclasses.asdict(config)
-    d.pop("source", None)
-    return json.dumps(d, sort_keys=True, default=str)
+    """The digest (sha256 hex) of ``config``'s canonical serialized form: ``bounds.config_to_dict`` (what
+    ``parse_config`` reads back, so every field that determines a run) as sorted JSON, without the name and the
+    source path, which determine nothing. Computed once per configuration object (configurations are frozen)."""
+    hit = _DIGESTS.get(id(config))
+    if hit is not None and hit[0] is config:
+        return hit[1]
+    d = config_to_dict(config)
+    d.pop("name", None)
+    digest = hashlib.sha256(json.dumps(d, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+    if len(_DIGESTS) >= 256:
+        _DIGESTS.pop(next(iter(_DIGESTS)))
+    _DIGESTS[id(config)] = (config, digest)   # the entry holds the object, so its id is not reused meanwhile
+    return digest
+
+
+_DIGESTS: dict = {}
 
 
 @dataclass(frozen=True, eq=False)
@@ -77,7 +88,7 @@ class Problem:
     @functools.cached_property
     def key(self) -> str:
         """A hash of the configuration: with the policy and seed, it names a run in the runner's cache."""
-        return hashlib.sha256(config_key(self.config).encode()).hexdigest()
+        return config_key(self.config)
 
     # ------------------------------------------------------------------ tables the policies read
     @functools.cached_property

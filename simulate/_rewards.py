@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import math
 
-import numba
 import numpy as np
+
+from simulate._compile import compiled
 
 __all__ = ["GAUSSIAN", "BERNOULLI", "LOW", "HIGH", "noise_code", "uniform_pair", "draw", "RewardTable"]
 
@@ -40,7 +41,7 @@ def noise_code(model: str) -> int:
     return BERNOULLI if model == "bernoulli" else GAUSSIAN
 
 
-@numba.njit(cache=True, inline="always")
+@compiled(inline="always")
 def _mix(x):
     z = x + _GOLDEN
     z = (z ^ (z >> _S30)) * _M1
@@ -48,7 +49,7 @@ def _mix(x):
     return z ^ (z >> _S31)
 
 
-@numba.njit(cache=True, inline="always")
+@compiled(inline="always")
 def key_base(seed, k, m):
     """The hash of (seed, k, m): a run computes it once per arm and fidelity (the draws do not change)."""
     h = _mix(np.uint64(seed))
@@ -56,7 +57,7 @@ def key_base(seed, k, m):
     return _mix(h ^ np.uint64(m))
 
 
-@numba.njit(cache=True, inline="always")
+@compiled(inline="always")
 def uniform_pair_from(base, n):
     """Two independent uniforms in (0, 1) for the n-th draw of the (seed, k, m) whose hash is ``base``."""
     h = _mix(base ^ np.uint64(n))
@@ -67,13 +68,13 @@ def uniform_pair_from(base, n):
     return u1, u2
 
 
-@numba.njit(cache=True, inline="always")
+@compiled(inline="always")
 def uniform_pair(seed, k, m, n):
     """Two independent uniforms in (0, 1) for the n-th draw of arm k at fidelity m under ``seed``."""
     return uniform_pair_from(key_base(seed, k, m), n)
 
 
-@numba.njit(cache=True, inline="always")
+@compiled(inline="always")
 def draw_from(noise, sigma, mean, base, n):
     """:func:`draw` with the (seed, k, m) hash precomputed."""
     u1, u2 = uniform_pair_from(base, n)
@@ -82,13 +83,13 @@ def draw_from(noise, sigma, mean, base, n):
     return mean + sigma * (math.sqrt(-2.0 * math.log(u1)) * math.cos(2.0 * math.pi * u2))
 
 
-@numba.njit(cache=True, inline="always")
+@compiled(inline="always")
 def draw(noise, sigma, mean, seed, k, m, n):
     """The observation of the n-th query (n >= 1) of arm k at fidelity m whose mean is ``mean``."""
     return draw_from(noise, sigma, mean, key_base(seed, k, m), n)
 
 
-@numba.njit(cache=True)
+@compiled()
 def key_bases(seed, n_arms):
     """key_base(seed, k, m) for every arm and fidelity: a (2, K) array."""
     out = np.empty((2, n_arms), dtype=np.uint64)

@@ -1,29 +1,36 @@
 """Many runs: seeds x policies x configurations, serially, on local processes, or on a Dask cluster.
 
 Every run is a pure function of (configuration, policy, seed, checkpoints), so the records are identical
-whatever the executor or the number of workers, and they come back in task order. With a cache directory each
-finished run is stored as soon as it returns; a sweep started again skips every run already stored, so an
-interrupted sweep loses nothing it finished.
+whatever the executor or the number of workers, and they come back in task order. The sweep is streamed:
+:func:`iter_runs` takes tasks from an iterator and yields records as they finish, with at most a fixed window of
+tasks in flight, so memory does not grow with the number of seeds. Work goes to the workers in batches sized to
+take about a quarter of a second each, and with a cache directory each finished run is stored as soon as it
+comes back (committed about every second), so a kill loses at most the runs in flight and a sweep started
+again skips every run already stored. Worker processes die with their parent, even under ``kill -9``.
 """
 
 from __future__ import annotations
 
-import math
 import os
-from concurrent.futures import ProcessPoolExecutor, as_completed
+import signal
+import threading
+import time
+from collections import deque
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from multiprocessing import get_context
-from typing import Sequence
+from typing import Iterable, Iterator, Sequence
 
 from bounds import Config, TaccInputError
 from simulate._cache import RunCache, run_key
 from simulate._engine import ENGINES, run
+from simulate._fingerprint import code_fingerprint
 from simulate._frame import save_configs
 from simulate._problem import config_key, make_problem
 from simulate._record import RunRecord
 from simulate._registry import policy_class
 
-__all__ = ["Task", "EXECUTORS", "parse_seeds", "tasks_for", "run_tasks"]
+__all__ = ["Task", "EXECUTORS", "parse_seeds", "iter_tasks", "tasks_for", "iter_runs", "run_tasks"]
 
 #: executor names.
 EXECUTORS = ("serial", "processes", "dask")
@@ -56,15 +63,26 @@ def parse_seeds(text: str) -> range:
     return range(a, b)
 
 
-def tasks_for(configs: Sequence[Config], policies: Sequence[str], seeds, checkpoints=None) -> list[Task]:
-    """Every (configuration, policy, seed) combination, in that nesting order."""
+def iter_tasks(configs: Sequence[Config], policies: Sequence[str], seeds, checkpoints=None) -> Iterator[Task]:
+    """Every (configuration, policy, seed) combination, in that nesting order, made one at a time (``seeds`` may be
+    a range of 10^8 seeds)."""
     for p in policies:
         policy_class(p)
     cps = None if checkpoints is None else tuple(float(c) for c in checkpoints)
-    return [Task(c, p, int(s), cps) for c in configs for p in policies for s in seeds]
+    return (Task(c, p, int(s), cps) for c in configs for p in policies for s in seeds)
+
+
+def tasks_for(configs: Sequence[Config], policies: Sequence[str], seeds, checkpoints=None) -> list[Task]:
+    """:func:`iter_tasks` as a list."""
+    return list(iter_tasks(configs, policies, seeds, checkpoints))
 
 
 _PROBLEMS: dict = {}
+
+#: a batch should take about this long on a worker (so a kill loses little and the pool stays busy).
+_BATCH_SECONDS = 0.25
+#: tasks taken from the iterator but not yet yielded, per worker (the memory bound of a sweep).
+_WINDOW_PER_WORKER = 256
 
 
 def _problem(config: Config):
@@ -76,93 +94,203 @@ def _problem(config: Config):
     return _PROBLEMS[key]
 
 
-def _run_batch(tasks: list[Task], engine: str) -> list[RunRecord]:
-    """Run a batch of tasks that share a configuration, building its Problem once per worker."""
-    return [run(_problem(t.config), t.policy, t.seed, engine=engine, checkpoints=t.checkpoints) for t in tasks]
+def _run_batch(tasks: list[Task], engine: str, fingerprint: str | None = None) -> tuple[list[RunRecord], float]:
+    """Run a batch of tasks that share a configuration and a policy; the records and the seconds it took.
+
+    ``fingerprint`` is the parent's code fingerprint (the one in the runs' keys): a worker whose code differs
+    (the sources were edited during the sweep) refuses, so no record is stored under a key of other code."""
+    if fingerprint is not None and fingerprint != code_fingerprint():
+        raise RuntimeError("the toolkit's code changed during the sweep (a worker's code fingerprint differs from "
+                           "the parent's); start the sweep again")
+    t = time.perf_counter()
+    records = [run(_problem(x.config), x.policy, x.seed, engine=engine, checkpoints=x.checkpoints) for x in tasks]
+    return records, time.perf_counter() - t
 
 
-def _batches(indices: list[int], tasks: list[Task], n_workers: int) -> list[list[int]]:
-    groups: dict = {}
-    for i in indices:
-        groups.setdefault((config_key(tasks[i].config), tasks[i].policy), []).append(i)
-    size = max(1, math.ceil(len(indices) / (4 * max(1, n_workers))))
-    return [g[j:j + size] for g in groups.values() for j in range(0, len(g), size)]
+def _die_with_parent(parent: int) -> None:
+    """In a worker: exit when the parent process dies (Linux: at once, by the kernel; elsewhere: a watchdog
+    thread notices within half a second of the worker's next moment holding the interpreter)."""
+    try:
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)          # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != parent:                # the parent died before the line above
+        os._exit(1)
+
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+    threading.Thread(target=watch, daemon=True, name="tacc-parent-watchdog").start()
 
 
-def run_tasks(tasks: Sequence[Task], *, executor: str = "serial", workers: int | None = None,
-              scheduler: str | None = None, cache: str | os.PathLike | None = None, engine: str = "fast",
-              progress: bool = False) -> list[RunRecord]:
-    """Run every task and return the records in task order.
-
-    Args:
-        tasks: from :func:`tasks_for` or built by hand.
-        executor: ``serial``, ``processes`` (a local process pool) or ``dask`` (``distributed``).
-        workers: processes, or Dask workers of a local cluster (default: the machine's cores).
-        scheduler: a Dask scheduler address (``tcp://host:8786``); without it a local cluster is started.
-        cache: a directory of finished runs; runs found there are not redone, new ones are stored at once.
-        engine: ``fast`` or ``reference``.
-        progress: show a progress bar on standard error.
-    """
+def _check(executor, engine, workers) -> None:
     if executor not in EXECUTORS:
         raise TaccInputError("executor", executor, f"must be one of {', '.join(EXECUTORS)}")
     if engine not in ENGINES:
         raise TaccInputError("engine", engine, f"must be one of {', '.join(ENGINES)}")
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
         raise TaccInputError("workers", workers, "must be a positive int")
-    tasks = list(tasks)
-    store = RunCache(cache) if cache is not None else None
-    if store is not None:       # the configurations beside their runs, so the folder can be tabulated (load_runs)
-        save_configs(cache, {id(t.config): t.config for t in tasks}.values())
-    keys = [t.key() for t in tasks] if store is not None else [None] * len(tasks)
-    results: list[RunRecord | None] = [store.get(k) if store is not None else None for k in keys]
-    todo = [i for i, r in enumerate(results) if r is None]
-    n_workers = workers or os.cpu_count() or 1
 
+
+def iter_runs(tasks: Iterable[Task], *, executor: str = "serial", workers: int | None = None,
+              scheduler: str | None = None, cache: str | os.PathLike | None = None, engine: str = "fast",
+              progress: bool = False, total: int | None = None) -> Iterator[RunRecord]:
+    """Run every task and yield the records in task order, as they finish, in memory independent of the count.
+
+    Args:
+        tasks: an iterable of :class:`Task` (:func:`iter_tasks`, :func:`tasks_for`, or built by hand); it is read
+            as the sweep advances, never whole.
+        executor: ``serial``, ``processes`` (a local process pool) or ``dask`` (``distributed``).
+        workers: processes, or Dask workers of a local cluster (default: the machine's cores).
+        scheduler: a Dask scheduler address (``tcp://host:8786``); without it a local cluster is started.
+        cache: a directory of finished runs (:class:`simulate.RunCache`); runs found there are not redone, new ones
+            are stored as they come back.
+        engine: ``fast`` or ``reference``.
+        progress: show a progress bar on standard error.
+        total: the number of tasks, for the progress bar (default: ``len(tasks)`` if it has one).
+    """
+    _check(executor, engine, workers)
+    if total is None and hasattr(tasks, "__len__"):
+        total = len(tasks)
+    return _stream(iter(tasks), executor, workers or os.cpu_count() or 1, scheduler, cache, engine, progress, total)
+
+
+def run_tasks(tasks: Sequence[Task], *, executor: str = "serial", workers: int | None = None,
+              scheduler: str | None = None, cache: str | os.PathLike | None = None, engine: str = "fast",
+              progress: bool = False) -> list[RunRecord]:
+    """:func:`iter_runs` as a list: every task's record, in task order (for sweeps whose records all fit in
+    memory; stream with :func:`iter_runs` otherwise)."""
+    return list(iter_runs(tasks, executor=executor, workers=workers, scheduler=scheduler, cache=cache,
+                          engine=engine, progress=progress))
+
+
+def _stream(tasks, executor, n_workers, scheduler, cache, engine, progress, total):
     from tqdm import tqdm
-    bar = tqdm(total=len(tasks), initial=len(tasks) - len(todo), disable=not progress, unit="run",
-               desc="runs", leave=False)
 
-    def done(batch: list[int], records: list[RunRecord]) -> None:
-        for i, rec in zip(batch, records):
-            results[i] = rec
-            if store is not None:
-                store.put(keys[i], rec)
-        bar.update(len(batch))
-
+    store = RunCache(cache) if cache is not None else None
+    if store is not None:      # the configurations beside their runs, so the folder can be tabulated (load_runs)
+        tasks = _saving_configs(tasks, cache)
+    bar = tqdm(total=total, disable=not progress, unit="run", desc="runs", leave=False)
+    pool = None
     try:
-        if not todo:
-            pass
-        elif executor == "serial":
-            for i in todo:
-                done([i], _run_batch([tasks[i]], engine))
-        elif executor == "processes":
-            batches = _batches(todo, tasks, n_workers)
-            with ProcessPoolExecutor(max_workers=n_workers, mp_context=get_context("spawn")) as pool:
-                futures = {pool.submit(_run_batch, [tasks[i] for i in b], engine): b for b in batches}
-                for f in as_completed(futures):
-                    done(futures[f], f.result())
+        if executor == "serial":
+            for t in tasks:
+                key = t.key() if store is not None else None
+                rec = store.get(key) if store is not None else None
+                if rec is None:
+                    (rec,), _ = _run_batch([t], engine)
+                    if store is not None:
+                        store.put(key, rec)
+                bar.update(1)
+                yield rec
         else:
-            _run_dask(tasks, todo, n_workers, scheduler, engine, done)
+            pool = _Pool(executor, n_workers, scheduler)
+            yield from _pipeline(tasks, pool, store, engine, n_workers, bar)
     finally:
+        if pool is not None:
+            pool.close()
+        if store is not None:
+            store.close()
         bar.close()
-    return results
 
 
-def _run_dask(tasks, todo, n_workers, scheduler, engine, done) -> None:
-    import distributed
+def _saving_configs(tasks, cache):
+    """The tasks, saving each configuration (``simulate.load_runs`` reads them) the first time it is met."""
+    seen: dict = {}
+    for t in tasks:
+        if id(t.config) not in seen:
+            seen[id(t.config)] = t.config      # held, so the id is not reused; one entry per configuration object
+            save_configs(cache, [t.config])
+        yield t
 
-    batches = _batches(todo, tasks, n_workers)
-    cluster = None
-    if scheduler is None:
-        cluster = distributed.LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,
-                                           dashboard_address=None)
-    client = distributed.Client(cluster if cluster is not None else scheduler)
-    try:
-        futures = {client.submit(_run_batch, [tasks[i] for i in b], engine, pure=False): tuple(b) for b in batches}
-        by_future = {f.key: b for f, b in futures.items()}
-        for f in distributed.as_completed(list(futures)):
-            done(list(by_future[f.key]), f.result())
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
+
+def _pipeline(tasks, pool, store, engine, n_workers, bar):
+    """Yield records in task order with at most ``_WINDOW_PER_WORKER * n_workers`` tasks taken and not yielded."""
+    window = _WINDOW_PER_WORKER * n_workers
+    max_batch = max(1, window // (4 * n_workers))
+    max_flight = 2 * n_workers
+    entries: deque = deque()       # [task, key, record or None], in task order
+    sizes: dict = {}               # (config, policy) -> batch size, adapted to _BATCH_SECONDS
+    flight: dict = {}              # future -> (entries, group)
+    group, batch = None, []
+    exhausted = False
+
+    def submit():
+        nonlocal batch
+        if batch:
+            flight[pool.submit(_run_batch, [e[0] for e in batch], engine, code_fingerprint())] = (batch, group)
+            batch = []
+
+    while True:
+        while not exhausted and len(entries) < window and len(flight) < max_flight:
+            t = next(tasks, None)
+            if t is None:
+                exhausted = True
+                break
+            key = t.key() if store is not None else None
+            e = [t, key, store.get(key) if store is not None else None]
+            entries.append(e)
+            if e[2] is None:
+                g = (config_key(t.config), t.policy)
+                if g != group:
+                    submit()
+                    group = g
+                batch.append(e)
+                if len(batch) >= sizes.get(g, 1):
+                    submit()
+        if exhausted or len(entries) >= window:
+            submit()
+        while entries and entries[0][2] is not None:
+            bar.update(1)
+            yield entries.popleft()[2]
+        if not entries:
+            if exhausted:
+                return
+            continue
+        for f in pool.wait_first(list(flight)):
+            done, g = flight.pop(f)
+            records, seconds = f.result()
+            for e, rec in zip(done, records):
+                e[2] = rec
+                if store is not None:
+                    store.put(e[1], rec)
+            per_run = seconds / len(done)
+            sizes[g] = max(1, min(max_batch, int(_BATCH_SECONDS / per_run) if per_run > 0 else max_batch))
+
+
+class _Pool:
+    """A local process pool (workers that die with this process) or a Dask client, behind submit / wait_first."""
+
+    def __init__(self, executor: str, n_workers: int, scheduler: str | None):
+        self.kind, self.cluster, self.client = executor, None, None
+        if executor == "processes":
+            self.pool = ProcessPoolExecutor(max_workers=n_workers, mp_context=get_context("spawn"),
+                                            initializer=_die_with_parent, initargs=(os.getpid(),))
+        else:
+            import distributed
+            if scheduler is None:
+                self.cluster = distributed.LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,
+                                                        dashboard_address=None)
+            self.client = distributed.Client(self.cluster if self.cluster is not None else scheduler)
+
+    def submit(self, fn, *args):
+        if self.client is not None:
+            return self.client.submit(fn, *args, pure=False)
+        return self.pool.submit(fn, *args)
+
+    def wait_first(self, futures) -> set:
+        if self.client is not None:
+            import distributed
+            return set(distributed.wait(futures, return_when="FIRST_COMPLETED").done)
+        return wait(futures, return_when=FIRST_COMPLETED).done
+
+    def close(self) -> None:
+        if self.client is not None:
+            self.client.close()
+            if self.cluster is not None:
+                self.cluster.close()
+        else:
+            self.pool.shutdown(wait=True, cancel_futures=True)

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numba
 import numpy as np
 
 from bounds import LowFidelityModel, ResidualDecay, TableLowFidelity, TaccInputError
+from simulate._compile import compiled
 
 __all__ = ["MeanSchedule", "mean_schedule", "schedule_mean", "with_prefix"]
 
@@ -88,7 +88,7 @@ def mean_schedule(model: LowFidelityModel, horizon: int) -> MeanSchedule:
     return MeanSchedule(prefix, plen, c, a, n0, r, clip)
 
 
-@numba.njit(cache=True, inline="always")
+@compiled(inline="always")
 def schedule_mean(prefix, prefix_len, c, a, n0, r, clip, k, n):
     """mean_low(k, n) from a :class:`MeanSchedule`'s arrays (compiled; callable from Python)."""
     if n <= prefix_len[k]:
@@ -102,7 +102,7 @@ def schedule_mean(prefix, prefix_len, c, a, n0, r, clip, k, n):
     return x
 
 
-@numba.njit(cache=True)
+@compiled()
 def _tabulate(prefix, prefix_len, c, a, n0, r, clip, length):
     out = np.empty((c.size, length))
     for k in range(c.size):

@@ -29,3 +29,14 @@ def test_targets_are_reported_and_smpy_is_skipped_without_an_interpreter(bench):
     smpy = [t for t in bench["targets"] if "SMPy" in t["target"]]
     assert smpy and all(t["met"] is None and "skipped" in t["note"] for t in smpy)
     assert "targets:" in render(bench) and bench["files"]
+
+
+def test_end_to_end_sweep_is_measured_against_the_engine_alone(bench):
+    sweep = bench["sweep"]
+    assert sweep["same"] and sweep["runs"] > 0 and 0 < sweep["engine_share"]
+    assert sweep["engine_share"] == sweep["engine_s"] / sweep["sweep_s"]
+    share, = [t for t in bench["targets"] if "engine share" in t["target"]]
+    assert share["met"] == (sweep["engine_share"] >= 0.5)
+    report = [t for t in bench["targets"] if t["target"].startswith("tacc report")]
+    assert len(report) == 2 and all(t["met"] is None and "skipped" in t["note"] for t in report)  # quick
+    assert "engine alone" in render(bench)

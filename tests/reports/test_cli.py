@@ -176,3 +176,16 @@ def test_bounds_shows_the_continuation_window(capsys):
     assert main(["bounds", "llm-residual"]) == 0
     out = capsys.readouterr().out
     assert "continuation window (eq:fidelity-selection)" in out and "14023..14065" in out
+
+
+def test_simulate_refuses_per_run_json_for_too_many_seeds(capsys):
+    assert main(["simulate", "llm-residual", "--policy", "tacc", "--seeds", "0:100000000", "--json", "-"]) == 2
+    assert capsys.readouterr().err.startswith("tacc: error: json = ")
+
+
+def test_simulate_shows_the_first_runs_and_aggregates_all(capsys, monkeypatch):
+    import reports._simulate_view as view
+    monkeypatch.setattr(view, "MAX_ROWS", 2)
+    assert main(["simulate", "llm-residual", "--policy", "tacc", "--seeds", "0:4"]) == 0
+    out = capsys.readouterr().out
+    assert "first 2 of 4 runs" in out and "event held on 4 of 4 runs" in out

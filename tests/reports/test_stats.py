@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from bounds import TaccInputError, parse_config
-from reports._simulate_view import per_arm_regret_mean, render
+from reports._simulate_view import SimulateSummary, per_arm_regret_mean, render
 from reports._stats import paired, summarize
 from reports._tables import fmt
 from simulate import make_problem, run
@@ -61,9 +61,12 @@ def test_per_arm_regret_mean_is_over_seeds_for_each_arm():
     p = make_problem(cfg)
     recs = [dataclasses.replace(run(p, "tacc", s), regret_share=share, regret=sum(share))
             for s, share in ((0, (0.0, 2.0, 4.0)), (1, (0.0, 4.0, 8.0)))]
-    assert per_arm_regret_mean(recs).tolist() == [0.0, 3.0, 6.0]        # by hand: (2 + 4) / 2, (4 + 8) / 2
-    rows = render(p, recs, "fast").split("per arm, over seeds")[1].splitlines()[3:6]
+    summary = SimulateSummary(p)
+    for r in recs:
+        summary.add(r)
+    assert per_arm_regret_mean(summary).tolist() == [0.0, 3.0, 6.0]     # by hand: (2 + 4) / 2, (4 + 8) / 2
+    rows = render(summary, "fast").split("per arm, over seeds")[1].splitlines()[3:6]
     assert [r.split()[-1] for r in rows] == ["0", "3", "6"]
-    last = render(p, recs, "fast").splitlines()[-1]
+    last = render(summary, "fast").splitlines()[-1]
     # regret 6 and 12: mean 9, se = sample sd 3 sqrt(2) / sqrt(2) = 3
     assert "mean 9 +- 3 (standard error)" in last

@@ -1,0 +1,102 @@
+"""``tacc bench``'s end-to-end rows: runs per second of ``tacc report``'s sweep against the engine alone.
+
+The sweep is what ``tacc report`` runs (every default policy on every seed at the five budgets of the built-in
+instance) through ``simulate.run_tasks`` with a run cache, on one process (``serial``), so its wall time is
+compared with the same runs made by the engine alone, ``simulate.run`` in a loop over prebuilt problems, measured
+in the same call: the engine's share of the sweep's wall time is engine seconds / sweep seconds. The sweep is
+then repeated on the full cache. Finally ``tacc report`` itself is timed as a user runs it (a fresh process, the
+default executor), on an empty and on a full cache, after compilation (the compiled code is on disk by then).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+__all__ = ["sweep_bench", "sweep_targets", "render_sweep"]
+
+#: wall-time targets of ``tacc report`` with its defaults (25,000 runs), after compilation.
+REPORT_EMPTY_CACHE_S = 8.0
+REPORT_FULL_CACHE_S = 3.0
+#: the engine's share of the end-to-end sweep's wall time, at least.
+ENGINE_SHARE = 0.5
+
+
+def sweep_bench(*, quick: bool = False, progress=print) -> dict:
+    """Measure the sweep, the engine alone, the sweep on a full cache, and ``tacc report`` end to end."""
+    from certify import DEFAULT_POLICIES
+    from reports._report import _at_budget, budget_sweep, default_config
+    from simulate import make_problem, run, run_tasks, tasks_for
+
+    progress("bench: end-to-end sweep")
+    config = default_config()
+    configs = [_at_budget(config, b) for b in budget_sweep(config.params.budget)]
+    seeds = range(20 if quick else 200)
+    tasks = tasks_for(configs, DEFAULT_POLICIES, seeds)
+    problems = {id(c): make_problem(c) for c in configs}
+    for c in configs:                                     # compile (or load) every loop before timing
+        for p in DEFAULT_POLICIES:
+            run(problems[id(c)], p, 10**6)
+    with tempfile.TemporaryDirectory() as tmp:
+        t = time.perf_counter()
+        records = run_tasks(tasks, cache=Path(tmp) / "runs")
+        sweep_s = time.perf_counter() - t
+        t = time.perf_counter()
+        cached = run_tasks(tasks, cache=Path(tmp) / "runs")
+        cached_s = time.perf_counter() - t
+    t = time.perf_counter()
+    alone = [run(problems[id(x.config)], x.policy, x.seed) for x in tasks]
+    engine_s = time.perf_counter() - t
+    report = _time_report(quick)
+    return {"runs": len(tasks), "sweep_s": sweep_s, "cached_s": cached_s, "engine_s": engine_s,
+            "engine_share": engine_s / sweep_s, "same": records == alone == cached, "report": report}
+
+
+def _time_report(quick: bool) -> dict:
+    """Wall time of ``tacc report`` in a fresh process, on an empty and then a full cache."""
+    args = ["--seeds", "50"] if quick else []
+    out = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for label in ("empty cache", "full cache"):
+            t = time.perf_counter()
+            res = subprocess.run([sys.executable, "-m", "reports.cli", "report", "--out", str(Path(tmp) / "r"),
+                                  *args], capture_output=True, text=True, timeout=3600)
+            out[label] = time.perf_counter() - t
+            if res.returncode not in (0, 1):
+                raise RuntimeError(f"tacc report failed: {res.stderr.strip().splitlines()[-1:]}")
+    out["seeds"] = 50 if quick else 1000
+    return out
+
+
+def sweep_targets(res: dict, quick: bool) -> list[dict]:
+    """The end-to-end targets, met / not met (the report's wall times are skipped in a quick bench)."""
+    rep = res["report"]
+    out = [{"target": f"engine share of tacc report's sweep >= {ENGINE_SHARE:.0%} (engine alone / sweep wall time)",
+            "value": res["engine_share"], "met": res["engine_share"] >= ENGINE_SHARE}]
+    for label, limit in (("empty cache", REPORT_EMPTY_CACHE_S), ("full cache", REPORT_FULL_CACHE_S)):
+        t = {"target": f"tacc report (default, 25,000 runs) on an {label} <= {limit:g} s after compilation",
+             "value": rep[label], "met": None if quick else rep[label] <= limit}
+        if quick:
+            t["note"] = f"skipped: quick bench times {rep['seeds']} seeds, not the default"
+        out.append(t)
+    return out
+
+
+def render_sweep(res: dict) -> str:
+    from reports._tables import table
+
+    def rate(s):
+        return f"{res['runs'] / s:.4g}"
+    rows = [("sweep (run_tasks, serial, empty cache)", res["runs"], f"{res['sweep_s']:.3g}", rate(res["sweep_s"])),
+            ("sweep (run_tasks, serial, full cache)", res["runs"], f"{res['cached_s']:.3g}", rate(res["cached_s"])),
+            ("engine alone (simulate.run in a loop)", res["runs"], f"{res['engine_s']:.3g}", rate(res["engine_s"]))]
+    rep = res["report"]
+    return "\n".join([
+        f"end to end (tacc report's sweep; engine share {res['engine_share']:.0%}; "
+        f"{'same records' if res['same'] else 'DIFFERENT records'}):",
+        table(["what", "runs", "seconds", "runs/s"], rows),
+        f"tacc report, {rep['seeds']} seeds, fresh process: {rep['empty cache']:.3g} s on an empty cache, "
+        f"{rep['full cache']:.3g} s on a full cache"])
