@@ -6,18 +6,24 @@ run), NOT_APPLICABLE (an assumption of the claim fails on the instance) or UNDEC
 comparison lies inside its error bound). Hypothesis strategies for property tests are in :mod:`certify.strategies`.
 
 Public beyond the verdicts: ``sample_configs`` (the gate's generated configurations) and ``assumption_evidence``
-(the search for what breaking one assumption does), both used by ``tacc check``.
+(the search for what breaking one assumption does), both used by ``tacc check``; the metamorphic relations
+(``READS``, ``RELATIONS`` and the ``*_relation`` checks), used by ``tacc report``.
 """
 
 from certify._assumptions import ASSUMPTIONS, AssumptionResult, check_assumptions
 from certify._check import (BASELINE, DEFAULT_POLICIES, Certificate, ClaimSummary, IntegrityError, NotJudged,
                             Reproducer, accepted, check, load_baseline, sample_configs)
 from certify._claims import CLAIMS, LEM_CI, Claim, ClaimContext, Measurement, claim, claims_for, ucb_count_bound
+from certify._metamorphic import (READS, RELATIONS, RelationResult, relabel_relation, s0_zero_relation,
+                                  scale_relation, static_relation, unread_relation)
 from certify._search import Evidence, assumption_evidence
 from certify._verdict import LEM_CI_ALPHA, RunVerdict, Verdict, judge, judge_lem_ci
 
 __all__ = [
     "ASSUMPTIONS", "AssumptionResult", "check_assumptions", "DEFAULT_POLICIES", "Certificate", "ClaimSummary",
-    "Reproducer", "check", "load_baseline", "BASELINE", "IntegrityError", "NotJudged", "accepted", "sample_configs", "Evidence", "assumption_evidence", "CLAIMS", "LEM_CI", "Claim", "ClaimContext", "Measurement", "claim",
+    "Reproducer", "check", "load_baseline", "BASELINE", "IntegrityError", "NotJudged", "accepted", "sample_configs",
+    "Evidence", "assumption_evidence", "CLAIMS", "LEM_CI", "Claim", "ClaimContext", "Measurement", "claim",
+    "READS", "RELATIONS", "RelationResult", "relabel_relation", "s0_zero_relation", "scale_relation",
+    "static_relation", "unread_relation",
     "claims_for", "ucb_count_bound", "LEM_CI_ALPHA", "RunVerdict", "Verdict", "judge", "judge_lem_ci",
 ]

@@ -50,7 +50,7 @@ PARTS = {
 
 _COMMON = frozenset({"ell", "costs"})
 
-#: the parts of an instance each policy reads (SPEC section 6 and each policy's docstring).
+#: the parts of an instance each policy reads (docs/design.md section 6 and each policy's docstring).
 READS = {
     "tacc": frozenset(PARTS),
     "dnc": _COMMON | {"high", "low", "low_first", "bound", "static_bias", "gamma"},

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bounds import TaccInputError
-from certify._metamorphic import (READS, RELATIONS, RelationResult, relabel_relation, s0_zero_relation,
-                                  scale_relation, static_relation, unread_relation)
+from certify import (READS, RELATIONS, RelationResult, relabel_relation, s0_zero_relation,
+                     scale_relation, static_relation, unread_relation)
 from reports._tables import table
 
 __all__ = ["run_relations", "summarize", "markdown"]
