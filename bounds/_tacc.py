@@ -8,11 +8,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Sequence
 
+import numpy as np
+
 from bounds import _validate as v
 from bounds._errors import TaccInputError
+from bounds._exact import scaled_sum
 from bounds._partition import ArmClass, in_h
 
-__all__ = ["confirmation_count", "low_query_bound", "high_query_bound", "TaccBound", "tacc_regret_bound",
+__all__ = ["confirmation_counts", "confirmation_count", "low_query_bound", "high_query_bound", "TaccBound", "tacc_regret_bound",
            "CorollaryTerms", "corollary_order", "Comparison", "static_vs_adaptive"]
 
 
@@ -25,11 +28,27 @@ def confirmation_count(ell: float, gap: float) -> int | float:
     >>> confirmation_count(1.0, 0.5)
     16
     """
+    return confirmation_counts(ell, np.array([v.nonnegative_real("gap", gap)]))[0]
+
+
+def confirmation_counts(ell: float, gaps) -> list:
+    """:func:`confirmation_count` for every gap: a list of Python ints (``inf`` for a zero gap).
+
+    The float quotient q = 4 ell / Delta^2 has relative error below 5e-16 (two roundings of normal numbers), so
+    where q < 2**52 lies more than 1e-12 q from every integer, ceil(q) is the exact ceiling; the other gaps are
+    decided with ``Fraction``.
+    """
     e = v.positive_real("ell", ell)
-    g = v.nonnegative_real("gap", gap)
-    if g == 0:
-        return math.inf
-    return math.ceil(4 * Fraction(e) / Fraction(g) ** 2)
+    gs = v.nonnegative_reals("gaps", gaps)
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        q = (4 * e) / (gs * gs)
+        safe = ((gs > 2.0 ** -400) & np.isfinite(q) & (q < 2.0 ** 52)
+                & (np.abs(q - np.rint(q)) > 1e-12 * np.maximum(q, 1.0)))
+    out = np.ceil(np.where(safe, q, 0.0)).astype(np.int64).tolist()
+    for i in np.flatnonzero(~safe).tolist():
+        g = float(gs[i])
+        out[i] = math.inf if g == 0 else math.ceil(4 * Fraction(e) / Fraction(g) ** 2)
+    return out
 
 
 def low_query_bound(n_gamma: int, s0: int) -> int:
@@ -57,7 +76,7 @@ def high_query_bound(ell: float, gap: float) -> int | float:
 def _check_common(gaps, classes, n_gamma, s0, ell, cost_low, cost_high):
     if len(gaps) != len(classes):
         raise TaccInputError("classes", len(classes), f"must hold one class per arm ({len(gaps)})")
-    gs = tuple(v.nonnegative_real(f"gaps[{k}]", g) for k, g in enumerate(gaps))
+    gs = v.nonnegative_reals("gaps", gaps)
     for k, c in enumerate(classes):
         if not isinstance(c, ArmClass):
             raise TaccInputError(f"classes[{k}]", c, "must be an ArmClass")
@@ -65,27 +84,15 @@ def _check_common(gaps, classes, n_gamma, s0, ell, cost_low, cost_high):
             raise TaccInputError(f"classes[{k}]", c, "C must be refined into C^d / C^u first "
                                  "(refine_partition after a run, prior_partition before)")
         if c is ArmClass.OPTIMAL and gs[k] != 0:
-            raise TaccInputError(f"gaps[{k}]", gs[k], "the optimal arm must have gap 0")
+            raise TaccInputError(f"gaps[{k}]", float(gs[k]), "the optimal arm must have gap 0")
     return (gs, v.count("n_gamma", n_gamma), v.count("s0", s0, minimum=0), v.positive_real("ell", ell),
             v.positive_real("cost_low", cost_low), v.positive_real("cost_high", cost_high))
 
 
-def _exact(x: Fraction) -> float:
-    """A rational as the nearest float; beyond the float range it is inf (a value, not an error)."""
-    try:
-        return float(x)
-    except OverflowError:
-        return math.inf
-
-
-def _term(gap: float, cost_low: float, n_low, cost_high: float, n_high) -> float:
-    """Delta (lambda_L n_L + lambda_H n_H), in exact arithmetic rounded once; Delta = 0 gives exactly 0
+def _terms(gaps: np.ndarray, cost_low: float, n_low, cost_high: float, n_high) -> tuple:
+    """Delta (lambda_L n_L + lambda_H n_H) per arm, in exact arithmetic rounded once; Delta = 0 gives exactly 0
     (no 0 * inf), an infinite count with Delta > 0 gives inf."""
-    if gap == 0:
-        return 0.0
-    if math.inf in (n_low, n_high):
-        return math.inf
-    return _exact(Fraction(gap) * (Fraction(cost_low) * n_low + Fraction(cost_high) * n_high))
+    return tuple(scaled_sum(gaps, cost_low, n_low, cost_high, n_high).tolist())
 
 
 def _total(terms) -> float:
@@ -111,7 +118,7 @@ class TaccBound:
     total: float
 
 
-def tacc_regret_bound(gaps: Sequence[float], classes: Sequence[ArmClass], *, n_gamma: int, s0: int, ell: float,
+def tacc_regret_bound(gaps, classes: Sequence[ArmClass], *, n_gamma: int, s0: int, ell: float,
                       cost_low: float, cost_high: float) -> TaccBound:
     """Regret bound for TACC (``thm:analysis-main-regret``).
 
@@ -136,19 +143,21 @@ def tacc_regret_bound(gaps: Sequence[float], classes: Sequence[ArmClass], *, n_g
     ((0.0, 91.5), 91.5)
     """
     gs, ng, s, e, cl, ch = _check_common(gaps, classes, n_gamma, s0, ell, cost_low, cost_high)
-    low, high, terms = [], [], []
-    for g, c in zip(gs, classes):
+    classes = tuple(classes)
+    in_high = [c is not ArmClass.OPTIMAL and c is not ArmClass.A and c is not ArmClass.C_D for c in classes]
+    confirm = confirmation_counts(e, gs[in_high]) if any(in_high) else []
+    low, high, j = [], [], 0
+    for c, h in zip(classes, in_high):
         if c is ArmClass.OPTIMAL:
-            nl, nh = 0, 0
+            low.append(0), high.append(0)
         elif c is ArmClass.A:
-            nl, nh = ng + 1, 1
+            low.append(ng + 1), high.append(1)
         elif c is ArmClass.C_D:
-            nl, nh = ng + s + 1, 1
+            low.append(ng + s + 1), high.append(1)
         else:
-            nl, nh = ng + s + 1, high_query_bound(e, g)
-        low.append(nl)
-        high.append(nh)
-        terms.append(_term(g, cl, nl, ch, nh))
+            low.append(ng + s + 1), high.append(1 + confirm[j])
+            j += 1
+    terms = _terms(gs, cl, low, ch, high)
     return TaccBound(tuple(classes), tuple(low), tuple(high), tuple(terms), _total(terms))
 
 
@@ -200,21 +209,18 @@ def corollary_order(gaps: Sequence[float], classes: Sequence[ArmClass], *, gamma
     gs, _, s, e, cl, ch = _check_common(gaps, classes, 1, s0, ell, cost_low, cost_high)
     g2 = v.positive_real("gamma", gamma) ** 2
     logt = math.log(v.count("horizon", horizon))
-    low, high, expl = [], [], []
-    for g, c in zip(gs, classes):
-        if c is ArmClass.OPTIMAL or g == 0:
-            low.append(0.0)
-            high.append(0.0)
-            expl.append(0.0)
-            continue
-        low.append(cl * g * logt / g2)
-        high.append(ch * logt / g if in_h(c) else 0.0)
-        if c is ArmClass.A:
-            expl.append(g * cl * (e / g2 + 2) + g * ch)
-        elif c is ArmClass.C_D:
-            expl.append(g * cl * (e / g2 + s + 2) + g * ch)
-        else:
-            expl.append(g * cl * (e / g2 + s + 2) + ch * (2 * g + 4 * e / g))
+    classes = tuple(classes)
+    kind = np.array([0 if c is ArmClass.OPTIMAL else 1 if c is ArmClass.A else 2 if c is ArmClass.C_D else 3
+                     for c in classes], dtype=np.int64)
+    h = np.array([in_h(c) for c in classes], dtype=bool)
+    skip = (kind == 0) | (gs == 0)
+    g = np.where(skip, 1.0, gs)                        # placeholder for skipped arms (their entries are 0)
+    low = np.where(skip, 0.0, cl * g * logt / g2)
+    high = np.where(skip | ~h, 0.0, ch * logt / g)
+    expl = np.select([kind == 1, kind == 2],
+                     [g * cl * (e / g2 + 2) + g * ch, g * cl * (e / g2 + s + 2) + g * ch],
+                     g * cl * (e / g2 + s + 2) + ch * (2 * g + 4 * e / g))
+    low, high, expl = low.tolist(), high.tolist(), np.where(skip, 0.0, expl).tolist()
     ot, et = math.fsum(low) + math.fsum(high), math.fsum(expl)
     ratio = et / ot if ot > 0 else (0.0 if et == 0 else math.inf)
     return CorollaryTerms(tuple(low), tuple(high), ot, tuple(expl), et, ratio)
@@ -259,16 +265,17 @@ def static_vs_adaptive(gaps: Sequence[float], classes: Sequence[ArmClass], *, n_
     classes = tuple(classes)
     prior = tuple(ArmClass.B if c in (ArmClass.C, ArmClass.C_D, ArmClass.C_U) else c for c in classes)
     gs, ng, s, e, cl, ch = _check_common(gaps, prior, n_gamma, s0, ell, cost_low, cost_high)
-    st, ad, diff, strict, applies = [], [], [], [], []
-    for g, c in zip(gs, classes):
-        ok = c in (ArmClass.C, ArmClass.C_D, ArmClass.C_U) and g > 0
-        applies.append(ok)
-        if not ok:
-            st.append(0.0), ad.append(0.0), diff.append(0.0), strict.append(False)
-            continue
-        cc = confirmation_count(e, g)
-        st.append(_term(g, cl, ng + 1, ch, 1 + cc))
-        ad.append(_term(g, cl, ng + s + 1, ch, 1))
-        diff.append(_exact(Fraction(g) * (Fraction(ch) * cc - Fraction(cl) * s)))
-        strict.append(s * cl <= ch and cc >= 2)
+    applies = [c in (ArmClass.C, ArmClass.C_D, ArmClass.C_U) and g > 0 for c, g in zip(classes, gs.tolist())]
+    where = np.flatnonzero(applies)
+    K = len(classes)
+    st, ad, diff, strict = [0.0] * K, [0.0] * K, [0.0] * K, [False] * K
+    if where.size:
+        g = gs[where]
+        cc = confirmation_counts(e, g)
+        vals = (scaled_sum(g, cl, ng + 1, ch, [1 + x for x in cc]).tolist(),
+                scaled_sum(g, cl, ng + s + 1, ch, 1).tolist(),
+                scaled_sum(g, ch, cc, cl, s, sign=-1).tolist())
+        for i, k in enumerate(where.tolist()):
+            st[k], ad[k], diff[k] = vals[0][i], vals[1][i], vals[2][i]
+            strict[k] = s * cl <= ch and cc[i] >= 2
     return Comparison(tuple(st), tuple(ad), tuple(diff), tuple(strict), tuple(applies))
