@@ -50,6 +50,7 @@ class ResidualDecay(LowFidelityModel):
         self.signs = s
         self.b = bb
         self.a = s * self.zeta
+        self._abs_a, self._abs_b = np.abs(self.a), np.abs(self.b)
         self._segments = {}
 
     def describe(self) -> dict:
@@ -128,7 +129,7 @@ class ResidualDecay(LowFidelityModel):
         return self._out(n, total)
 
     def _certificate_at(self, ks: np.ndarray, arr: np.ndarray) -> np.ndarray:
-        return np.abs(self.b)[ks] * arr + np.abs(self.a)[ks] * power_sum(arr, self.r, self.n0)
+        return self._abs_b[ks] * arr + self._abs_a[ks] * power_sum(arr, self.r, self.n0)
 
     def certificate(self, k, n):
         k = self._arm(k)

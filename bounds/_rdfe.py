@@ -216,28 +216,48 @@ def rdfe_regret_bound(model: LowFidelityModel, gaps: Sequence[float], *, ell: fl
     phase_r = np.arange(phase_arm.size) - starts[phase_arm] + 1
     eps = np.concatenate([np.ldexp(1.0, -phase_r), g / 4, np.minimum(g / 4, 0.5)])
     who = np.concatenate([phase_arm, np.arange(arms.size), np.arange(arms.size)])
-    costs = _oracle_costs(model, arms[who], eps, e, cl, ch).tolist()
+    costs = _oracle_costs(model, arms[who], eps, e, cl, ch)
     n_ph = phase_arm.size
-    paper_a, corr_a = costs[n_ph:n_ph + arms.size], costs[n_ph + arms.size:]
-    idx, sums, consts, term = [math.inf] * K, [0.0] * K, [1.0] * K, [0.0] * K
-    paper, corr = [0.0] * K, [0.0] * K
-    for i, k in enumerate(arms.tolist()):
-        arm_costs = costs[starts[i]:starts[i] + r_k[i]]
-        idx[k] = int(r_k[i])
-        sums[k] = math.fsum(arm_costs)
-        consts[k] = _ratio(arm_costs)
-        term[k] = arm_costs[-1]
-        paper[k], corr[k] = paper_a[i], corr_a[i]
-    valid = (gs <= 2).tolist()
-    gl = gs.tolist()
-    c1 = max(consts)
-    c2 = max(gl)
+    last = costs[starts + r_k - 1]
+    sums_a = _sums(costs[:n_ph], starts, r_k)
+    consts_a = np.where(last == math.inf, 1.0, sums_a / np.where(last == math.inf, 1.0, last))
+    idx = np.full(K, math.inf)
+    sums, consts, term, paper, corr = np.zeros(K), np.ones(K), np.zeros(K), np.zeros(K), np.zeros(K)
+    idx[arms], sums[arms], consts[arms], term[arms] = r_k, sums_a, consts_a, last
+    paper[arms], corr[arms] = costs[n_ph:n_ph + arms.size], costs[n_ph + arms.size:]
+    c1 = float(consts.max())
+    c2 = float(gs.max())
     warm = c2 * K * (cl + ch)
-    sharp = math.fsum(g * (s + cl + ch) for g, s in zip(gl, sums) if g > 0)
-    total = c1 * math.fsum(g * c for g, c in zip(gl, corr)) + warm
-    paper_total = c1 * math.fsum(g * c for g, c in zip(gl, paper)) + warm
+    sharp = math.fsum((g * (sums_a + cl + ch)).tolist())
+    total = c1 * math.fsum((gs * corr).tolist()) + warm
+    paper_total = c1 * math.fsum((gs * paper).tolist()) + warm
+    idx = [math.inf if x == math.inf else int(x) for x in idx.tolist()]
+    sums, consts, term, paper, corr = (x.tolist() for x in (sums, consts, term, paper, corr))
+    valid = (gs <= 2).tolist()
     return RdfeBound(tuple(idx), tuple(sums), tuple(consts), tuple(term), tuple(paper), tuple(corr),
                      tuple(valid), c1, c2, sharp, total, paper_total)
+
+
+def _sums(costs: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """math.fsum of each arm's phase costs (costs[starts[i] : starts[i] + lengths[i]]), correctly rounded.
+
+    The costs are added column by column with Knuth's error-free sum; an arm where any partial sum was not
+    exact (or is infinite) is summed again with ``math.fsum``.
+    """
+    total = np.zeros(starts.size)
+    exact = np.ones(starts.size, dtype=bool)
+    for j in range(int(lengths.max()) if lengths.size else 0):
+        rows = np.flatnonzero(lengths > j)
+        x = costs[starts[rows] + j]
+        s = total[rows] + x
+        with np.errstate(invalid="ignore"):
+            bb = s - total[rows]
+            err = (total[rows] - (s - bb)) + (x - bb)
+        exact[rows] &= np.isfinite(s) & (err == 0)
+        total[rows] = s
+    for i in np.flatnonzero(~exact).tolist():
+        total[i] = math.fsum(costs[starts[i]:starts[i] + lengths[i]].tolist())
+    return total
 
 
 def _oracle_costs(model, arms, eps, ell, cost_low, cost_high) -> np.ndarray:

@@ -73,20 +73,32 @@ def high_query_bound(ell: float, gap: float) -> int | float:
     return 1 + confirmation_count(ell, gap)
 
 
+_C_CLASSES = frozenset((ArmClass.C, ArmClass.C_D, ArmClass.C_U))
+
+#: the class codes the vectorized terms use: k^*, A, C^d, H (B or C^u); C and non-classes have none
+_CODE = {ArmClass.OPTIMAL: 0, ArmClass.A: 1, ArmClass.C_D: 2, ArmClass.B: 3, ArmClass.C_U: 3}
+
+
 def _check_common(gaps, classes, n_gamma, s0, ell, cost_low, cost_high):
+    """The validated arguments, and one class code per arm (:data:`_CODE`)."""
+    classes = tuple(classes)
     if len(gaps) != len(classes):
         raise TaccInputError("classes", len(classes), f"must hold one class per arm ({len(gaps)})")
     gs = v.nonnegative_reals("gaps", gaps)
-    for k, c in enumerate(classes):
+    codes = [_CODE.get(c, -1) if isinstance(c, ArmClass) else -1 for c in classes]
+    for k in ([codes.index(-1)] if -1 in codes else []):
+        c = classes[k]
         if not isinstance(c, ArmClass):
             raise TaccInputError(f"classes[{k}]", c, "must be an ArmClass")
-        if c is ArmClass.C:
-            raise TaccInputError(f"classes[{k}]", c, "C must be refined into C^d / C^u first "
-                                 "(refine_partition after a run, prior_partition before)")
-        if c is ArmClass.OPTIMAL and gs[k] != 0:
-            raise TaccInputError(f"gaps[{k}]", float(gs[k]), "the optimal arm must have gap 0")
+        raise TaccInputError(f"classes[{k}]", c, "C must be refined into C^d / C^u first "
+                             "(refine_partition after a run, prior_partition before)")
+    code = np.array(codes, dtype=np.int64)
+    wrong = np.flatnonzero((code == 0) & (gs != 0))
+    if wrong.size:
+        k = int(wrong[0])
+        raise TaccInputError(f"gaps[{k}]", float(gs[k]), "the optimal arm must have gap 0")
     return (gs, v.count("n_gamma", n_gamma), v.count("s0", s0, minimum=0), v.positive_real("ell", ell),
-            v.positive_real("cost_low", cost_low), v.positive_real("cost_high", cost_high))
+            v.positive_real("cost_low", cost_low), v.positive_real("cost_high", cost_high), code)
 
 
 def _terms(gaps: np.ndarray, cost_low: float, n_low, cost_high: float, n_high) -> tuple:
@@ -142,21 +154,13 @@ def tacc_regret_bound(gaps, classes: Sequence[ArmClass], *, n_gamma: int, s0: in
     >>> b.terms, b.total   # 0.5 * (13 + 10 * 17)
     ((0.0, 91.5), 91.5)
     """
-    gs, ng, s, e, cl, ch = _check_common(gaps, classes, n_gamma, s0, ell, cost_low, cost_high)
+    gs, ng, s, e, cl, ch, code = _check_common(gaps, classes, n_gamma, s0, ell, cost_low, cost_high)
     classes = tuple(classes)
-    in_high = [c is not ArmClass.OPTIMAL and c is not ArmClass.A and c is not ArmClass.C_D for c in classes]
-    confirm = confirmation_counts(e, gs[in_high]) if any(in_high) else []
-    low, high, j = [], [], 0
-    for c, h in zip(classes, in_high):
-        if c is ArmClass.OPTIMAL:
-            low.append(0), high.append(0)
-        elif c is ArmClass.A:
-            low.append(ng + 1), high.append(1)
-        elif c is ArmClass.C_D:
-            low.append(ng + s + 1), high.append(1)
-        else:
-            low.append(ng + s + 1), high.append(1 + confirm[j])
-            j += 1
+    low = np.choose(code, [0, ng + 1, ng + s + 1, ng + s + 1]).tolist()
+    high = np.choose(code, [0, 1, 1, 0]).tolist()
+    in_high = np.flatnonzero(code == 3)
+    for k, cc in zip(in_high.tolist(), confirmation_counts(e, gs[in_high])):
+        high[k] = 1 + cc
     terms = _terms(gs, cl, low, ch, high)
     return TaccBound(tuple(classes), tuple(low), tuple(high), tuple(terms), _total(terms))
 
@@ -206,13 +210,10 @@ def corollary_order(gaps: Sequence[float], classes: Sequence[ArmClass], *, gamma
     >>> c.explicit   # 0.5 * (4 + 2) + 0.5 * 10
     (0.0, 8.0)
     """
-    gs, _, s, e, cl, ch = _check_common(gaps, classes, 1, s0, ell, cost_low, cost_high)
+    gs, _, s, e, cl, ch, kind = _check_common(gaps, classes, 1, s0, ell, cost_low, cost_high)
     g2 = v.positive_real("gamma", gamma) ** 2
     logt = math.log(v.count("horizon", horizon))
-    classes = tuple(classes)
-    kind = np.array([0 if c is ArmClass.OPTIMAL else 1 if c is ArmClass.A else 2 if c is ArmClass.C_D else 3
-                     for c in classes], dtype=np.int64)
-    h = np.array([in_h(c) for c in classes], dtype=bool)
+    h = kind == 3
     skip = (kind == 0) | (gs == 0)
     g = np.where(skip, 1.0, gs)                        # placeholder for skipped arms (their entries are 0)
     low = np.where(skip, 0.0, cl * g * logt / g2)
@@ -263,19 +264,19 @@ def static_vs_adaptive(gaps: Sequence[float], classes: Sequence[ArmClass], *, n_
     (79.0, True)
     """
     classes = tuple(classes)
-    prior = tuple(ArmClass.B if c in (ArmClass.C, ArmClass.C_D, ArmClass.C_U) else c for c in classes)
-    gs, ng, s, e, cl, ch = _check_common(gaps, prior, n_gamma, s0, ell, cost_low, cost_high)
-    applies = [c in (ArmClass.C, ArmClass.C_D, ArmClass.C_U) and g > 0 for c, g in zip(classes, gs.tolist())]
-    where = np.flatnonzero(applies)
+    in_c = np.array([c in _C_CLASSES for c in classes], dtype=bool)
+    prior = tuple(ArmClass.B if c else x for x, c in zip(classes, in_c.tolist()))
+    gs, ng, s, e, cl, ch, _ = _check_common(gaps, prior, n_gamma, s0, ell, cost_low, cost_high)
+    ok = in_c & (gs > 0)
+    where = np.flatnonzero(ok)
     K = len(classes)
-    st, ad, diff, strict = [0.0] * K, [0.0] * K, [0.0] * K, [False] * K
+    st, ad, diff, strict = np.zeros(K), np.zeros(K), np.zeros(K), np.zeros(K, dtype=bool)
     if where.size:
         g = gs[where]
         cc = confirmation_counts(e, g)
-        vals = (scaled_sum(g, cl, ng + 1, ch, [1 + x for x in cc]).tolist(),
-                scaled_sum(g, cl, ng + s + 1, ch, 1).tolist(),
-                scaled_sum(g, ch, cc, cl, s, sign=-1).tolist())
-        for i, k in enumerate(where.tolist()):
-            st[k], ad[k], diff[k] = vals[0][i], vals[1][i], vals[2][i]
-            strict[k] = s * cl <= ch and cc[i] >= 2
+        st[where] = scaled_sum(g, cl, ng + 1, ch, [1 + x for x in cc])
+        ad[where] = scaled_sum(g, cl, ng + s + 1, ch, 1)
+        diff[where] = scaled_sum(g, ch, cc, cl, s, sign=-1)
+        strict[where] = [s * cl <= ch and x >= 2 for x in cc]
+    st, ad, diff, strict, applies = st.tolist(), ad.tolist(), diff.tolist(), strict.tolist(), ok.tolist()
     return Comparison(tuple(st), tuple(ad), tuple(diff), tuple(strict), tuple(applies))
