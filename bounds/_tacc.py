@@ -73,10 +73,9 @@ def high_query_bound(ell: float, gap: float) -> int | float:
     return 1 + confirmation_count(ell, gap)
 
 
-_C_CLASSES = frozenset((ArmClass.C, ArmClass.C_D, ArmClass.C_U))
-
-#: the class codes the vectorized terms use: k^*, A, C^d, H (B or C^u); C and non-classes have none
-_CODE = {ArmClass.OPTIMAL: 0, ArmClass.A: 1, ArmClass.C_D: 2, ArmClass.B: 3, ArmClass.C_U: 3}
+#: the class codes the vectorized terms use, by the class's value: k^*, A, C^d, H (B or C^u); C has none
+_CODE = {ArmClass.OPTIMAL.value: 0, ArmClass.A.value: 1, ArmClass.C_D.value: 2, ArmClass.B.value: 3,
+         ArmClass.C_U.value: 3}
 
 
 def _check_common(gaps, classes, n_gamma, s0, ell, cost_low, cost_high):
@@ -85,7 +84,7 @@ def _check_common(gaps, classes, n_gamma, s0, ell, cost_low, cost_high):
     if len(gaps) != len(classes):
         raise TaccInputError("classes", len(classes), f"must hold one class per arm ({len(gaps)})")
     gs = v.nonnegative_reals("gaps", gaps)
-    codes = [_CODE.get(c, -1) if isinstance(c, ArmClass) else -1 for c in classes]
+    codes = [_CODE.get(c._value_, -1) if c.__class__ is ArmClass else -1 for c in classes]
     for k in ([codes.index(-1)] if -1 in codes else []):
         c = classes[k]
         if not isinstance(c, ArmClass):
@@ -264,7 +263,8 @@ def static_vs_adaptive(gaps: Sequence[float], classes: Sequence[ArmClass], *, n_
     (79.0, True)
     """
     classes = tuple(classes)
-    in_c = np.array([c in _C_CLASSES for c in classes], dtype=bool)
+    C, CD, CU = ArmClass.C, ArmClass.C_D, ArmClass.C_U
+    in_c = np.array([c is C or c is CD or c is CU for c in classes], dtype=bool)
     prior = tuple(ArmClass.B if c else x for x, c in zip(classes, in_c.tolist()))
     gs, ng, s, e, cl, ch, _ = _check_common(gaps, prior, n_gamma, s0, ell, cost_low, cost_high)
     ok = in_c & (gs > 0)
