@@ -8,24 +8,27 @@ from bounds import Analysis
 from reports._tables import fmt, table
 
 
-def to_record(a: Analysis) -> dict:
-    """Every quantity with its paper label beside it (the JSON of ``tacc bounds``)."""
+def to_record(a: Analysis, arms=None) -> dict:
+    """Every quantity with its paper label beside it (the JSON of ``tacc bounds``); ``arms`` (default: all)
+    selects the arms listed."""
     cfg, inst = a.config, a.instance
     p, c = cfg.params, cfg.costs
 
     def q(value, label, meaning):
         return {"value": value, "label": label, "meaning": meaning}
 
-    arms = []
-    for k in range(inst.n_arms):
-        arms.append({
+    gaps, mu, best = inst.gaps.tolist(), inst.mu_high.tolist(), inst.best_arm
+    zeta = inst.low.static_biases().tolist()
+    listed = []
+    for k in range(inst.n_arms) if arms is None else arms:
+        listed.append({
             "arm": k,
-            "mu_high": float(inst.mu_high[k]),
-            "gap": q(float(inst.gaps[k]), "sec:problem", "Delta_k = mu^* - mu_k^(H)"),
-            "static_bias": q(inst.low.static_bias(k), "rem:evolving_vs_static", "zeta_k = B_k(1), MF-UCB's bias"),
+            "mu_high": mu[k],
+            "gap": q(gaps[k], "sec:problem", "Delta_k = mu^* - mu_k^(H)"),
+            "static_bias": q(zeta[k], "rem:evolving_vs_static", "zeta_k = B_k(1), MF-UCB's bias"),
             "tau": q(a.tau[k], "eq:analysis-cert-time", "tau_k(gamma), low-fidelity certification time"),
             "class": q(a.classes[k], "eq:analysis-arm-partition", "A / B / C (C^d or C^u only after a run)"),
-            "low_count_bound": q(0 if k == inst.best_arm else a.low_count_bound, "prop:analysis-low-query-bound",
+            "low_count_bound": q(0 if k == best else a.low_count_bound, "prop:analysis-low-query-bound",
                                  "N_k^(L) <= N_gamma + S0 + 1"),
             "high_count_bound": q(a.high_count_bound[k], "prop:analysis-high-selection",
                                   "N_k^(H) <= 1 + ceil(4 ell / Delta_k^2)"),
@@ -85,13 +88,16 @@ def to_record(a: Analysis) -> dict:
             "first_round_covered": q(inst.n_arms * (c.low + c.high) <= p.budget, "alg:adaptive-mf-mab",
                                      "K (lambda_L + lambda_H) <= Lambda"),
         },
-        "arms": arms,
+        "arms": listed,
     }
 
 
 def render(a: Analysis, max_arms: int = 40) -> str:
     """The human-readable view: the scalar quantities, then a per-arm table (best arm and suboptimal arms)."""
-    rec = to_record(a)
+    gaps = a.instance.gaps.tolist()
+    order = sorted(range(a.instance.n_arms), key=lambda k: (gaps[k], k))
+    shown = order[:max_arms]
+    rec = to_record(a, arms=shown)
     out = [f"tacc bounds: {rec['name']} ({rec['source']})",
            f"K = {rec['instance']['n_arms']}, k* = {rec['instance']['best_arm']}, "
            f"mu* = {fmt(rec['instance']['mu_star'])}, "
@@ -104,11 +110,9 @@ def render(a: Analysis, max_arms: int = 40) -> str:
     out.append(table(["assumption", "holds", "label", "condition"],
                      [(k, v["value"], v["label"], v["meaning"]) for k, v in rec["assumptions"].items()]))
     out.append("")
-    order = sorted(range(a.instance.n_arms), key=lambda k: (a.instance.gaps[k], k))
-    shown = order[:max_arms]
     rows = []
-    for k in shown:
-        r = rec["arms"][k]
+    for r in rec["arms"]:
+        k = r["arm"]
         rows.append((k, r["mu_high"], r["gap"]["value"], r["tau"]["value"], r["class"]["value"],
                      r["low_count_bound"]["value"], r["high_count_bound"]["value"], r["theorem_term"]["value"],
                      r["static_minus_adaptive"]["value"] if r["static_minus_adaptive"]["value"] is not None else "-",
