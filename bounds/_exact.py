@@ -51,6 +51,15 @@ def nearest(x: Fraction) -> float:
         return math.inf
 
 
+def _floats(counts: list) -> np.ndarray:
+    """Counts as floats; a count beyond the float range becomes 2**60 (finite, so not taken for inf, and past
+    2**52, so sent to the exact path, which reads the original int)."""
+    try:
+        return np.array(counts, dtype=float)
+    except OverflowError:
+        return np.array([x if x == math.inf or x < 2**60 else 2**60 for x in counts], dtype=float)
+
+
 def scaled_sum(scale, x: float, m, y: float, n, sign: int = 1) -> np.ndarray:
     """scale_i (x m_i + sign y n_i) per entry, in exact arithmetic rounded once.
 
@@ -63,7 +72,7 @@ def scaled_sum(scale, x: float, m, y: float, n, sign: int = 1) -> np.ndarray:
     g = np.asarray(scale, dtype=float).reshape(-1)
     ms = list(m) if isinstance(m, (list, tuple)) else [m] * g.size
     ns = list(n) if isinstance(n, (list, tuple)) else [n] * g.size
-    mm, nn = np.array(ms, dtype=float), np.array(ns, dtype=float)
+    mm, nn = _floats(ms), _floats(ns)
     a, ok_a = _product_exact(np.full(g.shape, float(x)), mm)
     b, ok_b = _product_exact(np.full(g.shape, float(y)), nn)
     s, ok_s = _sum_exact(a, b if sign > 0 else -b)
