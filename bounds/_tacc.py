@@ -215,11 +215,12 @@ def corollary_order(gaps: Sequence[float], classes: Sequence[ArmClass], *, gamma
     h = kind == 3
     skip = (kind == 0) | (gs == 0)
     g = np.where(skip, 1.0, gs)                        # placeholder for skipped arms (their entries are 0)
-    low = np.where(skip, 0.0, cl * g * logt / g2)
-    high = np.where(skip | ~h, 0.0, ch * logt / g)
-    expl = np.select([kind == 1, kind == 2],
-                     [g * cl * (e / g2 + 2) + g * ch, g * cl * (e / g2 + s + 2) + g * ch],
-                     g * cl * (e / g2 + s + 2) + ch * (2 * g + 4 * e / g))
+    with np.errstate(over="ignore", invalid="ignore"):   # overflow gives inf, as in Python float arithmetic
+        low = np.where(skip, 0.0, cl * g * logt / g2)
+        high = np.where(skip | ~h, 0.0, ch * logt / g)
+        expl = np.select([kind == 1, kind == 2],
+                         [g * cl * (e / g2 + 2) + g * ch, g * cl * (e / g2 + s + 2) + g * ch],
+                         g * cl * (e / g2 + s + 2) + ch * (2 * g + 4 * e / g))
     low, high, expl = low.tolist(), high.tolist(), np.where(skip, 0.0, expl).tolist()
     ot, et = math.fsum(low) + math.fsum(high), math.fsum(expl)
     ratio = et / ot if ot > 0 else (0.0 if et == 0 else math.inf)
