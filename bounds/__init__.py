@@ -2,13 +2,22 @@
 
 Paper: "Beyond Static Bias: Adaptive Multi-Fidelity Bandits with Improving Proxies". Each function's docstring
 names its result and LaTeX label (``thm:analysis-main-regret``, ``lem:ci``, ...).
+
+``bounds.validate`` is public: the argument checks every public function applies (``finite_real``,
+``positive_real``, ``open_unit``, ``count``, ``float_array``, ``json_file``), each raising :class:`TaccInputError`
+naming the field. ``simulate``, ``certify`` and ``proofs_checks`` check their own arguments with it.
 """
 
+from bounds._amount import CostUnits, cost_units, exact_amount
 from bounds._analysis import Analysis, analyze
 from bounds._certification import certification_time
+from bounds._continuation import (Continuation, ContinuationWindow, continuation_gain_passes,
+                                  continuation_last_count, continuation_last_counts, continuation_of,
+                                  continuation_rho_max, continuation_window)
 from bounds._config import (PRESETS, Config, Costs, InstanceSpec, LowSpec, MeansSpec, NoiseSpec, Params,
                             config_to_dict, dump_config, load_config, parse_config)
 from bounds._decay import ResidualDecay, power_decay, residual_decay
+from bounds._dyadic import cumulative_deviation, dyadic_ints, float_at_least
 from bounds._errors import TaccInputError
 from bounds._horizon import horizon, log_factor, min_rho, n_gamma, radius, radius_scalar
 from bounds._instance import Instance, build_instance
@@ -20,10 +29,12 @@ from bounds._rdfe import (RdfeBound, rdfe_dyadic_constant, rdfe_high_cost, rdfe_
                           rdfe_low_count, rdfe_oracle_cost, rdfe_phase_index, rdfe_regret_bound)
 from bounds._search import first_true
 from bounds._table import TableLowFidelity, checkpoint_profile, frozen, frozen_of
+from bounds import _validate as validate
 from bounds._tacc import (Comparison, CorollaryTerms, TaccBound, confirmation_count, corollary_order,
                           high_query_bound, low_query_bound, static_vs_adaptive, tacc_regret_bound)
 
 __all__ = [
+    "CostUnits", "cost_units", "exact_amount",
     "Analysis", "analyze", "certification_time", "PRESETS", "Config", "Costs", "InstanceSpec", "LowSpec",
     "MeansSpec", "NoiseSpec", "Params", "load_config", "parse_config", "config_to_dict", "dump_config",
     "ResidualDecay", "power_decay", "residual_decay", "TaccInputError", "horizon", "log_factor", "min_rho",
@@ -33,5 +44,8 @@ __all__ = [
     "rdfe_low_count", "rdfe_oracle_cost", "rdfe_phase_index", "rdfe_regret_bound", "first_true",
     "TableLowFidelity", "checkpoint_profile", "frozen", "frozen_of", "Comparison", "CorollaryTerms",
     "TaccBound", "confirmation_count", "corollary_order", "high_query_bound", "low_query_bound",
-    "static_vs_adaptive", "tacc_regret_bound",
+    "static_vs_adaptive", "tacc_regret_bound", "Continuation", "ContinuationWindow", "continuation_gain_passes",
+    "continuation_last_count", "continuation_last_counts", "continuation_of", "continuation_rho_max",
+    "continuation_window", "validate",
+    "cumulative_deviation", "dyadic_ints", "float_at_least",
 ]

@@ -6,11 +6,11 @@ Paper: Section "Theoretical Result" (display before ``eq:analysis-cert-time``) a
 from __future__ import annotations
 
 import math
-from fractions import Fraction
 
 import numpy as np
 
 from bounds import _validate as v
+from bounds._amount import exact_amount
 from bounds._errors import TaccInputError
 from bounds._search import first_true
 
@@ -27,16 +27,14 @@ def horizon(budget: float, cost_low: float) -> int:
         cost_low: lambda^(L) > 0, in the same cost units.
 
     Returns:
-        The integer T_Lambda, computed exactly: both floats are converted to exact rationals first, so
-        ``horizon(0.3, 0.1)`` is 3 (0.3 / 0.1 is 2.9999999999999996 in floating point, yet the float 0.3 is
-        slightly larger than three times the float 0.1, so the exact ceiling is 3).
+        The integer T_Lambda, computed exactly, with both numbers read as the decimals written
+        (``bounds.exact_amount``: 0.1 is 1/10), the reading the engines' budget check uses: ``horizon(0.3, 0.1)``
+        is 3 and ``horizon(0.9, 0.3)`` is 3 (0.9 / 0.3 is 3.0000000000000004 in floating point).
 
     >>> horizon(128000, 1.0)
     128000
     """
-    b = v.positive_real("budget", budget)
-    c = v.positive_real("cost_low", cost_low)
-    return math.ceil(Fraction(b) / Fraction(c))
+    return math.ceil(exact_amount("budget", budget) / exact_amount("cost_low", cost_low))
 
 
 def log_factor(rho: float, n_arms: int, horizon_: int, delta: float) -> float:

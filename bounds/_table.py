@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from bounds import _validate as v
+from bounds._dyadic import cumulative_deviation
 from bounds._errors import TaccInputError
 from bounds._lowfidelity import LowFidelityModel
 from bounds._mismatch import mismatch_bound
@@ -110,13 +111,20 @@ class TableLowFidelity(LowFidelityModel):
         return self.m
 
 
+def _certificate_of(mu: np.ndarray, means: np.ndarray) -> np.ndarray:
+    """U_k(n) = sum_{tau <= n} |mu_k^(L)(tau) - mu_k^(H)| of the stored float means, exactly, rounded up
+    (``bounds.cumulative_deviation``): mu + dev rounds, so a float running sum of |dev| can fall short of the
+    stored deviations by an ulp and break ``ass:plugin`` on the instance as stored."""
+    return np.array([cumulative_deviation(float(mu[k]), means[k].tolist()) for k in range(means.shape[0])])
+
+
 def checkpoint_profile(mu_high, *, q, gap, q_max, signs, clip=False) -> TableLowFidelity:
     """Checkpoint profile: mu_k^(L)(n) = mu_k^(H) + s_k g_k(q(n)) (``app:llm-empirical-bandit``).
 
     q(n) is the checkpoint reached after n low-fidelity queries: the largest listed size q_i <= min(n, q_max),
     and the first size q_1 while n < q_1 (a choice: the paper does not give the map from n to q). ``gap`` is
-    one profile for every arm (len(q) values) or one row per arm. U_k(n) = sum_{tau <= n} |g_k(q(tau))|, the
-    tightest valid certificate of the unclipped profile.
+    one profile for every arm (len(q) values) or one row per arm. U_k(n) = sum_{tau <= n} |mu_k^(L)(tau) - mu_k^(H)| of the stored
+    (unclipped) means, exactly, rounded up: the tightest valid float certificate of the profile.
     """
     mu = np.asarray(mu_high, dtype=float)
     K = mu.size
@@ -138,8 +146,8 @@ def checkpoint_profile(mu_high, *, q, gap, q_max, signs, clip=False) -> TableLow
     m = used[-1]
     n = np.arange(1, m + 1)
     idx = np.maximum(np.searchsorted(np.asarray(qs), n, side="right") - 1, 0)
-    dev = s[:, None] * g[:, idx]
-    return TableLowFidelity(mu, mean_low=mu[:, None] + dev, certificate=np.cumsum(np.abs(dev), axis=1),
+    means = mu[:, None] + s[:, None] * g[:, idx]
+    return TableLowFidelity(mu, mean_low=means, certificate=_certificate_of(mu, means),
                             clip=clip, name="checkpoint",
                             params={"q": qs, "q_max": qmax, "signs": s.astype(int).tolist(),
                                     "gap": g.tolist()})
@@ -151,7 +159,7 @@ def frozen(mu_high, *, values, clip=False) -> TableLowFidelity:
     vals = v.float_array("values", values).reshape(-1)
     if vals.size != mu.size:
         raise TaccInputError("values", values, f"must be {mu.size} values")
-    return TableLowFidelity(mu, mean_low=vals[:, None], certificate=np.abs(vals - mu)[:, None], clip=clip,
+    return TableLowFidelity(mu, mean_low=vals[:, None], certificate=_certificate_of(mu, vals[:, None]), clip=clip,
                             name="frozen")
 
 

@@ -1,4 +1,7 @@
-"""Argument checks shared by every public function of ``bounds`` (edges only, one error type)."""
+"""Argument checks shared by every public function of ``bounds`` (edges only, one error type).
+
+Public as ``bounds.validate`` (other packages use it: import it from ``bounds``, never from this module).
+"""
 
 from __future__ import annotations
 

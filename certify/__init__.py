@@ -1,17 +1,23 @@
 """certify: the paper's assumptions as checks, its results as claims, verdicts of claims on runs, the gate.
 
-Vocabulary (SPEC section 7): a claim on a run is HOLDS, VIOLATED (event held, every assumption held, the bound
-exceeded), OFF_EVENT (the confidence event failed on the run) or NOT_APPLICABLE (an assumption of the claim
-fails on the instance). Hypothesis strategies for property tests are in :mod:`certify.strategies`.
+Vocabulary: a claim on a run is HOLDS, VIOLATED (event held, every assumption held, the bound exceeded beyond
+the error bound of the comparison, confirmed on a fresh run), OFF_EVENT (the confidence event failed on the
+run), NOT_APPLICABLE (an assumption of the claim fails on the instance) or UNDECIDED (an assumption or the
+comparison lies inside its error bound). Hypothesis strategies for property tests are in :mod:`certify.strategies`.
+
+Public beyond the verdicts: ``sample_configs`` (the gate's generated configurations) and ``assumption_evidence``
+(the search for what breaking one assumption does), both used by ``tacc check``.
 """
 
 from certify._assumptions import ASSUMPTIONS, AssumptionResult, check_assumptions
-from certify._check import DEFAULT_POLICIES, Certificate, ClaimSummary, Reproducer, check, load_baseline
+from certify._check import (BASELINE, DEFAULT_POLICIES, Certificate, ClaimSummary, IntegrityError, NotJudged,
+                            Reproducer, accepted, check, load_baseline, sample_configs)
 from certify._claims import CLAIMS, LEM_CI, Claim, ClaimContext, Measurement, claim, claims_for, ucb_count_bound
+from certify._search import Evidence, assumption_evidence
 from certify._verdict import LEM_CI_ALPHA, RunVerdict, Verdict, judge, judge_lem_ci
 
 __all__ = [
     "ASSUMPTIONS", "AssumptionResult", "check_assumptions", "DEFAULT_POLICIES", "Certificate", "ClaimSummary",
-    "Reproducer", "check", "load_baseline", "CLAIMS", "LEM_CI", "Claim", "ClaimContext", "Measurement", "claim",
+    "Reproducer", "check", "load_baseline", "BASELINE", "IntegrityError", "NotJudged", "accepted", "sample_configs", "Evidence", "assumption_evidence", "CLAIMS", "LEM_CI", "Claim", "ClaimContext", "Measurement", "claim",
     "claims_for", "ucb_count_bound", "LEM_CI_ALPHA", "RunVerdict", "Verdict", "judge", "judge_lem_ci",
 ]

@@ -1,18 +1,29 @@
-"""Assumption checks on an instance with its parameters (issue 4, item 1).
+"""Assumption checks on an instance with its parameters (issue 4, item 1; decided exactly, issue 11, item 1).
 
-Each check is tied to its paper label and returns an :class:`AssumptionResult`: held or failed, with a witness
-(the arm and count where it fails) and a plain-words detail. A failed assumption never raises: it is an input to
-the verdicts, which mark the claims that need it NOT_APPLICABLE.
+Each check is tied to its paper label and returns an :class:`AssumptionResult`: held, FAILED with a witness
+(the arm and count where it fails, with the margin), or UNDECIDED (the margin lies inside the error bound of
+the computation; the detail gives both), and a plain-words detail. A failed assumption never raises: it is an
+input to the verdicts, which mark the claims that need it NOT_APPLICABLE (UNDECIDED if it is undecided).
+
+Every comparison is exact: floats are dyadic rationals, so the instance's values (means, tables, costs,
+gamma) are compared in ``fractions.Fraction`` arithmetic, and where a quantity is irrational (a power decay's
+terms, the logarithm in rho_min) the check either uses a proof valid at every count (the decay models) or
+interval arithmetic (``mpmath.iv``) whose error bound is stated. No relative slack is used anywhere.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 import numpy as np
+from mpmath import iv
+from mpmath.libmp import to_rational
 
-from bounds import ResidualDecay, TableLowFidelity, low_gap, min_rho, rdfe_dyadic_constant
+from bounds import ResidualDecay, TableLowFidelity, dyadic_ints, min_rho, rdfe_dyadic_constant
+from certify._exact import exact
 
 __all__ = ["AssumptionResult", "ASSUMPTIONS", "check_assumptions", "check_plugin", "check_mono_cert",
            "check_dyadic", "check_cap", "check_rho", "check_noise", "check_first_round"]
@@ -28,112 +39,208 @@ ASSUMPTIONS = {
     "alg:start": "the budget covers the first round K (lambda^(L) + lambda^(H)) of alg:adaptive-mf-mab",
 }
 
-#: work cap of the exhaustive ass:plugin check (counts x arm groups); beyond it, a prefix is checked.
-PLUGIN_WORK = 200_000_000
-_CHUNK = 1 << 20
+#: counts checked one by one for a low-fidelity model that is neither a decay nor a table model (beyond, the
+#: check is UNDECIDED: the assumption is about every n <= T).
+GENERIC_WORK = 2_000_000
+#: binary precision of the interval arithmetic of ``lem:ci:rho`` (its error bound is printed).
+RHO_PRECISION = 256
 
 
 @dataclass(frozen=True)
 class AssumptionResult:
-    """One assumption on one instance: ``held``, a ``witness`` where it fails, and what was checked."""
+    """One assumption on one instance: ``held``, a ``witness`` where it fails, and what was checked.
+
+    ``undecided`` is True when the check could not decide (the margin lies inside the error bound); then
+    ``held`` is False and the result is neither held nor failed. ``status`` is "held", "FAILED" or
+    "UNDECIDED"."""
 
     key: str
     held: bool
     detail: str
     witness: dict | None = None
     values: dict = field(default_factory=dict)
+    undecided: bool = False
 
     @property
     def statement(self) -> str:
         return ASSUMPTIONS[self.key]
 
+    @property
+    def failed(self) -> bool:
+        return not self.held and not self.undecided
 
-def _arm_groups(model) -> list[list[int]]:
-    """Arms whose |mu^(L)(tau) - mu^(H)| and U_k are the same by construction share one check."""
-    K = model.n_arms
-    if isinstance(model, ResidualDecay) and not model.clip:
-        groups: dict = {}
-        for k in range(K):
-            b, a = float(model.b[k]), float(model.a[k])
-            if a < 0 or (a == 0 and b < 0):
-                b, a = -b, -a
-            groups.setdefault((b, a), []).append(k)
-        return list(groups.values())
-    if isinstance(model, TableLowFidelity):
-        groups = {}
-        n = np.arange(1, model.m + 1)
-        for k in range(K):
-            dev = np.abs(model.mean_low(k, n) - model.mu_high[k])
-            groups.setdefault((dev.tobytes(), np.asarray(model.certificate(k, n)).tobytes()), []).append(k)
-        return list(groups.values())
-    return [[k] for k in range(K)]
+    @property
+    def status(self) -> str:
+        return "held" if self.held else "UNDECIDED" if self.undecided else "FAILED"
+
+
+def _prefix(model, k: int, m: int, *extra) -> tuple:
+    """``extra`` floats, then mu^(L)(1..m) and U(1..m) of arm k, as exact integers over one power of two
+    (``bounds.dyadic_ints``): (extra ints, mean ints, certificate ints, shift)."""
+    n = np.arange(1, m + 1)
+    values = [*extra, *np.atleast_1d(model.mean_low(k, n)).tolist(), *np.atleast_1d(model.certificate(k, n)).tolist()]
+    ints, shift = dyadic_ints(values)
+    e = len(extra)
+    return ints[:e], ints[e:e + m], ints[e + m:], shift
+
+
+def _plugin_prefix(k: int, mu: int, means, certs, shift: int) -> AssumptionResult | None:
+    """The first count of the prefix where U decreases or the running sum exceeds U (exact integers over
+    2**shift), or None."""
+    def val(x):
+        return float(Fraction(x, 1 << shift))
+
+    total, prev = 0, None
+    for i, (x, u) in enumerate(zip(means, certs), start=1):
+        if prev is not None and u < prev:
+            return AssumptionResult("ass:plugin", False, f"U_k decreases at arm {k}, n = {i}",
+                                    {"arm": k, "n": i, "U(n-1)": val(prev), "U(n)": val(u), "margin": val(u - prev)})
+        total += abs(x - mu)
+        if total > u:
+            return AssumptionResult("ass:plugin", False, f"the certificate is exceeded at arm {k}, n = {i} "
+                                    f"by {val(total - u):.3g} (exact)",
+                                    {"arm": k, "n": i, "sum |mu_L - mu_H|": val(total), "U(n)": val(u),
+                                     "margin": val(u - total)})
+        prev = u
+    return None
 
 
 def check_plugin(problem) -> AssumptionResult:
-    """``ass:plugin`` on the actual low-fidelity trajectory: U_k nondecreasing and
-    sum_{tau <= n} |mu_k^(L)(tau) - mu_k^(H)| <= U_k(n) for every n <= T_Lambda and every arm.
+    """``ass:plugin``: U_k nondecreasing and sum_{tau <= n} |mu_k^(L)(tau) - mu_k^(H)| <= U_k(n), decided
+    exactly at every count n (not only n <= T) for the toolkit's models:
 
-    Computed in chunks (never a K x T array), once per group of arms whose deviations and certificates are equal
-    by construction (one check covers all arms of a power-decay instance). A relative slack of 1e-9 absorbs the
-    rounding of a running sum over up to T terms. If groups x T exceeds ``PLUGIN_WORK`` only a prefix of counts
-    is checked, and the detail says so.
+    - decay models (power and residual decay): a proof, at every count: the n-th term of the sum is
+      |b_k + a_k t_n| <= |b_k| + |a_k| t_n, the n-th increment of U_k (triangle inequality; clipping to [0, 1]
+      moves no mean away from mu_k^(H) in [0, 1]), and the increments are >= 0. No floating sum is compared, so
+      a large |mu| cannot make it fail by rounding (the old check with a relative slack of 1e-9 did).
+    - table models (table, checkpoint, frozen): the stored floats are the instance; the prefix is compared in
+      exact rational arithmetic and past the prefix the sum and U_k grow by the same |c_k| per count, so the
+      margin of count m holds for ever.
+    - any other model: its values compared exactly for n <= min(T, ``GENERIC_WORK``); UNDECIDED if T is larger.
     """
     model, T = problem.instance.low, problem.horizon
-    groups = _arm_groups(model)
-    limit = min(T, max(1, PLUGIN_WORK // len(groups)))
-    for g in groups:
-        k = g[0]
-        run, prev_u = 0.0, -math.inf
-        for start in range(1, limit + 1, _CHUNK):
-            n = np.arange(start, min(limit, start + _CHUNK - 1) + 1)
-            dev = np.abs(np.asarray(model.mean_low(k, n)) - model.mu_high[k])
-            total = run + np.cumsum(dev)
-            u = np.asarray(model.certificate(k, n), dtype=float)
-            dec = np.flatnonzero(np.diff(np.r_[prev_u, u]) < 0)
-            if dec.size:
-                i = int(dec[0])
-                return AssumptionResult("ass:plugin", False, f"U_k decreases at arm {k}, n = {int(n[i])}",
-                                        {"arm": k, "n": int(n[i]), "U(n-1)": float(prev_u if i == 0 else u[i - 1]),
-                                         "U(n)": float(u[i])})
-            bad = np.flatnonzero(total > u * (1 + 1e-9) + 1e-12)
-            if bad.size:
-                i = int(bad[0])
-                return AssumptionResult("ass:plugin", False,
-                                        f"the certificate is exceeded at arm {k}, n = {int(n[i])}",
-                                        {"arm": k, "n": int(n[i]), "sum |mu_L - mu_H|": float(total[i]),
-                                         "U(n)": float(u[i])})
-            run, prev_u = float(total[-1]), float(u[-1])
-    scope = f"every n <= T = {T}" if limit == T else f"n <= {limit} (T = {T}; work cap)"
-    return AssumptionResult("ass:plugin", True, f"checked {scope}, {len(groups)} arm group(s)",
-                            values={"checked_up_to": limit})
+    if isinstance(model, ResidualDecay):
+        return AssumptionResult("ass:plugin", True, "holds at every count by construction (decay model: "
+                                "|b + a t| <= |b| + |a| t termwise, clipping only moves means toward mu^(H))",
+                                values={"checked_up_to": math.inf})
+    table = isinstance(model, TableLowFidelity)
+    limit = model.m if table else min(T, GENERIC_WORK)
+    for k in range(problem.n_arms):
+        (mu,), means, certs, shift = _prefix(model, k, limit, float(model.mu_high[k]))
+        bad = _plugin_prefix(k, mu, means, certs, shift)
+        if bad is not None:
+            return bad
+    if table:
+        return AssumptionResult("ass:plugin", True, f"exact on the table's {limit} counts and the constant tail "
+                                "past it: holds at every count", values={"checked_up_to": math.inf})
+    if limit < T:
+        return AssumptionResult("ass:plugin", False, f"checked exactly for n <= {limit} only (T = {T}): "
+                                "undecided beyond", values={"checked_up_to": limit}, undecided=True)
+    return AssumptionResult("ass:plugin", True, f"exact for every n <= T = {T}", values={"checked_up_to": T})
+
+
+class _TableGap:
+    """Delta_k^(L)(n) - 2 gamma of a table model, exactly, at any count: the prefix from the stored floats, past
+    the prefix the closed form of ``bounds._table`` (constant tail mean, U_k growing by |c_k|,
+    B_k(n) = max(U_k(n)/n, |c_k|)), which has the form L - R/n there: monotone. Integer arithmetic over one
+    power of two; B_k(n) is kept as a pair (numerator, count)."""
+
+    def __init__(self, model, k: int, mu_star: float, two_gamma: float):
+        m = self.m = model.m
+        (star, thr, mu), means, certs, self.shift = _prefix(model, k, m, mu_star, two_gamma,
+                                                           float(model.mu_high[k]))
+        self.x = star - thr                                 # mu^* - 2 gamma
+        self.sums = list(itertools.accumulate(means))
+        self.mean_m, self.u_m, self.c = means[-1], certs[-1], abs(means[-1] - mu)
+        run = (self.u_m + self.c, m + 1) if self.u_m + self.c >= self.c * (m + 1) else (self.c, 1)
+        b = [run] * m
+        for i in range(m, 0, -1):
+            if certs[i - 1] * run[1] > run[0] * i:
+                run = (certs[i - 1], i)
+            b[i - 1] = run
+        self.b = b
+
+    def __call__(self, n: int) -> Fraction:
+        if n <= self.m:
+            total, (a, q) = self.sums[n - 1], self.b[n - 1]
+        else:
+            total = self.sums[-1] + (n - self.m) * self.mean_m
+            u = self.u_m + (n - self.m) * self.c
+            a, q = (u, n) if u >= self.c * n else (self.c, 1)
+        return Fraction(self.x * n * q - total * q - a * n, (n * q) << self.shift)
+
+
+class _GenericGap:
+    """Delta_k^(L)(n) - 2 gamma of any other model from its computed floats (``bounds.low_gap``'s inputs),
+    exactly."""
+
+    def __init__(self, model, k: int, mu_star: float, two_gamma: float):
+        self.model, self.k, self.m = model, k, math.inf
+        self.x = exact(mu_star) - exact(two_gamma)
+
+    def __call__(self, n: int) -> Fraction:
+        return self.x - exact(self.model.avg_mean_low(self.k, n)) - exact(self.model.mismatch_bound(self.k, n))
+
+
+def _first(pred, lo: int, hi: int) -> int | None:
+    """The first n in [lo, hi] with pred(n), for a predicate monotone (False then True) on [lo, hi]."""
+    if lo > hi or not pred(hi):
+        return None
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if pred(mid):
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+def _scan(gap, pred, lo: int, hi: int) -> int | None:
+    """The first n in [lo, hi] with pred(gap(n)): one by one on the prefix, then on the monotone tail either
+    the left end or a bisection (pred of a monotone function changes at most once on the tail)."""
+    top = min(hi, gap.m)
+    for n in range(lo, top + 1):
+        if pred(gap(n)):
+            return n
+    a = max(lo, top + 1)
+    if a > hi:
+        return None
+    if pred(gap(a)):
+        return a
+    return _first(lambda n: pred(gap(n)), a, hi)
 
 
 def check_mono_cert(problem) -> AssumptionResult:
     """``ass:mono-cert``: for each suboptimal arm, once Delta_k^(L)(n) >= 2 gamma at some n <= N_gamma + S0, it
-    stays >= 2 gamma up to N_gamma + S0. Delta_k^(L) is ``bounds.low_gap`` (the expression tau_k uses)."""
+    stays >= 2 gamma up to N_gamma + S0 (Delta_k^(L) as in ``bounds.low_gap``, the expression tau_k uses).
+
+    Decay models: Delta_k^(L) is nondecreasing in n at every count (proved in ``bounds._decay``'s docstring and
+    checked by ``proofs_checks``), so the assumption holds. Table models: exact rational values at every count
+    of the window (closed form past the prefix). Other models: their computed values, compared exactly.
+    """
     model, inst = problem.instance.low, problem.instance
     W = problem.n_gamma + problem.s0
-    threshold = 2.0 * problem.gamma
+    if isinstance(model, ResidualDecay):
+        return AssumptionResult("ass:mono-cert", True, "holds by construction: Delta^(L) is nondecreasing under "
+                                "a decay model (bounds._decay)")
+    two_gamma = 2.0 * problem.gamma                         # exact: doubling a float does not round
     for k in range(problem.n_arms):
         if inst.gaps[k] == 0:
             continue
-        for start in range(1, W + 1, _CHUNK):
-            n = np.arange(start, min(W, start + _CHUNK - 1) + 1)
-            ok = low_gap(inst.mu_star, model.avg_mean_low(k, n), model.mismatch_bound(k, n)) >= threshold
-            hits = np.flatnonzero(ok)
-            if hits.size:
-                first = int(n[hits[0]])
-                tail_n = np.arange(first, W + 1)
-                tail = low_gap(inst.mu_star, model.avg_mean_low(k, tail_n), model.mismatch_bound(k, tail_n))
-                lost = np.flatnonzero(tail < threshold)
-                if lost.size:
-                    m = int(tail_n[lost[0]])
-                    return AssumptionResult("ass:mono-cert", False,
-                                            f"arm {k}: Delta^(L) >= 2 gamma at n = {first}, lost at m = {m}",
-                                            {"arm": k, "n": first, "m": m, "Delta_L(m)": float(tail[lost[0]]),
-                                             "2 gamma": threshold})
-                break
-    return AssumptionResult("ass:mono-cert", True, f"checked n <= N_gamma + S0 = {W} on every suboptimal arm")
+        excess = (_TableGap if isinstance(model, TableLowFidelity) else _GenericGap)(model, k, float(inst.mu_star),
+                                                                                   two_gamma)
+        first = _scan(excess, lambda d: d >= 0, 1, W)
+        if first is None:
+            continue
+        lost = _scan(excess, lambda d: d < 0, first + 1, W)
+        if lost is not None:
+            d = excess(lost)
+            return AssumptionResult("ass:mono-cert", False,
+                                    f"arm {k}: Delta^(L) >= 2 gamma at n = {first}, lost at m = {lost} (exact)",
+                                    {"arm": k, "n": first, "m": lost, "Delta_L(m)": float(d + exact(two_gamma)),
+                                     "2 gamma": two_gamma, "margin": float(d)})
+    return AssumptionResult("ass:mono-cert", True,
+                            f"exact at every n <= N_gamma + S0 = {W} on every suboptimal arm")
 
 
 def check_dyadic(problem) -> AssumptionResult:
@@ -153,23 +260,52 @@ def check_dyadic(problem) -> AssumptionResult:
 
 
 def check_cap(problem) -> AssumptionResult:
-    """S0 lambda^(L) <= lambda^(H): a full continuation block costs no more than one high-fidelity query."""
-    lhs = problem.s0 * problem.cost_low
-    held = lhs <= problem.cost_high
-    return AssumptionResult("cap:S0", held, f"S0 lambda_L = {lhs:g}, lambda_H = {problem.cost_high:g}",
-                            None if held else {"S0 lambda_L": lhs, "lambda_H": problem.cost_high})
+    """S0 lambda^(L) <= lambda^(H): a full continuation block costs no more than one high-fidelity query
+    (exact rational comparison)."""
+    lhs = problem.s0 * exact(problem.cost_low)
+    held = lhs <= exact(problem.cost_high)
+    return AssumptionResult("cap:S0", held, f"S0 lambda_L = {float(lhs):g}, lambda_H = {problem.cost_high:g}",
+                            None if held else {"S0 lambda_L": float(lhs), "lambda_H": problem.cost_high})
+
+
+def _rho_min_interval(scale: float, n_arms: int, horizon: int, delta: float) -> tuple:
+    """An interval [lo, hi] of rationals holding rho_min = 2 sigma^2 (1 + log 2 / log(2 K T / delta)) (the
+    formula of ``bounds.min_rho``), by ``mpmath.iv`` at ``RHO_PRECISION`` bits from the exact float inputs."""
+    iv.prec = RHO_PRECISION
+    s, d = iv.mpf(scale), iv.mpf(delta)
+    x = 2 * s * s * (1 + iv.log(2) / iv.log(2 * n_arms * horizon / d))
+    lo, hi = x._mpi_
+    return Fraction(*to_rational(lo)), Fraction(*to_rational(hi))
 
 
 def check_rho(problem) -> AssumptionResult:
-    """rho at least ``bounds.min_rho`` for the noise's sub-Gaussian scale (the union bound of ``lem:ci``)."""
-    need = min_rho(problem.instance.noise.subgaussian_scale, problem.n_arms, problem.horizon, problem.delta)
-    held = problem.rho >= need
-    return AssumptionResult("lem:ci:rho", held, f"rho = {problem.rho:.4g}, smallest valid {need:.4g}",
-                            None if held else {"rho": problem.rho, "min_rho": need}, values={"min_rho": need})
+    """rho at least the smallest valid rho of ``lem:ci`` for the noise's sub-Gaussian scale.
+
+    rho_min is irrational; it is enclosed by interval arithmetic (``mpmath.iv``) and rho compared with both
+    ends: held above, FAILED below (the margin exceeds the interval's width), UNDECIDED inside. ``rho = "min"``
+    resolves to ``bounds.min_rho``'s float, the threshold the algorithm itself uses: that one is held as the
+    definition of the smallest rho (to the float); the detail says so and gives its distance to rho_min."""
+    scale = problem.instance.noise.subgaussian_scale
+    need = min_rho(scale, problem.n_arms, problem.horizon, problem.delta)
+    lo, hi = _rho_min_interval(scale, problem.n_arms, problem.horizon, problem.delta)
+    rho = exact(problem.rho)
+    values = {"min_rho": need, "interval_width": float(hi - lo)}
+    if problem.rho == need:
+        return AssumptionResult("lem:ci:rho", True, f"rho = {problem.rho:.4g} is bounds.min_rho (rho = min), "
+                                f"{float(rho - (lo + hi) / 2):.2g} from the exact rho_min", values=values)
+    if rho >= hi:
+        return AssumptionResult("lem:ci:rho", True, f"rho = {problem.rho:.4g}, smallest valid {need:.4g}",
+                                values=values)
+    if rho < lo:
+        return AssumptionResult("lem:ci:rho", False, f"rho = {problem.rho:.4g}, smallest valid {need:.4g}",
+                                {"rho": problem.rho, "min_rho": need, "margin": float(rho - lo)}, values=values)
+    return AssumptionResult("lem:ci:rho", False, f"rho = {problem.rho:.17g} lies inside the enclosure of rho_min "
+                            f"(width {float(hi - lo):.3g})", values=values, undecided=True)
 
 
 def check_noise(problem) -> AssumptionResult:
-    """The paper's noise is 1-sub-Gaussian (``sec:problem``): Gaussian sigma <= 1; Bernoulli is 1/2-sub-Gaussian."""
+    """The paper's noise is 1-sub-Gaussian (``sec:problem``): Gaussian sigma <= 1; Bernoulli is 1/2-sub-Gaussian.
+    (A float compared with 1: exact.)"""
     scale = problem.instance.noise.subgaussian_scale
     held = scale <= 1.0
     return AssumptionResult("sec:problem:noise", held, f"sub-Gaussian scale {scale:g}",
@@ -177,11 +313,11 @@ def check_noise(problem) -> AssumptionResult:
 
 
 def check_first_round(problem) -> AssumptionResult:
-    """The budget covers the start: K (lambda^(L) + lambda^(H)) <= Lambda."""
-    need = problem.n_arms * (problem.cost_low + problem.cost_high)
-    held = need <= problem.budget
-    return AssumptionResult("alg:start", held, f"first round costs {need:g}, budget {problem.budget:g}",
-                            None if held else {"first round": need, "budget": problem.budget})
+    """The budget covers the start: K (lambda^(L) + lambda^(H)) <= Lambda (exact rational comparison)."""
+    need = problem.n_arms * (exact(problem.cost_low) + exact(problem.cost_high))
+    held = need <= exact(problem.budget)
+    return AssumptionResult("alg:start", held, f"first round costs {float(need):g}, budget {problem.budget:g}",
+                            None if held else {"first round": float(need), "budget": problem.budget})
 
 
 _CHECKS = (check_plugin, check_mono_cert, check_dyadic, check_cap, check_rho, check_noise, check_first_round)

@@ -3,21 +3,20 @@
 
 from __future__ import annotations
 
-import math
 import re
 from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from bounds import Config, TaccInputError, dump_config
-from bounds._validate import json_file
+from bounds import validate
 from certify._assumptions import check_assumptions
 from certify._claims import CLAIMS, LEM_CI, ClaimContext, claims_for
 from certify._verdict import RunVerdict, Verdict, judge, judge_lem_ci
-from simulate import make_problem, run_tasks, tasks_for
+from simulate import make_problem, run, run_tasks, tasks_for
 
-__all__ = ["DEFAULT_POLICIES", "ClaimSummary", "Reproducer", "Certificate", "check", "load_baseline",
-           "unique_names", "sample_configs"]
+__all__ = ["DEFAULT_POLICIES", "ClaimSummary", "Reproducer", "IntegrityError", "NotJudged", "Certificate", "check",
+           "load_baseline", "accepted", "BASELINE", "unique_names", "sample_configs", "confirm"]
 
 #: the policies a check runs by default: every policy some run-level claim is about.
 DEFAULT_POLICIES = ("tacc", "dnc", "mf-ucb", "ucb", "rdfe")
@@ -28,15 +27,18 @@ class ClaimSummary:
     """One claim over every run checked: verdict counts, and the largest empirical / bound.
 
     ``max_ratio`` is over asserted runs (HOLDS and VIOLATED); ``max_ratio_all`` over every run, NOT_APPLICABLE and
-    OFF_EVENT included (what the assumption or the event buys)."""
+    OFF_EVENT included (what the assumption or the event buys). A claim judged on no run has no max ratio:
+    ``None``, never NaN, and ``no_ratio_reason`` says why (the same for ``max_ratio_all`` when no run measured
+    anything)."""
 
     key: str
     label: str
     statement: str
     paper: bool
     counts: dict
-    max_ratio: float
-    max_ratio_all: float
+    max_ratio: float | None
+    max_ratio_all: float | None
+    no_ratio_reason: str | None = None
 
 
 @dataclass(frozen=True)
@@ -54,9 +56,45 @@ class Reproducer:
 
 
 @dataclass(frozen=True)
+class IntegrityError:
+    """A VIOLATED verdict that did not survive a rerun from scratch: the stored run (a cache file, records
+    passed in) is not what the policy does on that seed. Not a finding about the paper."""
+
+    claim: str
+    config: str
+    policy: str
+    seed: int | None
+    stored: str
+    rerun: str
+    records_differ: bool
+
+    def describe(self) -> str:
+        what = "the stored run differs from a fresh run" if self.records_differ else "the verdict changed"
+        seed = "all seeds" if self.seed is None else f"seed {self.seed}"
+        return (f"{self.claim} on {self.config}, {self.policy}, {seed}: {self.stored} on the stored run(s), "
+                f"{self.rerun} on a fresh run: {what}")
+
+
+@dataclass(frozen=True)
+class NotJudged:
+    """A claim judged on no run (no HOLDS or VIOLATED with something measured), with why, in words: the
+    assumptions that excluded it with their witnesses, off-event runs, undecided comparisons, or nothing to
+    measure. ``measurable`` is True when some run had something the claim bounds (an arm of its class, a
+    completed phase): the instance was meant to test the claim, and ``tacc check --strict`` fails on it."""
+
+    claim: str
+    label: str
+    runs: int
+    reasons: tuple
+    measurable: bool
+
+
+
+@dataclass(frozen=True)
 class Certificate:
-    """What ``tacc check`` reports: assumptions per configuration, every verdict, one summary per claim, and a
-    reproducer per VIOLATED verdict. ``ok`` is False when a VIOLATED verdict is not accepted by the baseline."""
+    """What ``tacc check`` reports: assumptions per configuration, every verdict, one summary per claim, a
+    reproducer per confirmed VIOLATED verdict, and the VIOLATED verdicts a rerun from scratch did not confirm
+    (``integrity_errors``). ``ok`` is False when a confirmed VIOLATED verdict is not accepted by the baseline."""
 
     configs: tuple
     policies: tuple
@@ -65,6 +103,7 @@ class Certificate:
     verdicts: tuple
     summaries: tuple
     reproducers: tuple
+    integrity_errors: tuple = ()
 
     @property
     def ok(self) -> bool:
@@ -73,6 +112,46 @@ class Certificate:
     @property
     def new_violations(self) -> tuple:
         return tuple(r for r in self.reproducers if not r.accepted)
+
+    @property
+    def strict_failures(self) -> tuple:
+        """Claims judged on no run although some run had something they bound (``--strict`` fails on them)."""
+        return tuple(nj for nj in self.not_judged if nj.measurable)
+
+    @property
+    def run_verdicts(self) -> tuple:
+        """The (claim, run) verdicts (``lem:ci``'s verdicts are per configuration and policy)."""
+        return tuple(v for v in self.verdicts if v.seed is not None)
+
+    @property
+    def judged_pairs(self) -> int:
+        """(claim, run) pairs asserted on something: HOLDS or VIOLATED with at least one measurement."""
+        return sum(v.judged for v in self.run_verdicts)
+
+    @property
+    def not_judged(self) -> tuple:
+        """Every claim that was run but judged on no run, with the reasons (:class:`NotJudged`)."""
+        out = []
+        for s in self.summaries:
+            vs = [v for v in self.verdicts if v.claim == s.key]
+            if any(v.judged for v in vs):
+                continue
+            reasons: Counter = Counter()
+            for v in vs:
+                if v.verdict is Verdict.NOT_APPLICABLE:
+                    for k in v.failed_assumptions:
+                        r = self.assumptions[v.config][k]
+                        reasons[f"NOT_APPLICABLE on {v.config}: {k} failed ({r.detail}; witness {r.witness})"] += 1
+                elif v.verdict is Verdict.UNDECIDED:
+                    reasons[f"UNDECIDED on {v.config}: {v.reason}"] += 1
+                elif v.verdict is Verdict.OFF_EVENT:
+                    reasons[f"OFF_EVENT on {v.config} ({v.policy}): the confidence event of lem:ci failed"] += 1
+                else:
+                    reasons[f"nothing to measure on {v.config} ({v.policy}): no arm or phase this claim bounds"] += 1
+            out.append(NotJudged(s.key, s.label, len(vs),
+                                 tuple(f"{text} [{n} run(s)]" for text, n in reasons.items()),
+                                 any(v.measurements > 0 for v in vs)))
+        return tuple(out)
 
 
 def unique_names(configs) -> list[Config]:
@@ -85,15 +164,21 @@ def unique_names(configs) -> list[Config]:
     return out
 
 
+#: the repository's baseline: the paper's findings the gate and the property tests accept (each with "why").
+BASELINE = Path(__file__).with_name("baseline.json")
+
+
 def load_baseline(path) -> set:
-    """Accepted findings: a JSON list of {"claim": key, "config": name} (``"*"`` matches any configuration)."""
-    data = json_file("baseline", path)
+    """Accepted findings: a JSON list of {"claim": key, "config": name} (``"*"`` matches any configuration);
+    ``"repo"`` is the repository's baseline (:data:`BASELINE`)."""
+    data = validate.json_file("baseline", BASELINE if str(path) == "repo" else path)
     if not isinstance(data, list) or not all(isinstance(d, dict) and {"claim", "config"} <= set(d) for d in data):
         raise TaccInputError("baseline", str(path), 'must be a JSON list of {"claim": ..., "config": ...}')
     return {(d["claim"], d["config"]) for d in data}
 
 
-def _accepted(baseline: set, claim: str, config: str) -> bool:
+def accepted(baseline: set, claim: str, config: str) -> bool:
+    """Whether the baseline accepts a VIOLATED verdict of ``claim`` on the configuration named ``config``."""
     return (claim, config) in baseline or (claim, "*") in baseline
 
 
@@ -108,11 +193,16 @@ def _summaries(verdicts) -> tuple:
         if not vs:
             continue
         counts = Counter(v.verdict.value for v in vs)
-        asserted = [v.ratio for v in vs if v.verdict in (Verdict.HOLDS, Verdict.VIOLATED)]
+        asserted = [v.ratio for v in vs if v.judged]
         every = [v.ratio for v in vs if v.worst is not None]
+        reason = None
+        if not every:
+            reason = "judged on no run: no run had anything this claim bounds (for example no arm of its class)"
+        elif not asserted:
+            reason = "judged on no run: " + ", ".join(f"{n} {k}" for k, n in sorted(counts.items()))
         out.append(ClaimSummary(c.key, c.label, c.statement, c.paper,
                                 {x.value: counts.get(x.value, 0) for x in Verdict},
-                                max(asserted, default=math.nan), max(every, default=math.nan)))
+                                max(asserted, default=None), max(every, default=None), reason))
     return tuple(out)
 
 
@@ -151,9 +241,10 @@ def check(configs, *, policies=DEFAULT_POLICIES, seeds=range(10), executor: str 
     for task, rec in zip(tasks, records):
         ctx = contexts[task.config.name]
         verdicts += [judge(c, ctx, rec) for c in claims_for(task.policy)]
-        groups.setdefault((task.config.name, task.policy), []).append(rec)
-    for (name, policy), recs in groups.items():
-        verdicts.append(judge_lem_ci(contexts[name], recs))
+        groups.setdefault((task.config.name, task.policy), []).append((task, rec))
+    for (name, policy), pairs in groups.items():
+        verdicts.append(judge_lem_ci(contexts[name], [r for _, r in pairs]))
+    verdicts, errors = confirm(verdicts, contexts, groups, engine)
     reproducers = []
     by_name = {c.name: c for c in configs}
     for v in verdicts:
@@ -168,10 +259,55 @@ def check(configs, *, policies=DEFAULT_POLICIES, seeds=range(10), executor: str 
         target = str(path) if path is not None else v.config
         seed_arg = f"{v.seed}:{v.seed + 1}" if v.seed is not None else f"{seeds[0]}:{seeds[-1] + 1}"
         reproducers.append(Reproducer(v.claim, v.label, v.config, v.policy, v.seed, None if path is None else str(path),
-                                      f"tacc check {target} --policy {v.policy} --seeds {seed_arg}",
-                                      _accepted(baseline, v.claim, v.config)))
+                                      f"tacc check {target} --policy {v.policy} --seeds {seed_arg} --evidence 0",
+                                      accepted(baseline, v.claim, v.config)))
     return Certificate(tuple(c.name for c in configs), policies, seeds, assumptions, tuple(verdicts),
-                       _summaries(verdicts), tuple(reproducers))
+                       _summaries(verdicts), tuple(reproducers), tuple(errors))
+
+
+def confirm(verdicts, contexts: dict, groups: dict, engine: str = "fast") -> tuple[list, list]:
+    """Confirm every VIOLATED verdict on a run recomputed from scratch (never from a cache) and re-judged.
+
+    Args:
+        verdicts: the verdicts judged on the stored runs.
+        contexts: {configuration name: ClaimContext}.
+        groups: {(configuration name, policy): [(task, stored record), ...]}.
+        engine: the engine of the reruns.
+
+    Returns:
+        (verdicts, integrity errors): every VIOLATED verdict is replaced by its verdict on the rerun; when the
+        rerun does not confirm it, or the stored run differs from the rerun, an :class:`IntegrityError` is
+        listed (the stored run is not what the policy does: a cache integrity error, not a finding).
+    """
+    fresh: dict = {}
+
+    def rerun(name, policy, seed):
+        key = (name, policy, seed)
+        if key not in fresh:
+            task, stored = next((t, r) for t, r in groups[name, policy] if t.seed == seed)
+            fresh[key] = (stored, run(contexts[name].problem, policy, seed, engine=engine,
+                                      checkpoints=task.checkpoints))
+        return fresh[key]
+
+    out, errors = [], []
+    for v in verdicts:
+        if v.verdict is not Verdict.VIOLATED:
+            out.append(v)
+            continue
+        ctx = contexts[v.config]
+        if v.seed is None:                                   # lem:ci over the seeds of (configuration, policy)
+            pairs = [rerun(v.config, v.policy, t.seed) for t, _ in groups[v.config, v.policy]]
+            again = judge_lem_ci(ctx, [r for _, r in pairs])
+            differ = any(a != b for a, b in pairs)
+        else:
+            stored, new = rerun(v.config, v.policy, v.seed)
+            again = judge(next(c for c in claims_for(v.policy) if c.key == v.claim), ctx, new)
+            differ = stored != new
+        out.append(again)
+        if again.verdict is not Verdict.VIOLATED or differ:
+            errors.append(IntegrityError(v.claim, v.config, v.policy, v.seed, v.verdict.value, again.verdict.value,
+                                         differ))
+    return out, errors
 
 
 def sample_configs(n: int, seed: int = 0) -> list[Config]:

@@ -14,20 +14,33 @@ from fractions import Fraction
 from typing import Callable
 
 from bounds import (ArmClass, arm_partition, high_query_bound, low_query_bound, prior_partition,
-                    rdfe_oracle_cost, rdfe_regret_bound, refine_partition, tacc_regret_bound)
+                    rdfe_high_count, rdfe_low_count, rdfe_oracle_cost, rdfe_regret_bound, refine_partition,
+                    tacc_regret_bound)
+from certify._exact import Comparison, Decision, compare_le, exact, rounding_error
 
 __all__ = ["Measurement", "Claim", "ClaimContext", "CLAIMS", "LEM_CI", "claim", "claims_for", "ucb_count_bound"]
 
 
 @dataclass(frozen=True)
 class Measurement:
-    """One inequality ``empirical <= bound`` a claim asserts on a run (per arm, per phase, or in total)."""
+    """One inequality ``empirical <= bound`` a claim asserts on a run (per arm, per phase, or in total).
+
+    ``error`` bounds the error of the computed margin bound - empirical against the quantities the claim is
+    about (0: the values compared are exact). Values made exactly in rational arithmetic are built with
+    :meth:`exact`: they are compared exactly, and shown (and written to JSON) as their nearest floats.
+    """
 
     what: str
     bound: float
     empirical: float
     arm: int | None = None
     phase: int | None = None
+    error: float = 0.0
+
+    @classmethod
+    def exact(cls, what: str, bound: Fraction, empirical: Fraction, **kw) -> "Measurement":
+        """A measurement whose bound and empirical value are exact rationals (compared exactly)."""
+        return _with_exact(cls(what, float(bound), float(empirical), **kw), bound, empirical)
 
     @property
     def ratio(self) -> float:
@@ -38,12 +51,21 @@ class Measurement:
             return 0.0
         return self.empirical / self.bound
 
+    @functools.cached_property
+    def comparison(self) -> Comparison:
+        """empirical <= bound, decided exactly or with :attr:`error` (``certify._exact.compare_le``)."""
+        bound, empirical = getattr(self, "_exact", (self.bound, self.empirical))
+        return compare_le(empirical, bound, self.error)
+
     @property
     def exceeded(self) -> bool:
-        """empirical > bound, with a 1e-9 relative slack for float sums (counts compare exactly)."""
-        if isinstance(self.empirical, int) and isinstance(self.bound, int):
-            return self.empirical > self.bound
-        return self.empirical > self.bound * (1 + 1e-9) + 1e-12
+        """empirical > bound by more than the error bound: a witness."""
+        return self.comparison.decision is Decision.FAILS
+
+    @property
+    def undecided(self) -> bool:
+        """The margin lies inside the error bound: neither held nor exceeded."""
+        return self.comparison.decision is Decision.UNDECIDED
 
 
 class ClaimContext:
@@ -59,7 +81,12 @@ class ClaimContext:
         self._oracle: dict = {}
 
     def failed(self, keys) -> tuple:
-        return tuple(k for k in keys if not self.assumptions[k].held)
+        """The assumptions among ``keys`` that fail on this instance (with a witness)."""
+        return tuple(k for k in keys if self.assumptions[k].failed)
+
+    def undecided(self, keys) -> tuple:
+        """The assumptions among ``keys`` whose check lies inside its error bound."""
+        return tuple(k for k in keys if self.assumptions[k].undecided)
 
     def refined(self, record) -> tuple:
         """The arm classes with C split into C^d / C^u by this run (``eq:app-analysis-Cdet``)."""
@@ -78,6 +105,36 @@ class ClaimContext:
     def rdfe(self):
         p = self.problem
         return rdfe_regret_bound(p.instance.low, self.gaps, ell=p.ell, cost_low=p.cost_low, cost_high=p.cost_high)
+
+    def cost_weighted(self, k: int, n_low, n_high) -> Fraction:
+        """Delta_k (lambda_L n_low + lambda_H n_high) in exact arithmetic (0 for Delta_k = 0): a regret share or
+        a term of the theorem, from integer counts and the instance's floats."""
+        if self.gaps[k] == 0:
+            return Fraction(0)
+        p = self.problem
+        return exact(self.gaps[k]) * (exact(p.cost_low) * n_low + exact(p.cost_high) * n_high)
+
+    def regret(self, record, arms=None) -> Fraction:
+        """R(Lambda) of a run (or the shares of ``arms``), exactly, from its counts."""
+        arms = range(self.problem.n_arms) if arms is None else arms
+        return sum((self.cost_weighted(k, record.n_low[k], record.n_high[k]) for k in arms), Fraction(0))
+
+    def bound_terms(self, b) -> list:
+        """The terms of a ``bounds.TaccBound``, exactly, from its integer count bounds."""
+        return [self.cost_weighted(k, b.low_count_bound[k], b.high_count_bound[k]) for k in range(len(b.terms))]
+
+    def oracle_cost_exact(self, k: int, r: int) -> Fraction:
+        """c_k^*(eps_r) = min(lambda_L n_L(eps_r), lambda_H n_H(eps_r)) exactly, from ``bounds``' stopping
+        counts (the float ``rdfe_oracle_cost`` is its rounding)."""
+        key = ("exact", k, r)
+        if key not in self._oracle:
+            p = self.problem
+            eps = math.ldexp(1.0, -r)
+            n_low = rdfe_low_count(p.instance.low, k, eps, p.ell)
+            n_high = rdfe_high_count(eps, p.ell)
+            costs = [exact(c) * n for c, n in ((p.cost_low, n_low), (p.cost_high, n_high)) if n != math.inf]
+            self._oracle[key] = min(costs)
+        return self._oracle[key]
 
     def oracle_cost(self, k: int, r: int) -> float:
         """c_k^*(eps_r) (``bounds.rdfe_oracle_cost``), cached."""
@@ -136,36 +193,62 @@ def _class_cd(ctx, rec):
 
 
 def _theorem(ctx, rec):
-    return [Measurement("R", ctx.tacc_bound(ctx.refined(rec), ctx.problem.s0).total, rec.regret)]
+    b = ctx.tacc_bound(ctx.refined(rec), ctx.problem.s0)
+    return [Measurement.exact("R", sum(ctx.bound_terms(b), Fraction(0)), ctx.regret(rec))]
 
 
 def _theorem_arms(ctx, rec):
     b = ctx.tacc_bound(ctx.refined(rec), ctx.problem.s0)
-    return [Measurement("R_k", b.terms[k], rec.regret_share[k], arm=k) for k in ctx.suboptimal]
+    terms = ctx.bound_terms(b)
+    return [Measurement.exact("R_k", terms[k], ctx.regret(rec, (k,)), arm=k) for k in ctx.suboptimal]
 
 
 def _dnc_theorem(ctx, rec):
-    return [Measurement("R", ctx.tacc_bound(prior_partition(ctx.classes), 0).total, rec.regret)]
+    b = ctx.tacc_bound(prior_partition(ctx.classes), 0)
+    return [Measurement.exact("R", sum(ctx.bound_terms(b), Fraction(0)), ctx.regret(rec))]
 
 
 def _static_theorem(ctx, rec):
     every_h = tuple(ArmClass.OPTIMAL if g == 0 else ArmClass.B for g in ctx.gaps)
-    return [Measurement("R", ctx.tacc_bound(every_h, 0).total, rec.regret)]
+    b = ctx.tacc_bound(every_h, 0)
+    return [Measurement.exact("R", sum(ctx.bound_terms(b), Fraction(0)), ctx.regret(rec))]
 
 
 def _completed(rec):
     return [ph for ph in rec.phases if ph.completed]
 
 
+#: roundings behind a stored RDFE interval end mu_hat +- (sqrt(ell / n) + B_k(n)): the quotient, the square
+#: root, the sum with B_k(n), the sum with mu_hat (``simulate``'s upper / lower).
+_INTERVAL_ROUNDINGS = 4
+#: roundings behind ``bounds.rdfe_regret_bound``'s totals, counted on its longest path: an oracle cost (1),
+#: the phase sum and the ratio that make C_1 (2), the product with Delta_k and the sum over arms (2), the
+#: product with C_1 (1), the warm-start term and its sum (2).
+_RDFE_BOUND_ROUNDINGS = 8
+
+
 def _rdfe_width(ctx, rec):
+    """Each end of a stored interval is a float rounding of mu_hat +- (G(n) + B_k(n)) with at most
+    ``_INTERVAL_ROUNDINGS`` roundings, so width and centre are compared with the error bound
+    gamma_4 (|UCB| + |LCB|) (``certify._exact.rounding_error``)."""
     mu = ctx.problem.instance.mu_high
     out = []
     for ph in _completed(rec):
         for k, u, lo in zip(ph.active, ph.ucb, ph.lcb):
-            out.append(Measurement("UCB - LCB", ph.eps / 4, u - lo, arm=k, phase=ph.r))
-            out.append(Measurement("|mu_H - center|", (u - lo) / 2, abs(float(mu[k]) - (u + lo) / 2), arm=k,
-                                   phase=ph.r))
+            err = rounding_error(abs(u) + abs(lo), _INTERVAL_ROUNDINGS)
+            eu, el = exact(u), exact(lo)
+            width, centre = eu - el, (eu + el) / 2
+            out.append(_with_exact(Measurement("UCB - LCB", ph.eps / 4, float(width), arm=k, phase=ph.r,
+                                               error=err), exact(ph.eps) / 4, width))
+            dev = abs(exact(float(mu[k])) - centre)
+            out.append(_with_exact(Measurement("|mu_H - center|", float(width / 2), float(dev), arm=k,
+                                               phase=ph.r, error=err), width / 2, dev))
     return out
+
+
+def _with_exact(m: Measurement, bound: Fraction, empirical: Fraction) -> Measurement:
+    object.__setattr__(m, "_exact", (bound, empirical))
+    return m
 
 
 def _rdfe_elim(ctx, rec):
@@ -176,21 +259,47 @@ def _rdfe_elim(ctx, rec):
     return out
 
 
+def _phase_cost(ctx, cost: float, fidelity: int) -> tuple:
+    """A completed block's cost, a running float sum of n equal prices: exactly n lambda, with n recovered as
+    round(cost / lambda) (the sum's error, at most gamma_n n lambda, is far below lambda / 2). If the stored cost
+    is not such a sum (a tampered record), it is compared with the summation bound gamma_T cost instead."""
+    p = ctx.problem
+    price = p.cost_low if fidelity == 0 else p.cost_high
+    n = round(cost / price)
+    value = exact(price) * n
+    if abs(exact(cost) - value) <= exact(rounding_error(cost, max(n, 1))):
+        return value, 0.0
+    return exact(cost), rounding_error(cost, p.horizon)
+
+
 def _rdfe_cost(ctx, rec):
-    return [Measurement("Delta Lambda_{k,r}", ctx.oracle_cost(k, ph.r), c, arm=k, phase=ph.r)
-            for ph in _completed(rec) for k, c in zip(ph.active, ph.cost)]
+    out = []
+    for ph in _completed(rec):
+        for k, f, c in zip(ph.active, ph.fidelity, ph.cost):
+            value, err = _phase_cost(ctx, c, f)
+            bound = ctx.oracle_cost_exact(k, ph.r)
+            out.append(_with_exact(Measurement("Delta Lambda_{k,r}", float(bound), c, arm=k, phase=ph.r,
+                                               error=err), bound, value))
+    return out
+
+
+def _rdfe_regret(ctx, rec, bound: float) -> list:
+    """R (exact, from the counts) against a float RDFE bound with its rounding error."""
+    r = ctx.regret(rec)
+    m = Measurement("R", bound, float(r), error=rounding_error(bound, _RDFE_BOUND_ROUNDINGS))
+    return [_with_exact(m, exact(bound), r)]
 
 
 def _rdfe_total(ctx, rec):
-    return [Measurement("R", ctx.rdfe.total, rec.regret)]
+    return _rdfe_regret(ctx, rec, ctx.rdfe.total)
 
 
 def _rdfe_sharp(ctx, rec):
-    return [Measurement("R", ctx.rdfe.sharp_total, rec.regret)]
+    return _rdfe_regret(ctx, rec, ctx.rdfe.sharp_total)
 
 
 def _rdfe_stated(ctx, rec):
-    return [Measurement("R", ctx.rdfe.paper_total, rec.regret)]
+    return _rdfe_regret(ctx, rec, ctx.rdfe.paper_total)
 
 
 def ucb_count_bound(ell: float, gap: float) -> int | float:

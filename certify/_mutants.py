@@ -93,7 +93,7 @@ def _uncapped(problem):
     model = problem.instance.low
     return _UncappedTacc(problem.n_arms, problem.cost_low, problem.cost_high, problem.budget, ell=problem.ell,
                          n_gamma=problem.n_gamma, gamma=problem.gamma, eta=problem.eta, s0=problem.s0,
-                         mismatch_bound=lambda k, n: float(model.mismatch_bound(k, n)))
+                         mismatch_bound=model.mismatch_bound)
 
 
 def _early(problem):

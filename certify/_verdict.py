@@ -17,14 +17,16 @@ LEM_CI_ALPHA = 0.01
 
 
 class Verdict(enum.Enum):
-    """HOLDS; VIOLATED (event held, every assumption held, the bound exceeded); OFF_EVENT (the event failed on
-    this run: not asserted); NOT_APPLICABLE (an assumption of the claim fails on this instance: not asserted,
-    bound and empirical value still recorded)."""
+    """HOLDS; VIOLATED (event held, every assumption held, the bound exceeded by more than the error bound of the
+    comparison); OFF_EVENT (the event failed on this run: not asserted); NOT_APPLICABLE (an assumption of the
+    claim fails on this instance: not asserted, bound and empirical value still recorded); UNDECIDED (an
+    assumption of the claim, or the comparison itself, lies inside its error bound: neither held nor violated)."""
 
     HOLDS = "HOLDS"
     VIOLATED = "VIOLATED"
     OFF_EVENT = "OFF_EVENT"
     NOT_APPLICABLE = "NOT_APPLICABLE"
+    UNDECIDED = "UNDECIDED"
 
 
 @dataclass(frozen=True)
@@ -32,7 +34,8 @@ class RunVerdict:
     """One claim on one run (or, for ``lem:ci``, on the seeds of one configuration and policy).
 
     ``ratio`` is the largest empirical / bound over the claim's measurements; ``worst`` the measurement where it
-    is reached; ``failed_assumptions`` the keys that made it NOT_APPLICABLE."""
+    is reached; ``failed_assumptions`` the keys that made it NOT_APPLICABLE; ``undecided_assumptions`` those
+    that made it UNDECIDED; ``reason`` says in words why a run was not asserted (empty when it was)."""
 
     claim: str
     label: str
@@ -44,23 +47,47 @@ class RunVerdict:
     worst: Measurement | None
     measurements: int
     failed_assumptions: tuple = ()
+    undecided_assumptions: tuple = ()
+    reason: str = ""
+
+    @property
+    def judged(self) -> bool:
+        """Asserted on something: HOLDS or VIOLATED with at least one measurement (a run with nothing the claim
+        bounds, for example no arm of its class, is not a judgment)."""
+        return self.verdict in (Verdict.HOLDS, Verdict.VIOLATED) and self.measurements > 0
 
 
 def judge(claim: Claim, ctx: ClaimContext, record) -> RunVerdict:
-    """The verdict of ``claim`` on one run record."""
+    """The verdict of ``claim`` on one run record.
+
+    Precedence: NOT_APPLICABLE (an assumption failed), UNDECIDED (an assumption undecided), OFF_EVENT,
+    VIOLATED (a measurement exceeded beyond its error bound), UNDECIDED (a measurement inside its error
+    bound), HOLDS."""
     ms = claim.measure(ctx, record)
     worst = max(ms, key=lambda m: (m.exceeded, m.ratio), default=None)
     failed = ctx.failed(claim.assumptions)
+    undecided = ctx.undecided(claim.assumptions)
+    reason = ""
     if failed:
         v = Verdict.NOT_APPLICABLE
+        reason = "; ".join(f"{k} failed: {ctx.assumptions[k].detail}" for k in failed)
+    elif undecided:
+        v = Verdict.UNDECIDED
+        reason = "; ".join(f"{k} undecided: {ctx.assumptions[k].detail}" for k in undecided)
     elif claim.needs_event and not record.event_held:
         v = Verdict.OFF_EVENT
+        reason = "the confidence event of lem:ci failed on this run"
     elif any(m.exceeded for m in ms):
         v = Verdict.VIOLATED
+    elif any(m.undecided for m in ms):
+        v = Verdict.UNDECIDED
+        m = next(m for m in ms if m.undecided)
+        worst = m
+        reason = f"{m.what} = {m.empirical:.17g} against {m.bound:.17g}: {m.comparison.describe()}"
     else:
         v = Verdict.HOLDS
     return RunVerdict(claim.key, claim.label, ctx.problem.config.name, record.policy, record.seed, v,
-                      0.0 if worst is None else worst.ratio, worst, len(ms), failed)
+                      0.0 if worst is None else worst.ratio, worst, len(ms), failed, undecided, reason)
 
 
 def judge_lem_ci(ctx: ClaimContext, records, alpha: float = LEM_CI_ALPHA) -> RunVerdict:
@@ -75,12 +102,15 @@ def judge_lem_ci(ctx: ClaimContext, records, alpha: float = LEM_CI_ALPHA) -> Run
     delta = ctx.problem.delta
     p = stats.binomtest(f, n, delta, alternative="greater").pvalue if n else 1.0
     failed = ctx.failed(LEM_CI.assumptions)
+    undecided = ctx.undecided(LEM_CI.assumptions)
     if failed:
         v = Verdict.NOT_APPLICABLE
+    elif undecided:
+        v = Verdict.UNDECIDED
     elif p < alpha:
         v = Verdict.VIOLATED
     else:
         v = Verdict.HOLDS
     m = Measurement(f"failure frequency (p = {p:.3g})", delta, f / n if n else 0.0)
     return RunVerdict(LEM_CI.key, LEM_CI.label, ctx.problem.config.name, records[0].policy if n else "", None, v,
-                      m.ratio if math.isfinite(m.ratio) else math.inf, m, n, failed)
+                      m.ratio if math.isfinite(m.ratio) else math.inf, m, n, failed, undecided)

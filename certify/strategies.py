@@ -18,10 +18,10 @@ from dataclasses import replace
 
 from hypothesis import strategies as st
 
-from bounds import Config, parse_config
+from bounds import Config, cumulative_deviation, parse_config
 
 __all__ = ["LOW_MODELS", "NOISE_MODELS", "BREAKABLE", "means", "low_models", "configs", "targeted_configs",
-           "broken_configs"]
+           "broken_configs", "deterministic_configs"]
 
 LOW_MODELS = ("power_decay", "residual_decay", "checkpoint", "table", "frozen")
 NOISE_MODELS = ("gaussian", "bernoulli")
@@ -68,12 +68,8 @@ def low_models(draw, n_arms: int, mu_high, bernoulli: bool, models=LOW_MODELS):
         row = [draw(st.floats(-0.3, 0.3).map(lambda x, m=m: round(m + x, 3))) for _ in range(length)]
         if bernoulli:
             row = [min(1.0, max(0.0, x)) for x in row]
-        dev, run = [], 0.0
-        for x in row:
-            run += abs(x - m)
-            dev.append(round(run + 1e-9, 6))
         rows.append(row)
-        certs.append(dev)
+        certs.append(cumulative_deviation(m, row, draw(st.sampled_from([0.0, 1e-9]))))   # valid, tight or not
     return {"model": "table", "mean_low": rows, "certificate": certs}
 
 
@@ -312,5 +308,37 @@ def broken_configs(draw, assumption: str) -> Config:
         "costs": {"low": 1.0, "high": cost_high},
         "params": {"budget": budget, "delta": delta, "rho": "min", "gamma": gamma,
                    "eta": draw(st.sampled_from([1e-4, 1e-2])), "s0": s0},
+    }
+    return parse_config(data)
+
+
+@st.composite
+def deterministic_configs(draw, n_arms=st.integers(2, 5), budget=st.integers(40, 600)) -> Config:
+    """Instances whose observations do not depend on the reward table: Bernoulli rewards with every high mean and
+    every low mean (a table model) in {0, 1}, so relabelling the arms relabels every observation (the relation
+    ``relabel`` of ``certify``). Each arm's certificate carries its own slack, so arms differ in B_k and exact
+    ties of the index between different arms are rare (the relation detects and skips the runs that have one).
+    """
+    k = draw(n_arms)
+    length = draw(st.integers(1, 6))
+    mu = [draw(st.sampled_from([0.0, 1.0])) for _ in range(k)]
+    rows = [[draw(st.sampled_from([0.0, 1.0])) for _ in range(length)] for _ in range(k)]
+    certs = []
+    for m, row in zip(mu, rows):
+        slack, run, cert = draw(st.integers(1, 999)) / 1013, 0.0, []
+        for x in row:
+            run += abs(x - m)
+            cert.append(run + slack)
+        certs.append(cert)
+    cost_high = draw(st.sampled_from([2.0, 5.0]))
+    data = {
+        "name": "deterministic",
+        "instance": {"mu_high": mu, "seed": 0, "noise": {"model": "bernoulli"},
+                     "low": {"model": "table", "mean_low": rows, "certificate": certs}},
+        "costs": {"low": 1.0, "high": cost_high},
+        "params": {"budget": draw(budget), "delta": draw(st.sampled_from([0.05, 0.1])),
+                   "rho": draw(st.sampled_from([0.0371, 0.113, 0.29])),
+                   "gamma": draw(st.sampled_from([0.1, 0.2, 0.4])), "eta": draw(st.sampled_from([1e-3, 0.05])),
+                   "s0": draw(st.integers(0, int(cost_high)))},
     }
     return parse_config(data)

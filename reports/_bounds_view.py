@@ -4,24 +4,25 @@ from __future__ import annotations
 
 from collections import Counter
 
-from bounds import Analysis
+from bounds import Analysis, continuation_of
+from reports import _continuation_view
 from reports._tables import fmt, table
 
 
-def to_record(a: Analysis, arms=None) -> dict:
-    """Every quantity with its paper label beside it (the JSON of ``tacc bounds``); ``arms`` (default: all)
-    selects the arms listed."""
+def to_record(a: Analysis, continuation=None) -> dict:
+    """Every quantity with its paper label beside it (the JSON of ``tacc bounds``); ``continuation`` is
+    ``bounds.continuation_of(a)`` when already computed."""
     cfg, inst = a.config, a.instance
     p, c = cfg.params, cfg.costs
 
     def q(value, label, meaning):
         return {"value": value, "label": label, "meaning": meaning}
 
-    gaps, mu, best = inst.gaps.tolist(), inst.mu_high.tolist(), inst.best_arm
+    gaps, mu, best = inst.gaps.tolist(), inst.mu_high.tolist(), inst.best_arm    # once: each is O(K)
     zeta = inst.low.static_biases().tolist()
-    listed = []
-    for k in range(inst.n_arms) if arms is None else arms:
-        listed.append({
+    arms = []
+    for k in range(inst.n_arms):
+        arms.append({
             "arm": k,
             "mu_high": mu[k],
             "gap": q(gaps[k], "sec:problem", "Delta_k = mu^* - mu_k^(H)"),
@@ -88,16 +89,15 @@ def to_record(a: Analysis, arms=None) -> dict:
             "first_round_covered": q(inst.n_arms * (c.low + c.high) <= p.budget, "alg:adaptive-mf-mab",
                                      "K (lambda_L + lambda_H) <= Lambda"),
         },
-        "arms": listed,
+        "arms": arms,
+        "continuation": _continuation_view.to_record(continuation or continuation_of(a)),
     }
 
 
 def render(a: Analysis, max_arms: int = 40) -> str:
     """The human-readable view: the scalar quantities, then a per-arm table (best arm and suboptimal arms)."""
-    gaps = a.instance.gaps.tolist()
-    order = sorted(range(a.instance.n_arms), key=lambda k: (gaps[k], k))
-    shown = order[:max_arms]
-    rec = to_record(a, arms=shown)
+    cont = continuation_of(a)
+    rec = to_record(a, cont)
     out = [f"tacc bounds: {rec['name']} ({rec['source']})",
            f"K = {rec['instance']['n_arms']}, k* = {rec['instance']['best_arm']}, "
            f"mu* = {fmt(rec['instance']['mu_star'])}, "
@@ -110,9 +110,12 @@ def render(a: Analysis, max_arms: int = 40) -> str:
     out.append(table(["assumption", "holds", "label", "condition"],
                      [(k, v["value"], v["label"], v["meaning"]) for k, v in rec["assumptions"].items()]))
     out.append("")
+    gaps = a.instance.gaps.tolist()
+    order = sorted(range(a.instance.n_arms), key=lambda k: (gaps[k], k))
+    shown = order[:max_arms]
     rows = []
-    for r in rec["arms"]:
-        k = r["arm"]
+    for k in shown:
+        r = rec["arms"][k]
         rows.append((k, r["mu_high"], r["gap"]["value"], r["tau"]["value"], r["class"]["value"],
                      r["low_count_bound"]["value"], r["high_count_bound"]["value"], r["theorem_term"]["value"],
                      r["static_minus_adaptive"]["value"] if r["static_minus_adaptive"]["value"] is not None else "-",
@@ -125,4 +128,5 @@ def render(a: Analysis, max_arms: int = 40) -> str:
                       "static-adapt", "c*(D/4)", "C_dyad"], rows))
     if len(order) > max_arms:
         out.append(f"... {len(order) - max_arms} more arms in the JSON output (--json PATH).")
+    out += ["", _continuation_view.render(cont, a.classes, order, max_arms)]
     return "\n".join(out)

@@ -16,11 +16,14 @@ def _ratio(x: float) -> str:
 def to_json(cert: Certificate, evidence=()) -> dict:
     return {
         "ok": cert.ok, "configs": list(cert.configs), "policies": list(cert.policies), "seeds": list(cert.seeds),
-        "assumptions": {name: {k: {"statement": ASSUMPTIONS[k], "held": r.held, "detail": r.detail,
+        "assumptions": {name: {k: {"statement": ASSUMPTIONS[k], "held": r.held, "status": r.status, "detail": r.detail,
                                    "witness": r.witness} for k, r in res.items()}
                         for name, res in cert.assumptions.items()},
         "claims": [jsonable(s) for s in cert.summaries],
         "violations": [jsonable(r) for r in cert.reproducers],
+        "integrity_errors": [dict(jsonable(e), description=e.describe()) for e in cert.integrity_errors],
+        "judged_pairs": cert.judged_pairs, "run_pairs": len(cert.run_verdicts),
+        "not_judged": [jsonable(nj) for nj in cert.not_judged],
         "evidence": [{"assumption": e.assumption, "policy": e.policy, "examples": e.examples, "found": e.found,
                       "claim": e.claim, "label": e.label, "seed": e.seed, "config": e.config_toml,
                       "description": e.describe()} for e in evidence],
@@ -28,11 +31,28 @@ def to_json(cert: Certificate, evidence=()) -> dict:
     }
 
 
-def render(cert: Certificate, evidence=(), max_configs: int = 12) -> str:
+def judged_lines(cert: Certificate) -> list:
+    """The gate's first lines: how many (claim, run) pairs were judged, and every claim judged on no run with
+    the assumptions (and witnesses) or other reasons that excluded it."""
+    runs = cert.run_verdicts
+    out = [f"judged: {cert.judged_pairs} of {len(runs)} (claim, run) pairs (HOLDS or VIOLATED on something "
+           f"measured); {len(cert.not_judged)} claim(s) judged on no run" + (":" if cert.not_judged else "")]
+    for nj in cert.not_judged:
+        tag = "" if nj.measurable else ", nothing to measure"
+        out.append(f"  {nj.claim} ({nj.label}), {nj.runs} verdict(s){tag}:")
+        out += [f"    {r}" for r in nj.reasons]
+    return out
+
+
+def render(cert: Certificate, evidence=(), max_configs: int = 12, strict: bool = False) -> str:
     out = [f"tacc check: {len(cert.configs)} configuration(s) x {len(cert.policies)} policies "
            f"({', '.join(cert.policies)}) x {len(cert.seeds)} seeds"]
+    out += judged_lines(cert)
+    if cert.integrity_errors:
+        out += ["", "CACHE INTEGRITY ERROR: VIOLATED verdicts a rerun from scratch did not confirm (not findings):"]
+        out += [f"  {e.describe()}" for e in cert.integrity_errors]
     keys = list(ASSUMPTIONS)
-    rows = [(name, *("held" if res[k].held else "FAILED" for k in keys))
+    rows = [(name, *(res[k].status for k in keys))
             for name, res in list(cert.assumptions.items())[:max_configs]]
     out += ["", "assumptions (" + ", ".join(f"{k}: {ASSUMPTIONS[k]}" for k in keys[:0]) + "by configuration)",
             table(["configuration", *keys], rows)]
@@ -41,9 +61,10 @@ def render(cert: Certificate, evidence=(), max_configs: int = 12) -> str:
         out.append(f"... {len(cert.assumptions) - max_configs} more; {failed} configuration(s) in all with a "
                    f"failed assumption (details in --json)")
     rows = [(s.key, s.label, s.counts["HOLDS"], s.counts["VIOLATED"], s.counts["OFF_EVENT"],
-             s.counts["NOT_APPLICABLE"], _ratio(s.max_ratio), _ratio(s.max_ratio_all)) for s in cert.summaries]
+             s.counts["NOT_APPLICABLE"], s.counts["UNDECIDED"], _ratio(s.max_ratio), _ratio(s.max_ratio_all))
+            for s in cert.summaries]
     out += ["", "certificate (verdicts per run; lem:ci per configuration and policy; ratio = empirical / bound)",
-            table(["claim", "label", "HOLDS", "VIOLATED", "OFF_EVENT", "NOT_APPLICABLE", "max ratio",
+            table(["claim", "label", "HOLDS", "VIOLATED", "OFF_EVENT", "NOT_APPLICABLE", "UNDECIDED", "max ratio",
                    "max ratio (all runs)"], rows)]
     if cert.reproducers:
         out += ["", "violations (rerun with the command):"]
@@ -53,14 +74,22 @@ def render(cert: Certificate, evidence=(), max_configs: int = 12) -> str:
     if evidence:
         out += ["", "evidence about assumptions (instances breaking one assumption, the others intact):"]
         out += [f"  {e.describe()}" for e in evidence]
-    verdict = "PASS: no new violation" if cert.ok else f"FAIL: {len(cert.new_violations)} new violation(s)"
+    if cert.integrity_errors:
+        verdict = f"ERROR: {len(cert.integrity_errors)} stored run(s) not reproduced (exit 3)"
+    elif not cert.ok:
+        verdict = f"FAIL: {len(cert.new_violations)} new violation(s)"
+    elif strict and cert.strict_failures:
+        verdict = (f"FAIL (--strict): judged on no run although measurable: "
+                   f"{', '.join(nj.claim for nj in cert.strict_failures)}")
+    else:
+        verdict = "PASS: no new violation"
     out += ["", verdict]
     return "\n".join(out)
 
 
 def junit(cert: Certificate) -> str:
     """JUnit XML: one test case per (claim, configuration, policy); VIOLATED not accepted -> failure, every run
-    OFF_EVENT or NOT_APPLICABLE -> skipped."""
+    OFF_EVENT, NOT_APPLICABLE or UNDECIDED -> skipped."""
     accepted = {(r.claim, r.config) for r in cert.reproducers if r.accepted}
     cases: dict = {}
     for v in cert.verdicts:
@@ -75,7 +104,7 @@ def junit(cert: Certificate) -> str:
             w = bad[0].worst
             ET.SubElement(case, "failure", message=f"{len(bad)} run(s) VIOLATED; seed {bad[0].seed}: {w.what} = "
                                                    f"{w.empirical} > {w.bound}")
-        elif all(v.verdict in (Verdict.OFF_EVENT, Verdict.NOT_APPLICABLE) for v in vs):
+        elif all(v.verdict in (Verdict.OFF_EVENT, Verdict.NOT_APPLICABLE, Verdict.UNDECIDED) for v in vs):
             skipped += 1
             ET.SubElement(case, "skipped", message=", ".join(sorted({v.verdict.value for v in vs})))
     suite.set("failures", str(failures))

@@ -1,45 +1,158 @@
-"""``tacc proofs``: one row per proof step, as a table and as JSON."""
+"""``tacc proofs``: one row per proof step (result, mutants refused, premises not needed), as a table and as
+JSON; ``tacc proofs --coverage``: each statement of the paper with the rows that check it."""
 
 from __future__ import annotations
 
 from reports._tables import jsonable, table
 
 
-def _cex(r) -> str:
+def _result(r) -> str:
+    out = r.result.outcome.value
+    if r.vacuous and r.mutated == "step":
+        out = "VACUOUS"
+    return out + (" (baseline)" if r.accepted else "")
+
+
+def _mutants(r) -> str:
+    m = r.mutation
+    if m is None:
+        return "-"
+    s = f"{m.refused}/{m.total}" + (f"; premises needed {m.needed}/{m.premises}" if m.premises else "")
+    if m.undecided:
+        s += f" ({len(m.undecided)} undecided)"
+    return s + (" of the correction" if r.mutated == "correction" else "")
+
+
+def _unneeded(r) -> str:
+    m = r.mutation
+    if m is None or r.mutated != "step" or not m.unneeded:
+        return ""
+    return "; ".join(f"{n}: {r.step.why_unneeded(n)}" for n in m.unneeded)
+
+
+def undeclared_slack(r) -> tuple:
+    """Surviving stronger mutants the step does not explain (a constant that could be smaller, a ceiling that
+    could be a floor, ...): the stated conclusion changed, or a new slack."""
+    if r.mutation is None or r.mutated != "step":
+        return ()
+    return tuple(d for d in r.mutation.slack if d not in r.step.slack)
+
+
+def _detail(r) -> str:
     res = r.result
+    parts = []
     if res.counterexample:
-        c = ", ".join(f"{k} = {v}" for k, v in res.counterexample.items() if k != "z3")
-        return f"counterexample: {c}; corrected: {res.corrected} [{res.corrected_outcome.value}]"
-    return res.detail if res.outcome.value != "PROVED" else ""
+        c = ", ".join(f"{k} = {v}" for k, v in res.counterexample.items())
+        parts.append(f"counterexample: {c}")
+        if res.corrected:
+            parts.append(f"corrected: {res.corrected} [{res.corrected_outcome.value}]")
+    elif res.outcome.value != "PROVED":
+        parts.append(res.detail)
+    if r.mutation is not None and r.mutated == "step":
+        slack = [f"{d} ({r.step.slack.get(d, 'UNDECLARED slack')})" for d in r.mutation.slack]
+        if slack:
+            parts.append("slack: " + "; ".join(slack))
+    for x in r.least:
+        parts.append(f"least valid {x.where}: {x.least} (paper {x.stated}"
+                     + (f"; {x.refuted_below} refuted)" if x.refuted_below is not None else ")"))
+    if r.step.toolkit:
+        parts.append(f"toolkit: {r.step.toolkit}")
+    return "; ".join(parts)
 
 
 def to_json(reports) -> list:
-    return [{"id": r.step.sid, "label": r.step.label, "step": r.step.statement, "hypotheses": r.step.hypotheses,
-             "method": r.step.method, "result": r.result.outcome.value, "detail": r.result.detail,
-             "counterexample": jsonable({k: (str(v) if not isinstance(v, (int, float, str)) else v)
-                                         for k, v in (r.result.counterexample or {}).items()}) or None,
-             "corrected": r.result.corrected,
-             "corrected_result": None if r.result.corrected_outcome is None else r.result.corrected_outcome.value,
-             "consistency": r.result.consistency, "accepted_by_baseline": r.accepted, "seconds": r.seconds}
-            for r in reports]
+    out = []
+    for r in reports:
+        m = r.mutation
+        out.append({
+            "id": r.step.sid, "label": r.step.label, "tex": r.step.tex, "step": r.step.statement,
+            "hypotheses": [{"name": p.name, "formula": p.text, "source": p.source}
+                           for p in r.step.inference.premises],
+            "method": r.step.method, "result": _result(r).split(" ")[0], "detail": r.result.detail,
+            "counterexample": jsonable({k: (str(v) if not isinstance(v, (int, float, str)) else v)
+                                        for k, v in (r.result.counterexample or {}).items()}) or None,
+            "corrected": r.result.corrected,
+            "corrected_result": None if r.result.corrected_outcome is None else r.result.corrected_outcome.value,
+            "consistency": r.result.consistency, "note": r.step.note, "accepted_by_baseline": r.accepted,
+            "mutation": None if m is None else {
+                "of": r.mutated, "total": m.total, "refused": m.refused, "premises_dropped": m.premises,
+                "needed": m.needed, "vacuous": m.vacuous, "survived": list(m.survived),
+                "slack": {d: r.step.slack.get(d, "UNDECLARED") for d in m.slack}, "undecided": list(m.undecided),
+                "unneeded_hypotheses": {n: r.step.why_unneeded(n) for n in m.unneeded},
+                "refused_examples": jsonable({k: {a: str(b) for a, b in (v or {}).items()}
+                                              for k, v in m.examples.items()})},
+            "least_constants": [{"constant": x.where, "paper": str(x.stated), "least_valid": str(x.least),
+                                 "refuted_below": None if x.refuted_below is None else str(x.refuted_below)}
+                                for x in r.least],
+            "toolkit": r.step.toolkit, "seconds": r.seconds})
+    return out
+
+
+def failures(reports) -> dict:
+    """What makes ``tacc proofs`` exit 1: new refuted steps, vacuous steps, unexplained premises or slack, code
+    that disagrees with the checked expression."""
+    return {
+        "refuted (not in the baseline)": [r.step.sid for r in reports
+                                          if r.result.outcome.value == "REFUTED" and not r.accepted],
+        "VACUOUS": [r.step.sid for r in reports if r.vacuous and r.mutated == "step"],
+        "unneeded hypothesis not explained": [f"{r.step.sid}: {', '.join(r.undeclared)}" for r in reports
+                                              if r.undeclared],
+        "slack not explained": [f"{r.step.sid}: {', '.join(undeclared_slack(r))}" for r in reports
+                                if undeclared_slack(r)],
+        "code disagrees": [r.step.sid for r in reports
+                           if r.result.consistency and "DISAGREES" in r.result.consistency],
+    }
 
 
 def render(reports, *, wide: bool = False) -> str:
     rows = []
     for r in reports:
-        res = r.result.outcome.value + (" (baseline)" if r.accepted else "")
-        step_text = r.step.statement if wide or len(r.step.statement) <= 70 else r.step.statement[:67] + "..."
-        rows.append((r.step.label, r.step.sid, step_text, r.step.method, res, _cex(r)))
+        st = r.step.statement
+        step_text = st if wide or len(st) <= 70 else st[:67] + "..."
+        rows.append((r.step.label, r.step.sid, step_text, r.step.method, _result(r), _mutants(r), _unneeded(r),
+                     _detail(r)))
     counts = {o: sum(r.result.outcome.value == o for r in reports) for o in ("PROVED", "REFUTED", "UNKNOWN")}
-    new = [r for r in reports if r.result.outcome.value == "REFUTED" and not r.accepted]
+    proved = [r for r in reports if r.mutated == "step"]
     consistency = [r for r in reports if r.result.consistency]
-    bad = [r for r in consistency if "DISAGREES" in r.result.consistency]
-    out = [table(["label", "step", "statement", "method", "result", "counterexample / corrected statement"], rows),
+    bad = failures(reports)
+    out = [table(["label", "step", "statement", "method", "result", "mutants refused", "hypotheses not needed",
+                  "counterexample / corrected / slack"], rows),
            "",
            f"{len(reports)} steps: {counts['PROVED']} PROVED, {counts['REFUTED']} REFUTED, "
-           f"{counts['UNKNOWN']} UNKNOWN; "
-           f"{len(consistency) - len(bad)} of {len(consistency)} code comparisons agree with the checked expression",
-           "PASS: no new refuted step" if not new else f"FAIL: {len(new)} refuted step(s) not in the baseline: "
-                                                       + ", ".join(r.step.sid for r in new)]
-    out += [f"  {r.step.sid}: {r.result.consistency}" for r in bad]
+           f"{counts['UNKNOWN']} UNKNOWN; {sum(not r.vacuous for r in proved)} of {len(proved)} PROVED steps have a "
+           f"refused mutant ({sum(r.mutation.refused for r in proved)} of "
+           f"{sum(r.mutation.total for r in proved)} mutants refused); "
+           f"{len(consistency) - len(bad['code disagrees'])} of {len(consistency)} code comparisons agree with "
+           f"the checked expression"]
+    problems = [(k, v) for k, v in bad.items() if v]
+    out.append("PASS: no new refuted step, no vacuous step, every unneeded hypothesis and slack explained"
+               if not problems else "FAIL: " + "; ".join(f"{k}: {', '.join(v)}" for k, v in problems))
+    return "\n".join(out)
+
+
+def render_radius(rows) -> str:
+    """The radius constant of lem:ci per preset: the paper's reading, the toolkit's, the least valid per noise."""
+    body = [(n, noise, K, T, f"{d:g}", f"{p:g}", f"{tk:.6g}", f"{sg:.6g}", f"{g:.6g}", f"{b:.6g}")
+            for n, noise, K, T, d, p, tk, sg, g, b in rows]
+    return "\n".join([
+        "radius constant rho of lem:ci (least valid per noise model; proofs_checks._radius derives each)",
+        table(["preset", "noise", "K", "T", "delta", "paper reading (fails)", "toolkit (rho = min)",
+               "least: sub-Gaussian", "least: Gaussian exact", "least: Bernoulli (Hoeffding)"], body),
+        "the toolkit's rho = \"min\" is the sub-Gaussian value with the noise's scale (sigma for Gaussian noise, "
+        "1/2 for Bernoulli: the Hoeffding column)"])
+
+
+def render_coverage(rows, *, wide: bool = False) -> str:
+    """``rows`` from ``proofs_checks.coverage_rows``: (line, where, what, rows, reason)."""
+    def cut(s, n):
+        return s if wide or len(s) <= n else s[:n - 3] + "..."
+
+    body = [(f"l.{line}", where, cut(what, 60), rows, cut(reason, 80 if not wide else 10**6))
+            for line, where, what, rows, reason in rows]
+    checked = sum(1 for r in rows if r[3] != "-")
+    reason_only = sum(1 for r in rows if r[3] == "-" and r[4])
+    missing = [r for r in rows if r[3] == "-" and not r[4]]
+    out = [table(["tex", "where", "statement", "checked by", "not checked / only partly: why"], body), "",
+           f"{len(rows)} statements: {checked} checked by at least one row, {reason_only} with a reason only, "
+           f"{len(missing)} with neither"]
     return "\n".join(out)

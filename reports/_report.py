@@ -15,11 +15,11 @@ from pathlib import Path
 
 import numpy as np
 
-from bounds import ArmClass, analyze, parse_config, refine_partition
+from bounds import ArmClass, analyze, continuation_of, parse_config, refine_partition
 from certify import ASSUMPTIONS, DEFAULT_POLICIES, check, check_assumptions
-from reports import _figures as figs
+from reports import _continuation_view, _figures as figs, _metamorphic_view
 from reports._stats import summarize
-from reports._tables import fmt, jsonable, table
+from reports._tables import dumps, fmt, jsonable, table
 from simulate import make_problem, run_tasks, tasks_for
 
 __all__ = ["default_config", "budget_sweep", "ReportResult", "make_report"]
@@ -70,51 +70,140 @@ def _conclusions(res: dict) -> list[str]:
     else:
         out.append("Every assumption the claims need holds on this instance.")
     asserted = [c for c in cert["claims"] if c["key"] in _QUANTITATIVE and isinstance(c["max_ratio"], float)
-                and not math.isnan(c["max_ratio"]) and c["counts"]["HOLDS"] > 0]
+                and math.isfinite(c["max_ratio"]) and c["counts"]["HOLDS"] > 0]
     if asserted:
         tight = max(asserted, key=lambda c: c["max_ratio"])
         loose = min(asserted, key=lambda c: c["max_ratio"])
-        out.append(f"The tightest bound is {tight['key']} ({tight['label']}): runs reach "
-                   f"{100 * tight['max_ratio']:.0f}% of it. The loosest is {loose['key']} ({loose['label']}) at "
-                   f"{100 * loose['max_ratio']:.1f}%.")
+        if tight["max_ratio"] == loose["max_ratio"]:
+            out.append(f"Every quantitative bound judged ({', '.join(c['key'] for c in asserted)}) is reached to "
+                       f"the same {100 * tight['max_ratio']:.1f}% by the runs.")
+        else:
+            out.append(f"The tightest bound is {tight['key']} ({tight['label']}): runs reach "
+                       f"{100 * tight['max_ratio']:.0f}% of it. The loosest is {loose['key']} ({loose['label']}) at "
+                       f"{100 * loose['max_ratio']:.1f}%.")
     th = res["theorem"]
-    if th:
+    if th and th["bound_prior"] == 0 and th["bound_all_cd"] == 0:
+        out.append(f"At the full budget TACC's mean regret is {fmt(th['tacc_mean'])} and the theorem's bound is 0 "
+                   f"in both forms: no arm has a positive gap, so every query is free of regret.")
+    elif th:
         out.append(f"At the full budget TACC's mean regret is {fmt(th['tacc_mean'])}, "
-                   f"{100 * th['tacc_mean'] / th['bound_prior']:.1f}% of the theorem's bound with every C arm in H "
-                   f"({fmt(th['bound_prior'])}) and {100 * th['tacc_mean'] / th['bound_all_cd']:.1f}% of its "
+                   f"{_share(th['tacc_mean'], th['bound_prior'])} the theorem's bound with every C arm in H "
+                   f"({fmt(th['bound_prior'])}) and {_share(th['tacc_mean'], th['bound_all_cd'])} its "
                    f"smallest form, every C arm in C^d ({fmt(th['bound_all_cd'])}).")
+    for names in res["identical_runs"]:
+        out.append(f"{_and(names)} made identical runs on every seed at every budget (their run records are equal "
+                   f"apart from the policy's name): their numbers are the same and the figure draws them as one "
+                   f"line, labelled {' = '.join(names)}.")
+    out += [x["text"] for x in res["non_monotone_bounds"]]
     cls = res["classes_after_run"]
     if cls:
         parts = ", ".join(f"{k}: {v}" for k, v in sorted(cls.items()))
         out.append(f"Arm classes over TACC's runs (arm-runs): {parts}.")
-    ev = res["event"]
-    worst = max(ev.values(), key=lambda e: e["frequency"])
-    out.append(f"The confidence event of lem:ci failed on {worst['failures']} of {worst['runs']} runs of "
-               f"{worst['policy']} (the most of any policy), frequency {worst['frequency']:.3f} against delta = "
-               f"{res['delta']}: {'consistent with' if worst['frequency'] <= res['delta'] else 'above'} the lemma.")
+    out.append(_event_sentence(res["event"], res["delta"]))
+    return out
+
+
+def _and(names) -> str:
+    names = list(names)
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _share(value: float, bound: float) -> str:
+    """'x% of' a bound, in words when the bound is 0 or infinite (a percentage would be undefined)."""
+    if bound == 0:
+        return "exactly at (both 0)" if value == 0 else "above (the bound is 0)"
+    if math.isinf(bound):
+        return "0% of (the bound is infinite)"
+    return f"{100 * value / bound:.1f}% of"
+
+
+def _event_sentence(event: dict, delta: float) -> str:
+    """The event-failure sentence; "the most of any policy" only when one policy has strictly the most."""
+    ev = list(event.values())
+    worst = max(ev, key=lambda e: e["frequency"])
+    verdict = "consistent with" if worst["frequency"] <= delta else "above"
+    tied = [e["policy"] for e in ev if e["frequency"] == worst["frequency"]]
+    if len(ev) > 1 and len(tied) == len(ev):
+        return (f"The confidence event of lem:ci failed equally often for every policy: {worst['failures']} of "
+                f"{worst['runs']} runs each, frequency {worst['frequency']:.3f} against delta = {delta}: {verdict} "
+                f"the lemma.")
+    most = "" if len(ev) == 1 else (" (the most of any policy)" if len(tied) == 1 else
+                                    f" (tied with {_and(tied[1:])} for the most)")
+    return (f"The confidence event of lem:ci failed on {worst['failures']} of {worst['runs']} runs of "
+            f"{worst['policy']}{most}, frequency {worst['frequency']:.3f} against delta = {delta}: {verdict} the "
+            f"lemma.")
+
+
+def identical_runs(by: dict, budgets, policies, seeds) -> list[tuple]:
+    """Groups of policies (two or more, in ``policies`` order) whose run records are equal apart from the name on
+    every seed at every budget: the same queries, counts, checkpoints and regret."""
+    def anonymous(p):
+        return [replace(r, policy="") for b in budgets for r in by[b, p]]
+
+    groups, seen = [], set()
+    for i, p in enumerate(policies):
+        if p in seen:
+            continue
+        runs = anonymous(p)
+        same = [q for q in policies[i + 1:] if q not in seen and anonymous(q) == runs]
+        if same and seeds:
+            groups.append((p, *same))
+            seen.update(same)
+    return groups
+
+
+def non_monotone_bounds(budgets, bound_lines: dict, analyses: dict) -> list[dict]:
+    """Each bound that falls somewhere as the budget grows, with the reason found in the analyses at the two
+    budgets: an arm whose class (eq:analysis-arm-partition) or RDFE oracle cost changes with ell_Lambda."""
+    out = []
+    for name, values in bound_lines.items():
+        for i in range(1, len(budgets)):
+            if not values[i] < values[i - 1]:
+                continue
+            b0, b1 = budgets[i - 1], budgets[i]
+            a0, a1 = analyses[b0], analyses[b1]
+            moved = [f"arm {k} from {c0.value} to {c1.value}" for k, (c0, c1) in enumerate(zip(a0.classes, a1.classes))
+                     if c0 is not c1]
+            if moved:
+                why = (f"the arm classes change with the budget (ell_Lambda {fmt(a0.ell)} -> {fmt(a1.ell)}, N_gamma "
+                       f"{a0.n_gamma} -> {a1.n_gamma}): {', '.join(moved)}, and a class's term is smaller")
+            else:
+                why = (f"its terms depend on ell_Lambda ({fmt(a0.ell)} -> {fmt(a1.ell)}) and N_gamma ({a0.n_gamma} -> "
+                       f"{a1.n_gamma}) through the arms' thresholds, not on Lambda alone")
+            out.append({"bound": name, "budgets": [b0, b1], "values": [values[i - 1], values[i]],
+                        "text": f"The bound {name} is not monotone in the budget: it falls from {fmt(values[i - 1])} "
+                                f"at Lambda = {fmt(b0)} to {fmt(values[i])} at Lambda = {fmt(b1)}, because {why}."})
     return out
 
 
 def make_report(config=None, *, seeds=range(1000), out_dir="tacc-report", policies=DEFAULT_POLICIES,
                 budgets=None, executor: str = "serial", workers: int | None = None, progress: bool = False,
-                cache=None) -> ReportResult:
-    """Run everything the report needs and write ``report.md``, figures (PNG and PDF) and ``results.json``."""
+                cache=None, runs=None) -> ReportResult:
+    """Run everything the report needs and write ``report.md``, figures (PNG and PDF) and ``results.json``.
+
+    With ``runs`` (``simulate.RunFrames``: saved runs, ``simulate.load_runs``) nothing is run: the records of
+    ``config`` at each budget are read from the tables (policies and seeds: those saved for every budget, unless
+    given) and analysed as if just made.
+    """
     config = default_config() if config is None else config
     out = Path(out_dir)
     fig_dir = out / "figures"
-    seeds = tuple(int(s) for s in seeds)
-    policies = tuple(policies)
     budgets = tuple(float(b) for b in (budgets or budget_sweep(config.params.budget)))
     full = budgets[-1]
-    cache = cache if cache is not None else out / "runs"
     configs = [_at_budget(config, b) for b in budgets]
-    records = run_tasks(tasks_for(configs, policies, seeds), executor=executor, workers=workers, cache=cache,
-                        progress=progress)
-    by = {}
-    for i, b in enumerate(budgets):
-        for j, p in enumerate(policies):
-            start = (i * len(policies) + j) * len(seeds)
-            by[b, p] = records[start:start + len(seeds)]
+    if runs is not None:                                       # load: saved runs, no simulation
+        from reports._runs_view import runs_by_budget
+        by, policies, seeds = runs_by_budget(runs, configs, policies=policies, seeds=seeds)
+    else:                                                      # load: run (or resume from the cache)
+        seeds, policies = tuple(int(s) for s in seeds), tuple(policies)
+        cache = cache if cache is not None else out / "runs"
+        records = run_tasks(tasks_for(configs, policies, seeds), executor=executor, workers=workers, cache=cache,
+                            progress=progress)
+        by = {}
+        for i, b in enumerate(budgets):
+            for j, p in enumerate(policies):
+                start = (i * len(policies) + j) * len(seeds)
+                by[b, p] = records[start:start + len(seeds)]
     final_config = configs[-1]
     problem = make_problem(final_config)
     assumptions = check_assumptions(problem)
@@ -132,9 +221,10 @@ def make_report(config=None, *, seeds=range(1000), out_dir="tacc-report", polici
                    "thm:analysis-main-regret (C in C^d)": [analyses[b].theorem_if_all_cd.total for b in budgets]}
     if "rdfe" in policies:
         bound_lines["thm:app-rdfe-regret (corrected)"] = [analyses[b].rdfe.total for b in budgets]
+    same = identical_runs(by, budgets, policies, seeds)
     files += figs.save(figs.regret_curves(budgets, curves, title=f"{config.name}: regret against budget "
                                           f"({len(seeds)} seeds, separate runs per budget)", bounds=bound_lines,
-                                          logy=True), fig_dir, "regret_vs_budget")
+                                          logy=True, identical=same), fig_dir, "regret_vs_budget")
     # per-arm counts against their bounds (TACC at the full budget)
     tacc = by[full, "tacc"] if "tacc" in policies else by[full, policies[0]]
     sub = [k for k in range(inst.n_arms) if inst.gaps[k] > 0]
@@ -151,6 +241,10 @@ def make_report(config=None, *, seeds=range(1000), out_dir="tacc-report", polici
         "N_H mean": (nh.mean(axis=0), "o"), "N_H max": (nh.max(axis=0), "^"),
         "bound 1 + ceil(4 ell / Delta^2) (prop:analysis-high-selection)": (high_bound, "_")},
         title="high-fidelity counts of TACC against their bound", ylabel="N^(H)_k"), fig_dir, "high_counts")
+
+    # the continuation window against N_gamma per arm
+    cont = continuation_of(a)
+    files += figs.save(_continuation_view.window_figure(cont, a.classes), fig_dir, "continuation_window")
 
     # numbers
     classes_after = {}
@@ -181,6 +275,11 @@ def make_report(config=None, *, seeds=range(1000), out_dir="tacc-report", polici
                  for i, k in enumerate(sub)],
         "theorem": {"tacc_mean": tacc_mean, "bound_prior": a.theorem.total, "bound_all_cd": a.theorem_if_all_cd.total},
         "classes_after_run": classes_after,
+        "continuation": _continuation_view.to_record(cont),
+        "metamorphic": _metamorphic_view.summarize(_metamorphic_view.run_relations(final_config, seeds[:3],
+                                                                                   policies)),
+        "identical_runs": [list(g) for g in same],
+        "non_monotone_bounds": non_monotone_bounds(budgets, bound_lines, analyses),
         "event": event,
         "runs_at_full_budget": len(seeds) * len(policies),
         "certificate": {"ok": cert.ok, "claims": [jsonable(s) for s in cert.summaries],
@@ -190,7 +289,7 @@ def make_report(config=None, *, seeds=range(1000), out_dir="tacc-report", polici
     md = _markdown(results, files, cert)
     out.mkdir(parents=True, exist_ok=True)
     (out / "report.md").write_text(md)
-    (out / "results.json").write_text(json.dumps(jsonable(results), indent=2, allow_nan=False))
+    (out / "results.json").write_text(dumps(results))
     summary = table(["claim", "label", "HOLDS", "VIOLATED", "OFF_EVENT", "NOT_APPLICABLE", "max ratio"],
                     [(s.key, s.label, s.counts["HOLDS"], s.counts["VIOLATED"], s.counts["OFF_EVENT"],
                       s.counts["NOT_APPLICABLE"], s.max_ratio) for s in cert.summaries])
@@ -212,6 +311,8 @@ def _markdown(res: dict, files: list, cert) -> str:
                                             ("ell_Lambda", p["ell"]), ("N_gamma", p["n_gamma"]), ("gamma", p["gamma"]),
                                             ("eta", p["eta"]), ("S0", p["s0"]),
                                             ("costs (low, high)", f"{fmt(p['cost_low'])}, {fmt(p['cost_high'])}")]),
+              "", f"Continuation window (`eq:fidelity-selection`): {res['continuation']['summary']}",
+              "", "![continuation window](figures/continuation_window.png)",
               "", "## Assumptions", "",
               table(["label", "held", "statement", "detail"],
                     [(k, "yes" if a["held"] else "NO", a["statement"], a["detail"])
@@ -237,6 +338,8 @@ def _markdown(res: dict, files: list, cert) -> str:
                      "max ratio (all runs)"],
                     [(s.key, s.label, s.counts["HOLDS"], s.counts["VIOLATED"], s.counts["OFF_EVENT"],
                       s.counts["NOT_APPLICABLE"], s.max_ratio, s.max_ratio_all) for s in cert.summaries]),
+              "", "## Metamorphic relations (full budget, first seeds)", "",
+              *_metamorphic_view.markdown(res["metamorphic"]),
               "", "## Confidence event (lem:ci)", "",
               table(["policy", "runs", "event failed", "frequency", "delta"],
                     [(e["policy"], e["runs"], e["failures"], e["frequency"], res["delta"])

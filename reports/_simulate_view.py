@@ -7,6 +7,7 @@ from collections import Counter
 import numpy as np
 
 from bounds import arm_partition, refine_partition
+from reports._stats import summarize
 from reports._tables import fmt, table
 
 
@@ -19,6 +20,12 @@ def to_json(problem, records, engine: str) -> dict:
                     "tau": list(problem.tau), "best_arm": problem.instance.best_arm},
         "runs": [r.to_dict() for r in records],
     }
+
+
+def per_arm_regret_mean(records) -> np.ndarray:
+    """Arm k's regret share Delta_k (lambda_L N_k^(L) + lambda_H N_k^(H)), averaged over the runs (seeds): one value
+    per arm."""
+    return np.array([r.regret_share for r in records], dtype=float).mean(axis=0)
 
 
 def render(problem, records, engine: str, max_arms: int = 40) -> str:
@@ -36,9 +43,9 @@ def render(problem, records, engine: str, max_arms: int = 40) -> str:
     nh = np.array([r.n_high for r in records])
     ca = np.array([r.continuation for r in records])
     win = np.array([r.high_in_window for r in records])
-    share = np.array([r.regret_share for r in records])
+    share = per_arm_regret_mean(records)
     refined = [refine_partition(classes, problem.tau, r.facts()) for r in records]
-    arms = sorted(range(problem.n_arms), key=lambda k: (-share[:, k].mean(), k))[:max_arms]
+    arms = sorted(range(problem.n_arms), key=lambda k: (-share[k], k))[:max_arms]
     arm_rows = []
     for k in sorted(arms):
         seen = Counter(c[k].value for c in refined)
@@ -46,13 +53,12 @@ def render(problem, records, engine: str, max_arms: int = 40) -> str:
                          "k*" if k == inst.best_arm else classes[k].value, problem.tau[k],
                          " ".join(f"{c}:{n}" for c, n in sorted(seen.items())) if k != inst.best_arm else "-",
                          float(nl[:, k].mean()), int(nl[:, k].max()), float(nh[:, k].mean()), int(nh[:, k].max()),
-                         float(ca[:, k].mean()), int(win[:, k].max()), float(share[:, k].mean())))
+                         float(ca[:, k].mean()), int(win[:, k].max()), float(share[k])))
     shown = "" if len(arms) == problem.n_arms else f" ({len(arms)} of {problem.n_arms} arms: largest mean regret)"
     out += ["", "per arm, over seeds" + shown,
             table(["arm", "mu_high", "gap", "class", "tau", "after run", "N_L mean", "N_L max", "N_H mean",
                    "N_H max", "A mean", "H in window max", "regret mean"], arm_rows)]
-    regret = np.array([r.regret for r in records])
-    se = regret.std(ddof=1) / np.sqrt(len(regret)) if len(regret) > 1 else 0.0
-    out += ["", f"regret R(Lambda): mean {fmt(float(regret.mean()))} +- {fmt(float(se))} (standard error); "
+    reg = summarize([r.regret for r in records])
+    out += ["", f"regret R(Lambda): mean {fmt(reg.mean)} +- {fmt(reg.se)} (standard error); "
                 f"event held on {sum(r.event_held for r in records)} of {len(records)} runs"]
     return "\n".join(out)

@@ -1,4 +1,8 @@
-"""Summary statistics over seeds: mean, standard error, paired 95% t-intervals."""
+"""Summary statistics over seeds: mean, standard error, paired 95% t-intervals.
+
+A spread that is exactly zero is reported as exactly zero: when every value is the same, the mean is that value
+and the standard error 0 (floating-point summation would otherwise leave a residue such as 4.5e-16).
+"""
 
 from __future__ import annotations
 
@@ -8,7 +12,9 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
-__all__ = ["Summary", "summarize", "Paired", "paired"]
+from bounds import TaccInputError
+
+__all__ = ["Summary", "summarize", "Paired", "paired", "mean_and_se"]
 
 
 @dataclass(frozen=True)
@@ -20,11 +26,24 @@ class Summary:
     max: float
 
 
-def summarize(values) -> Summary:
-    """Mean and standard error (sample sd / sqrt(n); 0 for one value)."""
+def mean_and_se(values) -> tuple[float, float]:
+    """The sample mean and its standard error s / sqrt(n), s the sample standard deviation (n - 1 degrees of
+    freedom); the standard error of one value is 0, and of identical values exactly 0."""
     x = np.asarray(values, dtype=float)
-    se = float(x.std(ddof=1) / math.sqrt(x.size)) if x.size > 1 else 0.0
-    return Summary(int(x.size), float(x.mean()), se, float(x.min()), float(x.max()))
+    if x.size == 0:
+        raise TaccInputError("values", list(values), "needs at least one value")
+    if x.size == 1 or np.all(x == x[0]):
+        return float(x[0]), 0.0
+    mean = math.fsum(x.tolist()) / x.size
+    s = math.sqrt(math.fsum(((x - mean) ** 2).tolist()) / (x.size - 1))
+    return mean, s / math.sqrt(x.size)
+
+
+def summarize(values) -> Summary:
+    """Mean, standard error (:func:`mean_and_se`), min and max."""
+    x = np.asarray(values, dtype=float)
+    mean, se = mean_and_se(x)
+    return Summary(int(x.size), mean, se, float(x.min()), float(x.max()))
 
 
 @dataclass(frozen=True)
@@ -42,10 +61,11 @@ class Paired:
 
 
 def paired(a, b) -> Paired:
-    """The paired difference a - b (same seeds, same order) with a 95% Student-t interval."""
+    """The paired difference a - b (same seeds, same order) with a 95% Student-t interval (n - 1 degrees of
+    freedom): mean +- t_{0.975, n-1} x standard error of the differences."""
     d = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
-    m = float(d.mean())
+    m, se = mean_and_se(d)
     if d.size < 2:
         return Paired(int(d.size), m, m, m)
-    half = float(stats.t.ppf(0.975, d.size - 1) * d.std(ddof=1) / math.sqrt(d.size))
+    half = float(stats.t.ppf(0.975, d.size - 1)) * se
     return Paired(int(d.size), m, m - half, m + half)

@@ -11,54 +11,71 @@ from typing import Any, Sequence
 import numpy as np
 
 
-def jsonable(x: Any) -> Any:
-    """Turn a result into JSON values: infinities become the string "inf", enums their value."""
-    t = type(x)                                        # the plain types first: a record holds millions
-    if t is float:
-        return x if not math.isinf(x) else ("inf" if x > 0 else "-inf")
-    if t is int or t is str or t is bool or x is None:
-        return x
-    if t is dict:
-        return {str(k): jsonable(v) for k, v in x.items()}
-    if t is list or t is tuple:
-        return [jsonable(v) for v in x]
+#: what an infinite value means, by the key it is stored under (a reader of the JSON gets it as ``<key>_reason``).
+_INFINITE_MEANS = {
+    "tau": "tau_k(gamma) is infinite: the arm is never certified (eq:analysis-cert-time)",
+    "target": "the stopping count is infinite: the block never finishes",
+}
+
+
+def _reason(key: str | None, x: float) -> str:
+    if math.isnan(x):
+        return "undefined (not a number): no value exists for this quantity"
+    sign = "+" if x > 0 else "-"
+    return _INFINITE_MEANS.get(key, f"{sign}infinity") if key else f"{sign}infinity"
+
+
+def _nonfinite(x: Any) -> float | None:
+    """The first non-finite float in ``x`` (a number, list or tuple), or None."""
+    if isinstance(x, (float, np.floating)) and not math.isfinite(float(x)):
+        return float(x)
+    if isinstance(x, (list, tuple, np.ndarray)):
+        for v in (x.tolist() if isinstance(x, np.ndarray) else x):
+            found = _nonfinite(v)
+            if found is not None:
+                return found
+    return None
+
+
+def jsonable(x: Any, key: str | None = None) -> Any:
+    """Turn a result into strict JSON values (enums become their value).
+
+    No NaN or infinity reaches the JSON: a non-finite number becomes ``null``, and the mapping that holds it gets
+    a ``<key>_reason`` entry saying what the null means (``tau``: the arm is never certified; NaN: undefined).
+    """
     if isinstance(x, enum.Enum):
         return x.value
     if is_dataclass(x) and not isinstance(x, type):
-        return {f.name: jsonable(getattr(x, f.name)) for f in fields(x)}
+        return jsonable({f.name: getattr(x, f.name) for f in fields(x)}, key)
     if isinstance(x, dict):
-        return {str(k): jsonable(v) for k, v in x.items()}
+        out = {}
+        for k, v in x.items():
+            out[str(k)] = jsonable(v, str(k))
+            bad = _nonfinite(v)
+            if bad is not None and f"{k}_reason" not in x:
+                where = "" if isinstance(v, (float, np.floating)) else "null entries: "
+                out[f"{k}_reason"] = where + _reason(str(k), bad)
+        return out
     if isinstance(x, (list, tuple)):
-        return [jsonable(v) for v in x]
+        return [jsonable(v, key) for v in x]
     if isinstance(x, np.ndarray):
-        return [jsonable(v) for v in x.tolist()]
+        return [jsonable(v, key) for v in x.tolist()]
     if isinstance(x, (np.integer,)):
         return int(x)
     if isinstance(x, (float, np.floating)):
         x = float(x)
-        if math.isinf(x):
-            return "inf" if x > 0 else "-inf"
-        return x
+        return x if math.isfinite(x) else None
     return x
 
 
-def dumps(x: Any, depth: int = 2) -> str:
-    """JSON text: the outer ``depth`` levels indented, each value below on one line (json's C encoder: a
-    record of 10^5 arms is one line per arm, written in a fraction of a second)."""
-    return _dump(jsonable(x), 0, depth)
-
-
-def _dump(v: Any, level: int, depth: int) -> str:
-    if level >= depth or not isinstance(v, (dict, list)) or not v:
-        return json.dumps(v, allow_nan=False)
-    pad, inner = "  " * level, "  " * (level + 1)
-    if isinstance(v, dict):
-        items = [f"{inner}{json.dumps(k)}: {_dump(e, level + 1, depth)}" for k, e in v.items()]
-        return "{\n" + ",\n".join(items) + "\n" + pad + "}"
-    return "[\n" + ",\n".join(inner + _dump(e, level + 1, depth) for e in v) + "\n" + pad + "]"
+def dumps(x: Any) -> str:
+    return json.dumps(jsonable(x), indent=2, allow_nan=False)
 
 
 def fmt(x: Any, digits: int = 4) -> str:
+    """A value for a table: infinities as ``inf``, NaN as ``undefined``, None as ``-``, exact zero as ``0``."""
+    if x is None:
+        return "-"
     if isinstance(x, enum.Enum):
         return str(x.value)
     if isinstance(x, bool):
@@ -68,7 +85,9 @@ def fmt(x: Any, digits: int = 4) -> str:
     if isinstance(x, (float, np.floating)):
         x = float(x)
         if math.isinf(x):
-            return "inf"
+            return "inf" if x > 0 else "-inf"
+        if math.isnan(x):
+            return "undefined"
         if x == 0:
             return "0"
         if abs(x) >= 1e6 or abs(x) < 1e-3:

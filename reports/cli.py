@@ -61,9 +61,7 @@ def _cmd_simulate(args) -> int:
 
 def _cmd_check(args) -> int:
     from bounds import PRESETS, load_config
-    from certify import DEFAULT_POLICIES, check, load_baseline
-    from certify._check import sample_configs
-    from certify._search import assumption_evidence
+    from certify import DEFAULT_POLICIES, assumption_evidence, check, load_baseline, sample_configs
     from certify.strategies import BREAKABLE
     from reports._check_view import junit, render, to_json
     from reports._tables import dumps
@@ -91,26 +89,29 @@ def _cmd_check(args) -> int:
     if args.junit:
         Path(args.junit).write_text(junit(cert) + "\n")
     if args.json != "-":
-        print(render(cert, evidence))
-    return 0 if cert.ok else 1
+        print(render(cert, evidence, strict=args.strict))
+    if cert.integrity_errors:
+        return 3                                  # a stored run is not what the policy does: not a finding
+    return 0 if cert.ok and not (args.strict and cert.strict_failures) else 1
 
 
 def _cmd_proofs(args) -> int:
-    from proofs_checks import STEPS, load_baseline, run_steps
-    from proofs_checks._run import BASELINE
-    from reports._proofs_view import render, to_json
+    from proofs_checks import BASELINE, STEPS, coverage_rows, load_baseline, radius_rows, run_steps
+    from reports._proofs_view import failures, render, render_coverage, render_radius, to_json
     from reports._tables import dumps
 
     path = BASELINE if args.baseline == "repo" else args.baseline
     baseline = load_baseline(path) if path else set()
-    reports = run_steps(STEPS, baseline)
+    reports = run_steps(STEPS, baseline, mutate_steps=not args.coverage)
+    if args.coverage:
+        rows = coverage_rows({r.step.sid: r.result.outcome.value for r in reports})
+        print(render_coverage(rows, wide=args.wide))
+        return 0 if all(r[3] != "-" or r[4] for r in rows) else 1
     if args.json:
         _write_json(dumps(to_json(reports)), args.json)
     if args.json != "-":
-        print(render(reports, wide=args.wide))
-    refuted = any(r.result.outcome.value == "REFUTED" and not r.accepted for r in reports)
-    disagree = any(r.result.consistency and "DISAGREES" in r.result.consistency for r in reports)
-    return 1 if refuted or disagree else 0
+        print(render(reports, wide=args.wide) + "\n\n" + render_radius(radius_rows()))
+    return 1 if any(failures(reports).values()) else 0
 
 
 def _cmd_report(args) -> int:
@@ -118,12 +119,14 @@ def _cmd_report(args) -> int:
 
     from bounds import load_config
     from reports._report import default_config, make_report
-    from simulate import parse_seeds
+    from simulate import load_runs, parse_seeds
 
     config = default_config() if args.config is None else load_config(args.config)
     t = time.perf_counter()
-    res = make_report(config, seeds=parse_seeds(args.seeds), out_dir=args.out, executor=args.executor,
-                      workers=args.workers, progress=args.progress and sys.stderr.isatty())
+    saved = {} if args.runs_from is None else {"runs": load_runs(args.runs_from), "policies": None}
+    seeds = parse_seeds(args.seeds) if args.seeds else (None if saved else parse_seeds("1000"))
+    res = make_report(config, seeds=seeds, out_dir=args.out, executor=args.executor, workers=args.workers,
+                      progress=args.progress and sys.stderr.isatty(), **saved)
     print(res.summary)
     print()
     for line in res.results["conclusions"]:
@@ -131,6 +134,12 @@ def _cmd_report(args) -> int:
     print(f"\nreport written to {res.out_dir / 'report.md'} ({len(res.files)} files, "
           f"{time.perf_counter() - t:.0f} s)")
     return 0 if res.results["certificate"]["ok"] else 1
+
+
+def _cmd_runs(args) -> int:
+    from reports._runs_view import cmd_runs
+
+    return cmd_runs(args)
 
 
 def _cmd_reproduce(args) -> int:
@@ -147,6 +156,23 @@ def _cmd_reproduce(args) -> int:
                 [(r.key, r.results["seeds"], f"{sum(ok for _, ok, _ in r.claims)} of {len(r.claims)}",
                   round(r.seconds)) for r in results]))
     print(f"\nwritten to {Path(args.out) / 'README.md'} ({time.perf_counter() - t:.0f} s)")
+    return 0
+
+
+def _cmd_explain(args) -> int:
+    from bounds import load_config
+    from reports._explain_view import explain, render, timeline_figure, to_json
+    from reports._figures import save
+    from reports._tables import dumps
+
+    e = explain(load_config(args.config), args.policy, args.seed, engine=args.engine)
+    if args.json:
+        _write_json(dumps(to_json(e)), args.json)
+    if args.json != "-":
+        print(render(e, max_arms=args.max_arms))
+    if args.out:
+        files = save(timeline_figure(e), Path(args.out), f"explain-{e.config}-{e.policy}-{e.seed}")
+        print(f"\ntimeline: {', '.join(str(Path(args.out) / f) for f in files)}", file=sys.stderr)
     return 0
 
 
@@ -204,7 +230,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a policy to run (repeatable; default tacc, dnc, mf-ucb, ucb, rdfe)")
     c.add_argument("--evidence", type=int, default=100,
                    help="examples per assumption in the search for what breaking it does (0: skip; default 100)")
-    c.add_argument("--baseline", metavar="PATH", help="accepted findings: a JSON list of {claim, config}")
+    c.add_argument("--baseline", metavar="PATH",
+                   help="accepted findings: a JSON list of {claim, config}; 'repo' for the repository's")
+    c.add_argument("--strict", action="store_true",
+                   help="also fail (exit 1) when a claim is judged on no run although a run had something it "
+                        "bounds (every run excluded by an assumption, off the event or undecided)")
     c.add_argument("--reproducers", metavar="DIR", default="tacc-check-reproducers",
                    help="where a configuration file per violation is written (default ./tacc-check-reproducers)")
     c.add_argument("--junit", metavar="PATH", help="write JUnit XML (one test case per claim, configuration, policy)")
@@ -222,17 +252,29 @@ def build_parser() -> argparse.ArgumentParser:
                          "the paper's current findings")
     pr.add_argument("--json", metavar="PATH", help="write every step as JSON to PATH ('-' for stdout)")
     pr.add_argument("--wide", action="store_true", help="print each step's statement in full")
+    pr.add_argument("--coverage", action="store_true", help="list each statement of the paper with the rows that "
+                                                            "check it, or why none does")
     pr.set_defaults(func=_cmd_proofs)
 
     rp = sub.add_parser("report", help="the bound-versus-empirical report (default: a built-in instance with every "
                                        "arm class)")
     rp.add_argument("config", nargs="?", default=None, help=_CONFIG_HELP + " (default: the built-in instance)")
-    rp.add_argument("--seeds", default="1000", help="N runs seeds 0..N-1; A:B runs A..B-1 (default 1000)")
+    rp.add_argument("--seeds", default=None, help="N runs seeds 0..N-1; A:B runs A..B-1 (default 1000; with "
+                                                  "--from, every saved seed)")
+    rp.add_argument("--from", dest="runs_from", metavar="DIR", default=None,
+                    help="rebuild from saved runs (a cache folder such as OUT/runs, or tables of `tacc runs`): no "
+                         "simulation")
     rp.add_argument("--out", default="tacc-report", help="output folder (default ./tacc-report)")
     rp.add_argument("--executor", choices=("serial", "processes", "dask"), default="processes")
     rp.add_argument("--workers", type=int, default=None)
     rp.add_argument("--no-progress", dest="progress", action="store_false")
     rp.set_defaults(func=_cmd_report)
+
+    ru = sub.add_parser("runs", help="saved runs (a cache folder or tables) as a summary, or exported as tables")
+    ru.add_argument("dir", help="a cache folder (--cache DIR, a report's OUT/runs) or a folder of tables")
+    ru.add_argument("--to", choices=("parquet", "csv"), default=None, help="export runs, arms and configs tables")
+    ru.add_argument("--out", default="tacc-runs", help="folder for the exported tables (default ./tacc-runs)")
+    ru.set_defaults(func=_cmd_runs)
 
     rr = sub.add_parser("reproduce", help="the paper's experiments beside the paper's numbers")
     rr.add_argument("experiment", nargs="*", help="set-a, set-b, decay, llm-residual, llm-vanishing, checkpoint or all "
@@ -247,6 +289,17 @@ def build_parser() -> argparse.ArgumentParser:
                     help="finished runs (default OUT/runs): an interrupted reproduction resumes from it")
     rr.add_argument("--no-progress", dest="progress", action="store_false")
     rr.set_defaults(func=_cmd_reproduce)
+
+    ex = sub.add_parser("explain", help="one run, arm by arm as the theory sees it (class, threshold, continuation, "
+                                        "certification, counts against bounds, regret share)")
+    ex.add_argument("config", help=_CONFIG_HELP)
+    ex.add_argument("--policy", default="tacc", help="the policy to run (default tacc)")
+    ex.add_argument("--seed", type=int, default=0, help="the reward-table seed (default 0)")
+    ex.add_argument("--engine", choices=("fast", "reference"), default="fast")
+    ex.add_argument("--json", metavar="PATH", help="write the explanation as JSON to PATH ('-' for stdout)")
+    ex.add_argument("--out", metavar="DIR", default=None, help="write a timeline figure (PNG and PDF) to DIR")
+    ex.add_argument("--max-arms", type=int, default=40, help="arms shown (largest regret share first; default 40)")
+    ex.set_defaults(func=_cmd_explain)
 
     bn = sub.add_parser("bench", help="engine speed as ratios against references measured in the same run")
     bn.add_argument("--quick", action="store_true", help="smaller budgets and fewer seeds")

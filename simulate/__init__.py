@@ -2,13 +2,27 @@
 
 Everything a policy compares against comes from ``bounds`` through :class:`Problem`; observations come from the
 reward table of SPEC section 4 (a pure function of (seed, k, m, n)).
+
+Driving a policy with a real judge: ``Tacc.from_parameters`` (thresholds from the instance-free parameters,
+through ``bounds``), ``Tacc.recommend`` (the arm to output with its interval), :class:`TaccStateError` for calls
+out of order; ``make_problem(model, ...)`` simulates a low-fidelity model written in Python.
+
+Tables (with the ``tables`` extra: pandas, pyarrow): ``records_frame`` (one row per run and per (run, arm)),
+``save_frames``/``load_frames`` (Parquet or CSV), ``frame_records`` (the records back, equal), ``load_runs`` (a
+cache folder or saved tables).
 """
 
+from simulate._asktell import Recommendation, Thresholds, recommend, thresholds
 from simulate._cache import RunCache, run_key
+from simulate._certificate import TabulatedBound, bound_from_certificate, check_mismatch_bound
 from simulate._engine import ENGINES, run
+from simulate._errors import TaccStateError
 from simulate._fast import run_fast
+from simulate._frame import (ARM_COLUMNS, FORMATS, RUN_COLUMNS, RunFrames, config_id, frame_records, load_frames, load_runs, records_frame,
+                             save_frames)
 from simulate._lucb import LucbStatic
 from simulate._policy import HIGH, LOW, Action, Policy
+from simulate._model_problem import problem_from_model
 from simulate._problem import Problem, config_key, make_problem
 from simulate._rdfe import Rdfe, RdfeOracle, RdfePhase
 from simulate._record import RunRecord, Violation, default_checkpoints, regret_shares
@@ -25,5 +39,8 @@ __all__ = [
     "run_fast", "LucbStatic", "HIGH", "LOW", "Action", "Policy", "Problem", "config_key", "make_problem",
     "Rdfe", "RdfeOracle", "RdfePhase", "RunRecord", "Violation", "default_checkpoints", "regret_shares",
     "run_reference", "POLICIES", "make_policy", "policy_class", "RewardTable", "MeanSchedule", "mean_schedule",
-    "Dnc", "MfUcb", "Tacc", "LowImproving", "SingleFidelityUcb", "Ucb", "WeakFixed",
+    "Dnc", "MfUcb", "Tacc", "LowImproving", "SingleFidelityUcb", "Ucb", "WeakFixed", "Recommendation", "Thresholds",
+    "recommend", "thresholds", "TabulatedBound", "bound_from_certificate", "check_mismatch_bound", "TaccStateError",
+    "problem_from_model", "ARM_COLUMNS", "RUN_COLUMNS", "FORMATS", "RunFrames", "config_id", "frame_records", "load_frames", "load_runs",
+    "records_frame", "save_frames",
 ]

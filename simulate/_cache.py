@@ -64,5 +64,12 @@ class RunCache:
             json.dump(record.to_dict(), f, allow_nan=False)
         os.replace(tmp, path)
 
+    def items(self):
+        """Every stored run as (key, record), in key order; corrupt files are skipped."""
+        for path in sorted(self.root.glob("*/*.json")) if self.root.exists() else ():
+            record = self.get(path.stem)
+            if record is not None:
+                yield path.stem, record
+
     def __len__(self) -> int:
         return sum(1 for _ in self.root.glob("*/*.json")) if self.root.exists() else 0

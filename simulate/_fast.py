@@ -16,6 +16,7 @@ import math
 import numba
 import numpy as np
 
+from bounds import cost_units
 from simulate._rdfe import RdfePhase
 from simulate._record import FIDELITY_NAMES, RunRecord, Violation, default_checkpoints
 from simulate._reference import build_record
@@ -89,11 +90,12 @@ FAMILY_RDFE = 3
 
 
 @numba.njit(cache=True)
-def _run(family, continuation, fidelity, rows, row_of, eta, gamma, s0, budget, rdfe, st, cnt, sums, truth_low, aux,
+def _run(family, continuation, fidelity, rows, row_of, eta, gamma, s0, units, rdfe, st, cnt, sums, truth_low, aux,
          cps, snaps, viol, trace, mu, sched, noise, sigma, bases, ell, n_gamma, tau, cost_low, cost_high):
     """One loop for every policy: the start, then select (by family), the budget check, the query with its
     bookkeeping (written once, here, so the compiled loop keeps its state in registers), and the one-arm index
-    update. Decisions are the step forms' (``simulate._tacc``, ``_ucb``, ``_lucb``, ``_rdfe``). ``rdfe`` holds
+    update. The budget check and the checkpoints count in exact integer units (``bounds.cost_units``):
+    ``units`` is (lambda^(L), lambda^(H), Lambda, spent) in those units, ``cps`` the checkpoints floored to them. Decisions are the step forms' (``simulate._tacc``, ``_ucb``, ``_lucb``, ``_rdfe``). ``rdfe`` holds
     RDFE's plan and phase outputs: (fidelity, target, B at block end, B_k(1), active, done, ucb, lcb, cost,
     [completed, leader], [output])."""
     K = mu.size
@@ -111,7 +113,8 @@ def _run(family, continuation, fidelity, rows, row_of, eta, gamma, s0, budget, r
     tv, ti = _tree_build(vals)
     ltv, lti = _tree_build(lvals)
     tracing = trace.shape[0] > 0
-    cost, rounds, ci, step = 0.0, 0, 0, 0
+    units_low, units_high, units_budget = units[0], units[1], units[2]
+    cost, rounds, ci, step = 0, 0, 0, 0
     vk, vm, vn = -1, -1, -1
     while True:
         # ---- select an arm and a fidelity
@@ -193,8 +196,8 @@ def _run(family, continuation, fidelity, rows, row_of, eta, gamma, s0, budget, r
                 if n_active == 1:
                     output = active[0]
                 break
-        price = cost_low if m == LOW else cost_high
-        if cost + price > budget:                                  # line 14
+        price = units_low if m == LOW else units_high
+        if cost + price > units_budget:                            # line 14: C_t <= Lambda, exact
             break
         # ---- the query and the run's bookkeeping (the reference engine's order)
         new_cost = cost + price
@@ -228,7 +231,7 @@ def _run(family, continuation, fidelity, rows, row_of, eta, gamma, s0, budget, r
         if cont:
             aux[0, k] += 1
         if family == FAMILY_RDFE and selected:
-            ph_cost[phase, k] += price
+            ph_cost[phase, k] += cost_low if m == LOW else cost_high
         if m == LOW:
             truth = truth_low[k] + mean
             truth_low[k] = truth
@@ -271,7 +274,8 @@ def _run(family, continuation, fidelity, rows, row_of, eta, gamma, s0, budget, r
             else:
                 tv, ti = _tree_build(vals)
                 ltv, lti = _tree_build(lvals)
-    st[0], st[1], st[2] = cost, rounds, ci
+    units[3] = cost
+    st[1], st[2] = rounds, ci
     viol[0], viol[1], viol[2] = vk, vm, vn
     out[0] = output
 
@@ -319,6 +323,11 @@ def _phases(problem, ph_active, ph_done, ph_ucb, ph_lcb, ph_cost, ph_state) -> t
     return tuple(out)
 
 
+def problem_units(problem):
+    """The exact integer units of ``problem``'s costs and budget (the step forms compute the same)."""
+    return cost_units(problem.cost_low, problem.cost_high, problem.budget)
+
+
 def run_fast(problem, policy: str, seed: int, *, checkpoints=None, trace: bool = False) -> RunRecord:
     """Run ``policy`` on ``problem`` with the reward table of ``seed`` in the compiled engine."""
     cls = policy_class(policy)
@@ -332,11 +341,12 @@ def run_fast(problem, policy: str, seed: int, *, checkpoints=None, trace: bool =
     truth_low = np.zeros(K)
     aux = np.zeros((4, K), dtype=np.int64)
     aux[1, :] = -1
-    cps_arr = np.array(cps, dtype=float)
+    acct = problem_units(problem)
+    units = np.array([acct.low, acct.high, acct.budget, 0], dtype=np.int64)
+    cps_arr = np.array([acct.floor(c) for c in cps], dtype=np.int64)
     snaps = np.zeros((len(cps), 2, K), dtype=np.int64)
     viol = np.full(3, -1, dtype=np.int64)
-    tr = np.zeros((int(problem.budget // min(problem.cost_low, problem.cost_high)) + 1, 2), dtype=np.int32) \
-        if trace else _NO_TRACE
+    tr = np.zeros((acct.budget // min(acct.low, acct.high) + 1, 2), dtype=np.int32) if trace else _NO_TRACE
     common = (st, cnt, sums, truth_low, aux, cps_arr, snaps, viol, tr, np.asarray(problem.instance.mu_high), sched,
               noise_code(problem.noise), problem.sigma, key_bases(int(seed), K), problem.ell, problem.n_gamma,
               np.array(problem.tau, dtype=float), problem.cost_low, problem.cost_high)
@@ -357,7 +367,7 @@ def run_fast(problem, policy: str, seed: int, *, checkpoints=None, trace: bool =
     family = (FAMILY_TWO_FIDELITY if policy in ("tacc", "dnc", "mf-ucb") else FAMILY_LUCB if policy == "lucb" else
               FAMILY_RDFE if policy == "rdfe" else FAMILY_SINGLE)
     _run(family, policy == "tacc", getattr(cls, "fidelity", LOW), rows, row_of, problem.eta, problem.gamma,
-         problem.s0, problem.budget, (fid, target, bias_end, bias_one, *ph, out), *common)
+         problem.s0, units, (fid, target, bias_end, bias_one, *ph, out), *common)
     if policy == "rdfe":
         phases = _phases(problem, *ph)
         output = None if out[0] < 0 else int(out[0])
@@ -365,7 +375,7 @@ def run_fast(problem, policy: str, seed: int, *, checkpoints=None, trace: bool =
     violation = None if viol[0] < 0 else Violation(int(viol[0]), FIDELITY_NAMES[int(viol[1])], int(viol[2]))
     snaps_used = [(snaps[i, 0], snaps[i, 1]) for i in range(int(st[2]))]
     return build_record(problem, policy, seed, n_low=cnt[0], n_high=cnt[1], continuation=aux[0], threshold=aux[1],
-                        window=aux[2], early=aux[3], cost=st[0], rounds=rounds, checkpoints=cps,
+                        window=aux[2], early=aux[3], cost=acct.value(int(units[3])), rounds=rounds, checkpoints=cps,
                         snaps=snaps_used,
                         violation=violation, phases=phases, output=output,
                         trace=None if not trace else tr[:rounds].tolist())

@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-from bounds import _validate as v
+from bounds import validate as v
 from simulate._policy import HIGH, LOW, Action, Policy
 from simulate._rules import lower, upper
 

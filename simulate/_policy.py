@@ -2,7 +2,9 @@
 
 A policy owns its counts, sums and spent cost, and enforces the pre-query budget check of Algorithm 1
 (``alg:adaptive-mf-mab``): ``select()`` returns ``None`` when the next query would take the cumulative cost
-past the budget, and the run is over. The same check applies to the initial queries, so a budget that does not
+past the budget, and the run is over. The check is exact: costs and budget are read as the decimals written
+(``bounds.exact_amount``) and counted in integer units (``bounds.cost_units``), so C_t <= Lambda is decided
+without rounding. The same check applies to the initial queries, so a budget that does not
 cover the first round stops during it (the regret R(Lambda) counts only queries with C_t <= Lambda anyway).
 
 It can be driven by an engine against a reward table or by hand with real feedback::
@@ -19,8 +21,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bounds import TaccInputError
-from bounds import _validate as v
+from bounds import TaccInputError, cost_units
+from bounds import validate as v
+from simulate._errors import TaccStateError
 from simulate._rewards import HIGH, LOW
 
 __all__ = ["Action", "Policy", "LOW", "HIGH"]
@@ -41,7 +44,9 @@ class Policy(abc.ABC):
     Attributes (read them, do not write them):
         n_low, n_high: N_k^(L), N_k^(H) (int arrays).
         sum_low, sum_high: sums of the observations (float arrays).
-        cost: cumulative cost C.
+        cost: cumulative cost C (a float: the exact cost rounded once).
+        cost_units: cumulative cost in the integer units of ``units`` (exact).
+        units: lambda^(L), lambda^(H), Lambda in common integer units (``bounds.CostUnits``).
         rounds: number of queries made.
     """
 
@@ -55,15 +60,21 @@ class Policy(abc.ABC):
         self.cost_low = v.positive_real("cost_low", cost_low)
         self.cost_high = v.positive_real("cost_high", cost_high)
         self.budget = v.positive_real("budget", budget)
+        self.units = cost_units(cost_low, cost_high, budget)
+        self.cost_units = 0
         self.n_low = np.zeros(self.n_arms, dtype=np.int64)
         self.n_high = np.zeros(self.n_arms, dtype=np.int64)
         self.sum_low = np.zeros(self.n_arms)
         self.sum_high = np.zeros(self.n_arms)
-        self.cost = 0.0
         self.rounds = 0
         self.stopped = False
         self._plan = list(self.initial_queries())
         self._pending: Action | None = None
+
+    @property
+    def cost(self) -> float:
+        """The cumulative cost C (exact, rounded once to a float)."""
+        return self.units.value(self.cost_units)
 
     def price(self, fidelity: int) -> float:
         """lambda^(m)."""
@@ -95,9 +106,9 @@ class Policy(abc.ABC):
         if self.stopped:
             return None
         if self._pending is not None:
-            raise TaccInputError("select", self._pending, "the previous action has not been updated yet")
+            raise TaccStateError("select", f"the previous action {self._pending} has not been updated yet")
         a = self._plan[0] if self._plan else self.choose()
-        if a is None or self.cost + self.price(a.fidelity) > self.budget:
+        if a is None or self.cost_units + self.units.price(a.fidelity) > self.units.budget:   # C_t <= Lambda, exact
             self.stopped = True
             self.finish()
             return None
@@ -107,7 +118,10 @@ class Policy(abc.ABC):
     def update(self, arm: int, fidelity: int, y: float) -> None:
         """Record the observation ``y`` of the action ``select()`` returned."""
         a = self._pending
-        if a is None or a.arm != arm or a.fidelity != fidelity:
+        if a is None:
+            raise TaccStateError("update", "no action is selected: call select() first"
+                                 + (" (the run is over)" if self.stopped else ""))
+        if a.arm != arm or a.fidelity != fidelity:
             raise TaccInputError("update", (arm, fidelity), f"does not match the selected action {a}")
         y = v.finite_real("y", y)
         if self._plan:
@@ -118,7 +132,7 @@ class Policy(abc.ABC):
         else:
             self.n_high[arm] += 1
             self.sum_high[arm] += y
-        self.cost += self.price(fidelity)
+        self.cost_units += self.units.price(fidelity)
         self.rounds += 1
         self._pending = None
         self.observe(a, y)

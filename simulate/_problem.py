@@ -17,11 +17,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bounds import (Config, Instance, TaccInputError, build_instance, certification_time, frozen_of, horizon,
-                    log_factor, min_rho, n_gamma)
+from bounds import Config, Instance, TaccInputError, build_instance, certification_time, frozen_of
+from simulate._asktell import thresholds
+from simulate._certificate import bias_length
 from simulate._schedule import MeanSchedule, mean_schedule, with_prefix
 
-__all__ = ["Problem", "make_problem", "config_key"]
+__all__ = ["Problem", "make_problem", "problem_of", "config_key"]
 
 
 def config_key(config: Config) -> str:
@@ -86,7 +87,7 @@ class Problem:
         TACC's and DNC's low count never passes min(N_gamma, T) + S0 (low queries past N_gamma are continuation
         pulls, at most S0), and the continuation test looks at most S0 further, to N_gamma + S0.
         """
-        return min(self.n_gamma, self.horizon) + self.s0 + 1
+        return bias_length(self.n_gamma, self.horizon, self.s0)
 
     @functools.cached_property
     def bias_table(self) -> tuple[np.ndarray, np.ndarray]:
@@ -147,17 +148,29 @@ class Problem:
         return rdfe_plan(self)
 
 
-def make_problem(config: Config) -> Problem:
-    """Build the :class:`Problem` of a configuration (``rho = "min"`` resolves to ``bounds.min_rho``)."""
-    inst = build_instance(config.instance)
+def make_problem(config, **parameters) -> Problem:
+    """Build the :class:`Problem` of a configuration (``rho = "min"`` resolves to ``bounds.min_rho``).
+
+    ``config`` may also be a low-fidelity model written in Python (a ``bounds.LowFidelityModel``), with the costs,
+    budget and parameters as keywords: see :func:`simulate.problem_from_model`.
+    """
+    if not isinstance(config, Config):
+        from simulate._model_problem import problem_from_model
+        return problem_from_model(config, **parameters)
+    if parameters:
+        raise TaccInputError(next(iter(parameters)), parameters[next(iter(parameters))],
+                             "keywords are for a Python low-fidelity model; a configuration holds its parameters")
+    return problem_of(config, build_instance(config.instance))
+
+
+def problem_of(config: Config, inst: Instance) -> Problem:
+    """The :class:`Problem` of a configuration whose instance is already built."""
     c, p = config.costs, config.params
-    T = horizon(p.budget, c.low)
-    K = inst.n_arms
-    rho = min_rho(inst.noise.subgaussian_scale, K, T, p.delta) if p.rho == "min" else float(p.rho)
-    ell = log_factor(rho, K, T, p.delta)
-    ng = n_gamma(ell, p.gamma)
+    t = thresholds(inst.n_arms, c.low, p.budget, delta=p.delta, rho=p.rho, gamma=p.gamma, s0=p.s0,
+                   noise_scale=inst.noise.subgaussian_scale)
     kb, mu_star = inst.best_arm, inst.mu_star
-    tau = tuple(math.inf if k == kb else certification_time(inst.low, k, mu_star, p.gamma) for k in range(K))
+    tau = tuple(math.inf if k == kb else certification_time(inst.low, k, mu_star, p.gamma)
+                for k in range(inst.n_arms))
     return Problem(config=config, instance=inst, cost_low=float(c.low), cost_high=float(c.high),
-                   budget=float(p.budget), horizon=T, delta=float(p.delta), rho=rho, ell=ell, gamma=float(p.gamma),
-                   eta=float(p.eta), s0=int(p.s0), n_gamma=ng, tau=tau)
+                   budget=float(p.budget), horizon=t.horizon, delta=float(p.delta), rho=t.rho, ell=t.ell,
+                   gamma=float(p.gamma), eta=float(p.eta), s0=int(p.s0), n_gamma=t.n_gamma, tau=tau)

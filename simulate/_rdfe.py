@@ -17,7 +17,7 @@ import math
 from dataclasses import dataclass
 
 from bounds import LowFidelityModel, rdfe_high_count, rdfe_low_count
-from bounds import _validate as v
+from bounds import validate as v
 from simulate._policy import HIGH, LOW, Action, Policy
 from simulate._rules import lower, upper
 

@@ -31,14 +31,17 @@ class _Observer:
         self.window = np.zeros(K, dtype=np.int64)
         self.early = np.zeros(K, dtype=np.int64)
         self.cps = tuple(float(c) for c in checkpoints)
+        self.cps_units = None
         self.snaps: list[tuple] = []
         self.violation: Violation | None = None
         self.trace = [] if trace else None
 
     def before(self, policy: Policy, a: Action) -> None:
         k, m = a.arm, a.fidelity
-        new_cost = policy.cost + policy.price(m)
-        while len(self.snaps) < len(self.cps) and new_cost > self.cps[len(self.snaps)]:
+        if self.cps_units is None:                     # C_t > checkpoint, decided exactly as the budget check
+            self.cps_units = tuple(policy.units.floor(c) for c in self.cps)
+        new_cost = policy.cost_units + policy.units.price(m)
+        while len(self.snaps) < len(self.cps) and new_cost > self.cps_units[len(self.snaps)]:
             self.snaps.append((policy.n_low.copy(), policy.n_high.copy()))
         n_low = int(policy.n_low[k])
         if not policy.initialising:

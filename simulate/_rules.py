@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from numba.extending import register_jitable
 
+from bounds import continuation_gain_passes as _continuation_gain_passes
 from bounds import radius_scalar
 
 __all__ = ["radius", "upper", "lower", "continuation_gain_passes", "deviation_exceeds"]
@@ -30,11 +31,10 @@ def lower(total, n, ell, bias):
     return total / n - (radius(n, ell) + bias)
 
 
-@register_jitable(inline="always")
-def continuation_gain_passes(b_now, b_later, eta, gamma):
-    """V(s) = B(N) - B(N + s) >= 2 eta gamma: one term of the continuation test (``eq:continuation-gain``,
-    ``eq:fidelity-selection``)."""
-    return b_now - b_later >= 2.0 * eta * gamma
+#: V(s) = B(N) - B(N + s) >= 2 eta gamma: one term of the continuation test (``eq:continuation-gain``,
+#: ``eq:fidelity-selection``); ``bounds.continuation_gain_passes`` itself, so the continuation window of ``bounds``
+#: and the engines apply one formula.
+continuation_gain_passes = register_jitable(inline="always")(_continuation_gain_passes)
 
 
 @register_jitable(inline="always")

@@ -18,6 +18,7 @@ from typing import Sequence
 from bounds import Config, TaccInputError
 from simulate._cache import RunCache, run_key
 from simulate._engine import ENGINES, run
+from simulate._frame import save_configs
 from simulate._problem import config_key, make_problem
 from simulate._record import RunRecord
 from simulate._registry import policy_class
@@ -110,6 +111,8 @@ def run_tasks(tasks: Sequence[Task], *, executor: str = "serial", workers: int |
         raise TaccInputError("workers", workers, "must be a positive int")
     tasks = list(tasks)
     store = RunCache(cache) if cache is not None else None
+    if store is not None:       # the configurations beside their runs, so the folder can be tabulated (load_runs)
+        save_configs(cache, {id(t.config): t.config for t in tasks}.values())
     keys = [t.key() for t in tasks] if store is not None else [None] * len(tasks)
     results: list[RunRecord | None] = [store.get(k) if store is not None else None for k in keys]
     todo = [i for i, r in enumerate(results) if r is None]

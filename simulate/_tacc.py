@@ -14,7 +14,10 @@ from typing import Callable
 
 import numpy as np
 
-from bounds import _validate as v
+from bounds import horizon
+from bounds import validate as v
+from simulate._asktell import Recommendation, given_bound, recommend, thresholds
+from simulate._certificate import bias_length, check_mismatch_bound
 from simulate._policy import HIGH, LOW, Action, Policy
 from simulate._rules import continuation_gain_passes, upper
 
@@ -30,7 +33,13 @@ class Tacc(Policy):
         n_gamma: N_gamma (``bounds.n_gamma``); "G(N) >= gamma" is decided as N < n_gamma (SPEC section 3).
         gamma, eta, s0: threshold, continuation parameter, continuation cap S_0.
         mismatch_bound: B_k(n) as a function ``(k, n) -> float``, nonincreasing in n
-            (``Problem.bias``, or a low-fidelity model's ``mismatch_bound``).
+            (``Problem.bias``, or a low-fidelity model's ``mismatch_bound``). Checked at construction on the
+            counts a run reads, n = 1..min(N_gamma, T_Lambda) + S_0 + 1: not callable, negative, not finite or
+            increasing is refused (``TaccInputError`` naming ``mismatch_bound``).
+
+    :meth:`from_parameters` computes ``ell`` and ``n_gamma`` from the instance-free parameters and takes U_k or B_k;
+    :meth:`recommend` is the arm to output with its confidence interval. Calls out of order (``select`` twice)
+    raise :class:`simulate.TaccStateError`.
 
     Attributes:
         continuation_pulls: A_k, the continuation pulls spent on each arm.
@@ -48,7 +57,9 @@ class Tacc(Policy):
         self.gamma = v.positive_real("gamma", gamma)
         self.eta = v.open_unit("eta", eta)
         self.s0 = v.count("s0", s0, minimum=0)
-        self.mismatch_bound = mismatch_bound
+        self.mismatch_bound = check_mismatch_bound(mismatch_bound, self.n_arms,
+                                                   bias_length(self.n_gamma, horizon(self.budget, self.cost_low),
+                                                               self.s0))
         self.continuation_pulls = np.zeros(self.n_arms, dtype=np.int64)
         self.index = np.full(self.n_arms, -math.inf)
 
@@ -58,6 +69,39 @@ class Tacc(Policy):
         return cls(problem.n_arms, problem.cost_low, problem.cost_high, problem.budget, ell=problem.ell,
                    n_gamma=problem.n_gamma, gamma=problem.gamma, eta=problem.eta, s0=problem.s0,
                    mismatch_bound=problem.bias)
+
+    @classmethod
+    def from_parameters(cls, n_arms: int, cost_low: float, cost_high: float, budget: float, *, delta: float, rho,
+                        gamma: float, eta: float, s0: int, certificate=None, mismatch_bound=None,
+                        noise_scale: float = 1.0):
+        """The policy from the instance-free parameters: every threshold computed by ``bounds``.
+
+        Args:
+            n_arms, cost_low, cost_high, budget: K, lambda^(L), lambda^(H), Lambda.
+            delta, rho, gamma, eta, s0: as in a configuration's ``[params]`` (``rho = "min"`` uses
+                ``noise_scale``, the observations' sub-Gaussian scale: 1/2 for rewards in [0, 1]).
+            certificate: U_k(n) as ``(k, n) -> float`` (``ass:plugin``); B_k(n) = sup_{s >= n} U_k(s)/s is then
+                computed by ``bounds.mismatch_bound`` over the counts a run reaches.
+            mismatch_bound: B_k(n) directly, instead of ``certificate``.
+
+        >>> pol = Tacc.from_parameters(2, 1.0, 10.0, 500.0, delta=0.05, rho=1.0, gamma=0.5, eta=0.1, s0=3,
+        ...                            certificate=lambda k, n: 0.2 * n ** 0.5)
+        >>> pol.n_gamma, round(pol.mismatch_bound(0, 4), 3)   # ceil(log(40000) / 0.25); B(4) = 0.2 * 4^0.5 / 4
+        (43, 0.1)
+        """
+        t = thresholds(n_arms, cost_low, budget, delta=delta, rho=rho, gamma=gamma, s0=s0, noise_scale=noise_scale)
+        b = given_bound(n_arms, t, certificate=certificate, mismatch_bound=mismatch_bound)
+        return cls(n_arms, cost_low, cost_high, budget, ell=t.ell, n_gamma=t.n_gamma, gamma=gamma, eta=eta, s0=s0,
+                   **cls._bound_argument(n_arms, b))
+
+    @classmethod
+    def _bound_argument(cls, n_arms: int, b) -> dict:
+        return {"mismatch_bound": b}
+
+    def recommend(self) -> Recommendation:
+        """The arm to output: the largest lower confidence bound, with its interval (``lem:ci``); see
+        :func:`simulate.recommend`."""
+        return recommend(self)
 
     def ucb(self, k: int) -> float:
         """UCB_k = min(UCB^(L)_k, UCB^(H)_k) (``eq:arm-score``)."""
@@ -116,7 +160,11 @@ class MfUcb(Tacc):
         z = np.array(v.float_array("zeta", zeta), dtype=float)
         self.zeta = z
         super().__init__(n_arms, cost_low, cost_high, budget, ell=ell, n_gamma=n_gamma, gamma=gamma, eta=eta,
-                         s0=s0, mismatch_bound=lambda k, n: float(z[k]))
+                         s0=s0, mismatch_bound=lambda k, n: float(z[k]) if np.ndim(n) == 0 else np.full(np.shape(n), z[k]))
+
+    @classmethod
+    def _bound_argument(cls, n_arms: int, b) -> dict:
+        return {"zeta": [b(k, 1) for k in range(n_arms)]}
 
     @classmethod
     def from_problem(cls, problem) -> "MfUcb":

@@ -18,3 +18,24 @@ def test_driving_tacc_by_hand_prints_what_the_readme_shows():
     shown = re.search(r"^# (\[.*)$", code, flags=re.M).group(1)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == shown
+
+
+def test_the_ask_tell_example_with_a_python_model_runs_as_a_file(tmp_path):
+    code = _block("class WarmupJudge")
+    shown = [line[len("# -> "):] for line in code.splitlines() if line.startswith("# -> ")]
+    script = tmp_path / "asktell.py"
+    script.write_text(code)
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, check=True,
+                         cwd=tmp_path).stdout
+    assert len(shown) == 2 and out.splitlines() == shown
+
+
+def test_the_tables_example_runs_as_a_file(tmp_path):
+    code = _block("records_frame(run_tasks(tasks), tasks)")
+    script = tmp_path / "tables.py"
+    script.write_text(code)
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, check=True,
+                         cwd=tmp_path).stdout
+    assert "tacc" in out and "ucb" in out
+    assert sorted(p.name for p in (tmp_path / "my-tables").iterdir()) == ["arms.parquet", "configs.parquet",
+                                                                          "runs.parquet"]

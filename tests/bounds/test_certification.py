@@ -39,6 +39,18 @@ def test_infinite_when_gap_too_small():
     assert certification_time(r, 1, 0.5568, 0.025) == math.inf
 
 
+@pytest.mark.parametrize("prefix", [2, 8])
+def test_exact_tie_at_two_gamma_is_certified(prefix):
+    """Delta^(L)(n) = 2 gamma exactly counts (eq:analysis-cert-time has >=). Dyadic table: means 0.5 then 0.25
+    for arm 1 (mu^(H) = 0.25), U = 0.25 from n = 1, so Delta^(L)(n) = 0.25 - 0.5 / n = 0.125 = 2 gamma at
+    n = 4 exactly; > would give 5. The tie lies past the table (bisection) for prefix 2, inside it for 8."""
+    means = [[0.5] * prefix, [0.5] + [0.25] * (prefix - 1)]
+    certs = [[0.0] * prefix, [0.25] * prefix]
+    m = TableLowFidelity([0.5, 0.25], mean_low=means, certificate=certs)
+    assert float(m.avg_mean_low(1, 4)) + float(m.mismatch_bound(1, 4)) == 0.375          # exact in floats
+    assert certification_time(m, 1, 0.5, 0.0625) == 4
+
+
 def test_tie_for_best_arm_is_never_certified():
     m = power_decay([0.9, 0.9], zeta=0.2, r=0.5, signs=[1, -1])
     assert certification_time(m, 1, 0.9, 0.01) == math.inf

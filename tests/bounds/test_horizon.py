@@ -15,12 +15,13 @@ from bounds import TaccInputError, horizon, log_factor, min_rho, n_gamma, radius
 @pytest.mark.parametrize("budget,cost,expected", [
     (128000, 1.0, 128000),      # LLM experiments
     (100, 3.0, 34),             # ceil(33.33...)
-    (0.3, 0.1, 3),              # exact rationals: float 0.3 > 3 * float 0.1 ... ceil is 3 (hand check below)
+    (0.3, 0.1, 3),              # the written decimals: 3/10 / 1/10 = 3 (0.3 / 0.1 is 2.9999999999999996 in floats)
+    (0.9, 0.3, 3),              # 0.9 / 0.3 is 3.0000000000000004 in floats, and the binary ratio exceeds 3
     (10, 10.0, 1),
 ])
 def test_horizon_values(budget, cost, expected):
     assert horizon(budget, cost) == expected
-    assert horizon(budget, cost) == math.ceil(Fraction(budget) / Fraction(cost))
+    assert horizon(budget, cost) == math.ceil(Fraction(repr(float(budget))) / Fraction(repr(float(cost))))
 
 
 def test_log_factor_value():

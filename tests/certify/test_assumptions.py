@@ -2,12 +2,17 @@
 
 import math
 
+import numpy as np
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
-from bounds import PRESETS, load_config, min_rho, parse_config, rdfe_dyadic_constant
-from certify import ASSUMPTIONS, check_assumptions
-from certify._assumptions import check_plugin
-from simulate import make_problem
+from bounds import (PRESETS, certification_time, config_to_dict, load_config, min_rho, parse_config,
+                    rdfe_dyadic_constant)
+from certify import ASSUMPTIONS, ClaimContext, Verdict, check_assumptions, claims_for, judge
+from certify._assumptions import check_mono_cert, check_plugin
+from certify.strategies import configs
+from simulate import make_problem, run
 
 
 def _table(mu, means, certs, **params):
@@ -76,3 +81,146 @@ def test_dyadic_reports_the_smallest_constants():
                 for k, g in enumerate(inst.gaps)]
     assert r.held and r.values["c_dyad"] == expected and r.values["c1"] == max(expected)
     assert all(math.isfinite(c) and c >= 1 for c in expected)
+
+
+# ------------------------------------------------------------------ exact decisions (issue 11, item 1)
+def _old_plugin_held(problem) -> bool:
+    """The check this replaces: floating running sums against U (1 + 1e-9) + 1e-12."""
+    model = problem.instance.low
+    n = np.arange(1, problem.horizon + 1)
+    for k in range(problem.n_arms):
+        total = np.cumsum(np.abs(np.asarray(model.mean_low(k, n)) - model.mu_high[k]))
+        if np.any(total > np.asarray(model.certificate(k, n)) * (1 + 1e-9) + 1e-12):
+            return False
+    return True
+
+
+def _power_decay(mu, **params):
+    p = {"budget": 2000, "delta": 0.05, "rho": "min", "gamma": 0.1, "eta": 1e-4, "s0": 5}
+    p.update(params)
+    return make_problem(parse_config({
+        "instance": {"mu_high": mu, "noise": {"model": "gaussian", "sigma": 0.5},
+                     "low": {"model": "power_decay", "zeta": 0.2, "r": 0.5, "signs": [1, -1]}},
+        "costs": {"low": 1.0, "high": 10.0}, "params": p}))
+
+
+def test_the_old_tolerance_failed_plugin_by_rounding_now_held():
+    """mu ~ 1e8: the float deviations mu^(L) - mu^(H) carry rounding errors of 1e-8, far above the old slack
+    (1e-9 of U); the old check said FAILED and every claim needing ass:plugin became NOT_APPLICABLE."""
+    p = _power_decay([1e8 + 0.5, 1e8 + 0.25])
+    assert not _old_plugin_held(p)
+    res = check_assumptions(p)
+    assert res["ass:plugin"].held and "by construction" in res["ass:plugin"].detail
+    ctx = ClaimContext(p, res)
+    verdicts = [judge(c, ctx, run(p, "tacc", 0)) for c in claims_for("tacc")]
+    assert not any(v.verdict is Verdict.NOT_APPLICABLE for v in verdicts)
+    assert _old_plugin_held(_power_decay([0.5, 0.25]))                 # the same instance near 0
+
+
+def test_the_old_tolerance_passed_plugin_by_rounding_now_failed():
+    """A certificate short by a relative 5e-10: inside the old slack (held), an exact failure with its witness."""
+    d = 0.125
+    p = _table([0.5, 0.25], [[0.5, 0.5], [0.25 + d, 0.25 + d]], [[0.0, 0.0], [d, 2 * d * (1 - 5e-10)]])
+    assert _old_plugin_held(p)
+    r = check_plugin(p)
+    assert r.failed and r.witness["arm"] == 1 and r.witness["n"] == 2
+    assert r.witness["margin"] == pytest.approx(-2 * d * 5e-10, rel=1e-6) and r.witness["margin"] < 0
+
+
+def test_plugin_tie_holds_exactly():
+    """sum |dev| = U exactly (dyadic values): held, and one ulp less fails."""
+    d = 0.125
+    tie = _table([0.5, 0.25], [[0.5], [0.25 - d]], [[0.0], [d]])
+    assert check_plugin(tie).held
+    short = _table([0.5, 0.25], [[0.5], [0.25 - d]], [[0.0], [math.nextafter(d, 0)]])
+    assert check_plugin(short).failed
+
+
+def test_mono_cert_tie_at_two_gamma_counts_as_reached():
+    """Delta^(L)(n) = 2 gamma exactly at n = 4 (dyadic table, closed form past the prefix) and kept after:
+    held; a table that then drops one ulp below 2 gamma fails at that count."""
+    # arm 1: means (0.5, 0.25, 0.25, ...), U = 0.25 for n >= 1: Delta^(L)(n) = 0.25 - 0.5 / n, = 0.125 at n = 4
+    mu = [0.5, 0.25]
+    p = _table(mu, [[0.5, 0.5], [0.5, 0.25]], [[0.0, 0.0], [0.25, 0.25]], gamma=0.0625, s0=3)
+    assert check_mono_cert(p).held
+    assert certification_time(p.instance.low, 1, 0.5, 0.0625) == 4
+
+
+def _transform(config, shift=0.0, scale=1.0):
+    """The configuration with every mean shifted by ``shift`` then every reward-unit quantity (means, table
+    deviations and certificates, zeta, noise sigma, gamma, a numeric rho in sigma^2 units) scaled by ``scale``."""
+    d = config_to_dict(config)
+    inst, low, params = d["instance"], d["instance"]["low"], d["params"]
+    mu = [m + shift for m in inst["mu_high"]]
+    inst["mu_high"] = [scale * m for m in mu]
+    if low["model"] == "power_decay":
+        low["zeta"] = scale * low["zeta"]
+    elif low["model"] == "checkpoint":
+        low["gap"] = [scale * g for g in np.ravel(low["gap"]).tolist()]
+    elif low["model"] == "frozen":
+        low["values"] = [scale * (v + shift) for v in low["values"]]
+    else:
+        low["mean_low"] = [[scale * (x + shift) for x in row] for row in low["mean_low"]]
+        low["certificate"] = [[scale * u for u in row] for row in low["certificate"]]
+    inst["noise"]["sigma"] = scale * inst["noise"]["sigma"]
+    params["gamma"] = scale * params["gamma"]
+    if params["rho"] != "min":
+        params["rho"] = scale * scale * params["rho"]
+    return parse_config(d)
+
+
+def _dyadic(config):
+    """The configuration with table means and certificates on the grid 2^-20 (so shifts by integers are exact)."""
+    d = config_to_dict(config)
+    low = d["instance"]["low"]
+    grid = lambda x: round(x * 2**20) / 2**20                                  # noqa: E731
+    d["instance"]["mu_high"] = [grid(m) for m in d["instance"]["mu_high"]]
+    if low["model"] == "table":
+        low["mean_low"] = [[grid(x) for x in row] for row in low["mean_low"]]
+        low["certificate"] = [[grid(u) for u in row] for row in low["certificate"]]
+    elif low["model"] == "frozen":
+        low["values"] = [grid(v) for v in low["values"]]
+    return parse_config(d)
+
+
+def _statuses(config, skip=()):
+    return {k: r.status for k, r in check_assumptions(make_problem(config)).items() if k not in skip}
+
+
+_MODELS = ("power_decay", "table", "frozen", "checkpoint")
+
+
+@settings(max_examples=40)
+@given(configs(noise=st.just("gaussian"), models=_MODELS), st.integers(-2**26, 2**26))
+@example(parse_config({"instance": {"mu_high": [0.5, 0.25], "noise": {"model": "gaussian", "sigma": 0.5},
+                                    "low": {"model": "power_decay", "zeta": 0.2, "r": 0.5, "signs": [1, -1]}},
+                       "costs": {"low": 1.0, "high": 10.0},
+                       "params": {"budget": 2000, "delta": 0.05, "rho": "min", "gamma": 0.1, "eta": 1e-4,
+                                  "s0": 5}}), 10**8)
+def test_shifting_every_mean_changes_no_assumption(config, shift):
+    """An integer shift of every mean (exact on the 2^-20 grid of the tables) keeps every assumption's status;
+    the old float check failed ass:plugin under a shift of 1e8."""
+    base = _dyadic(config) if config.instance.low.model in ("table", "frozen") else config
+    assert _statuses(_transform(base, shift=float(shift))) == _statuses(base)
+
+
+@settings(max_examples=40)
+@given(configs(noise=st.just("gaussian"), models=_MODELS), st.integers(-6, 6))
+def test_scaling_every_mean_and_noise_changes_no_assumption(config, j):
+    """Scaling rewards by 2^j (exact in floats) keeps every assumption's status, except the two tied to an
+    absolute unit by the paper: the noise scale <= 1 (sec:problem) and RDFE's dyadic grid eps_r = 2^-r."""
+    skip = ("sec:problem:noise", "ass:app-rdfe-dyadic")
+    assert _statuses(_transform(config, scale=2.0**j), skip) == _statuses(config, skip)
+
+
+def test_rho_is_decided_by_interval_arithmetic():
+    """rho_min is irrational: rho one part in 1e15 below it fails, above it holds (enclosure width ~1e-77);
+    rho = "min" is bounds.min_rho's float, held by definition, with its distance to the exact value shown."""
+    p = _table([0.5, 0.3], [[0.5], [0.3]], [[0.0], [0.0]])
+    need = min_rho(0.1, 2, p.horizon, 0.05)
+    res = check_assumptions(p)["lem:ci:rho"]
+    assert res.held and "rho = min" in res.detail and res.values["interval_width"] < 1e-70
+    below = check_assumptions(_table([0.5, 0.3], [[0.5], [0.3]], [[0.0], [0.0]], rho=need * (1 - 1e-15)))
+    assert below["lem:ci:rho"].failed and below["lem:ci:rho"].witness["margin"] < 0
+    above = check_assumptions(_table([0.5, 0.3], [[0.5], [0.3]], [[0.0], [0.0]], rho=need * (1 + 1e-15)))
+    assert above["lem:ci:rho"].held

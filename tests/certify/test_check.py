@@ -33,7 +33,7 @@ def test_violation_gets_a_reproducer_the_baseline_can_accept(tmp_path, monkeypat
     cert = check([cfg], policies=("tacc",), seeds=range(2), reproducer_dir=tmp_path)
     assert not cert.ok and len(cert.reproducers) == 2
     r = cert.reproducers[0]
-    assert r.claim == "low-count" and r.seed == 0 and r.command.endswith("--policy tacc --seeds 0:1")
+    assert r.claim == "low-count" and r.seed == 0 and r.command.endswith("--policy tacc --seeds 0:1 --evidence 0")
     assert load_config(r.path) == cfg                                  # the file reruns the same instance
     base = tmp_path / "baseline.json"
     base.write_text(json.dumps([{"claim": "low-count", "config": "llm-vanishing"}]))

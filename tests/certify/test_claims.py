@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from bounds import (high_query_bound, load_config, low_query_bound, prior_partition, rdfe_regret_bound,
                     tacc_regret_bound)
 from certify import CLAIMS, LEM_CI, ClaimContext, Measurement, check_assumptions, claim, claims_for, ucb_count_bound
+from certify._exact import rounding_error
 from simulate import POLICIES, make_problem, run
 
 
@@ -46,8 +47,12 @@ def test_theorem_claims_use_the_bounds_functions(llm):
     rec = run(p, "tacc", 0)
     kw = dict(n_gamma=p.n_gamma, ell=p.ell, cost_low=p.cost_low, cost_high=p.cost_high)
     total, = claim("theorem").measure(ctx, rec)
-    assert total.bound == tacc_regret_bound(ctx.gaps, ctx.refined(rec), s0=p.s0, **kw).total
-    assert total.empirical == rec.regret
+    b = tacc_regret_bound(ctx.gaps, ctx.refined(rec), s0=p.s0, **kw)
+    # compared exactly: the bound from its integer counts, R from the run's counts; the floats of bounds and
+    # of the record are their roundings (terms rounded once then summed; shares 4 roundings deep, fsum)
+    assert abs(Fraction(total.bound) - Fraction(b.total)) <= Fraction(rounding_error(b.total, 2))
+    assert abs(Fraction(total.empirical) - Fraction(rec.regret)) <= Fraction(rounding_error(rec.regret, 5))
+    assert total.error == 0 and total.comparison.margin == sum(ctx.bound_terms(b)) - ctx.regret(rec)
     dnc, = claim("theorem-dnc").measure(ctx, run(p, "dnc", 0))
     assert dnc.bound == tacc_regret_bound(ctx.gaps, prior_partition(ctx.classes), s0=0, **kw).total
     rd, = claim("rdfe-theorem").measure(ctx, run(p, "rdfe", 0))
@@ -85,9 +90,14 @@ def test_claims_for_each_policy():
     assert "theorem" in {c.key for c in claims_for("tacc")} and not claims_for("weak-fixed")
 
 
-@pytest.mark.parametrize("bound,emp,ratio,exceeded", [(10, 5, 0.5, False), (10, 11, 1.1, True), (0, 0, 0.0, False),
-                                                      (0, 1, math.inf, True), (math.inf, 5, 0.0, False),
-                                                      (1.0, 1.0 + 1e-12, 1.0 + 1e-12, False)])
-def test_measurement_ratio_and_exceeded(bound, emp, ratio, exceeded):
-    m = Measurement("x", bound, emp)
-    assert m.ratio == pytest.approx(ratio) and m.exceeded is exceeded
+@pytest.mark.parametrize("bound,emp,error,ratio,exceeded,undecided", [
+    (10, 5, 0, 0.5, False, False), (10, 11, 0, 1.1, True, False), (0, 0, 0, 0.0, False, False),
+    (0, 1, 0, math.inf, True, False), (math.inf, 5, 0, 0.0, False, False),
+    (1.0, 1.0 + 1e-12, 0, 1.0 + 1e-12, True, False),          # exact: exceeded (the old 1e-9 slack said no)
+    (1.0, 1.0 + 1e-12, 2e-12, 1.0 + 1e-12, False, True),      # inside its error bound: UNDECIDED
+    (1.0, 1.0 + 1e-12, 5e-13, 1.0 + 1e-12, True, False),      # excess beyond the bound: a witness
+    (1.0, 1.0, 1e-15, 1.0, False, True),                      # a tie with rounding error: UNDECIDED
+    (1.0, 1.0 - 2e-15, 1e-15, 1.0 - 2e-15, False, False)])
+def test_measurement_ratio_and_exceeded(bound, emp, error, ratio, exceeded, undecided):
+    m = Measurement("x", bound, emp, error=error)
+    assert m.ratio == pytest.approx(ratio) and m.exceeded is exceeded and m.undecided is undecided

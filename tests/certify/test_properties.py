@@ -1,5 +1,6 @@
 """Property tests with teeth (issue 4, item 5): on every generated instance and seed where the confidence event
-held and the claim's assumptions hold, no claim about TACC, DNC, MF-UCB or RDFE is VIOLATED.
+held and the claim's assumptions hold, no claim about TACC, DNC, MF-UCB or RDFE is VIOLATED, except the findings
+the repository accepts in ``certify/baseline.json`` (the gate's baseline; any profile, ``deep`` included).
 
 Not vacuous: every asserted example and every arm class seen is counted; the last test fails if a class (A, C^d,
 C^u, B) never occurred, if continuation or high-fidelity confirmation never happened, or if too few examples
@@ -14,11 +15,13 @@ from hypothesis import given, settings, target
 from hypothesis import strategies as st
 
 from bounds import ArmClass
-from certify import ClaimContext, Verdict, check_assumptions, claims_for, judge
+from certify import BASELINE, ClaimContext, Verdict, accepted, check_assumptions, claims_for, judge, load_baseline
 from certify.strategies import configs, targeted_configs
 from simulate import make_problem, run
 
 STATS: Counter = Counter()
+#: the findings the repository accepts, the same baseline ``tacc check --baseline repo`` uses.
+ACCEPTED = load_baseline(BASELINE)
 EXAMPLES = max(50, settings.default.max_examples)
 #: one stratum per mechanism: low-fidelity certification and C^u (decay), continuation to C^d (outlier),
 #: high-fidelity confirmation (confirm), and anything (generic).
@@ -30,13 +33,22 @@ STRATA = {
 }
 
 
+def assert_no_new_violation(verdicts, config, seed, baseline=ACCEPTED):
+    """No VIOLATED verdict the baseline does not accept (the gate's mechanism, ``certify.accepted``): a finding
+    the repository accepts (``certify/baseline.json``) is counted, a new one fails."""
+    for v in verdicts:
+        if v.verdict is Verdict.VIOLATED:
+            assert accepted(baseline, v.claim, config.name), ("new finding", v.claim, v.label, v.worst, config, seed)
+            STATS[f"accepted finding {v.claim}"] += 1
+
+
 def _assert_no_violation(policy, config, seed):
     problem = make_problem(config)
     ctx = ClaimContext(problem, check_assumptions(problem))
     rec = run(problem, policy, seed)
     verdicts = [judge(c, ctx, rec) for c in claims_for(policy)]
+    assert_no_new_violation(verdicts, config, seed)
     for c, v in zip(claims_for(policy), verdicts):
-        assert v.verdict is not Verdict.VIOLATED, (c.key, c.label, v.worst, config, seed)
         STATS[f"asserted {c.key}"] += v.verdict is Verdict.HOLDS
     asserted = all(v.verdict is Verdict.HOLDS for v in verdicts)     # event held, every assumption held
     STATS[f"examples fully asserted ({policy})"] += asserted
@@ -67,3 +79,54 @@ def test_the_search_was_not_vacuous(request):
     assert STATS["runs with continuation"] > 0 and STATS["runs with high-fidelity confirmation"] > 0
     for policy in ("tacc", "dnc", "mf-ucb", "rdfe"):
         assert STATS[f"examples fully asserted ({policy})"] >= EXAMPLES, dict(STATS)
+
+
+#: the accepted finding as the deep profile found it: a gap of 3.4 > 2 (targeted decay stratum, RDFE).
+_WIDE_GAP = """
+name = "targeted-decay"
+[instance]
+mu_high = [-2.9, 0.5]
+seed = 0
+noise = { model = "gaussian", sigma = 0.2 }
+[instance.low]
+model = "power_decay"
+zeta = 1.0
+r = 0.5
+signs = [1, 1]
+[costs]
+low = 1.0
+high = 5.0
+[params]
+budget = 679.0
+delta = 0.1
+rho = 0.02135785
+gamma = 0.2
+eta = 0.0001
+s0 = 5
+"""
+
+
+def _rdfe_verdicts():
+    import tomllib
+
+    from bounds import parse_config
+    config = parse_config(tomllib.loads(_WIDE_GAP))
+    problem = make_problem(config)
+    ctx = ClaimContext(problem, check_assumptions(problem))
+    rec = run(problem, "rdfe", 523228462)
+    return config, [judge(c, ctx, rec) for c in claims_for("rdfe")]
+
+
+def test_an_accepted_finding_is_accepted_and_a_new_one_fails():
+    """The deep profile's finding (thm:app-rdfe-regret as stated, a gap above 2) passes through the
+    repository's baseline; the same verdict without the baseline, or on another claim, fails."""
+    config, verdicts = _rdfe_verdicts()
+    bad = [v for v in verdicts if v.verdict is Verdict.VIOLATED]
+    assert [v.claim for v in bad] == ["rdfe-theorem-as-stated"]
+    assert_no_new_violation(verdicts, config, 523228462)                       # accepted by the repository
+    with pytest.raises(AssertionError, match="new finding"):
+        assert_no_new_violation(verdicts, config, 523228462, baseline=set())
+    from dataclasses import replace
+    renamed = [replace(v, claim="rdfe-theorem") if v.verdict is Verdict.VIOLATED else v for v in verdicts]
+    with pytest.raises(AssertionError, match="new finding"):
+        assert_no_new_violation(renamed, config, 523228462)

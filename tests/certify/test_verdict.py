@@ -48,3 +48,22 @@ def test_lem_ci_binomial(setup, failures, n, verdict):
     recs = [replace(rec, seed=i, event_held=i >= failures) for i in range(n)]
     v = judge_lem_ci(ClaimContext(p, assumptions), recs)       # delta = 0.05: P(Bin(20, .05) >= 6) < 0.01
     assert v.verdict is verdict and v.worst.empirical == failures / n and v.worst.bound == p.delta
+
+
+def test_undecided_comparison_and_assumption(setup):
+    """UNDECIDED, with the margin and the bound, when a comparison lies inside its error bound or an assumption
+    of the claim is undecided; never HOLDS or VIOLATED by accident."""
+    p, assumptions, rec = setup
+    ctx = ClaimContext(p, assumptions)
+    tie = replace(claim("theorem"), measure=lambda ctx, rec: [Measurement("x", 1.0, 1.0 + 2**-52, error=1e-15)])
+    v = judge(tie, ctx, rec)
+    assert v.verdict is Verdict.UNDECIDED and not v.judged
+    assert "margin -2.22e-16, error bound 1e-15" in v.reason
+    beyond = replace(tie, measure=lambda ctx, rec: [Measurement("x", 1.0, 1.0 + 2**-52, error=2**-53)])
+    assert judge(beyond, ctx, rec).verdict is Verdict.VIOLATED
+    open_ = dict(assumptions, **{"ass:plugin": AssumptionResult("ass:plugin", False, "inside the bound",
+                                                               undecided=True)})
+    u = judge(claim("theorem"), ClaimContext(p, open_), rec)
+    assert u.verdict is Verdict.UNDECIDED and u.undecided_assumptions == ("ass:plugin",)
+    assert "ass:plugin undecided" in u.reason and open_["ass:plugin"].status == "UNDECIDED"
+    assert judge(claim("fidelity-rule"), ClaimContext(p, open_), rec).verdict is Verdict.HOLDS   # not needed

@@ -1,16 +1,18 @@
 """Every proof step runs and keeps its expected result; refuted steps carry a counterexample and a proved
-correction; every comparison with ``bounds`` agrees; perturbed steps are refuted by the same machinery."""
-
-import time
+correction; every PROVED step can fail (no VACUOUS row); every premise a step does not need and every slack is
+explained; every comparison with ``bounds`` agrees."""
 
 import pytest
 
-from proofs_checks import PERTURBED, STEPS, Outcome, load_baseline, run_steps
+from proofs_checks import STEPS, Outcome, load_baseline, run_steps
 from proofs_checks._run import BASELINE
+from reports._proofs_view import failures, undeclared_slack
 
-#: the paper's current findings (proofs_checks/README.md); every other step is PROVED.
+#: the paper's current findings (proofs_checks/README.md).
 REFUTED = {"lem-ci.union-bound", "cor.n-gamma-substitution", "cor.absorb-start", "rdfe-thm.terminal-vs-quarter",
-           "rdfe-thm.warm-start"}
+           "rdfe-thm.warm-start", "improvement.difference"}
+#: steps resting on an argument neither z3 nor sympy is given (the reason is in the row).
+UNKNOWN = {"lem-ci.concentration"}
 LABELS = ("lem:ci", "prop:analysis-low-selection", "prop:analysis-high-selection", "prop:analysis-low-query-bound",
           "thm:analysis-main-regret", "cor:analysis-main-regret-order", "prop:analysis-regret-improvement",
           "lem:app-rdfe-phase-width", "lem:app-rdfe-elim", "lem:app-rdfe-phase-cost", "thm:app-rdfe-regret")
@@ -18,30 +20,60 @@ LABELS = ("lem:ci", "prop:analysis-low-selection", "prop:analysis-high-selection
 
 @pytest.fixture(scope="module")
 def reports():
-    t = time.perf_counter()
-    out = {r.step.sid: r for r in run_steps(STEPS)}
-    return out, time.perf_counter() - t
+    return {r.step.sid: r for r in run_steps(STEPS, load_baseline(BASELINE))}
 
 
 def test_every_step_keeps_its_expected_result(reports):
-    out, _ = reports
-    for sid, r in out.items():
-        expected = Outcome.REFUTED if sid in REFUTED else Outcome.PROVED
+    for sid, r in reports.items():
+        expected = Outcome.REFUTED if sid in REFUTED else Outcome.UNKNOWN if sid in UNKNOWN else Outcome.PROVED
         assert r.result.outcome is expected, (sid, r.result.detail)
 
 
 def test_refuted_steps_have_counterexample_and_proved_correction(reports):
-    out, _ = reports
     for sid in REFUTED:
-        res = out[sid].result
+        res = reports[sid].result
         assert res.counterexample and res.corrected and res.corrected_outcome is Outcome.PROVED, sid
+        assert reports[sid].mutated == "correction" and reports[sid].mutation.refused > 0, sid
+
+
+def test_unknown_steps_say_why(reports):
+    for sid in UNKNOWN:
+        assert "probability" in reports[sid].result.detail
+
+
+def test_no_proved_step_is_vacuous_and_each_reports_its_mutants(reports):
+    proved = [r for r in reports.values() if r.result.outcome is Outcome.PROVED]
+    assert proved and all(r.mutated == "step" and r.mutation.total + r.mutation.premises > 0 for r in proved)
+    assert not [r.step.sid for r in proved if r.vacuous]
+    # the whole table: most conclusion mutants are refused (a constant halved, a term dropped, ...)
+    assert sum(r.mutation.refused for r in proved) > 0.6 * sum(r.mutation.total for r in proved)
+
+
+def test_every_unneeded_premise_is_explained_and_every_explanation_is_current(reports):
+    assert not [(r.step.sid, r.undeclared) for r in reports.values() if r.undeclared]
+    for r in reports.values():
+        if r.mutated == "step":
+            stale = set(r.step.unneeded) - set(r.mutation.unneeded)
+            assert not stale, (r.step.sid, stale)
+            for n in r.mutation.unneeded:
+                assert r.step.why_unneeded(n).startswith(("over-assumption", "encoding")), (r.step.sid, n)
+
+
+def test_every_slack_is_explained_and_every_explanation_is_current(reports):
+    assert not [(r.step.sid, undeclared_slack(r)) for r in reports.values() if undeclared_slack(r)]
+    for r in reports.values():
+        if r.mutated == "step":
+            assert not set(r.step.slack) - set(r.mutation.slack), r.step.sid
 
 
 def test_code_agrees_with_every_checked_expression(reports):
-    out, _ = reports
-    compared = [r for r in out.values() if r.result.consistency]
+    compared = [r for r in reports.values() if r.result.consistency]
     assert len(compared) >= 10
     assert not [r.step.sid for r in compared if "DISAGREES" in r.result.consistency]
+
+
+def test_the_table_passes_with_the_repository_baseline(reports):
+    assert not any(failures(list(reports.values())).values())
 
 
 def test_every_label_has_a_row():
@@ -52,11 +84,7 @@ def test_the_repository_baseline_is_the_current_findings():
     assert load_baseline(BASELINE) == REFUTED
 
 
-def test_runs_within_a_minute(reports):
-    assert reports[1] < 60
-
-
-@pytest.mark.parametrize("perturbed", PERTURBED, ids=lambda s: s.sid)
-def test_perturbed_steps_are_refuted(perturbed):
-    r, = run_steps([perturbed])
-    assert r.result.outcome is Outcome.REFUTED and r.result.counterexample
+def test_constants_only_shown_to_suffice_get_their_least_value(reports):
+    least = {x.where: x for x in reports["low-query.pre-count"].least}
+    assert least["constant 1 in N_gamma + 1"].least == 0
+    assert not reports["high-selection.count"].least          # 4 ell is the least constant there

@@ -117,17 +117,30 @@ def test_check_bad_input_exits_2(args, field, capsys):
     assert capsys.readouterr().err.startswith(f"tacc: error: {field} = ")
 
 
-def test_proofs_table_and_exit_status(tmp_path, capsys):
-    assert main(["proofs"]) == 1                                  # the paper's findings are refuted steps
-    out = capsys.readouterr().out
-    assert "cor.n-gamma-substitution" in out and "REFUTED" in out and "FAIL: 5 refuted step(s)" in out
+def test_proofs_table_and_exit_status(tmp_path, capsys, monkeypatch):
     assert main(["proofs", "--baseline", "repo", "--json", str(tmp_path / "p.json")]) == 0
+    out = capsys.readouterr().out
+    assert "cor.n-gamma-substitution" in out and "REFUTED (baseline)" in out and "PASS:" in out
     rows = json.loads((tmp_path / "p.json").read_text())
-    assert {r["result"] for r in rows} == {"PROVED", "REFUTED"}
+    assert {r["result"] for r in rows} == {"PROVED", "REFUTED", "UNKNOWN"}
     assert all(r["accepted_by_baseline"] for r in rows if r["result"] == "REFUTED")
+    assert all(r["mutation"]["refused"] + r["mutation"]["needed"] > 0 for r in rows if r["result"] == "PROVED")
+    # the exit status on a subset of the steps (every step takes a minute of wall time on this machine)
+    import proofs_checks
+    monkeypatch.setattr(proofs_checks, "STEPS", tuple(s for s in proofs_checks.STEPS
+                                                      if s.sid in ("cor.n-gamma-substitution", "cor.absorb-start",
+                                                                   "high-selection.count")))
+    assert main(["proofs"]) == 1                                  # the paper's findings are refuted steps
+    assert "FAIL: refuted (not in the baseline): cor.n-gamma-substitution, cor.absorb-start" in capsys.readouterr().out
     partial = tmp_path / "b.json"
     partial.write_text('["cor.n-gamma-substitution"]')
     assert main(["proofs", "--baseline", str(partial)]) == 1
+
+
+def test_proofs_coverage(capsys):
+    assert main(["proofs", "--coverage"]) == 0
+    out = capsys.readouterr().out
+    assert "l.941" in out and "high-selection.total [PROVED]" in out and "0 with neither" in out
 
 
 def test_proofs_bad_baseline_exits_2(tmp_path, capsys):
@@ -148,3 +161,16 @@ def test_reproduce_command_quick(tmp_path, capsys):
     assert main(["reproduce", "decay", "--quick", "--out", str(tmp_path), "--executor", "serial"]) == 0
     assert "claims reproduced" in capsys.readouterr().out
     assert (tmp_path / "decay.md").is_file() and (tmp_path / "README.md").is_file()
+
+
+def test_bounds_shows_the_continuation_window(capsys):
+    """`tacc bounds` prints and writes the continuation window: on Set A it is empty at every arm and it says why."""
+    assert main(["bounds", "set-a", "--json", "-"]) == 0
+    cont = json.loads(capsys.readouterr().out)["continuation"]
+    assert cont["label"] == "eq:fidelity-selection" and not cont["can_fire"]
+    assert {a["pulls"] for a in cont["arms"]} == {0} and all(a["window"] is None for a in cont["arms"])
+    assert 0 < cont["rho_max"] < cont["rho_min"] and cont["fires_only_below_rho_min"]
+    assert "cannot fire" in cont["summary"] and "below 2 eta gamma" in cont["summary"]
+    assert main(["bounds", "llm-residual"]) == 0
+    out = capsys.readouterr().out
+    assert "continuation window (eq:fidelity-selection)" in out and "14023..14065" in out

@@ -23,7 +23,7 @@ def test_every_file_is_written_and_figures_are_not_empty(report):
         path = report.out_dir / f
         assert path.is_file() and path.stat().st_size > 1000, f
     names = {p.name for p in (report.out_dir / "figures").iterdir()}
-    for stem in ("regret_vs_budget", "low_counts", "high_counts"):
+    for stem in ("regret_vs_budget", "low_counts", "high_counts", "continuation_window"):
         assert {f"{stem}.png", f"{stem}.pdf"} <= names
 
 
@@ -60,6 +60,7 @@ def test_report_markdown_structure_is_pinned(report):
         "## Counts against their bounds (TACC, full budget)",
         "## Regret against budget",
         "## Tightness and verdicts (full budget)",
+        "## Metamorphic relations (full budget, first seeds)",
         "## Confidence event (lem:ci)",
         "## Files",
     ]
@@ -68,3 +69,106 @@ def test_report_markdown_structure_is_pinned(report):
 
 def test_budget_sweep_halves():
     assert budget_sweep(4000.0, 3) == [1000.0, 2000.0, 4000.0]
+
+
+def test_instance_section_explains_continuation(report):
+    res = json.loads((report.out_dir / "results.json").read_text())
+    cont = res["continuation"]
+    assert cont["n_gamma"] == res["parameters"]["n_gamma"] and len(cont["arms"]) == res["instance"]["n_arms"]
+    md = (report.out_dir / "report.md").read_text()
+    section = md.split("## Instance and parameters")[1].split("## Assumptions")[0]
+    assert f"Continuation window (`eq:fidelity-selection`): {cont['summary']}" in section
+
+
+def test_metamorphic_section(report):
+    """The relations ran on the report's runs: none failed, and the ones that apply to this instance judged runs."""
+    rows = {r["relation"]: r for r in json.loads((report.out_dir / "results.json").read_text())["metamorphic"]}
+    assert set(rows) == {"unread", "relabel", "s0-zero", "static", "scale"}
+    assert all(r["failed"] == 0 for r in rows.values())
+    assert rows["s0-zero"]["held"] == 3 and rows["scale"]["runs"] == 3 * 5 and rows["unread"]["runs"] > 0
+    assert rows["relabel"]["runs"] == 0 and "Gaussian" in rows["relabel"]["not_applicable"][0]
+
+
+def test_continuation_window_figure_is_drawn_from_the_window():
+    from bounds import analyze, continuation_of
+    from reports._continuation_view import window_figure
+    a = analyze(default_config())
+    c = continuation_of(a)
+    fig = window_figure(c, a.classes)
+    bars = [p for p in fig.axes[0].patches if p.get_width() > 0]
+    assert sorted(round(b.get_width()) for b in bars) == sorted(w for w in c.window.pulls if w)
+    assert all(b.get_x() == c.window.n_gamma - 0.5 for b in bars)
+
+
+# --- what the numbers mean (identical policies, informative sentences, non-monotone bounds) -------------------
+def test_identical_policies_are_named_in_the_text_and_the_legend(report, monkeypatch):
+    res = report.results
+    assert ["dnc", "mf-ucb"] in res["identical_runs"]          # on the default instance they coincide
+    assert any("dnc and mf-ucb made identical runs" in c for c in res["conclusions"])
+    md = (report.out_dir / "report.md").read_text()
+    assert "dnc and mf-ucb made identical runs" in md
+
+
+def test_identical_runs_are_found_only_when_every_record_agrees():
+    from dataclasses import replace as dc_replace
+
+    from reports._report import identical_runs
+    cfg = default_config()
+    small = dc_replace(cfg, params=dc_replace(cfg.params, budget=1000.0))
+    recs = run_tasks(tasks_for([small], ["dnc", "mf-ucb", "tacc"], range(2)))
+    by = {(1000.0, "dnc"): recs[0:2], (1000.0, "mf-ucb"): recs[2:4], (1000.0, "tacc"): recs[4:6]}
+    assert identical_runs(by, [1000.0], ("dnc", "mf-ucb", "tacc"), range(2)) == [("dnc", "mf-ucb")]
+    by[1000.0, "mf-ucb"] = [recs[2], dc_replace(recs[3], rounds=recs[3].rounds + 1)]     # one seed differs
+    assert identical_runs(by, [1000.0], ("dnc", "mf-ucb", "tacc"), range(2)) == []
+
+
+def test_legend_draws_an_identical_group_once():
+    from reports._figures import regret_curves
+    fig = regret_curves([1, 2], {"dnc": ([1.0, 2.0], [0, 0]), "mf-ucb": ([1.0, 2.0], [0, 0]),
+                                 "tacc": ([0.5, 1.0], [0, 0])}, title="t", identical=[("dnc", "mf-ucb")])
+    labels = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    assert labels == ["dnc = mf-ucb (identical runs)", "tacc"]
+
+
+@pytest.mark.parametrize("failures,expected,absent", [
+    ({"tacc": 3, "dnc": 1}, "3 of 10 runs of tacc (the most of any policy)", "tied"),
+    ({"tacc": 0, "dnc": 0}, "failed equally often for every policy: 0 of 10 runs each", "the most"),
+    ({"tacc": 2, "dnc": 2, "ucb": 1}, "runs of tacc (tied with dnc for the most)", "the most of any"),
+    ({"tacc": 2}, "2 of 10 runs of tacc,", "most"),
+])
+def test_event_sentence_says_the_most_only_when_informative(failures, expected, absent):
+    from reports._report import _event_sentence
+    ev = {p: {"policy": p, "runs": 10, "failures": f, "frequency": f / 10} for p, f in failures.items()}
+    text = _event_sentence(ev, 0.05)
+    assert expected in text and absent not in text
+
+
+def test_a_bound_that_falls_with_the_budget_gets_its_reason():
+    from dataclasses import replace as dc_replace
+
+    from bounds import analyze, parse_config
+    from reports._report import non_monotone_bounds
+    # found by a search over certify.strategies.configs(): arms 0 and 1 are in C at small budgets and in A once
+    # N_gamma (growing with ell_Lambda) passes their tau, and an A arm's term is smaller than a C arm's
+    cfg = parse_config({
+        "name": "falls", "instance": {"mu_high": [0.0, 0.133, 0.4, 0.75, 0.75, 0.0], "seed": 3,
+                                      "noise": {"model": "gaussian", "sigma": 1.0},
+                                      "low": {"model": "residual_decay", "zeta": 0.433, "r": 0.2,
+                                              "signs": [-1, -1, -1, 1, -1, 1], "b": 0.047, "n0": 1.0}},
+        "costs": {"low": 1.0, "high": 10.0},
+        "params": {"budget": 591.0, "delta": 0.3, "rho": 0.05, "gamma": 0.2, "eta": 1e-4, "s0": 6}})
+    budgets = budget_sweep(591.0)
+    analyses = {b: analyze(dc_replace(cfg, params=dc_replace(cfg.params, budget=b))) for b in budgets}
+    lines = {"theorem": [analyses[b].theorem.total for b in budgets],
+             "theorem (C in C^d)": [analyses[b].theorem_if_all_cd.total for b in budgets]}
+    found = non_monotone_bounds(budgets, lines, analyses)
+    falls = [(n, i) for n, v in lines.items() for i in range(1, len(budgets)) if v[i] < v[i - 1]]
+    assert len(found) == len(falls) >= 1
+    theorem = [f for f in found if f["bound"] == "theorem"]
+    assert theorem and "arm 0 from C to A" in theorem[0]["text"] and "not monotone" in theorem[0]["text"]
+    cfg0 = default_config()       # monotone: nothing to explain
+    a0 = {b: analyze(dc_replace(cfg0, params=dc_replace(cfg0.params, budget=b))) for b in (1000.0, 4000.0)}
+    assert non_monotone_bounds([1000.0, 4000.0], {"t": [a0[b].theorem.total for b in a0]}, a0) == []
+    fake = {1.0: analyses[budgets[0]], 2.0: analyses[budgets[0]]}
+    (only,) = non_monotone_bounds([1.0, 2.0], {"x": [2.0, 1.0]}, fake)
+    assert "depend on ell_Lambda" in only["text"]

@@ -5,7 +5,7 @@ import math
 import pytest
 
 from bounds import TaccInputError, n_gamma, power_decay
-from simulate import HIGH, LOW, Dnc, MfUcb, Tacc, make_problem
+from simulate import HIGH, LOW, Dnc, MfUcb, Tacc, TaccStateError, make_problem
 
 
 def _tacc(**kw):
@@ -78,12 +78,16 @@ def test_update_must_match_the_selected_action():
     with pytest.raises(TaccInputError) as e:
         pol.update(a.arm, HIGH, 0.0)
     assert e.value.field == "update"
-    with pytest.raises(TaccInputError) as e:
+    with pytest.raises(TaccStateError) as s:        # a call out of order is a state error, not a bad value
         pol.select()
-    assert e.value.field == "select"
+    assert s.value.call == "select"
     with pytest.raises(TaccInputError) as e:
         pol.update(a.arm, a.fidelity, math.nan)
     assert e.value.field == "y"
+    pol.update(a.arm, a.fidelity, 0.0)
+    with pytest.raises(TaccStateError) as s:        # update without select
+        pol.update(a.arm, a.fidelity, 0.0)
+    assert s.value.call == "update" and not isinstance(s.value, TaccInputError)
 
 
 @pytest.mark.parametrize("field,value", [("n_arms", 0), ("cost_low", 0.0), ("budget", -1.0), ("ell", 0.0),

@@ -1,0 +1,93 @@
+"""Costs and budgets as exact numbers: how a configuration's decimals are read, and the integer units the budget
+check of Algorithm 1 (``alg:adaptive-mf-mab``, line 14) counts in.
+
+The paper's rule is exact: R(Lambda) sums over the queries t with C_t <= Lambda. A running floating-point sum
+of costs such as 0.1 decides that inequality wrongly (ten costs of 0.1 sum to 0.9999999999999999), so a run
+would stop a query early or make one query past Lambda. Here every cost and budget is read as the decimal
+number written in the configuration (0.1 is exactly 1/10), and the engines count in integer units of
+1 / denominator, the smallest common denominator of lambda^(L), lambda^(H) and Lambda.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+
+from bounds import _validate as v
+from bounds._errors import TaccInputError
+
+__all__ = ["exact_amount", "CostUnits", "cost_units"]
+
+#: the largest integer the compiled loop may hold for a cumulative cost (int64, with room for one more price).
+UNIT_LIMIT = 2**62
+
+
+def exact_amount(field: str, value) -> Fraction:
+    """A positive cost or budget as the exact decimal it was written as.
+
+    A configuration's number arrives as a binary double; it is read as the shortest decimal that gives back the
+    same double (``repr``). Every decimal with at most 15 significant digits is recovered exactly, so ``0.1``
+    is 1/10, ``0.3`` is 3/10 and ``0.333`` is 333/1000 (not the nearest binary fractions). An int or a
+    :class:`fractions.Fraction` is taken as it is.
+
+    >>> exact_amount("costs.low", 0.1)
+    Fraction(1, 10)
+    """
+    if isinstance(value, Fraction):
+        if value <= 0:
+            raise TaccInputError(field, value, "must be > 0")
+        return value
+    x = v.positive_real(field, value)
+    if isinstance(value, int):
+        return Fraction(value)
+    return Fraction(repr(x))
+
+
+@dataclass(frozen=True)
+class CostUnits:
+    """lambda^(L), lambda^(H) and Lambda as integers in units of 1 / ``denominator``.
+
+    A query sequence with integer cost ``c`` (in units) satisfies C_t <= Lambda exactly when ``c <= budget``.
+    """
+
+    low: int
+    high: int
+    budget: int
+    denominator: int
+
+    def price(self, fidelity: int) -> int:
+        """lambda^(m) in units (fidelity 0 is low, 1 is high)."""
+        return self.low if fidelity == 0 else self.high
+
+    def floor(self, amount) -> int:
+        """floor(amount x denominator): a cumulative cost c in units exceeds ``amount`` exactly when
+        c > floor(amount x denominator)."""
+        return math.floor(exact_amount("checkpoint", amount) * self.denominator)
+
+    def value(self, units: int) -> float:
+        """A cost in units as a float (the exact rational, rounded once)."""
+        return float(Fraction(units, self.denominator))
+
+
+def cost_units(cost_low, cost_high, budget) -> CostUnits:
+    """The common integer units of the budget check (see the module docstring).
+
+    Refuses, naming the field, an instance whose exact accounting would not fit the compiled loop's 64-bit
+    integers (a cost written with many decimal digits and a large budget): write that number with fewer digits.
+
+    >>> cost_units(0.1, 0.3, 1)
+    CostUnits(low=1, high=3, budget=10, denominator=10)
+    """
+    amounts = {"costs.low": exact_amount("costs.low", cost_low), "costs.high": exact_amount("costs.high", cost_high),
+               "params.budget": exact_amount("params.budget", budget)}
+    d = math.lcm(*(a.denominator for a in amounts.values()))
+    low, high, total = (int(a * d) for a in amounts.values())
+    if total + max(low, high) >= UNIT_LIMIT:
+        field = max(amounts, key=lambda f: (amounts[f].denominator, f == "params.budget"))
+        if d == 1:
+            field = "params.budget"
+        raise TaccInputError(field, {"costs.low": cost_low, "costs.high": cost_high, "params.budget": budget}[field],
+                             f"exact cost accounting needs Lambda x {d} < 2**62 (the common denominator of the "
+                             f"costs and budget is {d}); write the costs and budget with fewer decimal digits")
+    return CostUnits(low, high, total, d)

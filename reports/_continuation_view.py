@@ -1,0 +1,131 @@
+"""The continuation window (``bounds.continuation_of``) as JSON, a sentence and a per-arm table.
+
+Used by ``tacc bounds`` and by the instance section of ``tacc report``.
+"""
+
+from __future__ import annotations
+
+import math
+
+from bounds import Continuation
+from reports._tables import fmt, table
+
+__all__ = ["to_record", "summary", "render", "window_figure"]
+
+LABEL = "eq:fidelity-selection"
+
+
+def to_record(c: Continuation) -> dict:
+    """Every number of the continuation diagnostics, with its meaning."""
+    w = c.window
+    return {
+        "label": LABEL,
+        "meaning": "low counts at which TACC's continuation test B_k(N) - B_k(N_gamma + S0) >= 2 eta gamma passes "
+                   "after the threshold (N = N_gamma + A_k)",
+        "n_gamma": w.n_gamma, "s0": w.s0, "threshold_2_eta_gamma": w.threshold, "horizon": w.horizon,
+        "reachable": w.reachable, "can_fire": w.can_fire, "rho": c.rho, "rho_min": c.rho_min,
+        "rho_max": c.instance_rho_max, "fires_only_below_rho_min": c.fires_only_below_rho_min,
+        "summary": summary(c),
+        "arms": [{"arm": k, "tau": w.tau[k], "gain_at_n_gamma": w.gain[k], "pulls": w.pulls[k],
+                  "window": list(w.window(k)) if w.window(k) else None, "reaches_tau": w.reaches_tau[k],
+                  "last_count": c.last_count[k], "rho_max": c.rho_max[k]} for k in range(len(w.pulls))],
+    }
+
+
+def summary(c: Continuation) -> str:
+    """Why continuation fires or not on this instance, with the numbers (one or two sentences)."""
+    w = c.window
+    K = len(w.pulls)
+    if w.s0 == 0:
+        return "Continuation cannot fire: S0 = 0 (line 9 of alg:adaptive-mf-mab needs A_k < S0)."
+    n_max = max(c.last_count)
+    if n_max:
+        k_max = max(range(K), key=lambda k: (c.rho_max[k], -k))
+        where = (f"It can fire at some arm only while N_gamma <= {n_max}, that is for rho <= {fmt(c.instance_rho_max)} "
+                 f"(arm {k_max})")
+        if c.fires_only_below_rho_min:
+            where += f", below rho_min = {fmt(c.rho_min)}, where lem:ci is not guaranteed"
+        where += "."
+    else:
+        where = f"It cannot fire at any rho: no count up to T - 1 = {w.horizon - 1} passes the test."
+    if not w.reachable:
+        return (f"Continuation cannot fire at rho = {fmt(c.rho)}: N_gamma = {w.n_gamma} is not below the horizon "
+                f"T = {w.horizon}. {where}")
+    if not w.can_fire:
+        k = max(range(K), key=lambda j: (w.gain[j], -j))
+        return (f"Continuation cannot fire at rho = {fmt(c.rho)}: at N_gamma = {w.n_gamma} the largest gain "
+                f"B_k(N_gamma) - B_k(N_gamma + S0) is {fmt(w.gain[k])} (arm {k}), below 2 eta gamma = "
+                f"{fmt(w.threshold)}. {where}")
+    firing = [k for k in range(K) if w.pulls[k] > 0]
+    reach = [k for k in range(K) if w.reaches_tau[k]]
+    text = (f"Continuation can fire at rho = {fmt(c.rho)} on {len(firing)} of {K} arms, at most "
+            f"{max(w.pulls)} pull(s) each (low counts from N_gamma = {w.n_gamma}). {where}")
+    if reach:
+        text += (f" On {len(reach)} arm(s) ({', '.join(map(str, reach[:10]))}{', ...' if len(reach) > 10 else ''}) the "
+                 f"window reaches tau_k: continuation alone can certify them (C^d).")
+    else:
+        text += " On no arm does the window reach tau_k, so continuation certifies no arm by itself."
+    return text
+
+
+def render(c: Continuation, classes=None, order=None, max_arms: int = 40) -> str:
+    """The sentence and a per-arm table (arms in ``order``, at most ``max_arms``)."""
+    w = c.window
+    order = list(range(len(w.pulls))) if order is None else list(order)
+    rows = []
+    for k in order[:max_arms]:
+        win = w.window(k)
+        rows.append((k, classes[k].value if classes is not None else "", w.tau[k],
+                     f"{win[0]}..{win[1]}" if win else "empty", w.pulls[k], fmt(w.gain[k]),
+                     "yes" if w.reaches_tau[k] else "no", c.last_count[k], fmt(c.rho_max[k])))
+    head = (f"continuation window ({LABEL}): N_gamma = {w.n_gamma}, S0 = {w.s0}, 2 eta gamma = {fmt(w.threshold)}, "
+            f"rho = {fmt(c.rho)} (rho_min {fmt(c.rho_min)}), largest rho at which it can fire: "
+            f"{fmt(c.instance_rho_max)}")
+    out = [head, summary(c),
+           table(["arm", "class", "tau", "window", "pulls", "gain at N_gamma", "reaches tau", "last count", "rho max"],
+                 rows)]
+    if len(order) > max_arms:
+        out.append(f"... {len(order) - max_arms} more arms in the JSON output.")
+    return "\n".join(out)
+
+
+def window_figure(c: Continuation, classes=None, order=None, max_arms: int = 30):
+    """Per arm, the continuation window (the low counts at which continuation fires) drawn against N_gamma, the
+    cap N_gamma + S0 and tau_k (a marker at the edge when tau_k is off the axis or infinite)."""
+    from reports._figures import plt
+    w = c.window
+    order = list(range(len(w.pulls))) if order is None else list(order)
+    order = order[:max_arms]
+    lo, hi = w.n_gamma - max(w.s0, 1) - 1, w.n_gamma + 2 * max(w.s0, 1) + 1
+    fig, ax = plt.subplots(figsize=(6.4, 0.32 * len(order) + 1.8), dpi=120)
+    ax.axvline(w.n_gamma - 0.5, color="k", lw=1, label="N_gamma")
+    ax.axvline(w.n_gamma + w.s0 - 0.5, color="grey", lw=1, ls="--", label="N_gamma + S0 (cap)")
+    labelled = set()
+
+    def once(name):
+        if name in labelled:
+            return None
+        labelled.add(name)
+        return name
+
+    for row, k in enumerate(reversed(order)):
+        if w.pulls[k]:
+            ax.barh(row, w.pulls[k], left=w.n_gamma - 0.5, height=0.6, color="C2", alpha=0.7,
+                    label=once("window (continuation fires)"))
+        t = w.tau[k]
+        if t != math.inf and lo <= t <= hi:
+            ax.plot([t], [row], marker="D", color="C3", ls="none", label=once("tau_k"))
+        else:
+            edge = lo if t != math.inf and t < lo else hi
+            ax.annotate(f"tau={'inf' if t == math.inf else t}", (edge, row), fontsize=6, va="center",
+                        ha="left" if edge == lo else "right", color="C3")
+    ax.set_xlim(lo, hi)
+    ax.set_yticks(range(len(order)))
+    ax.set_yticklabels([f"{k}" + (f" ({classes[k].value})" if classes is not None else "") for k in reversed(order)],
+                       fontsize=7)
+    ax.set_xlabel("low-fidelity count N_L")
+    ax.set_title(f"continuation window (eq:fidelity-selection), rho = {fmt(c.rho)}; fires up to rho = "
+                 f"{fmt(c.instance_rho_max)}", fontsize=9)
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2)
+    ax.grid(True, axis="x", alpha=0.3)
+    return fig

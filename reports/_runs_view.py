@@ -1,0 +1,85 @@
+"""``tacc runs`` (a folder of saved runs as tables) and the loading step of ``tacc report --from``.
+
+Saved runs are a runner's cache folder (``--cache DIR``, or a report's ``OUT/runs``) or tables written by
+``tacc runs DIR --to parquet|csv``; both are read by ``simulate.load_runs``. The report's analysis takes the records
+of one configuration at each budget of its sweep from them, with no simulation.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bounds import TaccInputError
+from simulate import POLICIES, config_id, frame_records, load_runs, save_frames
+
+__all__ = ["runs_by_budget", "render", "cmd_runs"]
+
+
+def runs_by_budget(frames, configs, *, policies=None, seeds=None) -> tuple[dict, tuple, tuple]:
+    """The saved records of ``configs`` (one configuration at each budget of a sweep) as ``{(budget, policy):
+    [records in seed order]}``, with the policies and seeds used.
+
+    Policies default to those saved at the full budget (in the order of ``simulate.POLICIES``); seeds to those saved for every (budget, policy). Asked-for
+    policies or seeds that are not all saved are refused (``from``), naming what is missing.
+    """
+    runs = frames.runs
+    picked = {}
+    for cfg in configs:
+        rows = runs[runs["config_id"] == config_id(cfg)]
+        if rows.empty:
+            raise TaccInputError("from", cfg.name, f"no saved run of this configuration at budget "
+                                 f"{cfg.params.budget:g}: the folder holds {len(runs)} run(s) of other "
+                                 f"configurations or budgets")
+        picked[float(cfg.params.budget)] = rows
+    full = picked[float(configs[-1].params.budget)]
+    if policies is None:
+        saved = set(full["policy"])
+        policies = tuple(p for p in POLICIES if p in saved) + tuple(sorted(saved - set(POLICIES)))
+    policies = tuple(policies)
+    found = None
+    for b, rows in picked.items():
+        for p in policies:
+            s = set(rows.loc[rows["policy"] == p, "seed"].tolist())
+            if not s:
+                raise TaccInputError("from", p, f"no saved run of this policy at budget {b:g}")
+            found = s if found is None else found & s
+    if seeds is None:
+        seeds = tuple(sorted(found))
+        if not seeds:
+            raise TaccInputError("from", "seeds", "no seed is saved for every budget and policy")
+    else:
+        seeds = tuple(int(s) for s in seeds)
+        missing = sorted(set(seeds) - found)
+        if missing:
+            raise TaccInputError("from", f"{len(missing)} seed(s)", f"not saved for every budget and policy "
+                                 f"(first {missing[0]}); omit --seeds to use the {len(found)} saved ones")
+    by = {}
+    for b, rows in picked.items():
+        for p in policies:
+            sel = rows[(rows["policy"] == p) & rows["seed"].isin(seeds)].drop_duplicates("seed").sort_values("seed")
+            by[b, p] = frame_records(frames, sel)
+    return by, policies, seeds
+
+
+def render(frames) -> str:
+    """Runs per configuration, budget and policy, with the mean regret and the confidence event's failures."""
+    from reports._tables import table
+
+    r = frames.runs.copy()
+    r["config"] = r["config"].fillna("(unknown)")
+    g = r.groupby(["config", "budget", "policy"], dropna=False)
+    rows = [(c, b, p, len(x), x["seed"].min(), x["seed"].max(), x["regret"].mean(), int((~x["event_held"]).sum()))
+            for (c, b, p), x in g]
+    return table(["config", "budget", "policy", "runs", "first seed", "last seed", "mean regret", "event failed"],
+                 rows)
+
+
+def cmd_runs(args) -> int:
+    """``tacc runs DIR [--to parquet|csv] [--out OUT]``."""
+    frames = load_runs(args.dir)
+    print(render(frames))
+    if args.to:
+        files = save_frames(frames, args.out, args.to)
+        print(f"\n{len(frames.runs)} runs, {len(frames.arms)} arm rows written to "
+              + ", ".join(str(Path(f)) for f in files))
+    return 0

@@ -1,0 +1,287 @@
+"""Run records as tables: one row per run and one per (run, arm), as pandas DataFrames with typed columns.
+
+A sweep's records become :class:`RunFrames` (``records_frame``), tables on disk (``save_frames``: Parquet or
+CSV) and records again (``frame_records``), equal field by field to the ones the engines made, so an analysis
+(``tacc report --from DIR``) can start from saved runs with no simulation. A cache folder of the runner is read
+the same way (``load_runs``): its records, linked to the configurations the runner keeps beside them.
+
+pandas (and pyarrow for Parquet) are the optional extra ``tacc[tables]``; nothing here imports them until a
+table is built.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from bounds import Config, TaccInputError, dump_config, parse_config
+from simulate._cache import RunCache
+from simulate._problem import config_key
+from simulate._record import RunRecord
+
+__all__ = ["RunFrames", "config_id", "records_frame", "frame_records", "save_frames", "load_frames",
+           "save_configs", "load_runs", "FORMATS", "RUN_COLUMNS", "ARM_COLUMNS"]
+
+#: table formats of :func:`save_frames`.
+FORMATS = ("parquet", "csv")
+
+#: per-run columns and their dtypes (lists and RDFE phases as JSON text: exact, and the same in CSV and Parquet).
+RUN_COLUMNS = {
+    "run": "int64", "key": "string", "config": "string", "config_id": "string", "budget": "float64",
+    "policy": "string", "seed": "int64", "rounds": "int64", "cost": "float64", "regret": "float64",
+    "event_held": "bool", "violation_arm": "Int64", "violation_fidelity": "string", "violation_count": "Int64",
+    "output": "Int64", "checkpoints": "string", "regret_at": "string", "phases": "string", "trace": "string",
+}
+#: per-(run, arm) columns: the run's identity repeated, so a groupby needs no merge.
+ARM_COLUMNS = {
+    "run": "int64", "config": "string", "budget": "float64", "policy": "string", "seed": "int64", "arm": "int64",
+    "n_low": "int64", "n_high": "int64", "continuation": "int64", "threshold_count": "int64",
+    "high_in_window": "int64", "high_before_threshold": "int64", "regret_share": "float64",
+}
+CONFIG_COLUMNS = {"config_id": "string", "config": "string", "toml": "string"}
+_PER_ARM = ("n_low", "n_high", "continuation", "threshold_count", "high_in_window", "high_before_threshold",
+            "regret_share")
+
+
+def _pandas():
+    try:
+        import pandas
+    except ImportError:
+        raise TaccInputError("tables", "pandas", "tables need pandas: pip install 'tacc[tables]'") from None
+    return pandas
+
+
+def config_id(config: Config) -> str:
+    """A short hash of everything in ``config`` that determines a run (its source excluded)."""
+    return hashlib.sha256(config_key(config).encode()).hexdigest()[:16]
+
+
+@dataclass(frozen=True, eq=False)
+class RunFrames:
+    """The tables of a set of runs.
+
+    Attributes:
+        runs: one row per run (:data:`RUN_COLUMNS`); ``run`` numbers the runs, ``key`` is the runner's cache key,
+            ``config``/``config_id``/``budget`` are missing (NA) for records given without their task.
+        arms: one row per (run, arm) (:data:`ARM_COLUMNS`).
+        configs: one row per configuration: ``config_id``, name, and the configuration as TOML text.
+    """
+
+    runs: object
+    arms: object
+    configs: object
+
+    def config(self, cid: str) -> Config:
+        """The configuration with id ``cid``, read back from its TOML text."""
+        rows = self.configs[self.configs["config_id"] == cid]
+        if rows.empty:
+            raise TaccInputError("config_id", cid, "no such configuration in these tables")
+        return parse_config(tomllib.loads(rows["toml"].iloc[0]), source=f"tables:{cid}")
+
+
+def _json(x) -> str:
+    return json.dumps(x, allow_nan=True)
+
+
+def _typed(df, columns: dict):
+    pd = _pandas()
+    df = df.reindex(columns=list(columns))
+    for name, dtype in columns.items():
+        if dtype == "bool":
+            df[name] = df[name].astype(bool)
+        elif dtype == "float64":
+            df[name] = pd.to_numeric(df[name]).astype("float64")
+        else:
+            df[name] = df[name].astype(dtype)
+    return df.reset_index(drop=True)
+
+
+def records_frame(records, tasks=None) -> RunFrames:
+    """The tables of ``records``; with ``tasks`` (the ``simulate.Task`` of each record, same order; None for a
+    record whose task is unknown) every row also names its configuration, budget and cache key.
+
+    >>> from bounds import load_config
+    >>> from simulate import run_tasks, tasks_for
+    >>> tasks = tasks_for([load_config("llm-residual")], ["tacc", "ucb"], range(2))
+    >>> f = records_frame(run_tasks(tasks), tasks)
+    >>> f.runs[["policy", "seed", "budget"]].values.tolist()
+    [['tacc', 0, 128000.0], ['tacc', 1, 128000.0], ['ucb', 0, 128000.0], ['ucb', 1, 128000.0]]
+    >>> len(f.arms), str(f.arms["n_low"].dtype)
+    (16, 'int64')
+    """
+    pd = _pandas()
+    records = list(records)
+    tasks = [None] * len(records) if tasks is None else list(tasks)
+    if len(tasks) != len(records):
+        raise TaccInputError("tasks", len(tasks), f"must hold one task per record ({len(records)})")
+    runs, arms, configs, ids = [], {c: [] for c in ARM_COLUMNS}, {}, {}
+    for i, (rec, task) in enumerate(zip(records, tasks)):
+        if task is not None:
+            if id(task.config) not in ids:                # tasks_for shares one Config object per configuration
+                ids[id(task.config)] = config_id(task.config)
+            cid = ids[id(task.config)]
+            configs.setdefault(cid, task.config)
+            name, budget, key = task.config.name, float(task.config.params.budget), task.key()
+        else:
+            cid = name = key = None
+            budget = math.nan
+        v = rec.violation
+        d = rec.to_dict()
+        runs.append({"run": i, "key": key, "config": name, "config_id": cid, "budget": budget,
+                     "policy": rec.policy, "seed": rec.seed, "rounds": rec.rounds, "cost": rec.cost,
+                     "regret": rec.regret, "event_held": rec.event_held,
+                     "violation_arm": None if v is None else v.arm,
+                     "violation_fidelity": None if v is None else v.fidelity,
+                     "violation_count": None if v is None else v.count, "output": rec.output,
+                     "checkpoints": _json(list(rec.checkpoints)), "regret_at": _json(list(rec.regret_at)),
+                     "phases": _json(d["phases"]), "trace": None if rec.trace is None else _json(d["trace"])})
+        K = rec.n_arms
+        for col, val in (("run", i), ("config", name), ("budget", budget), ("policy", rec.policy),
+                         ("seed", rec.seed)):
+            arms[col] += [val] * K
+        arms["arm"] += range(K)
+        for col in _PER_ARM:
+            arms[col] += getattr(rec, col)
+    cfg = pd.DataFrame([{"config_id": cid, "config": c.name, "toml": dump_config(c)} for cid, c in configs.items()],
+                       columns=list(CONFIG_COLUMNS))
+    return RunFrames(_typed(pd.DataFrame(runs, columns=list(RUN_COLUMNS)), RUN_COLUMNS),
+                     _typed(pd.DataFrame(arms), ARM_COLUMNS), _typed(cfg, CONFIG_COLUMNS))
+
+
+def _na(x):
+    return x is None or x is _pandas().NA or (isinstance(x, float) and math.isnan(x))
+
+
+def frame_records(frames: RunFrames, runs=None) -> list[RunRecord]:
+    """The run records of ``frames`` (or of the rows ``runs`` of ``frames.runs``), in row order; each equals the
+    record the engine made, field by field."""
+    rows = frames.runs if runs is None else runs
+    arms = frames.arms[frames.arms["run"].isin(rows["run"])].sort_values(["run", "arm"])
+    per_run = {r: g for r, g in arms.groupby("run", sort=False)}
+    out = []
+    for row in rows.itertuples(index=False):
+        g = per_run.get(row.run)
+        if g is None:
+            raise TaccInputError("arms", int(row.run), "no arm rows for this run")
+        viol = None if _na(row.violation_arm) else {"arm": int(row.violation_arm),
+                                                      "fidelity": str(row.violation_fidelity),
+                                                      "count": int(row.violation_count)}
+        d = {"policy": str(row.policy), "seed": int(row.seed), "rounds": int(row.rounds), "cost": float(row.cost),
+             "regret": float(row.regret), "event_held": bool(row.event_held), "violation": viol,
+             "checkpoints": json.loads(row.checkpoints), "regret_at": json.loads(row.regret_at),
+             "phases": json.loads(row.phases), "output": None if _na(row.output) else int(row.output),
+             "trace": None if _na(row.trace) else json.loads(row.trace)}
+        for col in _PER_ARM:
+            d[col] = [float(x) for x in g[col]] if col == "regret_share" else [int(x) for x in g[col]]
+        out.append(RunRecord.from_dict(d))
+    return out
+
+
+def save_frames(frames: RunFrames, out_dir, format: str = "parquet") -> list[Path]:
+    """Write ``runs``, ``arms`` and ``configs`` as ``OUT/<table>.parquet`` (pyarrow) or ``.csv``; the files."""
+    if format not in FORMATS:
+        raise TaccInputError("to", format, f"must be one of {', '.join(FORMATS)}")
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for name in ("runs", "arms", "configs"):
+        df, path = getattr(frames, name), out / f"{name}.{format}"
+        if format == "parquet":
+            try:
+                df.to_parquet(path, index=False)
+            except ImportError:
+                raise TaccInputError("to", format, "Parquet needs pyarrow: pip install 'tacc[tables]'") from None
+        else:
+            df.to_csv(path, index=False)
+        paths.append(path)
+    return paths
+
+
+def load_frames(path) -> RunFrames:
+    """The tables :func:`save_frames` wrote in folder ``path`` (Parquet if present, else CSV), typed again."""
+    pd = _pandas()
+    root = Path(path)
+    for fmt in FORMATS:
+        if all((root / f"{t}.{fmt}").is_file() for t in ("runs", "arms", "configs")):
+            break
+    else:
+        raise TaccInputError("from", str(path), "holds no runs/arms/configs tables (.parquet or .csv)")
+
+    def read(name, columns):
+        p = root / f"{name}.{fmt}"
+        if fmt == "parquet":
+            df = pd.read_parquet(p)
+        else:
+            # every column as text, floats parsed by Python (exact round trip of repr), empty cells as NA
+            df = pd.read_csv(p, dtype=str, keep_default_na=False)
+            for c, t in columns.items():
+                if t == "float64":
+                    df[c] = [math.nan if x == "" else float(x) for x in df[c]]
+                elif t in ("Int64", "string"):
+                    df[c] = df[c].astype("string").replace("", pd.NA)
+                elif t == "bool":
+                    df[c] = df[c].map({"True": True, "False": False})
+                else:
+                    df[c] = df[c].astype("int64")
+        return _typed(df, columns)
+
+    return RunFrames(read("runs", RUN_COLUMNS), read("arms", ARM_COLUMNS), read("configs", CONFIG_COLUMNS))
+
+
+# ------------------------------------------------------------------ a runner's cache folder
+def save_configs(root, configs) -> None:
+    """Keep each configuration's TOML text in ``root/configs/<config_id>.toml`` (once), so the runs of a cache
+    folder can be tabulated with their configuration (:func:`load_runs`)."""
+    folder = Path(root) / "configs"
+    for c in {config_id(c): c for c in configs}.items():
+        cid, config = c
+        path = folder / f"{cid}.toml"
+        if not path.exists():
+            folder.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(f".tmp-{os.getpid()}")
+            tmp.write_text(dump_config(config))
+            os.replace(tmp, path)
+
+
+def load_runs(path) -> RunFrames:
+    """The tables of a folder: tables written by :func:`save_frames`, or a runner's cache folder.
+
+    For a cache folder, each record is matched to the configuration it was run with by recomputing the runner's
+    key (``simulate.Task.key``) from the configurations kept in ``configs/``; a record whose configuration is
+    not there keeps NA in ``config``, ``config_id`` and ``budget``.
+    """
+    from simulate._runner import Task
+
+    root = Path(path)
+    if not root.is_dir():
+        raise TaccInputError("from", str(path), "is not a folder")
+    if any((root / f"runs.{f}").is_file() for f in FORMATS):
+        return load_frames(root)
+    configs = []
+    for p in sorted((root / "configs").glob("*.toml")):
+        configs.append(parse_config(tomllib.loads(p.read_text()), source=str(p)))
+    by_budget: dict = {}
+    for c in configs:
+        by_budget.setdefault(float(c.params.budget), []).append(c)
+    records, tasks = [], []
+    for key, rec in RunCache(root).items():
+        first = by_budget.get(rec.checkpoints[-1], []) if rec.checkpoints else []
+        task = None
+        for c in first + [c for c in configs if c not in first]:
+            for cps in (None, tuple(rec.checkpoints)):
+                t = Task(c, rec.policy, rec.seed, cps)
+                if t.key() == key:
+                    task = t
+                    break
+            if task is not None:
+                break
+        records.append(rec)
+        tasks.append(task)
+    if not records:
+        raise TaccInputError("from", str(path), "holds no saved runs")
+    return records_frame(records, tasks)

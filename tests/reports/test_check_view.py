@@ -1,0 +1,107 @@
+"""``tacc check`` as a user sees it (issue 11): strict JSON, the judged lines, --strict, a tampered cache
+(exit 3), and every printed reproducer reproduces its verdict."""
+
+import json
+import shlex
+from dataclasses import replace
+
+import pytest
+
+from bounds import dump_config, parse_config
+from reports.cli import main
+
+
+def _strict_json(path):
+    def bad(name):
+        raise ValueError(f"non-JSON constant {name}")
+    return json.loads(path.read_text(), parse_constant=bad)
+
+
+def test_check_json_has_no_nan_for_a_claim_judged_on_no_run(tmp_path, capsys):
+    """llm-residual has no class-A arm: class-A is judged on no run; its max ratio is null with the reason
+    (it was NaN, and json.dumps(allow_nan=False) crashed)."""
+    out = tmp_path / "c.json"
+    assert main(["check", "llm-residual", "--seeds", "1", "--evidence", "0", "--json", str(out),
+                 "--reproducers", str(tmp_path / "rep")]) == 0
+    data = _strict_json(out)
+    a = next(c for c in data["claims"] if c["key"] == "class-A")
+    assert a["max_ratio"] is None and a["max_ratio_all"] is None and "judged on no run" in a["no_ratio_reason"]
+    assert data["judged_pairs"] < data["run_pairs"] and "class-A" in [n["claim"] for n in data["not_judged"]]
+
+
+def _broken_plugin(tmp_path):
+    """A table instance whose certificate of arm 1 is exceeded at n = 2: ass:plugin fails with a witness."""
+    d = 0.125
+    cfg = parse_config({"name": "broken-plugin",
+                        "instance": {"mu_high": [0.5, 0.25], "noise": {"model": "gaussian", "sigma": 0.1},
+                                     "low": {"model": "table", "mean_low": [[0.5, 0.5], [0.25 + d, 0.25 + d]],
+                                             "certificate": [[0.0, 0.0], [d, d]]}},
+                        "costs": {"low": 1.0, "high": 5.0},
+                        "params": {"budget": 2000, "delta": 0.05, "rho": "min", "gamma": 0.2, "eta": 1e-4,
+                                   "s0": 3}})
+    path = tmp_path / "broken.toml"
+    path.write_text(dump_config(cfg))
+    return str(path)
+
+
+def test_first_lines_say_what_was_judged_and_strict_fails_on_an_excluded_claim(tmp_path, capsys):
+    args = ["check", _broken_plugin(tmp_path), "--policy", "tacc", "--seeds", "2", "--evidence", "0",
+            "--reproducers", str(tmp_path / "rep")]
+    assert main(args) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].startswith("judged: ") and "(claim, run) pairs" in lines[1]
+    head = "\n".join(lines[:30])
+    assert "high-count (prop:analysis-high-selection)" in head
+    assert "ass:plugin failed (the certificate is exceeded at arm 1, n = 2" in head and "'n': 2" in head
+    assert main(args + ["--strict"]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL (--strict)" in out and "high-count" in out.splitlines()[-1]
+
+
+def test_strict_passes_when_every_measurable_claim_was_judged(tmp_path, capsys):
+    """llm-residual: class-A has nothing to measure (no A arm): listed, but --strict does not fail on it."""
+    assert main(["check", "llm-residual", "--policy", "tacc", "--seeds", "1", "--evidence", "0", "--strict",
+                 "--reproducers", str(tmp_path / "rep")]) == 0
+    assert "class-A (prop:analysis-low-selection), 1 verdict(s), nothing to measure" in capsys.readouterr().out
+
+
+def test_a_tampered_cached_run_is_an_integrity_error_exit_3(tmp_path, capsys):
+    cache = tmp_path / "cache"
+    args = ["check", "llm-vanishing", "--policy", "tacc", "--seeds", "1", "--evidence", "0", "--cache", str(cache),
+            "--reproducers", str(tmp_path / "rep")]
+    assert main(args) == 0
+    (f,) = cache.glob("*/*.json")
+    rec = json.loads(f.read_text())
+    rec["n_high"][1] = 10**9                                 # one number altered in the cached run
+    f.write_text(json.dumps(rec))
+    capsys.readouterr()
+    assert main(args) == 3
+    out = capsys.readouterr().out
+    assert "CACHE INTEGRITY ERROR" in out and "VIOLATED on the stored run(s), HOLDS on a fresh run" in out
+    assert "[NEW]" not in out and not (tmp_path / "rep").exists()
+
+
+def test_every_printed_reproducer_reproduces_its_verdict(tmp_path, monkeypatch, capsys):
+    """Run the gate with a claim that some runs exceed, then run each printed command: the same claim is
+    VIOLATED on the same policy and seed, and nothing else is."""
+    import certify._check as check_module
+    from certify import claim
+    from certify._claims import Measurement
+
+    # exceeded exactly on the runs whose arm-1 low count is odd: a verdict that depends on the seed
+    odd = replace(claim("low-count"), measure=lambda ctx, rec: [Measurement("N_L mod 2", 0, rec.n_low[1] % 2,
+                                                                            arm=1)])
+    real = check_module.claims_for
+    monkeypatch.setattr(check_module, "claims_for",
+                        lambda p: tuple(odd if c.key == "low-count" else c for c in real(p)))
+    first = tmp_path / "first.json"
+    assert main(["check", "llm-vanishing", "--policy", "tacc", "--seeds", "4", "--evidence", "0",
+                 "--reproducers", str(tmp_path / "rep"), "--json", str(first)]) == 1
+    found = [(v["claim"], v["policy"], v["seed"]) for v in _strict_json(first)["violations"]]
+    assert found and len(found) < 4                          # some seeds, not all
+    for i, v in enumerate(_strict_json(first)["violations"]):
+        again = tmp_path / f"again-{i}.json"
+        argv = shlex.split(v["command"])[1:] + ["--json", str(again), "--reproducers", str(tmp_path / f"r{i}")]
+        assert main(argv) == 1
+        assert [(w["claim"], w["policy"], w["seed"]) for w in _strict_json(again)["violations"]] == [
+            (v["claim"], v["policy"], v["seed"])]

@@ -1,0 +1,97 @@
+"""``tacc explain``: each arm's story agrees with the run record and the trace it came from."""
+
+import dataclasses
+import json
+
+import numpy as np
+import pytest
+
+from bounds import TaccInputError, analyze
+from reports import _explain_view
+from reports._explain_view import explain, render, to_json
+from reports._report import default_config
+from reports.cli import main
+from simulate import HIGH, LOW, make_problem, run
+
+
+@pytest.fixture(scope="module")
+def story():
+    return explain(default_config(), "tacc", 0)
+
+
+def _counts_before(trace, k, fidelity):
+    """The arm's count at `fidelity` before each round (rounds from 1)."""
+    tr = np.asarray(trace)
+    mine = (tr[:, 0] == k) & (tr[:, 1] == fidelity)
+    return np.concatenate([[0], np.cumsum(mine)])     # index r: the count after round r
+
+
+def test_stories_agree_with_the_record(story):
+    config = default_config()
+    rec = run(make_problem(config), "tacc", 0, trace=True)
+    a = analyze(config)
+    assert story.regret == rec.regret and story.rounds == rec.rounds
+    assert sum(s.regret_fraction for s in story.arms) == pytest.approx(1.0)
+    for s in story.arms:
+        k = s.arm
+        assert (s.n_low, s.n_high, s.continuation) == (rec.n_low[k], rec.n_high[k], rec.continuation[k])
+        low = _counts_before(rec.trace, k, LOW)
+        high = _counts_before(rec.trace, k, HIGH)
+        if s.threshold_round > 0:                 # the round of the arm's N_gamma-th low query
+            assert low[s.threshold_round] == a.n_gamma and low[s.threshold_round - 1] == a.n_gamma - 1
+        for r in s.continuation_rounds:           # continuation pulls are low queries made at N_L >= N_gamma
+            assert rec.trace[r - 1] == (k, LOW) and low[r - 1] >= a.n_gamma
+        if s.certified_by.startswith("L"):
+            assert low[s.certified_round] == max(s.tau, a.n_gamma)
+        if s.certified_by.startswith("H"):
+            assert high[s.certified_round] == a.high_count_bound[k] - 1
+
+
+def test_continuation_that_certifies_is_told(story):
+    """The default instance has a C arm that continuation carries to tau_k (C^d): the story says so."""
+    cd = [s for s in story.arms if s.run_class == "C^d" and s.reached_tau_by_continuation]
+    assert cd, [(s.arm, s.run_class, s.continuation) for s in story.arms]
+    s = cd[0]
+    assert s.continuation > 0 and s.certified_by.startswith("L") and s.high_in_window == 0
+    assert "carried it to tau_k" in story.story(s.arm)
+    assert s.bound_after <= s.bound_before     # here the outlier query itself certifies: B_k stays D / tau_k
+
+
+def test_engines_tell_the_same_story(story):
+    assert explain(default_config(), "tacc", 0, engine="reference") == story
+
+
+def test_other_policies_have_no_continuation():
+    e = explain(default_config(), "dnc", 1)
+    assert all(s.continuation == 0 and not s.continuation_rounds for s in e.arms)
+
+
+def test_a_record_that_disagrees_with_its_trace_is_refused(monkeypatch):
+    real = _explain_view.run
+
+    def broken(*args, **kw):
+        rec = real(*args, **kw)
+        return dataclasses.replace(rec, continuation=tuple(c + 1 for c in rec.continuation))
+
+    monkeypatch.setattr(_explain_view, "run", broken)
+    with pytest.raises(TaccInputError) as e:
+        explain(default_config(), "tacc", 0)
+    assert e.value.field == "trace"
+
+
+def test_render_and_json(story):
+    text = render(story, max_arms=3)
+    assert "N_gamma at round" in text and "... 3 more arms" in text
+    js = to_json(story)
+    assert len(js["arms"]) == 6 and all("story" in a for a in js["arms"])
+    json.dumps(js)
+
+
+def test_cli_explain(tmp_path, capsys):
+    assert main(["explain", "llm-residual", "--seed", "1", "--json", "-", "--out", str(tmp_path)]) == 0
+    js = json.loads(capsys.readouterr().out)
+    best = [a for a in js["arms"] if a["gap"] == 0][0]
+    assert best["continuation"] > 0 and best["continuation"] <= best["window_pulls"]
+    assert {p.suffix for p in tmp_path.iterdir()} == {".png", ".pdf"}
+    assert all(p.stat().st_size > 1000 for p in tmp_path.iterdir())
+    assert main(["explain", "llm-residual", "--policy", "nope"]) == 2

@@ -1,0 +1,69 @@
+"""Every statistic the toolkit prints, against values computed by hand: the mean, the standard error (n - 1
+degrees of freedom), the paired 95% interval (Student t with n - 1 degrees of freedom), an exact zero, and the
+per-arm regret mean of ``tacc simulate`` (over seeds, one value per arm)."""
+
+import dataclasses
+import math
+
+import numpy as np
+import pytest
+
+from bounds import TaccInputError, parse_config
+from reports._simulate_view import per_arm_regret_mean, render
+from reports._stats import paired, summarize
+from reports._tables import fmt
+from simulate import make_problem, run
+
+
+def test_mean_and_standard_error_by_hand():
+    # [1, 2, 3, 4]: mean 5/2; sample variance ((3/2)^2 + (1/2)^2) * 2 / 3 = 5/3; se = sqrt(5/3) / 2
+    s = summarize([1, 2, 3, 4])
+    assert (s.n, s.mean, s.min, s.max) == (4, 2.5, 1.0, 4.0)
+    assert s.se == pytest.approx(math.sqrt(5 / 3) / 2, rel=1e-15)
+    assert s.se != pytest.approx(math.sqrt(5 / 4) / 2, rel=1e-3)      # n degrees of freedom would be wrong
+    assert summarize([7.5]).se == 0.0 and summarize([7.5]).mean == 7.5
+
+
+def test_identical_values_have_a_standard_error_of_exactly_zero():
+    values = [36.62] * 1000
+    x = np.asarray(values)
+    assert x.std(ddof=1) / math.sqrt(x.size) != 0      # the floating-point residue the old formula printed
+    s = summarize(values)
+    assert s.se == 0.0 and s.mean == 36.62 and fmt(s.se) == "0"
+    p = paired(values, [30.0] * 1000)
+    assert (p.low, p.mean, p.high) == (36.62 - 30.0,) * 3
+
+
+def test_paired_interval_by_hand():
+    # d = a - b = [2, 3, 2, 4]: mean 11/4; sample variance 2.75 / 3; se = sqrt(2.75 / 3) / 2;
+    # t_{0.975, 3} = 3.182446 (Student t table, 3 degrees of freedom)
+    p = paired([3, 5, 4, 8], [1, 2, 2, 4])
+    half = 3.182446 * math.sqrt(2.75 / 3) / 2
+    assert p.n == 4 and p.mean == 2.75
+    assert p.high - p.mean == pytest.approx(half, rel=1e-6)
+    assert p.mean - p.low == pytest.approx(half, rel=1e-6)
+    assert not p.high - p.mean == pytest.approx(2.776445 * math.sqrt(2.75 / 3) / 2, rel=1e-3)  # 4 d.o.f.: wrong
+    assert p.excludes_zero
+    assert paired([1.0], [0.5]) == type(p)(1, 0.5, 0.5, 0.5)
+
+
+def test_empty_values_are_refused():
+    with pytest.raises(TaccInputError):
+        summarize([])
+
+
+def test_per_arm_regret_mean_is_over_seeds_for_each_arm():
+    cfg = parse_config({
+        "name": "three", "instance": {"mu_high": [0.9, 0.8, 0.7], "low": {"model": "power_decay", "zeta": 0.1,
+                                                                            "r": 0.5}},
+        "costs": {"low": 1.0, "high": 10.0},
+        "params": {"budget": 200, "rho": 0.5, "gamma": 0.3, "eta": 0.01, "s0": 2}})
+    p = make_problem(cfg)
+    recs = [dataclasses.replace(run(p, "tacc", s), regret_share=share, regret=sum(share))
+            for s, share in ((0, (0.0, 2.0, 4.0)), (1, (0.0, 4.0, 8.0)))]
+    assert per_arm_regret_mean(recs).tolist() == [0.0, 3.0, 6.0]        # by hand: (2 + 4) / 2, (4 + 8) / 2
+    rows = render(p, recs, "fast").split("per arm, over seeds")[1].splitlines()[3:6]
+    assert [r.split()[-1] for r in rows] == ["0", "3", "6"]
+    last = render(p, recs, "fast").splitlines()[-1]
+    # regret 6 and 12: mean 9, se = sample sd 3 sqrt(2) / sqrt(2) = 3
+    assert "mean 9 +- 3 (standard error)" in last

@@ -1,0 +1,68 @@
+"""Public boundaries: what one package uses of another is public (re-exported by that package's ``__init__``).
+
+A private module (``_x.py``) or a private name may be imported only inside its own package; tests may reach
+private names (they test the implementation), the packages and the command line may not.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("bounds", "simulate", "certify", "proofs_checks", "reports")
+
+
+def cross_package_private_imports(source: str, own: str) -> list[str]:
+    """Every import in ``source`` (a module of package ``own``) of another package's private module or name."""
+    out = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                parts = alias.name.split(".")
+                if parts[0] in PACKAGES and parts[0] != own and any(p.startswith("_") for p in parts[1:]):
+                    out.append(f"line {node.lineno}: import {alias.name}")
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            parts = node.module.split(".")
+            if parts[0] not in PACKAGES or parts[0] == own:
+                continue
+            if any(p.startswith("_") for p in parts[1:]):
+                out.append(f"line {node.lineno}: from {node.module} import ...")
+            out += [f"line {node.lineno}: from {node.module} import {a.name}" for a in node.names
+                    if a.name.startswith("_")]
+    return out
+
+
+@pytest.mark.parametrize("source, found", [
+    ("from certify._check import sample_configs", 1),
+    ("import certify._search", 1),
+    ("from bounds import _validate as v", 1),
+    ("def f():\n    from proofs_checks._run import BASELINE", 1),
+    ("from certify import sample_configs", 0),
+    ("from reports._tables import table", 0),        # own package: allowed
+    ("from . import _x", 0),
+])
+def test_the_scanner_finds_private_imports(source, found):
+    assert len(cross_package_private_imports(source, "reports")) == found
+
+
+def test_the_command_line_uses_only_public_names():
+    assert cross_package_private_imports((ROOT / "reports" / "cli.py").read_text(), "reports") == []
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_no_package_reaches_into_another(package):
+    found = {str(f.relative_to(ROOT)): hits for f in sorted((ROOT / package).rglob("*.py"))
+             if (hits := cross_package_private_imports(f.read_text(), package))}
+    assert found == {}
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_every_public_name_exists_and_is_documented(package):
+    mod = importlib.import_module(package)
+    assert mod.__doc__
+    for name in getattr(mod, "__all__", ()):
+        assert hasattr(mod, name), f"{package}.{name} is in __all__ but not defined"
