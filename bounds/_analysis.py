@@ -5,13 +5,15 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from bounds._certification import certification_time
+import numpy as np
+
+from bounds._certification import certification_times
 from bounds._config import Config
 from bounds._horizon import horizon, log_factor, min_rho, n_gamma
 from bounds._instance import Instance, build_instance
 from bounds._partition import ArmClass, arm_partition, prior_partition
-from bounds._rdfe import RdfeBound, rdfe_high_cost, rdfe_low_cost, rdfe_regret_bound
-from bounds._tacc import (Comparison, CorollaryTerms, TaccBound, corollary_order, high_query_bound,
+from bounds._rdfe import RdfeBound, rdfe_high_counts, rdfe_low_counts, rdfe_regret_bound
+from bounds._tacc import (Comparison, CorollaryTerms, TaccBound, confirmation_counts, corollary_order,
                           low_query_bound, static_vs_adaptive, tacc_regret_bound)
 
 __all__ = ["Analysis", "analyze"]
@@ -55,22 +57,27 @@ def analyze(config: Config) -> Analysis:
     rho = rmin if p.rho == "min" else float(p.rho)
     ell = log_factor(rho, K, T, p.delta)
     ng = n_gamma(ell, p.gamma)
-    kb, mu_star, gaps = inst.best_arm, inst.mu_star, [float(g) for g in inst.gaps]
-    tau = tuple(math.inf if k == kb else certification_time(inst.low, k, mu_star, p.gamma) for k in range(K))
+    kb, mu_star, gaps = inst.best_arm, inst.mu_star, np.asarray(inst.gaps, dtype=float)
+    tau_arr = certification_times(inst.low, mu_star, p.gamma)
+    tau_arr[kb] = math.inf
+    tau = tuple(math.inf if t == math.inf else int(t) for t in tau_arr.tolist())
     classes = arm_partition(tau, ng, p.s0, kb)
     prior = prior_partition(classes)
     best = tuple(ArmClass.C_D if x is ArmClass.C else x for x in classes)
     kw = dict(n_gamma=ng, s0=p.s0, ell=ell, cost_low=c.low, cost_high=c.high)
-    c_low = tuple(0.0 if g == 0 else rdfe_low_cost(inst.low, k, g / 4, ell, c.low) for k, g in enumerate(gaps))
-    c_high = tuple(0.0 if g == 0 else rdfe_high_cost(g / 4, ell, c.high) for g in gaps)
+    pos = np.flatnonzero(gaps > 0)
+    c_low, c_high = np.zeros(K), np.zeros(K)
+    c_low[pos] = c.low * rdfe_low_counts(inst.low, pos, gaps[pos] / 4, ell)
+    c_high[pos] = c.high * rdfe_high_counts(gaps[pos] / 4, ell)
+    high = [1 + x for x in confirmation_counts(ell, gaps)]
+    high[kb] = 0
     return Analysis(
         config=config, instance=inst, horizon=T, rho=rho, rho_min=rmin, ell=ell, n_gamma=ng, tau=tau,
-        classes=classes, low_count_bound=low_query_bound(ng, p.s0),
-        high_count_bound=tuple(0 if k == kb else high_query_bound(ell, g) for k, g in enumerate(gaps)),
+        classes=classes, low_count_bound=low_query_bound(ng, p.s0), high_count_bound=tuple(high),
         theorem=tacc_regret_bound(gaps, prior, **kw), theorem_if_all_cd=tacc_regret_bound(gaps, best, **kw),
         corollary=corollary_order(gaps, prior, gamma=p.gamma, horizon=T, ell=ell, s0=p.s0, cost_low=c.low,
                                   cost_high=c.high),
         comparison=static_vs_adaptive(gaps, classes, **kw),
-        rdfe_low_cost=c_low, rdfe_high_cost=c_high,
+        rdfe_low_cost=tuple(c_low.tolist()), rdfe_high_cost=tuple(c_high.tolist()),
         rdfe=rdfe_regret_bound(inst.low, gaps, ell=ell, cost_low=c.low, cost_high=c.high),
     )

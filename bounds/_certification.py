@@ -2,15 +2,50 @@
 
 from __future__ import annotations
 
+import math
 
 import numpy as np
 
 from bounds import _validate as v
 from bounds._lowfidelity import LowFidelityModel
 from bounds._mismatch import low_gap
-from bounds._search import first_true
+from bounds._search import first_true_rows
 
-__all__ = ["certification_time"]
+__all__ = ["certification_time", "certification_times"]
+
+#: counts x arms evaluated at once while scanning the models' irregular prefixes
+_SCAN_CELLS = 1 << 22
+
+
+def certification_times(model: LowFidelityModel, mu_star: float, gamma: float, arms=None) -> np.ndarray:
+    """tau_k(gamma) of ``eq:analysis-cert-time`` for every arm of ``arms`` (default: all), in shared vector calls.
+
+    The definition and the search are those of :func:`certification_time`; returns a float64 array of exact
+    integers and ``inf``.
+    """
+    mu = v.finite_real("mu_star", mu_star)
+    threshold = 2.0 * v.positive_real("gamma", gamma)
+    ks = np.arange(model.n_arms, dtype=np.int64) if arms is None else np.asarray(arms, dtype=np.int64)
+    out = np.full(ks.size, math.inf)
+
+    def certified(arm, n):
+        return low_gap(mu, model.avg_mean_low_at(arm, n), model.mismatch_bound_at(arm, n)) >= threshold
+
+    prefix = model.irregular_prefixes()[ks]
+    pending = np.ones(ks.size, dtype=bool)
+    for m in np.unique(prefix[prefix > 0]):             # counts 1..m one by one, a block of arms at a time
+        group = np.flatnonzero(prefix == m)
+        n = np.arange(1, m + 1, dtype=np.int64)
+        step = max(1, _SCAN_CELLS // int(m))
+        for i in range(0, group.size, step):
+            g = group[i:i + step]
+            hits = certified(ks[g][:, None], n[None, :])
+            found = hits.any(axis=1)
+            out[g[found]] = np.argmax(hits[found], axis=1) + 1.0
+            pending[g[found]] = False
+    rest = np.flatnonzero(pending)
+    out[rest] = first_true_rows(lambda rows, n: certified(ks[rest[rows]], n), rest.size, start=prefix[rest] + 1)
+    return out
 
 
 def certification_time(model: LowFidelityModel, k: int, mu_star: float, gamma: float) -> int | float:
@@ -21,6 +56,7 @@ def certification_time(model: LowFidelityModel, k: int, mu_star: float, gamma: f
     Computed from the definition at every count, not only up to the horizon: counts 1..m (the model's
     irregular prefix) one by one, then a bisection past m, where Delta_k^(L) is monotone; the search stops
     at 2**53 (beyond, float counts are not distinct) and returns ``math.inf`` if no count qualifies.
+    :func:`certification_times` does the same for many arms at once.
 
     Args:
         model: the low-fidelity model (it carries mu^(H), bar mu^(L) and B_k).
@@ -37,17 +73,5 @@ def certification_time(model: LowFidelityModel, k: int, mu_star: float, gamma: f
     11
     """
     k = model._arm(k)
-    mu = v.finite_real("mu_star", mu_star)
-    g = v.positive_real("gamma", gamma)
-    threshold = 2.0 * g
-
-    def gaps(n):
-        n = np.asarray(n)
-        return low_gap(mu, model.avg_mean_low(k, n), model.mismatch_bound(k, n))
-
-    m = model.irregular_prefix(k)
-    if m > 0:
-        hits = np.flatnonzero(gaps(np.arange(1, m + 1)) >= threshold)
-        if hits.size:
-            return int(hits[0]) + 1
-    return first_true(lambda n: gaps(n) >= threshold, start=m + 1)
+    t = certification_times(model, mu_star, gamma, arms=[k])[0]
+    return math.inf if t == math.inf else int(t)

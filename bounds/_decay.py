@@ -50,6 +50,7 @@ class ResidualDecay(LowFidelityModel):
         self.signs = s
         self.b = bb
         self.a = s * self.zeta
+        self._abs_a, self._abs_b = np.abs(self.a), np.abs(self.b)
         self._segments = {}
 
     def describe(self) -> dict:
@@ -91,12 +92,18 @@ class ResidualDecay(LowFidelityModel):
             return np.zeros(n.shape)
         return np.clip(np.minimum(n, hi) - lo + 1, 0, None).astype(float)
 
+    def mismatch_sum_at(self, ks, n):
+        if self.clip:
+            return super().mismatch_sum_at(ks, n)
+        ks, arr = self._arms_counts(ks, n, minimum=0)
+        return self.b[ks] * arr + self.a[ks] * power_sum(arr, self.r, self.n0)
+
     def mismatch_sum(self, k, n):
         k = self._arm(k)
         arr = self._counts(n, minimum=0)
         a, b, mu = self.a[k], self.b[k], self.mu_high[k]
         if not self.clip:
-            return self._out(n, b * arr + a * power_sum(arr, self.r, self.n0))
+            return self._out(n, self.mismatch_sum_at(np.full(arr.shape, k), arr))
         above, below = self._clipped_ranges(k)
         n_above = self._count_in(above, arr)
         n_below = self._count_in(below, arr)
@@ -121,19 +128,29 @@ class ResidualDecay(LowFidelityModel):
             total = total + part
         return self._out(n, total)
 
+    def _certificate_at(self, ks: np.ndarray, arr: np.ndarray) -> np.ndarray:
+        return self._abs_b[ks] * arr + self._abs_a[ks] * power_sum(arr, self.r, self.n0)
+
     def certificate(self, k, n):
         k = self._arm(k)
         arr = self._counts(n, minimum=0)
-        return self._out(n, abs(self.b[k]) * arr + abs(self.a[k]) * power_sum(arr, self.r, self.n0))
+        return self._out(n, self._certificate_at(np.full(arr.shape, k), arr))
+
+    def mismatch_bound_at(self, ks, n):
+        ks, arr = self._arms_counts(ks, n)
+        return self._certificate_at(ks, arr) / arr
 
     def mismatch_bound(self, k, n):
         k = self._arm(k)
         arr = self._counts(n)
-        return self._out(n, np.atleast_1d(self.certificate(k, arr)) / arr)
+        return self._out(n, self.mismatch_bound_at(np.full(arr.shape, k), arr))
 
     def irregular_prefix(self, k):
         self._arm(k)
         return 0
+
+    def irregular_prefixes(self):
+        return np.zeros(self.n_arms, dtype=np.int64)
 
 
 def power_decay(mu_high, *, zeta, r, signs, clip=False) -> ResidualDecay:

@@ -7,6 +7,8 @@ import math
 from dataclasses import dataclass
 from typing import Sequence
 
+import numpy as np
+
 from bounds import _validate as v
 from bounds._errors import TaccInputError
 
@@ -76,19 +78,15 @@ def arm_partition(tau: Sequence[float], n_gamma: int, s0: int, best_arm: int) ->
     kb = v.integer("best_arm", best_arm, minimum=0)
     if kb >= len(tau):
         raise TaccInputError("best_arm", best_arm, f"must be an arm index below {len(tau)}")
-    out = []
-    for k, t in enumerate(tau):
-        if k == kb:
-            out.append(ArmClass.OPTIMAL)
-        elif not (t == math.inf or (isinstance(t, int) and t >= 1)):
-            raise TaccInputError(f"tau[{k}]", t, "must be an integer >= 1 or inf")
-        elif t <= ng:
-            out.append(ArmClass.A)
-        elif t <= ng + s:
-            out.append(ArmClass.C)
-        else:
-            out.append(ArmClass.B)
-    return tuple(out)
+    inf = math.inf
+    bad = [k for k, t in enumerate(tau) if k != kb and not (t == inf or (isinstance(t, int) and t >= 1))]
+    if bad:
+        raise TaccInputError(f"tau[{bad[0]}]", tau[bad[0]], "must be an integer >= 1 or inf")
+    t = np.array([float(x) for x in tau])
+    code = np.where(t <= ng, 0, np.where(t <= ng + s, 1, 2))
+    code[kb] = 3
+    names = (ArmClass.A, ArmClass.C, ArmClass.B, ArmClass.OPTIMAL)
+    return tuple(names[c] for c in code.tolist())
 
 
 def refine_partition(classes: Sequence[ArmClass], tau: Sequence[float],

@@ -7,14 +7,50 @@ import math
 from dataclasses import dataclass
 from typing import Sequence
 
+import numpy as np
+
 from bounds import _validate as v
 from bounds._errors import TaccInputError
 from bounds._horizon import radius
 from bounds._lowfidelity import LowFidelityModel
-from bounds._search import first_true
+from bounds._search import first_true_rows
 
 __all__ = ["rdfe_low_count", "rdfe_high_count", "rdfe_low_cost", "rdfe_high_cost", "rdfe_oracle_cost",
-           "rdfe_phase_index", "rdfe_dyadic_constant", "RdfeBound", "rdfe_regret_bound"]
+           "rdfe_phase_index", "rdfe_dyadic_constant", "RdfeBound", "rdfe_regret_bound", "rdfe_low_counts",
+           "rdfe_high_counts", "rdfe_phase_indices"]
+
+
+def _scalar(x) -> int | float:
+    return math.inf if x == math.inf else int(x)
+
+
+def rdfe_low_counts(model: LowFidelityModel, arms, eps, ell: float) -> np.ndarray:
+    """:func:`rdfe_low_count` for every pair (arms[i], eps[i]) in shared vector calls (float64: exact integers
+    and ``inf``)."""
+    ks = np.asarray(arms, dtype=np.int64).reshape(-1)
+    target = np.broadcast_to(np.asarray(eps, dtype=float), ks.shape) / 8.0
+    e = v.positive_real("ell", ell)
+    return first_true_rows(lambda i, n: radius(n, e) + model.mismatch_bound_at(ks[i], n) <= target[i], ks.size)
+
+
+def rdfe_high_counts(eps, ell: float) -> np.ndarray:
+    """:func:`rdfe_high_count` for every entry of ``eps`` in shared vector calls (float64: exact integers and
+    ``inf``); equal accuracies are searched once."""
+    e = v.positive_real("ell", ell)
+    values, where = np.unique(np.asarray(eps, dtype=float).reshape(-1), return_inverse=True)
+    target = values / 8.0
+    return first_true_rows(lambda i, n: radius(n, e) <= target[i], values.size)[where.reshape(-1)]
+
+
+def rdfe_phase_indices(gaps) -> np.ndarray:
+    """:func:`rdfe_phase_index` for an array of gaps (>= 0): float64, exact integers and ``inf`` for 0.
+
+    With Delta_k / 2 = f 2^e, 1/2 <= f < 1 (``frexp``, exact), 2^-r <= Delta_k / 2 exactly when -r <= e - 1,
+    so r_k = max(1, 1 - e).
+    """
+    half = np.asarray(gaps, dtype=float) / 2
+    _, e = np.frexp(half)
+    return np.where(half > 0, np.maximum(1, 1 - e).astype(float), math.inf)
 
 
 def rdfe_low_count(model: LowFidelityModel, k: int, eps: float, ell: float) -> int | float:
@@ -25,9 +61,7 @@ def rdfe_low_count(model: LowFidelityModel, k: int, eps: float, ell: float) -> i
     It is infinite when lim B_k(n) >= eps / 8 (a residual mismatch).
     """
     k = model._arm(k)
-    target = v.positive_real("eps", eps) / 8.0
-    e = v.positive_real("ell", ell)
-    return first_true(lambda n: radius(n, e) + model.mismatch_bound(k, n) <= target)
+    return _scalar(rdfe_low_counts(model, [k], v.positive_real("eps", eps), ell)[0])
 
 
 def rdfe_high_count(eps: float, ell: float) -> int | float:
@@ -35,9 +69,7 @@ def rdfe_high_count(eps: float, ell: float) -> int | float:
 
     inf only when the count exceeds 2**53 (eps below about 1e-7 sqrt(ell)), where counts stop being floats.
     """
-    target = v.positive_real("eps", eps) / 8.0
-    e = v.positive_real("ell", ell)
-    return first_true(lambda n: radius(n, e) <= target)
+    return _scalar(rdfe_high_counts([v.positive_real("eps", eps)], ell)[0])
 
 
 def rdfe_low_cost(model: LowFidelityModel, k: int, eps: float, ell: float, cost_low: float) -> float:
@@ -80,13 +112,7 @@ def rdfe_phase_index(gap: float) -> int | float:
     >>> rdfe_phase_index(0.3)   # 2^-3 = 0.125 <= 0.15 < 0.25
     3
     """
-    g = v.nonnegative_real("gap", gap)
-    if g == 0:
-        return math.inf
-    r = 1
-    while math.ldexp(1.0, -r) > g / 2:
-        r += 1
-    return r
+    return _scalar(rdfe_phase_indices([v.nonnegative_real("gap", gap)])[0])
 
 
 def _phase_costs(model, k, r_k, ell, cost_low, cost_high):
@@ -177,30 +203,65 @@ def rdfe_regret_bound(model: LowFidelityModel, gaps: Sequence[float], *, ell: fl
     K = model.n_arms
     if len(gaps) != K:
         raise TaccInputError("gaps", len(gaps), f"must hold one gap per arm ({K})")
-    gs = [v.nonnegative_real(f"gaps[{k}]", g) for k, g in enumerate(gaps)]
+    gs = v.nonnegative_reals("gaps", gaps)
     e = v.positive_real("ell", ell)
     cl = v.positive_real("cost_low", cost_low)
     ch = v.positive_real("cost_high", cost_high)
-    idx, sums, consts, term, paper, corr, valid = [], [], [], [], [], [], []
-    for k, g in enumerate(gs):
-        if g == 0:
-            idx.append(math.inf), sums.append(0.0), consts.append(1.0), term.append(0.0)
-            paper.append(0.0), corr.append(0.0), valid.append(True)
-            continue
-        r_k = rdfe_phase_index(g)
-        costs = _phase_costs(model, k, r_k, e, cl, ch)
-        idx.append(r_k)
-        sums.append(math.fsum(costs))
-        consts.append(_ratio(costs))
-        term.append(costs[-1])
-        paper.append(rdfe_oracle_cost(model, k, g / 4, e, cl, ch))
-        corr.append(rdfe_oracle_cost(model, k, min(g / 4, 0.5), e, cl, ch))
-        valid.append(g <= 2)
-    c1 = max(consts)
-    c2 = max(gs)
+    arms = np.flatnonzero(gs > 0)
+    g = gs[arms]
+    r_k = rdfe_phase_indices(g).astype(np.int64)
+    # one row per (arm, accuracy): the phases eps_1..eps_{r_k}, then Delta_k / 4 and min(Delta_k / 4, 1/2)
+    phase_arm = np.repeat(np.arange(arms.size), r_k)
+    starts = np.cumsum(r_k) - r_k
+    phase_r = np.arange(phase_arm.size) - starts[phase_arm] + 1
+    eps = np.concatenate([np.ldexp(1.0, -phase_r), g / 4, np.minimum(g / 4, 0.5)])
+    who = np.concatenate([phase_arm, np.arange(arms.size), np.arange(arms.size)])
+    costs = _oracle_costs(model, arms[who], eps, e, cl, ch)
+    n_ph = phase_arm.size
+    last = costs[starts + r_k - 1]
+    sums_a = _sums(costs[:n_ph], starts, r_k)
+    consts_a = np.where(last == math.inf, 1.0, sums_a / np.where(last == math.inf, 1.0, last))
+    idx = np.full(K, math.inf)
+    sums, consts, term, paper, corr = np.zeros(K), np.ones(K), np.zeros(K), np.zeros(K), np.zeros(K)
+    idx[arms], sums[arms], consts[arms], term[arms] = r_k, sums_a, consts_a, last
+    paper[arms], corr[arms] = costs[n_ph:n_ph + arms.size], costs[n_ph + arms.size:]
+    c1 = float(consts.max())
+    c2 = float(gs.max())
     warm = c2 * K * (cl + ch)
-    sharp = math.fsum(g * (s + cl + ch) for g, s in zip(gs, sums) if g > 0)
-    total = c1 * math.fsum(g * c for g, c in zip(gs, corr)) + warm
-    paper_total = c1 * math.fsum(g * c for g, c in zip(gs, paper)) + warm
+    sharp = math.fsum((g * (sums_a + cl + ch)).tolist())
+    total = c1 * math.fsum((gs * corr).tolist()) + warm
+    paper_total = c1 * math.fsum((gs * paper).tolist()) + warm
+    idx = [math.inf if x == math.inf else int(x) for x in idx.tolist()]
+    sums, consts, term, paper, corr = (x.tolist() for x in (sums, consts, term, paper, corr))
+    valid = (gs <= 2).tolist()
     return RdfeBound(tuple(idx), tuple(sums), tuple(consts), tuple(term), tuple(paper), tuple(corr),
                      tuple(valid), c1, c2, sharp, total, paper_total)
+
+
+def _sums(costs: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """math.fsum of each arm's phase costs (costs[starts[i] : starts[i] + lengths[i]]), correctly rounded.
+
+    The costs are added column by column with Knuth's error-free sum; an arm where any partial sum was not
+    exact (or is infinite) is summed again with ``math.fsum``.
+    """
+    total = np.zeros(starts.size)
+    exact = np.ones(starts.size, dtype=bool)
+    for j in range(int(lengths.max()) if lengths.size else 0):
+        rows = np.flatnonzero(lengths > j)
+        x = costs[starts[rows] + j]
+        s = total[rows] + x
+        with np.errstate(invalid="ignore"):
+            bb = s - total[rows]
+            err = (total[rows] - (s - bb)) + (x - bb)
+        exact[rows] &= np.isfinite(s) & (err == 0)
+        total[rows] = s
+    for i in np.flatnonzero(~exact).tolist():
+        total[i] = math.fsum(costs[starts[i]:starts[i] + lengths[i]].tolist())
+    return total
+
+
+def _oracle_costs(model, arms, eps, ell, cost_low, cost_high) -> np.ndarray:
+    """c_k^*(eps) = min(lambda_L low count, lambda_H high count) per pair (arms[i], eps[i]), inf where both are."""
+    low = cost_low * rdfe_low_counts(model, arms, eps, ell)
+    high = cost_high * rdfe_high_counts(eps, ell)
+    return np.minimum(low, high)

@@ -64,35 +64,47 @@ class TableLowFidelity(LowFidelityModel):
         arr = self._counts(n)
         return self._out(n, self._means[k, np.minimum(arr, self.m) - 1])
 
-    def _extend(self, k: int, arr: np.ndarray, prefix: np.ndarray, slope: float) -> np.ndarray:
+    def _extend(self, ks: np.ndarray, arr: np.ndarray, prefix: np.ndarray, slope: np.ndarray) -> np.ndarray:
         out = np.zeros(arr.shape)
         inside = (arr >= 1) & (arr <= self.m)
-        out[inside] = prefix[k, arr[inside] - 1]
+        out[inside] = prefix[ks[inside], arr[inside] - 1]
         past = arr > self.m
-        out[past] = prefix[k, -1] + (arr[past] - self.m) * slope
+        out[past] = prefix[ks[past], -1] + (arr[past] - self.m) * slope[ks[past]]
         return out
+
+    def mismatch_sum_at(self, ks, n):
+        ks, arr = self._arms_counts(ks, n, minimum=0)
+        return self._extend(ks, arr, self._dev_cum, self._tail)
 
     def mismatch_sum(self, k, n):
         k = self._arm(k)
         arr = self._counts(n, minimum=0)
-        return self._out(n, self._extend(k, arr, self._dev_cum, self._tail[k]))
+        return self._out(n, self.mismatch_sum_at(np.full(arr.shape, k), arr))
 
     def certificate(self, k, n):
         k = self._arm(k)
         arr = self._counts(n, minimum=0)
-        return self._out(n, self._extend(k, arr, self._cert, abs(self._tail[k])))
+        return self._out(n, self._extend(np.full(arr.shape, k), arr, self._cert, np.abs(self._tail)))
+
+    def mismatch_bound_at(self, ks, n):
+        ks, arr = self._arms_counts(ks, n)
+        out = np.empty(arr.shape)
+        inside = arr <= self.m
+        out[inside] = self._bound[ks[inside], arr[inside] - 1]
+        past = ~inside
+        if past.any():
+            kp, ap = ks[past], arr[past]
+            u = self._extend(kp, ap, self._cert, np.abs(self._tail))
+            out[past] = np.maximum(u / ap, np.abs(self._tail[kp]))
+        return out
 
     def mismatch_bound(self, k, n):
         k = self._arm(k)
         arr = self._counts(n)
-        out = np.empty(arr.shape)
-        inside = arr <= self.m
-        out[inside] = self._bound[k, arr[inside] - 1]
-        past = ~inside
-        if past.any():
-            u = np.atleast_1d(self.certificate(k, arr[past]))
-            out[past] = np.maximum(u / arr[past], abs(self._tail[k]))
-        return self._out(n, out)
+        return self._out(n, self.mismatch_bound_at(np.full(arr.shape, k), arr))
+
+    def irregular_prefixes(self):
+        return np.full(self.n_arms, self.m, dtype=np.int64)
 
     def irregular_prefix(self, k):
         self._arm(k)

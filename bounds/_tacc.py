@@ -8,11 +8,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Sequence
 
+import numpy as np
+
 from bounds import _validate as v
 from bounds._errors import TaccInputError
+from bounds._exact import scaled_sum
 from bounds._partition import ArmClass, in_h
 
-__all__ = ["confirmation_count", "low_query_bound", "high_query_bound", "TaccBound", "tacc_regret_bound",
+__all__ = ["confirmation_counts", "confirmation_count", "low_query_bound", "high_query_bound", "TaccBound", "tacc_regret_bound",
            "CorollaryTerms", "corollary_order", "Comparison", "static_vs_adaptive"]
 
 
@@ -25,11 +28,27 @@ def confirmation_count(ell: float, gap: float) -> int | float:
     >>> confirmation_count(1.0, 0.5)
     16
     """
+    return confirmation_counts(ell, np.array([v.nonnegative_real("gap", gap)]))[0]
+
+
+def confirmation_counts(ell: float, gaps) -> list:
+    """:func:`confirmation_count` for every gap: a list of Python ints (``inf`` for a zero gap).
+
+    The float quotient q = 4 ell / Delta^2 has relative error below 5e-16 (two roundings of normal numbers), so
+    where q < 2**52 lies more than 1e-12 q from every integer, ceil(q) is the exact ceiling; the other gaps are
+    decided with ``Fraction``.
+    """
     e = v.positive_real("ell", ell)
-    g = v.nonnegative_real("gap", gap)
-    if g == 0:
-        return math.inf
-    return math.ceil(4 * Fraction(e) / Fraction(g) ** 2)
+    gs = v.nonnegative_reals("gaps", gaps)
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        q = (4 * e) / (gs * gs)
+        safe = ((gs > 2.0 ** -400) & np.isfinite(q) & (q < 2.0 ** 52)
+                & (np.abs(q - np.rint(q)) > 1e-12 * np.maximum(q, 1.0)))
+    out = np.ceil(np.where(safe, q, 0.0)).astype(np.int64).tolist()
+    for i in np.flatnonzero(~safe).tolist():
+        g = float(gs[i])
+        out[i] = math.inf if g == 0 else math.ceil(4 * Fraction(e) / Fraction(g) ** 2)
+    return out
 
 
 def low_query_bound(n_gamma: int, s0: int) -> int:
@@ -54,38 +73,37 @@ def high_query_bound(ell: float, gap: float) -> int | float:
     return 1 + confirmation_count(ell, gap)
 
 
+#: the class codes the vectorized terms use, by the class's value: k^*, A, C^d, H (B or C^u); C has none
+_CODE = {ArmClass.OPTIMAL.value: 0, ArmClass.A.value: 1, ArmClass.C_D.value: 2, ArmClass.B.value: 3,
+         ArmClass.C_U.value: 3}
+
+
 def _check_common(gaps, classes, n_gamma, s0, ell, cost_low, cost_high):
+    """The validated arguments, and one class code per arm (:data:`_CODE`)."""
+    classes = tuple(classes)
     if len(gaps) != len(classes):
         raise TaccInputError("classes", len(classes), f"must hold one class per arm ({len(gaps)})")
-    gs = tuple(v.nonnegative_real(f"gaps[{k}]", g) for k, g in enumerate(gaps))
-    for k, c in enumerate(classes):
+    gs = v.nonnegative_reals("gaps", gaps)
+    codes = [_CODE.get(c._value_, -1) if c.__class__ is ArmClass else -1 for c in classes]
+    for k in ([codes.index(-1)] if -1 in codes else []):
+        c = classes[k]
         if not isinstance(c, ArmClass):
             raise TaccInputError(f"classes[{k}]", c, "must be an ArmClass")
-        if c is ArmClass.C:
-            raise TaccInputError(f"classes[{k}]", c, "C must be refined into C^d / C^u first "
-                                 "(refine_partition after a run, prior_partition before)")
-        if c is ArmClass.OPTIMAL and gs[k] != 0:
-            raise TaccInputError(f"gaps[{k}]", gs[k], "the optimal arm must have gap 0")
+        raise TaccInputError(f"classes[{k}]", c, "C must be refined into C^d / C^u first "
+                             "(refine_partition after a run, prior_partition before)")
+    code = np.array(codes, dtype=np.int64)
+    wrong = np.flatnonzero((code == 0) & (gs != 0))
+    if wrong.size:
+        k = int(wrong[0])
+        raise TaccInputError(f"gaps[{k}]", float(gs[k]), "the optimal arm must have gap 0")
     return (gs, v.count("n_gamma", n_gamma), v.count("s0", s0, minimum=0), v.positive_real("ell", ell),
-            v.positive_real("cost_low", cost_low), v.positive_real("cost_high", cost_high))
+            v.positive_real("cost_low", cost_low), v.positive_real("cost_high", cost_high), code)
 
 
-def _exact(x: Fraction) -> float:
-    """A rational as the nearest float; beyond the float range it is inf (a value, not an error)."""
-    try:
-        return float(x)
-    except OverflowError:
-        return math.inf
-
-
-def _term(gap: float, cost_low: float, n_low, cost_high: float, n_high) -> float:
-    """Delta (lambda_L n_L + lambda_H n_H), in exact arithmetic rounded once; Delta = 0 gives exactly 0
+def _terms(gaps: np.ndarray, cost_low: float, n_low, cost_high: float, n_high) -> tuple:
+    """Delta (lambda_L n_L + lambda_H n_H) per arm, in exact arithmetic rounded once; Delta = 0 gives exactly 0
     (no 0 * inf), an infinite count with Delta > 0 gives inf."""
-    if gap == 0:
-        return 0.0
-    if math.inf in (n_low, n_high):
-        return math.inf
-    return _exact(Fraction(gap) * (Fraction(cost_low) * n_low + Fraction(cost_high) * n_high))
+    return tuple(scaled_sum(gaps, cost_low, n_low, cost_high, n_high).tolist())
 
 
 def _total(terms) -> float:
@@ -111,7 +129,7 @@ class TaccBound:
     total: float
 
 
-def tacc_regret_bound(gaps: Sequence[float], classes: Sequence[ArmClass], *, n_gamma: int, s0: int, ell: float,
+def tacc_regret_bound(gaps, classes: Sequence[ArmClass], *, n_gamma: int, s0: int, ell: float,
                       cost_low: float, cost_high: float) -> TaccBound:
     """Regret bound for TACC (``thm:analysis-main-regret``).
 
@@ -135,20 +153,14 @@ def tacc_regret_bound(gaps: Sequence[float], classes: Sequence[ArmClass], *, n_g
     >>> b.terms, b.total   # 0.5 * (13 + 10 * 17)
     ((0.0, 91.5), 91.5)
     """
-    gs, ng, s, e, cl, ch = _check_common(gaps, classes, n_gamma, s0, ell, cost_low, cost_high)
-    low, high, terms = [], [], []
-    for g, c in zip(gs, classes):
-        if c is ArmClass.OPTIMAL:
-            nl, nh = 0, 0
-        elif c is ArmClass.A:
-            nl, nh = ng + 1, 1
-        elif c is ArmClass.C_D:
-            nl, nh = ng + s + 1, 1
-        else:
-            nl, nh = ng + s + 1, high_query_bound(e, g)
-        low.append(nl)
-        high.append(nh)
-        terms.append(_term(g, cl, nl, ch, nh))
+    gs, ng, s, e, cl, ch, code = _check_common(gaps, classes, n_gamma, s0, ell, cost_low, cost_high)
+    classes = tuple(classes)
+    low = np.choose(code, [0, ng + 1, ng + s + 1, ng + s + 1]).tolist()
+    high = np.choose(code, [0, 1, 1, 0]).tolist()
+    in_high = np.flatnonzero(code == 3)
+    for k, cc in zip(in_high.tolist(), confirmation_counts(e, gs[in_high])):
+        high[k] = 1 + cc
+    terms = _terms(gs, cl, low, ch, high)
     return TaccBound(tuple(classes), tuple(low), tuple(high), tuple(terms), _total(terms))
 
 
@@ -197,24 +209,19 @@ def corollary_order(gaps: Sequence[float], classes: Sequence[ArmClass], *, gamma
     >>> c.explicit   # 0.5 * (4 + 2) + 0.5 * 10
     (0.0, 8.0)
     """
-    gs, _, s, e, cl, ch = _check_common(gaps, classes, 1, s0, ell, cost_low, cost_high)
+    gs, _, s, e, cl, ch, kind = _check_common(gaps, classes, 1, s0, ell, cost_low, cost_high)
     g2 = v.positive_real("gamma", gamma) ** 2
     logt = math.log(v.count("horizon", horizon))
-    low, high, expl = [], [], []
-    for g, c in zip(gs, classes):
-        if c is ArmClass.OPTIMAL or g == 0:
-            low.append(0.0)
-            high.append(0.0)
-            expl.append(0.0)
-            continue
-        low.append(cl * g * logt / g2)
-        high.append(ch * logt / g if in_h(c) else 0.0)
-        if c is ArmClass.A:
-            expl.append(g * cl * (e / g2 + 2) + g * ch)
-        elif c is ArmClass.C_D:
-            expl.append(g * cl * (e / g2 + s + 2) + g * ch)
-        else:
-            expl.append(g * cl * (e / g2 + s + 2) + ch * (2 * g + 4 * e / g))
+    h = kind == 3
+    skip = (kind == 0) | (gs == 0)
+    g = np.where(skip, 1.0, gs)                        # placeholder for skipped arms (their entries are 0)
+    with np.errstate(over="ignore", invalid="ignore"):   # overflow gives inf, as in Python float arithmetic
+        low = np.where(skip, 0.0, cl * g * logt / g2)
+        high = np.where(skip | ~h, 0.0, ch * logt / g)
+        expl = np.select([kind == 1, kind == 2],
+                         [g * cl * (e / g2 + 2) + g * ch, g * cl * (e / g2 + s + 2) + g * ch],
+                         g * cl * (e / g2 + s + 2) + ch * (2 * g + 4 * e / g))
+    low, high, expl = low.tolist(), high.tolist(), np.where(skip, 0.0, expl).tolist()
     ot, et = math.fsum(low) + math.fsum(high), math.fsum(expl)
     ratio = et / ot if ot > 0 else (0.0 if et == 0 else math.inf)
     return CorollaryTerms(tuple(low), tuple(high), ot, tuple(expl), et, ratio)
@@ -257,18 +264,20 @@ def static_vs_adaptive(gaps: Sequence[float], classes: Sequence[ArmClass], *, n_
     (79.0, True)
     """
     classes = tuple(classes)
-    prior = tuple(ArmClass.B if c in (ArmClass.C, ArmClass.C_D, ArmClass.C_U) else c for c in classes)
-    gs, ng, s, e, cl, ch = _check_common(gaps, prior, n_gamma, s0, ell, cost_low, cost_high)
-    st, ad, diff, strict, applies = [], [], [], [], []
-    for g, c in zip(gs, classes):
-        ok = c in (ArmClass.C, ArmClass.C_D, ArmClass.C_U) and g > 0
-        applies.append(ok)
-        if not ok:
-            st.append(0.0), ad.append(0.0), diff.append(0.0), strict.append(False)
-            continue
-        cc = confirmation_count(e, g)
-        st.append(_term(g, cl, ng + 1, ch, 1 + cc))
-        ad.append(_term(g, cl, ng + s + 1, ch, 1))
-        diff.append(_exact(Fraction(g) * (Fraction(ch) * cc - Fraction(cl) * s)))
-        strict.append(s * cl <= ch and cc >= 2)
+    C, CD, CU = ArmClass.C, ArmClass.C_D, ArmClass.C_U
+    in_c = np.array([c is C or c is CD or c is CU for c in classes], dtype=bool)
+    prior = tuple(ArmClass.B if c else x for x, c in zip(classes, in_c.tolist()))
+    gs, ng, s, e, cl, ch, _ = _check_common(gaps, prior, n_gamma, s0, ell, cost_low, cost_high)
+    ok = in_c & (gs > 0)
+    where = np.flatnonzero(ok)
+    K = len(classes)
+    st, ad, diff, strict = np.zeros(K), np.zeros(K), np.zeros(K), np.zeros(K, dtype=bool)
+    if where.size:
+        g = gs[where]
+        cc = confirmation_counts(e, g)
+        st[where] = scaled_sum(g, cl, ng + 1, ch, [1 + x for x in cc])
+        ad[where] = scaled_sum(g, cl, ng + s + 1, ch, 1)
+        diff[where] = scaled_sum(g, ch, cc, cl, s, sign=-1)
+        strict[where] = [s * cl <= ch and x >= 2 for x in cc]
+    st, ad, diff, strict, applies = st.tolist(), ad.tolist(), diff.tolist(), strict.tolist(), ok.tolist()
     return Comparison(tuple(st), tuple(ad), tuple(diff), tuple(strict), tuple(applies))

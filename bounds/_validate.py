@@ -38,6 +38,21 @@ def nonnegative_real(field: str, value: Any) -> float:
     return v
 
 
+def nonnegative_reals(field: str, values: Any) -> np.ndarray:
+    """Finite reals >= 0 as a 1-d float array; the first bad entry is refused as ``field[i]``.
+
+    A numeric numpy array is checked in one vector operation; any other sequence entry by entry.
+    """
+    if not (isinstance(values, np.ndarray) and values.dtype.kind in "fiu"):
+        return np.array([nonnegative_real(f"{field}[{i}]", x) for i, x in enumerate(values)], dtype=float)
+    out = values.astype(float).reshape(-1)
+    bad = ~np.isfinite(out) | (out < 0)
+    if bad.any():
+        i = int(np.argmax(bad))
+        nonnegative_real(f"{field}[{i}]", float(out[i]))
+    return out
+
+
 def open_unit(field: str, value: Any) -> float:
     v = finite_real(field, value)
     if not 0 < v < 1:

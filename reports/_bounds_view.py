@@ -18,16 +18,18 @@ def to_record(a: Analysis, continuation=None) -> dict:
     def q(value, label, meaning):
         return {"value": value, "label": label, "meaning": meaning}
 
+    gaps, mu, best = inst.gaps.tolist(), inst.mu_high.tolist(), inst.best_arm    # once: each is O(K)
+    zeta = inst.low.static_biases().tolist()
     arms = []
     for k in range(inst.n_arms):
         arms.append({
             "arm": k,
-            "mu_high": float(inst.mu_high[k]),
-            "gap": q(float(inst.gaps[k]), "sec:problem", "Delta_k = mu^* - mu_k^(H)"),
-            "static_bias": q(inst.low.static_bias(k), "rem:evolving_vs_static", "zeta_k = B_k(1), MF-UCB's bias"),
+            "mu_high": mu[k],
+            "gap": q(gaps[k], "sec:problem", "Delta_k = mu^* - mu_k^(H)"),
+            "static_bias": q(zeta[k], "rem:evolving_vs_static", "zeta_k = B_k(1), MF-UCB's bias"),
             "tau": q(a.tau[k], "eq:analysis-cert-time", "tau_k(gamma), low-fidelity certification time"),
             "class": q(a.classes[k], "eq:analysis-arm-partition", "A / B / C (C^d or C^u only after a run)"),
-            "low_count_bound": q(0 if k == inst.best_arm else a.low_count_bound, "prop:analysis-low-query-bound",
+            "low_count_bound": q(0 if k == best else a.low_count_bound, "prop:analysis-low-query-bound",
                                  "N_k^(L) <= N_gamma + S0 + 1"),
             "high_count_bound": q(a.high_count_bound[k], "prop:analysis-high-selection",
                                   "N_k^(H) <= 1 + ceil(4 ell / Delta_k^2)"),
@@ -108,7 +110,8 @@ def render(a: Analysis, max_arms: int = 40) -> str:
     out.append(table(["assumption", "holds", "label", "condition"],
                      [(k, v["value"], v["label"], v["meaning"]) for k, v in rec["assumptions"].items()]))
     out.append("")
-    order = sorted(range(a.instance.n_arms), key=lambda k: (a.instance.gaps[k], k))
+    gaps = a.instance.gaps.tolist()
+    order = sorted(range(a.instance.n_arms), key=lambda k: (gaps[k], k))
     shown = order[:max_arms]
     rows = []
     for k in shown:

@@ -1,12 +1,17 @@
 """The reward table (docs/design.md section 4): draw n of arm k at fidelity m is a pure function of (seed, k, m, n).
 
-A counter-based generator: (seed, k, m, n) is hashed with splitmix64's finaliser into two independent 53-bit
-uniforms, and a draw is computed from them. No state is carried between draws, so every policy that runs on a
-seed sees the same table, whatever order it queries in, and the reference and fast engines (which call these
-same compiled functions) see bit-identical observations.
+A counter-based generator: (seed, k, m) is hashed once per run into a key (``key_base``); the n-th draw starts
+from the splitmix64 output h_n = mix(key + n * golden) (splitmix64's own stream with the key as its seed) and, if
+a rejection step needs more bits, h_n + j * golden for j = 1, 2, ... No state is carried between draws, so every
+policy that runs on a seed sees the same table, whatever order it queries in, and the reference and fast
+engines (which call these same compiled functions) see bit-identical observations.
 
-- Gaussian noise with scale sigma: Box-Muller, z = sqrt(-2 log u1) cos(2 pi u2), observation = mean + sigma z.
-- Bernoulli: observation = 1.0 if u1 < mean else 0.0 (mean clipped to [0, 1] by the low-fidelity model).
+- Gaussian noise with scale sigma: a 256-layer ziggurat (Marsaglia and Tsang 2000, in the floating-point form
+  of Doornik 2005): 8 bits of h_n pick a layer, 53 bits a signed uniform u; about 99% of draws return
+  u x_i after one hash, one table lookup and one comparison; the rest use the wedge test or the tail
+  (Marsaglia's exponential method beyond R). Observation = mean + sigma z.
+- Bernoulli: observation = 1.0 if u < mean else 0.0, u the 53-bit uniform of h_n (mean clipped to [0, 1] by
+  the low-fidelity model).
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ import numpy as np
 
 from simulate._compile import compiled
 
-__all__ = ["GAUSSIAN", "BERNOULLI", "LOW", "HIGH", "noise_code", "uniform_pair", "draw", "RewardTable"]
+__all__ = ["GAUSSIAN", "BERNOULLI", "LOW", "HIGH", "noise_code", "uniform", "normal", "draw", "RewardTable"]
 
 #: fidelity codes (the m of (seed, k, m, n)).
 LOW = 0
@@ -33,7 +38,24 @@ _S30 = np.uint64(30)
 _S27 = np.uint64(27)
 _S31 = np.uint64(31)
 _S11 = np.uint64(11)
+_LAYER = np.uint64(0xFF)
 _TWO53 = 1.0 / 9007199254740992.0
+
+
+def _ziggurat_tables(layers: int = 256, r: float = 3.6541528853610088, v: float = 0.00492867323399):
+    """Layer edges x_0 > x_1 = R > ... > x_layers = 0 of equal area v, and x_{i+1} / x_i (Doornik 2005)."""
+    f = lambda x: math.exp(-0.5 * x * x)  # noqa: E731
+    x = [0.0] * (layers + 1)
+    x[0], x[1] = v / f(r), r
+    for i in range(2, layers):
+        x[i] = math.sqrt(-2.0 * math.log(v / x[i - 1] + f(x[i - 1])))
+    x = np.array(x)
+    return x, np.append(x[1:] / x[:-1], 0.0)[:layers], r
+
+
+_X, _RATIO, _R = _ziggurat_tables()
+_X.setflags(write=False)
+_RATIO.setflags(write=False)
 
 
 def noise_code(model: str) -> int:
@@ -43,7 +65,7 @@ def noise_code(model: str) -> int:
 
 @compiled(inline="always")
 def _mix(x):
-    z = x + _GOLDEN
+    z = np.uint64(x) + _GOLDEN
     z = (z ^ (z >> _S30)) * _M1
     z = (z ^ (z >> _S27)) * _M2
     return z ^ (z >> _S31)
@@ -58,35 +80,77 @@ def key_base(seed, k, m):
 
 
 @compiled(inline="always")
-def uniform_pair_from(base, n):
-    """Two independent uniforms in (0, 1) for the n-th draw of the (seed, k, m) whose hash is ``base``."""
-    h = _mix(base ^ np.uint64(n))
-    a = _mix(h)
-    b = _mix(a)
-    u1 = (float(a >> _S11) + 0.5) * _TWO53
-    u2 = (float(b >> _S11) + 0.5) * _TWO53
-    return u1, u2
+def _bits(base, n, j):
+    """The j-th 64-bit word of the n-th draw under key ``base``."""
+    return _mix(np.uint64(base) + (np.uint64(n) + np.uint64(j) * np.uint64(0x100000000)) * _GOLDEN)
 
 
 @compiled(inline="always")
-def uniform_pair(seed, k, m, n):
-    """Two independent uniforms in (0, 1) for the n-th draw of arm k at fidelity m under ``seed``."""
-    return uniform_pair_from(key_base(seed, k, m), n)
+def _unit(h):
+    """A uniform in (0, 1) from the top 53 bits of h."""
+    return (float(h >> _S11) + 0.5) * _TWO53
+
+
+@compiled()
+def _normal_slow(base, n, i, u):
+    """The ziggurat's rare branches for the n-th draw: the wedge of layer i >= 1, or the tail beyond R (i = 0)."""
+    j = 1
+    while True:
+        if i == 0:                                         # tail: Marsaglia's exponential method
+            while True:
+                a = -math.log(_unit(_bits(base, n, j))) / _R
+                b = -math.log(_unit(_bits(base, n, j + 1)))
+                j += 2
+                if b + b >= a * a:
+                    return _R + a if u > 0 else -(_R + a)
+        x = u * _X[i]
+        f0 = math.exp(-0.5 * (_X[i] * _X[i] - x * x))
+        f1 = math.exp(-0.5 * (_X[i + 1] * _X[i + 1] - x * x))
+        if f1 + _unit(_bits(base, n, j)) * (f0 - f1) < 1.0:
+            return x
+        h = _bits(base, n, j + 1)                          # rejected: a fresh layer and uniform
+        j += 2
+        i = np.int64(h & _LAYER)
+        u = 2.0 * _unit(h) - 1.0
+        if abs(u) < _RATIO[i]:
+            return u * _X[i]
+
+
+@compiled(inline="always")
+def normal_from(base, n):
+    """The standard normal of the n-th draw under key ``base`` (a (seed, k, m) hash)."""
+    h = _bits(base, n, 0)
+    i = np.int64(h & _LAYER)
+    u = 2.0 * _unit(h) - 1.0
+    if abs(u) < _RATIO[i]:
+        return u * _X[i]
+    return _normal_slow(base, n, i, u)
 
 
 @compiled(inline="always")
 def draw_from(noise, sigma, mean, base, n):
     """:func:`draw` with the (seed, k, m) hash precomputed."""
-    u1, u2 = uniform_pair_from(base, n)
     if noise == BERNOULLI:
-        return 1.0 if u1 < mean else 0.0
-    return mean + sigma * (math.sqrt(-2.0 * math.log(u1)) * math.cos(2.0 * math.pi * u2))
+        return 1.0 if _unit(_bits(base, n, 0)) < mean else 0.0
+    return mean + sigma * normal_from(base, n)
 
 
 @compiled(inline="always")
 def draw(noise, sigma, mean, seed, k, m, n):
     """The observation of the n-th query (n >= 1) of arm k at fidelity m whose mean is ``mean``."""
     return draw_from(noise, sigma, mean, key_base(seed, k, m), n)
+
+
+@compiled()
+def uniform(seed, k, m, n):
+    """The uniform in (0, 1) that decides a Bernoulli draw (the n-th of arm k at fidelity m under ``seed``)."""
+    return _unit(_bits(key_base(seed, k, m), n, 0))
+
+
+@compiled()
+def normal(seed, k, m, n):
+    """The standard normal of the n-th Gaussian draw of arm k at fidelity m under ``seed``."""
+    return normal_from(key_base(seed, k, m), n)
 
 
 @compiled()
@@ -97,6 +161,17 @@ def key_bases(seed, n_arms):
         for k in range(n_arms):
             out[m, k] = key_base(seed, k, m)
     return out
+
+
+@compiled()
+def draw_many(noise, sigma, bases, per_key):
+    """Sum of the observations 1..per_key of every key in ``bases`` (a 1-d array), mean 0.5: what a benchmark
+    times to get the generator's cost per draw."""
+    total = 0.0
+    for n in range(1, per_key + 1):
+        for b in bases:
+            total += draw_from(noise, sigma, 0.5, b, n)
+    return total
 
 
 class RewardTable:

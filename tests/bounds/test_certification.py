@@ -105,3 +105,16 @@ def test_invalid(args, field):
     with pytest.raises(TaccInputError) as info:
         certification_time(m, *args)
     assert info.value.field == field
+
+
+# ---- many arms at once: certification_times, every arm in shared vector calls, against the brute force
+from bounds._certification import certification_times  # noqa: E402
+
+
+@given(instances(), st.floats(0.005, 0.3))
+def test_certification_times_match_brute_force_for_every_arm(model, gamma):
+    mu_star = float(model.mu_high.max())
+    got = certification_times(model, mu_star, gamma).tolist()
+    for k in range(model.n_arms):
+        b = brute(model, k, mu_star, gamma, 5000)
+        assert got[k] == (b if b is not None else got[k]) and (b is not None or got[k] > 5000)

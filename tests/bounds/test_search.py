@@ -21,3 +21,25 @@ def test_values():
 def test_finds_any_threshold(t, start):
     got = first_true(lambda n: np.asarray(n) >= t, start=start)
     assert got == max(t, start)
+
+
+# ---- first_true_rows: one search per row in shared vector calls (what analyze runs over 10^5 arms)
+from bounds._search import first_true_rows  # noqa: E402
+
+
+def test_rows_values_and_edges():
+    assert first_true_rows(lambda i, n: n * n >= 50 * (i + 1), 3).tolist() == [8.0, 10.0, 13.0]
+    assert first_true_rows(lambda i, n: n < 0, 2).tolist() == [math.inf, math.inf]      # never true
+    assert first_true_rows(lambda i, n: n >= 5, 2, start=[7, 9], limit=8).tolist() == [7.0, math.inf]
+    assert first_true_rows(lambda i, n: n >= 1, 0).size == 0
+
+
+@given(st.lists(st.tuples(st.integers(1, 2**53), st.integers(1, 10**6)), min_size=1, max_size=30),
+       st.sampled_from([2**53, 2**40, 10**6]))
+def test_rows_equal_the_one_row_search(rows, limit):
+    thresholds = np.array([t for t, _ in rows], dtype=np.int64)
+    starts = np.array([s for _, s in rows], dtype=np.int64)
+    got = first_true_rows(lambda i, n: n >= thresholds[i], len(rows), start=starts, limit=limit)
+    want = [first_true(lambda n, t=t: n >= t, start=s, limit=limit) for t, s in rows]
+    assert got.tolist() == [float(w) for w in want]
+    assert want == [max(t, s) if max(t, s) <= limit else math.inf for t, s in rows]

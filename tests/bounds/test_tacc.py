@@ -131,3 +131,32 @@ def test_theorem_total_nondecreasing_in_its_parameters(p, dn, ds, de):
     base = tacc_regret_bound(gaps, classes, **kw).total
     bigger = dict(kw, n_gamma=kw["n_gamma"] + dn, s0=kw["s0"] + ds, ell=kw["ell"] + de)
     assert tacc_regret_bound(gaps, classes, **bigger).total >= base
+
+
+# ---- the vectorized exact arithmetic behind the per-arm terms: equal to Fraction, including the fallbacks
+import numpy as np  # noqa: E402
+
+from bounds._exact import scaled_sum  # noqa: E402
+from bounds._tacc import confirmation_counts  # noqa: E402
+
+
+def test_confirmation_counts_exact_at_integer_ratios_and_extremes():
+    gaps = [0.0, 0.5, 0.1, 2.0**-30, 1e-300, 3.0, 0.3]           # 4 * 1 / 0.25 = 16 exactly; 0.1 is not 1/10
+    want = [math.inf] + [math.ceil(4 * Fraction(1.0) / Fraction(g) ** 2) for g in gaps[1:]]
+    assert confirmation_counts(1.0, np.array(gaps)) == want
+    assert confirmation_counts(1.0, np.array(gaps))[1] == 16 and confirmation_count(1.0, 0.5) == 16
+
+
+@given(st.lists(st.floats(0.0, 10.0), min_size=1, max_size=20), st.floats(1e-3, 1e3),
+       st.floats(0.1, 100.0), st.floats(0.1, 1000.0),
+       st.lists(st.integers(0, 2**70), min_size=20, max_size=20), st.integers(-1, 1).filter(bool))
+def test_scaled_sum_is_the_correctly_rounded_rational(g, ell, x, y, counts, sign):
+    m = counts[:len(g)]
+    n = [c // 3 + 1 for c in counts[:len(g)]]
+    got = scaled_sum(np.array(g), x, m, y, n, sign=sign).tolist()
+    for gi, mi, ni, v in zip(g, m, n, got):
+        exact = Fraction(gi) * (Fraction(x) * mi + sign * Fraction(y) * ni)
+        want = 0.0 if gi == 0 else (float(exact) if abs(exact) < 2**1023 else math.copysign(math.inf, exact))
+        assert v == want
+    q = confirmation_counts(ell, np.array(g))
+    assert q == [math.inf if gi == 0 else math.ceil(4 * Fraction(ell) / Fraction(gi) ** 2) for gi in g]

@@ -13,7 +13,7 @@ def bench(tmp_path_factory):
 def test_every_policy_is_measured_on_both_instances(bench):
     impls = {(r["instance"], r["policy"], r["implementation"]) for r in bench["rows"]}
     for inst in ("llm (K=4)", "set-b (K=500)"):
-        assert (inst, "tacc", "numpy per round") in impls
+        assert (inst, "tacc", "numpy per round") in impls and (inst, "tacc", "minimal kernel") in impls
         for p in ("tacc", "dnc", "mf-ucb", "ucb", "lucb", "weak-fixed", "low-improving", "rdfe"):
             assert (inst, p, "fast") in impls and (inst, p, "reference") in impls
     assert all(r["ratio_vs_fast"] > 0 for r in bench["rows"])
@@ -26,9 +26,15 @@ def test_compared_implementations_make_the_same_decisions(bench):
 def test_targets_are_reported_and_smpy_is_skipped_without_an_interpreter(bench):
     names = [t["target"] for t in bench["targets"]]
     assert any("5000" in n for n in names) and any("memory" in n for n in names)
-    smpy = [t for t in bench["targets"] if "SMPy" in t["target"]]
-    assert smpy and all(t["met"] is None and "skipped" in t["note"] for t in smpy)
-    assert "targets:" in render(bench) and bench["files"]
+    kernel = [t for t in bench["targets"] if "minimal kernel" in t["target"]]
+    assert len(kernel) == 2 and all(t["value"] > 0 and t["met"] == (t["value"] <= 1.5) for t in kernel)
+    draw = [t for t in bench["targets"] if "observation draw" in t["target"]]
+    assert len(draw) == 1 and draw[0]["value"] > 0 and draw[0]["met"] == (draw[0]["value"] <= 10)
+    smpy = [r for r in bench["reported"] if "SMPy" in r["figure"]]
+    assert smpy and all(r["value"] is None and "skipped" in r["note"] for r in smpy)
+    assert not any("numpy" in n or "SMPy" in n for n in names)         # reported figures, no longer targets
+    text = render(bench)
+    assert "targets:" in text and "reported figures" in text and "observation generator" in text and bench["files"]
 
 
 def test_end_to_end_sweep_is_measured_against_the_engine_alone(bench):
