@@ -16,9 +16,8 @@ import time
 import numba
 import numpy as np
 
-from simulate._rewards import HIGH, LOW, draw_from, draw_many, key_bases, noise_code
-from simulate._rules import continuation_gain_passes, upper
-from simulate._schedule import schedule_mean
+from simulate.kernel import (HIGH, LOW, continuation_gain_passes, draw_from, draw_many, key_bases, noise_code,
+                             schedule_mean, upper)
 
 __all__ = ["tacc_kernel", "draw_cost", "previous_draw_cost"]
 
