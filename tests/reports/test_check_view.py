@@ -70,10 +70,22 @@ def test_a_tampered_cached_run_is_an_integrity_error_exit_3(tmp_path, capsys):
     args = ["check", "llm-vanishing", "--policy", "tacc", "--seeds", "1", "--evidence", "0", "--cache", str(cache),
             "--reproducers", str(tmp_path / "rep")]
     assert main(args) == 0
-    (f,) = cache.glob("*/*.json")
-    rec = json.loads(f.read_text())
-    rec["n_high"][1] = 10**9                                 # one number altered in the cached run
-    f.write_text(json.dumps(rec))
+    # one number altered in the cached run, with its checksum recomputed (a tamper the cache's own check passes):
+    # the confirmation on a fresh run must catch it
+    import dataclasses
+    import hashlib
+    import sqlite3
+
+    from simulate._cache import decode_record, encode_record
+    with sqlite3.connect(cache / "runs.sqlite") as db:
+        (key, text), = db.execute("SELECT key, record FROM runs").fetchall()
+        data = json.loads(text)
+        rec = decode_record(data["record"])
+        rec = dataclasses.replace(rec, n_high=tuple(10**9 if k == 1 else n for k, n in enumerate(rec.n_high)))
+        data["record"] = encode_record(rec)
+        new = json.dumps(data, separators=(",", ":"))
+        db.execute("UPDATE runs SET checksum = ?, record = ? WHERE key = ?",
+                   (hashlib.sha256(new.encode()).hexdigest(), new, key))
     capsys.readouterr()
     assert main(args) == 3
     out = capsys.readouterr().out
