@@ -209,7 +209,7 @@ def _summaries(verdicts) -> tuple:
 def check(configs, *, policies=DEFAULT_POLICIES, seeds=range(10), executor: str = "serial",
           workers: int | None = None, scheduler: str | None = None, cache=None, engine: str = "fast",
           progress: bool = False, reproducer_dir=None, baseline: set | None = None,
-          records=None) -> Certificate:
+          records=None, confirm_violations: bool = True) -> Certificate:
     """Run ``policies`` on every configuration and seed, and judge every claim about them.
 
     Args:
@@ -220,6 +220,9 @@ def check(configs, *, policies=DEFAULT_POLICIES, seeds=range(10), executor: str 
         baseline: accepted (claim, configuration) findings (:func:`load_baseline`).
         records: run records already made, in ``simulate.tasks_for(configs, policies, seeds)`` order (skips the
             runs).
+        confirm_violations: confirm every VIOLATED verdict on a fresh run (:func:`confirm`). Only a caller that
+            promises no simulation (``tacc report --from``: saved runs) passes False, and must say that its
+            VIOLATED verdicts are unconfirmed.
     """
     configs = unique_names(configs)
     seeds = tuple(int(s) for s in seeds)
@@ -244,7 +247,7 @@ def check(configs, *, policies=DEFAULT_POLICIES, seeds=range(10), executor: str 
         groups.setdefault((task.config.name, task.policy), []).append((task, rec))
     for (name, policy), pairs in groups.items():
         verdicts.append(judge_lem_ci(contexts[name], [r for _, r in pairs]))
-    verdicts, errors = confirm(verdicts, contexts, groups, engine)
+    verdicts, errors = confirm(verdicts, contexts, groups, engine) if confirm_violations else (verdicts, [])
     reproducers = []
     by_name = {c.name: c for c in configs}
     for v in verdicts:

@@ -176,6 +176,11 @@ def non_monotone_bounds(budgets, bound_lines: dict, analyses: dict) -> list[dict
     return out
 
 
+#: what a report rebuilt from saved runs says about its VIOLATED verdicts (it makes no run, so it confirms none).
+FROM_SAVED_NOTE = (" This report was rebuilt from saved runs (`--from`): its VIOLATED verdicts are judged on those runs"
+                   " and not confirmed on a fresh run; `tacc report` without `--from` (or `tacc check`) confirms them.")
+
+
 def make_report(config=None, *, seeds=range(1000), out_dir="tacc-report", policies=DEFAULT_POLICIES,
                 budgets=None, executor: str = "serial", workers: int | None = None, progress: bool = False,
                 cache=None, runs=None) -> ReportResult:
@@ -208,7 +213,7 @@ def make_report(config=None, *, seeds=range(1000), out_dir="tacc-report", polici
     problem = make_problem(final_config)
     assumptions = check_assumptions(problem)
     cert = check([final_config], policies=policies, seeds=seeds, reproducer_dir=out / "reproducers",
-                 records=[r for p in policies for r in by[full, p]])
+                 records=[r for p in policies for r in by[full, p]], confirm_violations=runs is None)
     analyses = {b: analyze(c) for b, c in zip(budgets, configs)}
     a = analyses[full]
     inst = a.instance
@@ -276,8 +281,9 @@ def make_report(config=None, *, seeds=range(1000), out_dir="tacc-report", polici
         "theorem": {"tacc_mean": tacc_mean, "bound_prior": a.theorem.total, "bound_all_cd": a.theorem_if_all_cd.total},
         "classes_after_run": classes_after,
         "continuation": _continuation_view.to_record(cont),
-        "metamorphic": _metamorphic_view.summarize(_metamorphic_view.run_relations(final_config, seeds[:3],
-                                                                                   policies)),
+        # the relations need fresh paired runs: a report rebuilt from saved runs (``runs``) makes none
+        "metamorphic": None if runs is not None else _metamorphic_view.summarize(
+            _metamorphic_view.run_relations(final_config, seeds[:3], policies)),
         "identical_runs": [list(g) for g in same],
         "non_monotone_bounds": non_monotone_bounds(budgets, bound_lines, analyses),
         "event": event,
@@ -333,13 +339,17 @@ def _markdown(res: dict, files: list, cert) -> str:
                      + [fmt(v[i]) for v in res["bounds_by_budget"].values()] for i, b in enumerate(res["budgets"])]),
               "", "![regret against budget](figures/regret_vs_budget.png)", "",
               "## Tightness and verdicts (full budget)", "",
-              "ratio = empirical / bound, largest over asserted runs (HOLDS or VIOLATED) and over all runs.", "",
+              "ratio = empirical / bound, largest over asserted runs (HOLDS or VIOLATED) and over all runs."
+              + ("" if res["metamorphic"] is not None else FROM_SAVED_NOTE),
+              "",
               table(["claim", "label", "HOLDS", "VIOLATED", "OFF_EVENT", "NOT_APPLICABLE", "max ratio",
                      "max ratio (all runs)"],
                     [(s.key, s.label, s.counts["HOLDS"], s.counts["VIOLATED"], s.counts["OFF_EVENT"],
                       s.counts["NOT_APPLICABLE"], s.max_ratio, s.max_ratio_all) for s in cert.summaries]),
               "", "## Metamorphic relations (full budget, first seeds)", "",
-              *_metamorphic_view.markdown(res["metamorphic"]),
+              *(_metamorphic_view.markdown(res["metamorphic"]) if res["metamorphic"] is not None else
+                ["Not run: this report was rebuilt from saved runs (`--from`), and the relations need fresh paired "
+                 "runs of altered instances; `tacc report` without `--from` runs them."]),
               "", "## Confidence event (lem:ci)", "",
               table(["policy", "runs", "event failed", "frequency", "delta"],
                     [(e["policy"], e["runs"], e["failures"], e["frequency"], res["delta"])
