@@ -17,7 +17,7 @@ from bounds._continuation import (Continuation, ContinuationWindow, continuation
 from bounds._config import (PRESETS, Config, Costs, InstanceSpec, LowSpec, MeansSpec, NoiseSpec, Params,
                             config_to_dict, dump_config, load_config, parse_config)
 from bounds._decay import ResidualDecay, power_decay, residual_decay
-from bounds._dyadic import cumulative_deviation, dyadic_ints, float_at_least
+from bounds._dyadic import cumulative_deviation, dyadic_ints, float_above, float_at_least
 from bounds._errors import TaccInputError
 from bounds._horizon import horizon, log_factor, min_rho, n_gamma, radius, radius_scalar
 from bounds._instance import Instance, build_instance
@@ -47,5 +47,5 @@ __all__ = [
     "static_vs_adaptive", "tacc_regret_bound", "Continuation", "ContinuationWindow", "continuation_gain_passes",
     "continuation_last_count", "continuation_last_counts", "continuation_of", "continuation_rho_max",
     "continuation_window", "validate",
-    "cumulative_deviation", "dyadic_ints", "float_at_least",
+    "cumulative_deviation", "dyadic_ints", "float_above", "float_at_least",
 ]

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
-__all__ = ["dyadic_ints", "float_at_least", "cumulative_deviation"]
+__all__ = ["dyadic_ints", "float_at_least", "float_above", "cumulative_deviation"]
 
 
 def dyadic_ints(values) -> tuple[list, int]:
@@ -27,9 +28,17 @@ def float_at_least(num: int, shift: int) -> float:
     >>> float_at_least(1, 0), float_at_least(1, 1) == 0.5, float_at_least(10**17 + 1, 0) > 1e17
     (1.0, True, True)
     """
-    f = num / (1 << shift)                               # int / int: correctly rounded
-    p, d = f.as_integer_ratio()
-    return math.nextafter(f, math.inf) if p * (1 << shift) < num * d else f
+    return float_above(Fraction(num, 1 << shift))
+
+
+def float_above(x: Fraction) -> float:
+    """The smallest float >= the rational x (float(Fraction) is correctly rounded; one step up if it fell below).
+
+    >>> float_above(Fraction(1, 3)) >= 1 / 3 and Fraction(float_above(Fraction(1, 3))) > Fraction(1, 3)
+    True
+    """
+    f = float(x)
+    return math.nextafter(f, math.inf) if Fraction(f) < x else f
 
 
 def cumulative_deviation(mu: float, values, start: float = 0.0) -> list:

@@ -15,6 +15,8 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
+from bounds import float_above
+
 __all__ = ["Decision", "Comparison", "compare_le", "exact", "UNIT_ROUNDOFF", "rounding_error", "upper_float"]
 
 #: the unit roundoff of IEEE double precision (round to nearest): |fl(x op y) - x op y| <= u |x op y|.
@@ -57,9 +59,8 @@ def exact(x) -> Fraction:
 
 
 def upper_float(x: Fraction) -> float:
-    """The smallest float >= x (an error bound stored as a float never shrinks)."""
-    f = float(x)
-    return math.nextafter(f, math.inf) if Fraction(f) < x else f
+    """The smallest float >= x (an error bound stored as a float never shrinks): ``bounds.float_above``."""
+    return float_above(x)
 
 
 def rounding_error(value, roundings: int) -> float:
