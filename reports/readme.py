@@ -27,7 +27,14 @@ from typing import Callable
 __all__ = ["README", "OUTPUTS", "Output", "blocks", "generated", "render", "tacc_script", "run_python_block",
            "main"]
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+def _source_readme() -> Path:
+    """The repository's README.md: beside this package in a source tree (an editable install), else in the working
+    directory (the tests run from the repository root, also when the package is installed from a wheel)."""
+    beside = Path(__file__).resolve().parents[1] / "README.md"
+    return beside if beside.is_file() else Path.cwd().resolve() / "README.md"
+
+
+README = _source_readme()
 _MARKER = re.compile(r"^<!-- generated: (\S+) -->\n```[^\n]*\n(.*?)^```$", re.M | re.S)
 _FENCE = re.compile(r"^```(\w*)\n(.*?)^```$", re.M | re.S)
 

@@ -10,10 +10,11 @@ import pytest
 
 from reports import readme
 
+ROOT = Path(__file__).resolve().parents[1]
+assert readme.README == ROOT / "README.md", (readme.README, "run the tests from the repository root")
 TEXT = readme.README.read_text()
 BLOCKS = readme.blocks(TEXT)
 GENERATED = readme.generated(TEXT)
-ROOT = readme.README.parent
 
 
 def _python_blocks():
