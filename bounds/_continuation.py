@@ -216,7 +216,8 @@ def continuation_last_counts(model: LowFidelityModel, *, s0: int, eta: float, ga
 
     The search reads B_k only at the counts it asks for, so an arm whose B_j equals an earlier arm's B_k at every
     count that arm's search read would read the same values, take the same path and return the same count: one
-    call per such arm checks it (arms of the decay models share one B).
+    vector call per block of arms checks it. A model that labels its arms by B_k
+    (``LowFidelityModel.mismatch_bound_classes``: the decay models) gets one search per label.
     """
     s0, eta, gamma = _check_params(model, s0, eta, gamma)
     limit = v.count("limit", limit, minimum=0)
@@ -224,6 +225,14 @@ def continuation_last_counts(model: LowFidelityModel, *, s0: int, eta: float, ga
     if s0 == 0 or limit == 0:
         return tuple(0 for _ in arms)
     arms = np.asarray(list(arms), dtype=np.int64)
+    labels = model.mismatch_bound_classes()
+    if labels is not None:        # arms with one B_k: one search per B_k
+        found: dict = {}
+        for k in arms.tolist():
+            if labels[k] not in found:
+                found[labels[k]] = _last_count_search(lambda n: np.atleast_1d(model.mismatch_bound(k, n)), s0, eta,
+                                                      gamma, limit)
+        return tuple(found[labels[k]] for k in arms.tolist())
     out = np.full(arms.size, -1, dtype=np.int64)
     pending = np.arange(arms.size)
     while pending.size:           # the first arm no earlier search matches makes a full search, in arm order

@@ -82,6 +82,10 @@ def jsonable(x: Any, key: str | None = None) -> Any:
 def _mapping(x: dict) -> dict:
     out = {}
     for k, v in x.items():
+        t = type(v)
+        if t in _PLAIN or (t is float and math.isfinite(v)):     # the common leaves, without a call
+            out[k if type(k) is str else str(k)] = v
+            continue
         out[str(k)] = jsonable(v, str(k))
         bad = _nonfinite(v)
         if bad is not None and f"{k}_reason" not in x:
@@ -90,8 +94,21 @@ def _mapping(x: dict) -> dict:
     return out
 
 
-def dumps(x: Any) -> str:
-    return json.dumps(jsonable(x), indent=2, allow_nan=False)
+def dumps(x: Any, depth: int = 2) -> str:
+    """Strict JSON of ``x`` (:func:`jsonable`): the first ``depth`` levels of mappings and lists indented by two
+    spaces, every deeper value on one line (so a record of 10^5 arms is one line per arm, written by json's C
+    encoder, which the indented encoder is not)."""
+    return _pretty(jsonable(x), depth, 0)
+
+
+def _pretty(x: Any, depth: int, level: int) -> str:
+    if level >= depth or not isinstance(x, (dict, list)) or not x:
+        return json.dumps(x, allow_nan=False)
+    pad, inner = "  " * level, "  " * (level + 1)
+    if isinstance(x, dict):
+        items = [f"{inner}{json.dumps(k)}: {_pretty(v, depth, level + 1)}" for k, v in x.items()]
+        return "{\n" + ",\n".join(items) + "\n" + pad + "}"
+    return "[\n" + ",\n".join(inner + _pretty(v, depth, level + 1) for v in x) + "\n" + pad + "]"
 
 
 def fmt(x: Any, digits: int = 4) -> str:
