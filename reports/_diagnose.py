@@ -88,7 +88,9 @@ def equal_pairs(records_by_method: dict) -> list[tuple]:
 def equality_sentence(m, q, same, equal, n, use: dict | None) -> str:
     text = (f"{m} and {q} made identical runs (every query and count equal) on {same} of {n} seeds and ended with "
             f"exactly the same regret on {equal} of {n}")
-    if use is not None and "tacc" in (m, q) and "dnc" in (m, q):
+    if use is not None and "tacc" in (m, q) and "dnc" in (m, q) and not use["arms"]:
+        text += "; TACC made no continuation pull, and without one it makes DNC's decisions"
+    elif use is not None and "tacc" in (m, q) and "dnc" in (m, q):
         free = sum(x["pulls"] for x in use["arms"] if x["gap"] == 0)
         text += (f"; TACC differs from DNC only by its continuation pulls, {fmt(use['total'])} per run, of which "
                  f"{fmt(free)} on arms with gap 0, which cost no regret")

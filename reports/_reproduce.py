@@ -149,8 +149,8 @@ def _run_experiment(exp: Experiment, *, seeds, quick, out: Path, run_kw, problem
     # rho sweep, final budget: the representative variant and every variant a claim is judged on, above and below
     # the rho used (rho_min)
     sv = next(v for v in exp.variants if v.name == (exp.sensitivity_variant or exp.variants[0].name))
-    swept = [v.name for v in exp.variants if v.name == sv.name or any(v.name in _claim_variants(c, exp)
-                                                                         for c in exp.claims)]
+    swept = [v.name for v in exp.variants if v.name == sv.name or (not quick and any(
+        v.name in _claim_variants(c, exp) for c in exp.claims))]           # --quick: the representative only
     scales = _sweep_scales(exp, quick)
     sens_seeds = seeds[:min(len(seeds), 50)]
     base = variant_config(exp, sv, budget=budgets[-1])
@@ -263,9 +263,11 @@ def _explanations(exp, claims, by, budgets, priors, scales, swept, sweep_by, s0,
         use = (_diagnose.continuation_use(recs["tacc"], problem.instance.gaps, problem.cost_low, prior)
                if "tacc" in recs else None)
         for m, q, same, equal, n in _diagnose.equal_pairs(recs):
+            text = f"{v.name}: " + _diagnose.equality_sentence(m, q, same, equal, n, use)
+            if {m, q} == {"tacc", "dnc"}:
+                text += f" Continuation window: {window(v.name)}"
             out["equalities"].append({"variant": v.name, "methods": [m, q], "identical_runs": same,
-                                      "equal_regret": equal, "seeds": n,
-                                      "text": f"{v.name}: " + _diagnose.equality_sentence(m, q, same, equal, n, use)})
+                                      "equal_regret": equal, "seeds": n, "text": text})
     return out
 
 
@@ -324,7 +326,7 @@ def _markdown(exp, res, final, pairs, claims, fig_names, scales) -> str:
           "stated family-wise level).", "",
           table(["relation", "the paper's numbers", "consistent", "why"],
                 [(c["relation"], c["numbers"], {True: "yes", False: "NO", None: "undecided"}[c["consistent"]],
-                  c["why"]) for c in res["consistency"]]),
+                  c["why"]) for c in res["consistency"]])]
     L += ["", "## Final-budget regret (mean +- standard error)", ""]
     for v in exp.variants:
         paper = exp.paper_table.get(v.name, {})
