@@ -270,11 +270,13 @@ def consistency(exp, *, experiments=None, problems=None) -> list[Check]:
     """
     from reports._paper import EXPERIMENTS
     experiments = EXPERIMENTS if experiments is None else experiments
+    checks = _claim_checks(exp) + _repeated_checks(exp) + _paired_checks(exp, exp.seeds)
+    if not exp.paper_table:             # the remaining relations read the final-budget table
+        return checks
     if problems is None:
         problems = problems_of([e for e in experiments if e.key == exp.key or e.paper_table])
     first = problems[exp.key, exp.variants[0].name]
-    return (_claim_checks(exp) + _repeated_checks(exp) + _paired_checks(exp, exp.seeds)
-            + _range_checks(exp, exp.seeds, first) + _seed_free_checks(exp, problems)
+    return (checks + _range_checks(exp, exp.seeds, first) + _seed_free_checks(exp, problems)
             + _invariance_checks(exp, [e for e in experiments if e.paper_table], problems, None))
 
 
