@@ -11,7 +11,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-__all__ = ["save", "regret_curves", "count_bounds", "count_distribution", "tightness"]
+__all__ = ["save", "regret_curves", "count_distribution", "tightness"]
 
 _STYLE = {"tacc": ("C0", "o"), "dnc": ("C1", "s"), "mf-ucb": ("C2", "^"), "ucb": ("C3", "v"), "lucb": ("C4", "D"),
           "weak-fixed": ("C5", "x"), "low-improving": ("C6", "+"), "rdfe": ("C7", "*")}
@@ -74,27 +74,6 @@ def regret_curves(budgets, curves: dict, *, title: str, bounds: dict | None = No
     ax.set_title(textwrap.fill(title, 70), fontsize=9)
     if logy and drawn and min(drawn) > 0:
         ax.set_yscale("log")
-    ax.legend(fontsize=8)
-    return fig
-
-
-def count_bounds(arms, labels, series: dict, *, title: str, ylabel: str):
-    """Per-arm counts (mean and max over seeds) against their bound, on a log scale."""
-    fig, ax = _fig(max(6.4, 0.5 * len(arms) + 3), 4.0)
-    x = list(range(len(arms)))
-    drawn = []
-    for name, (ys, style) in series.items():
-        big = style == "_"
-        xs, fy = _finite(x, [float(y) for y in ys])
-        ax.plot(xs, fy, style, label=name, ms=22 if big else 6, mew=2.5 if big else 1)
-        drawn += fy
-    ax.set_xticks(x)
-    ax.set_xticklabels(labels, rotation=45, ha="right", fontsize=8)
-    if drawn and min(drawn) > 0:
-        ax.set_yscale("log")
-    ax.set_xlabel("arm (class)")
-    ax.set_ylabel(ylabel)
-    ax.set_title(textwrap.fill(title, 70), fontsize=9)
     ax.legend(fontsize=8)
     return fig
 
