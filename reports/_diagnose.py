@@ -141,11 +141,10 @@ def explain_claim(claim, *, records: dict, gaps, costs: tuple, classes, window_s
         methods = ["tacc", best] if best != "tacc" else ["tacc"]
     for m in methods:
         out.append(_sources_sentence(m, regret_sources(records[m], gaps, cl, ch, classes), ch) + ".")
-    if "tacc" in records:
+    use = None
+    if "tacc" in methods:                   # continuation is TACC's: said only where the claim compares TACC
         use = continuation_use(records["tacc"], gaps, cl, classes)
         out.append(_continuation_sentence(use, window_sentence))
-    else:
-        use = None
     for i, m in enumerate(methods):
         for q in methods[i + 1:]:
             same, equal, n = identical_seeds(records[m], records[q])

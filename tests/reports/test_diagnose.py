@@ -86,3 +86,13 @@ def test_explanation_changes_with_the_numbers(runs):
     more = {**recs, "tacc": [replace(r, n_high=tuple(h + 1 for h in r.n_high)) for r in recs["tacc"]]}
     changed = explain_claim(claim, records=more, **kw)
     assert changed != base
+
+
+def test_continuation_is_said_only_where_tacc_is_compared(runs):
+    problem, prior, recs = runs
+    kw = dict(gaps=problem.instance.gaps, costs=(problem.cost_low, problem.cost_high), classes=prior,
+              window_sentence="W.", marks="M.")
+    own = explain_claim(PaperClaim("x", "close_to", ("v", "low-improving", 1.0, 0.01)), records=recs, **kw)
+    assert not any("continuation pulls" in e for e in own)
+    with_tacc = explain_claim(PaperClaim("y", "paired_below", ("v", "dnc")), records=recs, **kw)
+    assert any("continuation pulls (55 per run) went to arm 0 (optimal, gap 0)" in e for e in with_tacc)
