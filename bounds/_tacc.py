@@ -207,10 +207,12 @@ class CorollaryTerms:
 
 def corollary_order(gaps: Sequence[float], classes: Sequence[ArmClass], *, gamma: float, horizon: int,
                     ell: float, s0: int, cost_low: float, cost_high: float) -> CorollaryTerms:
-    """Order-wise regret bound (``cor:analysis-main-regret-order``).
+    r"""Order-wise regret bound (``cor:analysis-main-regret-order``).
 
-    R(Lambda) = O( lambda_L sum_{k != k^*} (Delta_k / gamma^2) log T_Lambda
-                   + lambda_H sum_{k in H} log(T_Lambda) / Delta_k ).
+    .. math::
+
+        R(\Lambda) = O\left(\lambda^{(L)} \sum_{k \ne k^\star} \frac{\Delta_k}{\gamma^2} \log T_\Lambda
+        + \lambda^{(H)} \sum_{k \in \mathcal{H}_\gamma} \frac{\log T_\Lambda}{\Delta_k}\right).
 
     The text before the corollary substitutes N_gamma = ceil(ell / gamma^2); that is off by one when
     ell / gamma^2 is an integer (then N_gamma = ell / gamma^2 + 1). The proof's own inequality
@@ -266,10 +268,13 @@ class Comparison:
 
 def static_vs_adaptive(gaps: Sequence[float], classes: Sequence[ArmClass], *, n_gamma: int, s0: int, ell: float,
                        cost_low: float, cost_high: float) -> Comparison:
-    """Arm-level comparison with the static threshold rule (``prop:analysis-regret-improvement``).
+    r"""Arm-level comparison with the static threshold rule (``prop:analysis-regret-improvement``).
 
-    R_{k,static}(Lambda) - R_{k,adapt}(Lambda) >= Delta_k [lambda_H ceil(4 ell / Delta_k^2) - lambda_L S_0]
-    for k in C^d_gamma.
+    .. math::
+
+        R_{k,\mathrm{static}}(\Lambda) - R_{k,\mathrm{adapt}}(\Lambda) \ge \Delta_k \left[\lambda^{(H)}
+        \left\lceil \frac{4 \ell_\Lambda}{\Delta_k^2} \right\rceil - \lambda^{(L)} S_0\right],
+        \qquad k \in \mathcal{C}^{d}_\gamma.
 
     Computed for every arm of C_gamma (before a run, C^d is unknown; the comparison is what a C arm would gain
     if it turned out to be in C^d).
