@@ -68,7 +68,6 @@ class TaccApi(SphinxDirective):
     def run(self):
         name = self.arguments[0]
         package = importlib.import_module(name)
-        self.env.temp_data.setdefault("tacc_api_seen", set())
         documented = getattr(self.env, "tacc_api_documented", {})
         documented[name] = (self.env.docname, tuple(package.__all__))
         self.env.tacc_api_documented = documented
