@@ -134,8 +134,10 @@ def instance_parts(problem, length: int | None = None) -> dict:
 
 
 def changed_parts(a, b, cache: dict | None = None) -> frozenset:
-    """The parts of :data:`PARTS` in which two problems differ (``cache``: a dict kept by the caller, so comparing
-    many pairs tabulates each problem once per length)."""
+    """The parts of an instance (``PARTS`` of ``certify._metamorphic``) in which two problems differ.
+
+    ``cache``: a dict kept by the caller, so that comparing many pairs tabulates each problem once per length.
+    """
     length = max(a.horizon + a.s0, b.horizon + b.s0) + 1
 
     def parts(p):
