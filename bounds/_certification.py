@@ -51,7 +51,7 @@ def certification_times(model: LowFidelityModel, mu_star: float, gamma: float, a
 def instance_certification_times(instance, gamma: float) -> tuple:
     """tau_k(gamma) of ``eq:analysis-cert-time`` for every arm of ``instance`` (a ``bounds.Instance``): ints and
     ``math.inf``, with inf for the best arm k^* (whose Delta_k^(L) is never positive). One call of
-    :func:`certification_times` for all arms: what ``analyze`` and ``simulate``'s problems read.
+    ``certification_times`` for all arms: what ``analyze`` and ``simulate``'s problems read.
 
     >>> from bounds import build_instance, load_config
     >>> c = load_config("llm-vanishing")
