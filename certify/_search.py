@@ -11,6 +11,7 @@ from hypothesis.errors import NoSuchExample
 
 from bounds import dump_config
 from certify._assumptions import check_assumptions
+from certify._draws import seed_only_draws
 from certify._claims import ClaimContext, claims_for
 from certify._verdict import Verdict, judge
 from simulate import make_problem, run
@@ -30,8 +31,9 @@ def search(strategy, condition, max_examples: int):
     Returns (config, seed, value) with ``value`` what ``condition`` returned on the shrunk example.
     """
     try:
-        cfg, seed = find(st.tuples(strategy, st.integers(0, 2**16)), lambda x: bool(condition(*x)),
-                         settings=_settings(max_examples))
+        with seed_only_draws():
+            cfg, seed = find(st.tuples(strategy, st.integers(0, 2**16)), lambda x: bool(condition(*x)),
+                             settings=_settings(max_examples))
     except NoSuchExample:
         return None
     return cfg, seed, condition(cfg, seed)
