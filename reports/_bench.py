@@ -118,16 +118,20 @@ def _bounds_worker(n_arms):
 
 
 def run_bench(*, quick: bool = False, smpy_python: str | None = None, out_dir="tacc-bench",
-              workers: int | None = None, progress=print) -> dict:
-    """Measure everything; returns a dict with the rows, the checks, the scaling and the targets."""
+              workers: int | None = None, progress=print, smoke: bool = False) -> dict:
+    """Measure everything; returns a dict with the rows, the checks, the scaling and the targets.
+
+    ``smoke=True`` (the test suite's size, implies ``quick``) makes every row, check and target with tiny budgets
+    and seed counts: it shows the bench runs and compares what it should; its numbers measure nothing."""
     out = Path(out_dir)
+    quick = quick or smoke
     workers = workers or os.cpu_count() or 1
-    seeds = range(2) if quick else range(5)
+    seeds = range(1) if smoke else range(2) if quick else range(5)
     rows, checks = [], []
     for label, preset in INSTANCES.items():
         config = load_config(preset)
         if quick:
-            config = _budget(config, config.params.budget / 8)
+            config = _budget(config, config.params.budget / (64 if smoke else 8))
         problem = make_problem(config)
         progress(f"bench: {label}")
         for policy in POLICIES:
@@ -167,20 +171,21 @@ def run_bench(*, quick: bool = False, smpy_python: str | None = None, out_dir="t
             res = _smpy(smpy_python, inst.mu_high, T, inst.noise.model == "bernoulli", inst.noise.sigma)
             rows.append(_row(label, "ucb", f"SMPyBandits 0.9.7, horizon {T}", res["seconds"], res["rounds"], 1))
     progress("bench: observation generator")
-    n_draws = 2 * 10**6 if quick else 2 * 10**7
+    n_draws = 10**5 if smoke else 2 * 10**6 if quick else 2 * 10**7
     draws = {"gaussian": draw_cost("gaussian", n_draws), "bernoulli": draw_cost("bernoulli", n_draws),
              "previous (hash + Box-Muller)": previous_draw_cost(n_draws)}
     # scaling
     progress("bench: scaling")
     ks = (4, 50, 500, 5000)
     budgets = (250_000, 500_000, 1_000_000, 2_000_000)
-    scale_seeds = tuple(range(2 if quick else 4))
-    jobs = [("set-b", k, budgets[-1] / (4 if quick else 1), scale_seeds) for k in ks]
-    jobs += [("set-b", 500, b / (4 if quick else 1), scale_seeds) for b in budgets]
+    scale_seeds = tuple(range(1 if smoke else 2 if quick else 4))
+    shrink = 40 if smoke else 4 if quick else 1
+    jobs = [("set-b", k, budgets[-1] / shrink, scale_seeds) for k in ks]
+    jobs += [("set-b", 500, b / shrink, scale_seeds) for b in budgets]
     with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
         scaling = [{"n_arms": k, "budget": b, "ns_per_round": 1e9 * s / r, "rounds_per_run": r / len(scale_seeds)}
                    for k, b, s, r in pool.map(_scaling_worker, jobs)]
-        bound_sizes = (1_000, 10_000) if quick else (1_000, 100_000)
+        bound_sizes = (100, 1_000) if smoke else (1_000, 10_000) if quick else (1_000, 100_000)
         bounds_rows = [{"n_arms": k, "wall_s": w, "cpu_s": c, "us_per_arm": 1e6 * w / k}
                        for k, w, c in map(_bounds_worker, bound_sizes)]
         mem_budgets = (16_000, 128_000, 1_024_000) if not quick else (16_000, 128_000)
@@ -237,7 +242,7 @@ def run_bench(*, quick: bool = False, smpy_python: str | None = None, out_dir="t
     growth0 = memory[0]["peak_rss_after_mb"] - memory[0]["peak_rss_before_mb"]
     targets.append({"target": "peak memory of a run independent of the budget (extra MB at the largest vs the "
                               "smallest budget)", "value": growth - growth0, "met": abs(growth - growth0) < 5})
-    sweep = sweep_bench(quick=quick, progress=progress)
+    sweep = sweep_bench(quick=quick, progress=progress, smoke=smoke)
     targets += sweep_targets(sweep, quick)
     return {"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0], "platform": sys.platform},
             "quick": quick, "rows": rows, "checks": checks, "scaling": scaling, "memory": memory,

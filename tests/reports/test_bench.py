@@ -7,7 +7,7 @@ from reports._bench import render, run_bench
 
 @pytest.fixture(scope="module")
 def bench(tmp_path_factory):
-    return run_bench(quick=True, out_dir=tmp_path_factory.mktemp("bench"), workers=2, progress=lambda m: None)
+    return run_bench(smoke=True, out_dir=tmp_path_factory.mktemp("bench"), workers=2, progress=lambda m: None)
 
 
 def test_every_policy_is_measured_on_both_instances(bench):
