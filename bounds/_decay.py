@@ -137,8 +137,11 @@ class ResidualDecay(LowFidelityModel):
         return self._out(n, self._certificate_at(np.full(arr.shape, k), arr))
 
     def mismatch_bound_at(self, ks, n):
+        """B_k(n) = U_k(n)/n = |b_k| + |a_k| P(n)/n, summed last: |a_k| P(n)/n falls by far more than its
+        rounding error, and adding |b_k| is monotone in it, so the values stay nonincreasing (the form
+        (|b_k| n + |a_k| P(n))/n rose by an ulp where |b_k| dominates). With b_k = 0 the values are unchanged."""
         ks, arr = self._arms_counts(ks, n)
-        return self._certificate_at(ks, arr) / arr
+        return self._abs_b[ks] + self._abs_a[ks] * power_sum(arr, self.r, self.n0) / arr
 
     def mismatch_bound(self, k, n):
         k = self._arm(k)
