@@ -117,19 +117,6 @@ class LowFidelityModel(abc.ABC):
         arr = self._counts(n)
         return self._out(n, self.avg_mean_low_at(np.full(arr.shape, k), arr))
 
-    def mismatch_table(self, k: int, length: int) -> np.ndarray:
-        """B_k(1), ..., B_k(length) as the engines read it: the running minimum of :meth:`mismatch_bound`, exactly
-        nonincreasing. Each entry min_{m <= n} B_k(m) is still a valid B_k(n), because for m <= n,
-        B_k(m) >= sup_{s >= m} U_k(s)/s >= sup_{s >= n} U_k(s)/s. Where B_k is already nonincreasing (every model
-        here is, by construction; a property test checks it) the table equals it value for value.
-
-        >>> from bounds import frozen
-        >>> frozen([0.5, 0.2], values=[0.5, 0.5]).mismatch_table(1, 4).tolist()
-        [0.3, 0.3, 0.3, 0.3]
-        """
-        b = np.asarray(self.mismatch_bound(k, np.arange(1, int(length) + 1)), dtype=float)
-        return np.minimum.accumulate(b)
-
     def irregular_prefixes(self) -> np.ndarray:
         """:meth:`irregular_prefix` of every arm, an int64 array."""
         return np.array([self.irregular_prefix(k) for k in range(self.n_arms)], dtype=np.int64)

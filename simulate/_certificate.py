@@ -4,8 +4,8 @@ A policy reads B_k(n) only at the low counts a run can reach, n = 1..L with L = 
 (TACC's low count never passes N_gamma + S_0, and the continuation test looks at most S_0 further; the same
 range :attr:`simulate.Problem.bias_length` tabulates). Over that range a given B_k must be a finite,
 nonnegative, nonincreasing function of n, exactly: B_k(n + 1) > B_k(n) by a single ulp is refused
-(``ass:plugin`` defines it as a supremum over s >= n, which is nonincreasing, and the tables ``bounds`` computes,
-``bounds.mismatch_bound`` and a model's ``mismatch_table``, are exactly nonincreasing); a violation is refused
+(``ass:plugin`` defines it as a supremum over s >= n, which is nonincreasing, and what ``bounds`` computes,
+``bounds.mismatch_bound`` and every model's ``mismatch_bound``, is exactly nonincreasing); a violation is refused
 with the arm, the counts and the values.
 """
 

@@ -104,13 +104,12 @@ class Problem:
     def bias_table(self) -> tuple[np.ndarray, np.ndarray]:
         """(rows, row_of): B_k(n) = rows[row_of[k], n - 1] for 1 <= n <= ``bias_length``.
 
-        Arms with identical B_k share a row (all arms do under power decay), so memory is O(distinct rows). Each
-        row is the model's ``mismatch_table``: exactly nonincreasing, as the policies' check requires.
+        Arms with identical B_k share a row (all arms do under power decay), so memory is O(distinct rows).
         """
-        model = self.instance.low
+        model, n = self.instance.low, np.arange(1, self.bias_length + 1)
         rows, index, row_of = [], {}, np.zeros(self.n_arms, dtype=np.int64)
         for k in range(self.n_arms):
-            b = np.ascontiguousarray(model.mismatch_table(k, self.bias_length), dtype=float)
+            b = np.ascontiguousarray(model.mismatch_bound(k, n), dtype=float)
             row_of[k] = index.setdefault(b.tobytes(), len(rows))
             if row_of[k] == len(rows):
                 rows.append(b)

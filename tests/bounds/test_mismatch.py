@@ -60,7 +60,6 @@ def test_a_constant_tail_no_longer_rises_by_an_ulp():
         model = frozen([0.0, 1.0], values=[c, 1.0])
         b = model.mismatch_bound(0, n)
         assert np.all(np.diff(b) <= 0) and b[0] == c
-        assert np.array_equal(model.mismatch_table(0, n.size), b)
         old = (c + (n - 1) * c) / n
         old_rose |= bool(np.any(np.diff(old) > 0))
     assert old_rose
@@ -78,7 +77,7 @@ def test_residual_decay_with_a_dominant_b_does_not_rise():
 
 def test_every_generated_model_has_an_exactly_nonincreasing_bound():
     """On generated configurations of every low-fidelity model: B_k(n + 1) <= B_k(n) exactly on the counts a run
-    reads, and the engines' table (the running minimum) equals B_k value for value."""
+    reads (the table the engines read, and the exact check of the policies refuses anything else)."""
     from hypothesis import HealthCheck, settings
 
     from certify.strategies import configs, targeted_configs
@@ -92,6 +91,5 @@ def test_every_generated_model_has_an_exactly_nonincreasing_bound():
         for k in range(p.n_arms):
             b = np.asarray(model.mismatch_bound(k, n), dtype=float)
             assert np.all(np.diff(b) <= 0), (config.instance.low.model, k)
-            assert np.array_equal(model.mismatch_table(k, n.size), b)
 
     check()
