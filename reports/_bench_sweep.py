@@ -25,6 +25,11 @@ REPORT_FULL_CACHE_S = 3.0
 ENGINE_SHARE = 0.5
 
 
+#: seeds of the timed sweep, and of the timed ``tacc report`` (its default), by ``quick``.
+SWEEP_SEEDS = {True: 20, False: 200}
+REPORT_SEEDS = {True: 50, False: 1000}
+
+
 def sweep_bench(*, quick: bool = False, progress=print) -> dict:
     """Measure the sweep, the engine alone, the sweep on a full cache, and ``tacc report`` end to end."""
     from certify import DEFAULT_POLICIES
@@ -34,7 +39,7 @@ def sweep_bench(*, quick: bool = False, progress=print) -> dict:
     progress("bench: end-to-end sweep")
     config = default_config()
     configs = [_at_budget(config, b) for b in budget_sweep(config.params.budget)]
-    seeds = range(20 if quick else 200)
+    seeds = range(SWEEP_SEEDS[quick])
     tasks = tasks_for(configs, DEFAULT_POLICIES, seeds)
     problems = {id(c): make_problem(c) for c in configs}
     for c in configs:                                     # compile (or load) every loop before timing
@@ -57,7 +62,7 @@ def sweep_bench(*, quick: bool = False, progress=print) -> dict:
 
 def _time_report(quick: bool) -> dict:
     """Wall time of ``tacc report`` in a fresh process, on an empty and then a full cache."""
-    args = ["--seeds", "50"] if quick else []
+    args = ["--seeds", str(REPORT_SEEDS[quick])] if quick else []
     out = {}
     with tempfile.TemporaryDirectory() as tmp:
         for label in ("empty cache", "full cache"):
@@ -67,7 +72,7 @@ def _time_report(quick: bool) -> dict:
             out[label] = time.perf_counter() - t
             if res.returncode not in (0, 1):
                 raise RuntimeError(f"tacc report failed: {res.stderr.strip().splitlines()[-1:]}")
-    out["seeds"] = 50 if quick else 1000
+    out["seeds"] = REPORT_SEEDS[quick]
     return out
 
 

@@ -18,7 +18,7 @@ from reports._stats import paired, summarize
 from reports._tables import fmt, jsonable, table
 from simulate import make_problem, run_tasks, tasks_for
 
-__all__ = ["ExperimentResult", "reproduce", "variant_config"]
+__all__ = ["work", "ExperimentResult", "reproduce", "variant_config"]
 
 
 def variant_config(exp: Experiment, variant, *, budget: float | None = None, rho=None):
@@ -85,11 +85,23 @@ def _claim(c, final, pairs, diag, exp, s0) -> tuple[bool, str]:
     raise ValueError(kind)
 
 
-def _run_experiment(exp: Experiment, *, seeds, quick, out: Path, run_kw) -> ExperimentResult:
-    t0 = time.perf_counter()
+def _budgets(exp: Experiment, quick: bool) -> list:
     fractions = exp.budget_fractions[-2:] if quick else exp.budget_fractions
     full = load_config(exp.preset).params.budget
-    budgets = [full * f for f in fractions]
+    return [full * f for f in fractions]
+
+
+def _scales(exp: Experiment, quick: bool):
+    return exp.rho_scales[:2] if quick else exp.rho_scales
+
+
+def _sensitivity_seeds(n: int) -> int:
+    return min(n, 50)
+
+
+def _run_experiment(exp: Experiment, *, seeds, quick, out: Path, run_kw) -> ExperimentResult:
+    t0 = time.perf_counter()
+    budgets = _budgets(exp, quick)
     configs = {(v.name, b): variant_config(exp, v, budget=b) for v in exp.variants for b in budgets}
     keys = list(configs)
     tasks = tasks_for([configs[k] for k in keys], exp.methods, seeds)
@@ -127,8 +139,8 @@ def _run_experiment(exp: Experiment, *, seeds, quick, out: Path, run_kw) -> Expe
                         for m in exp.methods}
     # rho sensitivity on the representative variant, final budget
     sv = next(v for v in exp.variants if v.name == (exp.sensitivity_variant or exp.variants[0].name))
-    scales = exp.rho_scales[:2] if quick else exp.rho_scales
-    sens_seeds = seeds[:min(len(seeds), 50)]
+    scales = _scales(exp, quick)
+    sens_seeds = seeds[:_sensitivity_seeds(len(seeds))]
     base = variant_config(exp, sv, budget=budgets[-1])
     prob = make_problem(base)
     rmin = min_rho(prob.instance.noise.subgaussian_scale, prob.n_arms, prob.horizon, prob.delta)
@@ -250,11 +262,8 @@ def _markdown(exp, res, final, pairs, claims, fig_names, scales) -> str:
     return "\n".join(L)
 
 
-def reproduce(keys=("all",), *, seeds: int | None = None, quick: bool = False, out_dir="tacc-reproduce",
-              executor: str = "processes", workers: int | None = None, scheduler: str | None = None, cache=None,
-              progress: bool = False) -> list[ExperimentResult]:
-    """Run the named experiments (or all) and write ``<key>.md``, figures and ``<key>.json`` to ``out_dir``, with an
-    index ``README.md``."""
+def _selected(keys, seeds) -> list:
+    """The experiments named by ``keys`` ("all" for every one), with ``seeds`` checked."""
     from bounds import TaccInputError
     exps = list(EXPERIMENTS) if "all" in keys else []
     for k in keys:
@@ -266,6 +275,30 @@ def reproduce(keys=("all",), *, seeds: int | None = None, quick: bool = False, o
             raise TaccInputError("experiment", k, f"must be 'all' or one of {', '.join(e.key for e in EXPERIMENTS)}")
     if seeds is not None and (isinstance(seeds, bool) or not isinstance(seeds, int) or seeds < 2):
         raise TaccInputError("seeds", seeds, "must be an int >= 2 (paired intervals need two seeds)")
+    return exps
+
+
+def work(keys=("all",), *, seeds: int | None = None, quick: bool = False) -> list[tuple]:
+    """The runs :func:`reproduce` makes, as (configurations, methods, seeds per configuration) groups, for
+    ``reports._estimate``: every variant at every budget, and the rho sweep (its configurations differ only in
+    rho, at most rho_min, so the variant at rho "min" stands for each in the estimate)."""
+    out = []
+    for exp in _selected(keys, seeds):
+        n = seeds if seeds is not None else (exp.quick_seeds if quick else exp.seeds)
+        budgets = _budgets(exp, quick)
+        out.append(([variant_config(exp, v, budget=b) for v in exp.variants for b in budgets], exp.methods, n))
+        sv = next(v for v in exp.variants if v.name == (exp.sensitivity_variant or exp.variants[0].name))
+        out.append(([variant_config(exp, sv, budget=budgets[-1])] * len(_scales(exp, quick)), exp.methods,
+                    _sensitivity_seeds(n)))
+    return out
+
+
+def reproduce(keys=("all",), *, seeds: int | None = None, quick: bool = False, out_dir="tacc-reproduce",
+              executor: str = "processes", workers: int | None = None, scheduler: str | None = None, cache=None,
+              progress: bool = False) -> list[ExperimentResult]:
+    """Run the named experiments (or all) and write ``<key>.md``, figures and ``<key>.json`` to ``out_dir``, with an
+    index ``README.md``."""
+    exps = _selected(keys, seeds)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     run_kw = dict(executor=executor, workers=workers, scheduler=scheduler,
