@@ -27,6 +27,7 @@ _INFINITE_MEANS = {
 _UNDEFINED_MEANS = {
     "ratio": UNDEFINED_RATIO,
     "corollary_constant": "undefined: 0 / 0, the order total and the explicit total are both 0 (no suboptimal arm)",
+    "regret_fraction": "undefined: the run's regret is 0, so an arm's share of it is 0 / 0",
 }
 
 
