@@ -296,8 +296,11 @@ def _rdfe_cost(ctx, rec):
 
 
 def _rdfe_regret(ctx, rec, bound: float) -> list:
-    """R (exact, from the counts) against a float RDFE bound with its rounding error."""
+    """R (exact, from the counts) against a float RDFE bound with its rounding error (an infinite bound, for
+    example when c_k^*(Delta_k / 4) overflows at gaps near 0, is compared as a value: it holds)."""
     r = ctx.regret(rec)
+    if math.isinf(bound):
+        return [Measurement("R", bound, float(r))]
     m = Measurement("R", bound, float(r), error=rounding_error(bound, _RDFE_BOUND_ROUNDINGS))
     return [_with_exact(m, exact(bound), r)]
 

@@ -114,3 +114,15 @@ def test_zero_over_zero_is_undefined_with_a_reason_in_the_summary():
     assert math.isnan(value) and reason.startswith(UNDEFINED_RATIO)
     assert _max_ratio([math.nan, 0.0], "judged on no run") == (0.0, None)
     assert _max_ratio([], "judged on no run") == (None, "judged on no run")
+
+
+def test_an_infinite_rdfe_bound_is_compared_as_a_value(llm):
+    """Gaps near 0 (means 1e-9 apart) make RDFE's bound infinite: the claim holds against it (it crashed with
+    OverflowError converting inf to a fraction); a finite bound below the regret is still exceeded."""
+    from certify._claims import _rdfe_regret
+    p, ctx = llm
+    rec = run(p, "rdfe", 0)
+    (m,) = _rdfe_regret(ctx, rec, math.inf)
+    assert not m.exceeded and m.ratio == 0.0
+    (low,) = _rdfe_regret(ctx, rec, float(ctx.regret(rec)) / 2)
+    assert low.exceeded
