@@ -79,11 +79,11 @@ def _conclusions(res: dict) -> list[str]:
         loose = min(asserted, key=lambda c: c["max_ratio"])
         if tight["max_ratio"] == loose["max_ratio"]:
             out.append(f"Every quantitative bound judged ({', '.join(c['key'] for c in asserted)}) is reached to "
-                       f"the same {100 * tight['max_ratio']:.1f}% by the runs.")
+                       f"the same {_pct(tight['max_ratio'])} by the runs.")
         else:
             out.append(f"The tightest bound is {tight['key']} ({tight['label']}): runs reach "
-                       f"{100 * tight['max_ratio']:.0f}% of it. The loosest is {loose['key']} ({loose['label']}) at "
-                       f"{100 * loose['max_ratio']:.1f}%.")
+                       f"{_pct(tight['max_ratio'], 0)} of it. The loosest is {loose['key']} ({loose['label']}) at "
+                       f"{_pct(loose['max_ratio'])}.")
     if undefined:
         out.append(f"How tight {_and(undefined)} {'is' if len(undefined) == 1 else 'are'} is undefined: bound and "
                    f"empirical value are both 0 on every run where {'it was' if len(undefined) == 1 else 'they were'}"
@@ -115,13 +115,20 @@ def _and(names) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
+def _pct(x: float, digits: int = 1) -> str:
+    """100 x as a percentage with ``digits`` decimals; a positive share too small for them keeps two significant
+    digits (1.2e-03%, not 0.0%)."""
+    p = 100 * x
+    return f"{p:.{digits}f}%" if p == 0 or round(p, digits) != 0 else f"{p:.2g}%"
+
+
 def _share(value: float, bound: float) -> str:
     """'x% of' a bound, in words when the bound is 0 or infinite (a percentage would be undefined)."""
     if bound == 0:
         return "exactly at (both 0)" if value == 0 else "above (the bound is 0)"
     if math.isinf(bound):
         return "0% of (the bound is infinite)"
-    return f"{100 * value / bound:.1f}% of"
+    return f"{_pct(value / bound)} of"
 
 
 def _event_sentence(event: dict, delta: float) -> str:

@@ -172,3 +172,8 @@ def test_a_bound_that_falls_with_the_budget_gets_its_reason():
     fake = {1.0: analyses[budgets[0]], 2.0: analyses[budgets[0]]}
     (only,) = non_monotone_bounds([1.0, 2.0], {"x": [2.0, 1.0]}, fake)
     assert "depend on ell_Lambda" in only["text"]
+
+
+def test_a_small_positive_share_is_not_written_as_zero_percent():
+    from reports._report import _pct
+    assert _pct(1.174e-05) == "0.0012%" and _pct(0.092) == "9.2%" and _pct(1.0, 0) == "100%" and _pct(0.0) == "0.0%"
