@@ -335,6 +335,7 @@ _SUBOPTIMAL = "suboptimal arm"
 _PHASE = "completed RDFE phase"
 _PM = ("ass:plugin", "ass:mono-cert")
 
+#: every run-level claim: one per statement of the paper, tied to its label (and one control claim).
 CLAIMS = (
     Claim("fidelity-rule", "eq:fidelity-selection",
           "no high-fidelity query while G(N^(L)) >= gamma, i.e. N^(L) < N_gamma (line 7 of alg:adaptive-mf-mab)",
