@@ -100,9 +100,9 @@ class TableLowFidelity(LowFidelityModel):
         return out
 
     def _past_prefix(self, ks: np.ndarray, arr: np.ndarray) -> np.ndarray:
-        """B_k(n) for n > m: sup_{s >= n} U_k(s)/s = |c_k| + max(U_k(m) - m |c_k|, 0) / n, the excess computed
-        exactly and rounded up once per arm; each operation is monotone in n, so the values are exactly
-        nonincreasing (the quotient U_k(n)/n of the rounded extension rose by an ulp)."""
+        """B_k(n) for n > m: ``sup_{s >= n} U_k(s) / s = abs(c_k) + max(U_k(m) - m abs(c_k), 0) / n``, the excess
+        computed exactly and rounded up once per arm; each operation is monotone in n, so the values are exactly
+        nonincreasing (the quotient U_k(n) / n of the rounded extension rose by an ulp)."""
         return np.abs(self._tail[ks]) + self._excess[ks] / arr
 
     def mismatch_bound(self, k, n):
@@ -119,7 +119,7 @@ class TableLowFidelity(LowFidelityModel):
 
 
 def _excess(u_m: float, m: int, c: float) -> float:
-    """max(U_k(m) - m |c_k|, 0), computed exactly and rounded up (``bounds.float_above``)."""
+    """``max(U_k(m) - m abs(c_k), 0)``, computed exactly and rounded up (``bounds.float_above``)."""
     return float_above(max(Fraction(u_m) - m * Fraction(c), Fraction(0)))
 
 
