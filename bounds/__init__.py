@@ -10,7 +10,7 @@ naming the field. ``simulate``, ``certify`` and ``proofs_checks`` check their ow
 
 from bounds._amount import CostUnits, cost_units, exact_amount
 from bounds._analysis import Analysis, analyze
-from bounds._certification import certification_time
+from bounds._certification import certification_time, instance_certification_times
 from bounds._continuation import (Continuation, ContinuationWindow, continuation_gain_passes,
                                   continuation_last_count, continuation_last_counts, continuation_of,
                                   continuation_rho_max, continuation_window)
@@ -35,7 +35,7 @@ from bounds._tacc import (Comparison, CorollaryTerms, TaccBound, confirmation_co
 
 __all__ = [
     "CostUnits", "cost_units", "exact_amount",
-    "Analysis", "analyze", "certification_time", "PRESETS", "Config", "Costs", "InstanceSpec", "LowSpec",
+    "Analysis", "analyze", "certification_time", "instance_certification_times", "PRESETS", "Config", "Costs", "InstanceSpec", "LowSpec",
     "MeansSpec", "NoiseSpec", "Params", "load_config", "parse_config", "config_to_dict", "dump_config",
     "ResidualDecay", "power_decay", "residual_decay", "TaccInputError", "horizon", "log_factor", "min_rho",
     "n_gamma", "radius", "radius_scalar", "Instance", "build_instance", "LowFidelityModel", "low_gap",

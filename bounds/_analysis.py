@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
 
-from bounds._certification import certification_times
+from bounds._certification import instance_certification_times
 from bounds._config import Config
 from bounds._horizon import horizon, log_factor, min_rho, n_gamma
 from bounds._instance import Instance, build_instance
@@ -58,9 +57,7 @@ def analyze(config: Config) -> Analysis:
     ell = log_factor(rho, K, T, p.delta)
     ng = n_gamma(ell, p.gamma)
     kb, mu_star, gaps = inst.best_arm, inst.mu_star, np.asarray(inst.gaps, dtype=float)
-    tau_arr = certification_times(inst.low, mu_star, p.gamma)
-    tau_arr[kb] = math.inf
-    tau = tuple(math.inf if t == math.inf else int(t) for t in tau_arr.tolist())
+    tau = instance_certification_times(inst, p.gamma)
     classes = arm_partition(tau, ng, p.s0, kb)
     prior = prior_partition(classes)
     best = tuple(ArmClass.C_D if x is ArmClass.C else x for x in classes)

@@ -11,7 +11,7 @@ from bounds._lowfidelity import LowFidelityModel
 from bounds._mismatch import low_gap
 from bounds._search import first_true_rows
 
-__all__ = ["certification_time", "certification_times"]
+__all__ = ["certification_time", "certification_times", "instance_certification_times"]
 
 #: counts x arms evaluated at once while scanning the models' irregular prefixes
 _SCAN_CELLS = 1 << 22
@@ -46,6 +46,21 @@ def certification_times(model: LowFidelityModel, mu_star: float, gamma: float, a
     rest = np.flatnonzero(pending)
     out[rest] = first_true_rows(lambda rows, n: certified(ks[rest[rows]], n), rest.size, start=prefix[rest] + 1)
     return out
+
+
+def instance_certification_times(instance, gamma: float) -> tuple:
+    """tau_k(gamma) of ``eq:analysis-cert-time`` for every arm of ``instance`` (a ``bounds.Instance``): ints and
+    ``math.inf``, with inf for the best arm k^* (whose Delta_k^(L) is never positive). One call of
+    ``certification_times`` for all arms: what ``analyze`` and ``simulate``'s problems read.
+
+    >>> from bounds import build_instance, load_config
+    >>> c = load_config("llm-vanishing")
+    >>> instance_certification_times(build_instance(c.instance), c.params.gamma)
+    (inf, 58864, 680, inf)
+    """
+    t = certification_times(instance.low, instance.mu_star, gamma)
+    t[instance.best_arm] = math.inf
+    return tuple(math.inf if x == math.inf else int(x) for x in t.tolist())
 
 
 def certification_time(model: LowFidelityModel, k: int, mu_star: float, gamma: float) -> int | float:

@@ -88,6 +88,10 @@ class ContinuationWindow:
         return None if w == 0 else (self.n_gamma, self.n_gamma + w - 1)
 
 
+#: arms x counts evaluated in one vector call of B_k.
+_CELLS = 1 << 20
+
+
 def _check_params(model, s0, eta, gamma):
     if not isinstance(model, LowFidelityModel):
         raise TaccInputError("model", model, "must be a bounds.LowFidelityModel")
@@ -126,14 +130,17 @@ def continuation_window(model: LowFidelityModel, *, n_gamma: int, s0: int, eta: 
         raise TaccInputError("tau", tau, f"must have one entry per arm ({K})")
     counts = ng + np.arange(s0 + 1, dtype=np.int64)
     gain, pulls, reach = [], [], []
-    for k in range(K):
-        b = np.atleast_1d(model.mismatch_bound(k, counts))
-        passes = np.asarray(continuation_gain_passes(b[:s0], b[s0], eta, gamma), dtype=bool)
-        w = int(np.argmin(passes)) if not passes.all() else s0
-        t = tau[k]
-        gain.append(float(b[0] - b[s0]))
-        pulls.append(w)
-        reach.append(bool(t != math.inf and ng < t <= ng + w))
+    step = max(1, _CELLS // counts.size)
+    for lo in range(0, K, step):                 # a block of arms per vector call
+        ks = np.arange(lo, min(K, lo + step), dtype=np.int64)
+        b = model.mismatch_bound_at(ks[:, None], counts[None, :])
+        passes = np.asarray(continuation_gain_passes(b[:, :s0], b[:, s0:], eta, gamma), dtype=bool)
+        ws = np.where(passes.all(axis=1), s0, np.argmin(passes, axis=1)).tolist() if s0 else [0] * ks.size
+        gain += (b[:, 0] - b[:, s0]).tolist()
+        pulls += ws
+        for k, w in zip(ks.tolist(), ws):
+            t = tau[k]
+            reach.append(bool(t != math.inf and ng < t <= ng + w))
     return ContinuationWindow(n_gamma=ng, s0=s0, threshold=2.0 * eta * gamma, horizon=T, gain=tuple(gain),
                               pulls=tuple(pulls), tau=tuple(tau), reaches_tau=tuple(reach))
 
@@ -213,26 +220,38 @@ def continuation_last_counts(model: LowFidelityModel, *, s0: int, eta: float, ga
 
     The search reads B_k only at the counts it asks for, so an arm whose B_j equals an earlier arm's B_k at every
     count that arm's search read would read the same values, take the same path and return the same count: one
-    call per such arm checks it (arms of the decay models share one B).
+    vector call per block of arms checks it. A model that labels its arms by B_k
+    (``LowFidelityModel.mismatch_bound_classes``: the decay models) gets one search per label.
     """
     s0, eta, gamma = _check_params(model, s0, eta, gamma)
     limit = v.count("limit", limit, minimum=0)
     arms = range(model.n_arms) if arms is None else [model._arm(k) for k in arms]
     if s0 == 0 or limit == 0:
         return tuple(0 for _ in arms)
-    done = []                     # (points, values, result) of the full searches made so far
-    out = []
-    for k in arms:
-        for pts, vals, res in done:
-            if np.array_equal(np.atleast_1d(model.mismatch_bound(k, pts)), vals):
-                out.append(res)
-                break
-        else:
-            rec = _Recorded(model, k)
-            res = _last_count_search(rec, s0, eta, gamma, limit)
-            done.append((np.concatenate(rec.points), np.concatenate(rec.values), res))
-            out.append(res)
-    return tuple(out)
+    arms = np.asarray(list(arms), dtype=np.int64)
+    labels = model.mismatch_bound_classes()
+    if labels is not None:        # arms with one B_k: one search per B_k
+        found: dict = {}
+        for k in arms.tolist():
+            if labels[k] not in found:
+                found[labels[k]] = _last_count_search(lambda n: np.atleast_1d(model.mismatch_bound(k, n)), s0, eta,
+                                                      gamma, limit)
+        return tuple(found[labels[k]] for k in arms.tolist())
+    out = np.full(arms.size, -1, dtype=np.int64)
+    pending = np.arange(arms.size)
+    while pending.size:           # the first arm no earlier search matches makes a full search, in arm order
+        rec = _Recorded(model, int(arms[pending[0]]))
+        res = _last_count_search(rec, s0, eta, gamma, limit)
+        pts, vals = np.concatenate(rec.points), np.concatenate(rec.values)
+        out[pending[0]] = res
+        rest = pending[1:]
+        step = max(1, _CELLS // max(1, pts.size))
+        for lo in range(0, rest.size, step):     # every later arm checked against it, a block per vector call
+            idx = rest[lo:lo + step]
+            same = (model.mismatch_bound_at(arms[idx][:, None], pts[None, :]) == vals[None, :]).all(axis=1)
+            out[idx[same]] = res
+        pending = rest[out[rest] < 0]
+    return tuple(out.tolist())
 
 
 def _float_bits(x: float) -> int:

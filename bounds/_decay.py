@@ -144,6 +144,11 @@ class ResidualDecay(LowFidelityModel):
         ks, arr = self._arms_counts(ks, n)
         return self._abs_b[ks] + self._abs_a[ks] * power_sum(arr, self.r, self.n0) / arr
 
+    def mismatch_bound_classes(self):
+        # B_k(n) = (|b_k| n + |a_k| P(n)) / n with r and n0 shared: equal (|b_k|, |a_k|), equal B_k
+        _, labels = np.unique(np.stack([self._abs_b, self._abs_a], axis=1), axis=0, return_inverse=True)
+        return labels.reshape(-1).astype(np.int64)
+
     def mismatch_bound(self, k, n):
         k = self._arm(k)
         arr = self._counts(n)

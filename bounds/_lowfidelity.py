@@ -117,6 +117,12 @@ class LowFidelityModel(abc.ABC):
         arr = self._counts(n)
         return self._out(n, self.avg_mean_low_at(np.full(arr.shape, k), arr))
 
+    def mismatch_bound_classes(self) -> np.ndarray | None:
+        """An int64 label per arm such that arms with equal labels have the same B_k at every count (B_k is the
+        same function of the same parameters), or None when the model does not say (the default). Searches over
+        B_k (``bounds.continuation_last_counts``) run once per label."""
+        return None
+
     def irregular_prefixes(self) -> np.ndarray:
         """:meth:`irregular_prefix` of every arm, an int64 array."""
         return np.array([self.irregular_prefix(k) for k in range(self.n_arms)], dtype=np.int64)

@@ -16,7 +16,7 @@ from certify._check import (BASELINE, DEFAULT_POLICIES, Certificate, ClaimSummar
                             Reproducer, accepted, check, load_baseline, sample_configs)
 from certify._claims import (CLAIMS, LEM_CI, UNDEFINED_RATIO, Claim, ClaimContext, Measurement, claim, claims_for,
                              ucb_count_bound)
-from certify._metamorphic import (READS, RELATIONS, RelationResult, relabel_relation, s0_zero_relation,
+from certify._metamorphic import (READS, RELATIONS, RelationResult, changed_parts, relabel_relation, s0_zero_relation,
                                   scale_relation, static_relation, unread_relation)
 from certify._search import Evidence, assumption_evidence
 from certify._verdict import LEM_CI_ALPHA, RunVerdict, Verdict, judge, judge_lem_ci
@@ -25,7 +25,7 @@ __all__ = [
     "ASSUMPTIONS", "AssumptionResult", "check_assumptions", "DEFAULT_POLICIES", "Certificate", "ClaimSummary",
     "Reproducer", "check", "load_baseline", "BASELINE", "IntegrityError", "NotJudged", "accepted", "sample_configs",
     "Evidence", "assumption_evidence", "CLAIMS", "LEM_CI", "UNDEFINED_RATIO", "Claim", "ClaimContext", "Measurement", "claim",
-    "READS", "RELATIONS", "RelationResult", "relabel_relation", "s0_zero_relation", "scale_relation",
+    "READS", "RELATIONS", "RelationResult", "changed_parts", "relabel_relation", "s0_zero_relation", "scale_relation",
     "static_relation", "unread_relation",
     "claims_for", "ucb_count_bound", "LEM_CI_ALPHA", "RunVerdict", "Verdict", "judge", "judge_lem_ci",
 ]

@@ -9,9 +9,10 @@ from reports import _continuation_view
 from reports._tables import fmt, reason_of, table
 
 
-def to_record(a: Analysis, continuation=None) -> dict:
+def to_record(a: Analysis, continuation=None, arms=None) -> dict:
     """Every quantity with its paper label beside it (the JSON of ``tacc bounds``); ``continuation`` is
-    ``bounds.continuation_of(a)`` when already computed."""
+    ``bounds.continuation_of(a)`` when already computed; ``arms`` (default: every arm, in index order) are the
+    arms whose entries the record lists (the table shows a few of 10^5)."""
     cfg, inst = a.config, a.instance
     p, c = cfg.params, cfg.costs
 
@@ -24,9 +25,9 @@ def to_record(a: Analysis, continuation=None) -> dict:
 
     gaps, mu, best = inst.gaps.tolist(), inst.mu_high.tolist(), inst.best_arm    # once: each is O(K)
     zeta = inst.low.static_biases().tolist()
-    arms = []
-    for k in range(inst.n_arms):
-        arms.append({
+    rows = []
+    for k in (range(inst.n_arms) if arms is None else arms):
+        rows.append({
             "arm": k,
             "mu_high": mu[k],
             "gap": q(gaps[k], "sec:problem", "Delta_k = mu^* - mu_k^(H)"),
@@ -97,7 +98,7 @@ def to_record(a: Analysis, continuation=None) -> dict:
             "first_round_covered": q(inst.n_arms * (c.low + c.high) <= p.budget, "alg:adaptive-mf-mab",
                                      "K (lambda_L + lambda_H) <= Lambda"),
         },
-        "arms": arms,
+        "arms": rows,
         "continuation": _continuation_view.to_record(continuation or continuation_of(a)),
     }
 
@@ -106,10 +107,15 @@ def _arm_kind(c: ArmClass) -> str:
     return "an optimal arm" if c is ArmClass.OPTIMAL else f"an arm of class {c.value}"
 
 
-def render(a: Analysis, max_arms: int = 40) -> str:
-    """The human-readable view: the scalar quantities, then a per-arm table (best arm and suboptimal arms)."""
-    cont = continuation_of(a)
-    rec = to_record(a, cont)
+def render(a: Analysis, max_arms: int = 40, continuation=None) -> str:
+    """The human-readable view: the scalar quantities, then a per-arm table (best arm and suboptimal arms);
+    ``continuation`` is ``bounds.continuation_of(a)`` when already computed."""
+    cont = continuation or continuation_of(a)
+    gaps = a.instance.gaps.tolist()
+    order = sorted(range(a.instance.n_arms), key=lambda k: (gaps[k], k))
+    shown = order[:max_arms]
+    rec = to_record(a, cont, arms=shown)
+    by_arm = {r["arm"]: r for r in rec["arms"]}
     out = [f"tacc bounds: {rec['name']} ({rec['source']})",
            f"K = {rec['instance']['n_arms']}, k* = {rec['instance']['best_arm']}, "
            f"mu* = {fmt(rec['instance']['mu_star'])}, "
@@ -122,12 +128,9 @@ def render(a: Analysis, max_arms: int = 40) -> str:
     out.append(table(["assumption", "holds", "label", "condition"],
                      [(k, v["value"], v["label"], v["meaning"]) for k, v in rec["assumptions"].items()]))
     out.append("")
-    gaps = a.instance.gaps.tolist()
-    order = sorted(range(a.instance.n_arms), key=lambda k: (gaps[k], k))
-    shown = order[:max_arms]
     rows = []
     for k in shown:
-        r = rec["arms"][k]
+        r = by_arm[k]
         rows.append((k, r["mu_high"], r["gap"]["value"], r["tau"]["value"], r["class"]["value"],
                      r["low_count_bound"]["value"], r["high_count_bound"]["value"], r["theorem_term"]["value"],
                      r["static_minus_adaptive"]["value"] if r["static_minus_adaptive"]["value"] is not None else "-",

@@ -46,8 +46,17 @@ def _reason(key: str | None, x: float) -> str:
     return _INFINITE_MEANS.get(key, f"{sign}infinity") if key else f"{sign}infinity"
 
 
+#: types returned as they are (checked by exact type first: a result of 10^5 arms holds millions of them).
+_PLAIN = frozenset({str, int, bool, type(None)})
+
+
 def _nonfinite(x: Any) -> float | None:
     """The first non-finite float in ``x`` (a number, list or tuple), or None."""
+    t = type(x)
+    if t is float:
+        return None if math.isfinite(x) else x
+    if t in _PLAIN or t is dict:
+        return None
     if isinstance(x, (float, np.floating)) and not math.isfinite(float(x)):
         return float(x)
     if isinstance(x, (list, tuple, np.ndarray)):
@@ -64,19 +73,21 @@ def jsonable(x: Any, key: str | None = None) -> Any:
     No NaN or infinity reaches the JSON: a non-finite number becomes ``null``, and the mapping that holds it gets
     a ``<key>_reason`` entry saying what the null means (``tau``: the arm is never certified; NaN: undefined).
     """
+    t = type(x)                                  # the common exact types first; subclasses take the general path
+    if t in _PLAIN:
+        return x
+    if t is float:
+        return x if math.isfinite(x) else None
+    if t is dict:
+        return _mapping(x)
+    if t is list or t is tuple:
+        return [jsonable(v, key) for v in x]
     if isinstance(x, enum.Enum):
         return x.value
     if is_dataclass(x) and not isinstance(x, type):
         return jsonable({f.name: getattr(x, f.name) for f in fields(x)}, key)
     if isinstance(x, dict):
-        out = {}
-        for k, v in x.items():
-            out[str(k)] = jsonable(v, str(k))
-            bad = _nonfinite(v)
-            if bad is not None and f"{k}_reason" not in x:
-                where = "" if isinstance(v, (float, np.floating)) else "null entries: "
-                out[f"{k}_reason"] = where + _reason(str(k), bad)
-        return out
+        return _mapping(x)
     if isinstance(x, (list, tuple)):
         return [jsonable(v, key) for v in x]
     if isinstance(x, np.ndarray):
@@ -89,8 +100,36 @@ def jsonable(x: Any, key: str | None = None) -> Any:
     return x
 
 
-def dumps(x: Any) -> str:
-    return json.dumps(jsonable(x), indent=2, allow_nan=False)
+def _mapping(x: dict) -> dict:
+    out = {}
+    for k, v in x.items():
+        t = type(v)
+        if t in _PLAIN or (t is float and math.isfinite(v)):     # the common leaves, without a call
+            out[k if type(k) is str else str(k)] = v
+            continue
+        out[str(k)] = jsonable(v, str(k))
+        bad = _nonfinite(v)
+        if bad is not None and f"{k}_reason" not in x:
+            where = "" if isinstance(v, (float, np.floating)) else "null entries: "
+            out[f"{k}_reason"] = where + _reason(str(k), bad)
+    return out
+
+
+def dumps(x: Any, depth: int = 2) -> str:
+    """Strict JSON of ``x`` (:func:`jsonable`): the first ``depth`` levels of mappings and lists indented by two
+    spaces, every deeper value on one line (so a record of 10^5 arms is one line per arm, written by json's C
+    encoder, which the indented encoder is not)."""
+    return _pretty(jsonable(x), depth, 0)
+
+
+def _pretty(x: Any, depth: int, level: int) -> str:
+    if level >= depth or not isinstance(x, (dict, list)) or not x:
+        return json.dumps(x, allow_nan=False)
+    pad, inner = "  " * level, "  " * (level + 1)
+    if isinstance(x, dict):
+        items = [f"{inner}{json.dumps(k)}: {_pretty(v, depth, level + 1)}" for k, v in x.items()]
+        return "{\n" + ",\n".join(items) + "\n" + pad + "}"
+    return "[\n" + ",\n".join(inner + _pretty(v, depth, level + 1) for v in x) + "\n" + pad + "]"
 
 
 def fmt(x: Any, digits: int = 4) -> str:

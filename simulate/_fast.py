@@ -15,7 +15,6 @@ import math
 
 import numpy as np
 
-from bounds import cost_units
 from simulate._compile import compiled
 from simulate._rdfe import RdfePhase
 from simulate._record import FIDELITY_NAMES, RunRecord, Violation, default_checkpoints
@@ -47,14 +46,23 @@ def _wins(va, ia, vb, ib):
 
 
 @compiled()
-def _tree_build(vals):
-    """A tournament tree over ``vals``: each node keeps its winner's value and arm, so an update compares stored
-    values only (O(log K) per change, no indirection)."""
+def _tree_size(n):
+    """The number of leaves of a tournament tree over n values: the smallest power of two >= n."""
     size = 1
-    while size < vals.size:
+    while size < n:
         size *= 2
-    tv = np.full(2 * size, -np.inf)
-    ti = np.full(2 * size, -1, dtype=np.int64)
+    return size
+
+
+@compiled()
+def _tree_fill(tv, ti, vals):
+    """Fill the tournament tree (tv, ti) of 2 x ``_tree_size(vals.size)`` nodes over ``vals``: each node keeps its
+    winner's value and arm, so an update compares stored values only (O(log K) per change, no indirection). The
+    arrays are allocated once per run and refilled in place (a compiled loop that rebinds arrays pays reference
+    counting on every round)."""
+    size = tv.size // 2
+    tv[:] = -np.inf
+    ti[:] = -1
     for k in range(vals.size):
         tv[size + k] = vals[k]
         ti[size + k] = k
@@ -63,12 +71,10 @@ def _tree_build(vals):
         w = left if _wins(tv[left], ti[left], tv[right], ti[right]) else right
         tv[node] = tv[w]
         ti[node] = ti[w]
-    return tv, ti
 
 
 @compiled(inline="always")
-def _tree_update(tree, vals, k):
-    tv, ti = tree
+def _tree_update(tv, ti, vals, k):
     node = tv.size // 2 + k
     tv[node] = vals[k]
     node //= 2
@@ -110,8 +116,11 @@ def _run(family, continuation, fidelity, rows, row_of, eta, gamma, s0, units, rd
     lcb = np.empty((2, K))
     vals = np.full(K, -np.inf)
     lvals = np.full(K, -np.inf)
-    tv, ti = _tree_build(vals)
-    ltv, lti = _tree_build(lvals)
+    n_nodes = 2 * _tree_size(K)
+    tv, ti = np.empty(n_nodes), np.empty(n_nodes, dtype=np.int64)
+    ltv, lti = np.empty(n_nodes), np.empty(n_nodes, dtype=np.int64)
+    _tree_fill(tv, ti, vals)
+    _tree_fill(ltv, lti, lvals)
     tracing = trace.shape[0] > 0
     units_low, units_high, units_budget = units[0], units[1], units[2]
     cost, rounds, ci, step = 0, 0, 0, 0
@@ -143,10 +152,10 @@ def _run(family, continuation, fidelity, rows, row_of, eta, gamma, s0, units, rd
             leader = lti[1]
             saved = vals[leader]
             vals[leader] = -np.inf
-            _tree_update((tv, ti), vals, leader)
+            _tree_update(tv, ti, vals, leader)
             challenger = ti[1]
             vals[leader] = saved
-            _tree_update((tv, ti), vals, leader)
+            _tree_update(tv, ti, vals, leader)
             w_leader = vals[leader] - lvals[leader]
             w_challenger = vals[challenger] - lvals[challenger]
             if w_leader > w_challenger or (w_leader == w_challenger and leader < challenger):
@@ -268,12 +277,12 @@ def _run(family, continuation, fidelity, rows, row_of, eta, gamma, s0, units, rd
                 if family == FAMILY_LUCB:
                     lvals[j] = max(lcb[0, j], lcb[1, j])
             if step > start_len:
-                _tree_update((tv, ti), vals, k)
+                _tree_update(tv, ti, vals, k)
                 if family == FAMILY_LUCB:
-                    _tree_update((ltv, lti), lvals, k)
+                    _tree_update(ltv, lti, lvals, k)
             else:
-                tv, ti = _tree_build(vals)
-                ltv, lti = _tree_build(lvals)
+                _tree_fill(tv, ti, vals)
+                _tree_fill(ltv, lti, lvals)
     units[3] = cost
     st[1], st[2] = rounds, ci
     viol[0], viol[1], viol[2] = vk, vm, vn
@@ -323,11 +332,6 @@ def _phases(problem, ph_active, ph_done, ph_ucb, ph_lcb, ph_cost, ph_state) -> t
     return tuple(out)
 
 
-def problem_units(problem):
-    """The exact integer units of ``problem``'s costs and budget (the step forms compute the same)."""
-    return cost_units(problem.cost_low, problem.cost_high, problem.budget)
-
-
 def run_fast(problem, policy: str, seed: int, *, checkpoints=None, trace: bool = False) -> RunRecord:
     """Run ``policy`` on ``problem`` with the reward table of ``seed`` in the compiled engine."""
     cls = policy_class(policy)
@@ -341,9 +345,9 @@ def run_fast(problem, policy: str, seed: int, *, checkpoints=None, trace: bool =
     truth_low = np.zeros(K)
     aux = np.zeros((4, K), dtype=np.int64)
     aux[1, :] = -1
-    acct = problem_units(problem)
+    acct = problem.units
     units = np.array([acct.low, acct.high, acct.budget, 0], dtype=np.int64)
-    cps_arr = np.array([acct.floor(c) for c in cps], dtype=np.int64)
+    cps_arr = problem.checkpoint_units(cps)
     snaps = np.zeros((len(cps), 2, K), dtype=np.int64)
     viol = np.full(3, -1, dtype=np.int64)
     tr = np.zeros((acct.budget // min(acct.low, acct.high) + 1, 2), dtype=np.int32) if trace else _NO_TRACE
@@ -354,7 +358,7 @@ def run_fast(problem, policy: str, seed: int, *, checkpoints=None, trace: bool =
     if policy in ("tacc", "dnc"):
         rows, row_of = problem.bias_table
     else:                                              # the static bias zeta_k = B_k(1) (MF-UCB, LUCB); unused otherwise
-        rows, row_of = np.ascontiguousarray(problem.static_bias[:, None]), np.arange(K, dtype=np.int64)
+        rows, row_of = problem.static_bias_table
     if policy == "rdfe":
         fid, target, bias_end, bias_one = problem.rdfe_plan
     else:

@@ -11,12 +11,12 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import math
 from dataclasses import dataclass
 
 import numpy as np
 
-from bounds import Config, Instance, TaccInputError, build_instance, certification_time, config_to_dict, frozen_of
+from bounds import (Config, Instance, TaccInputError, build_instance, config_to_dict, cost_units, frozen_of,
+                    instance_certification_times)
 from simulate._asktell import thresholds
 from simulate._certificate import bias_length
 from simulate._schedule import MeanSchedule, mean_schedule, with_prefix
@@ -133,6 +133,35 @@ class Problem:
         return z
 
     @functools.cached_property
+    def units(self):
+        """The exact integer units of the costs and budget (``bounds.cost_units``), computed once per problem."""
+        return cost_units(self.cost_low, self.cost_high, self.budget)
+
+    def checkpoint_units(self, checkpoints: tuple) -> np.ndarray:
+        """``units.floor`` of each checkpoint (a cumulative cost in units exceeds checkpoint c exactly when it
+        exceeds floor(c x denominator)), as a read-only int64 array, computed once per tuple of checkpoints."""
+        memo = self.__dict__.setdefault("_checkpoint_units", {})
+        hit = memo.get(checkpoints)
+        if hit is None:
+            if len(memo) >= 64:
+                memo.pop(next(iter(memo)))
+            hit = np.array([self.units.floor(c) for c in checkpoints], dtype=np.int64)
+            hit.setflags(write=False)
+            memo[checkpoints] = hit
+        return hit
+
+    @functools.cached_property
+    def static_bias_table(self) -> tuple[np.ndarray, np.ndarray]:
+        """(rows, row_of) of the static rules (MF-UCB, LUCB-style): zeta_k = rows[row_of[k], 0], laid out as
+        :attr:`bias_table` (read-only, so the fast engine's compiled loop sees one argument type for every
+        policy and compiles once)."""
+        rows = np.ascontiguousarray(self.static_bias[:, None])
+        row_of = np.arange(self.n_arms, dtype=np.int64)
+        rows.setflags(write=False)
+        row_of.setflags(write=False)
+        return rows, row_of
+
+    @functools.cached_property
     def schedule(self) -> MeanSchedule:
         """The improving source's means (every two-fidelity policy, Low-Improving), tabulated over the counts TACC
         and DNC reach (1..min(N_gamma, T) + S0 + 1, the B_k table's range) so the engines read them, not ``pow``."""
@@ -179,9 +208,7 @@ def problem_of(config: Config, inst: Instance) -> Problem:
     c, p = config.costs, config.params
     t = thresholds(inst.n_arms, c.low, p.budget, delta=p.delta, rho=p.rho, gamma=p.gamma, s0=p.s0,
                    noise_scale=inst.noise.subgaussian_scale)
-    kb, mu_star = inst.best_arm, inst.mu_star
-    tau = tuple(math.inf if k == kb else certification_time(inst.low, k, mu_star, p.gamma)
-                for k in range(inst.n_arms))
+    tau = instance_certification_times(inst, p.gamma)
     return Problem(config=config, instance=inst, cost_low=float(c.low), cost_high=float(c.high),
                    budget=float(p.budget), horizon=t.horizon, delta=float(p.delta), rho=t.rho, ell=t.ell,
                    gamma=float(p.gamma), eta=float(p.eta), s0=int(p.s0), n_gamma=t.n_gamma, tau=tau)

@@ -118,3 +118,16 @@ def test_certification_times_match_brute_force_for_every_arm(model, gamma):
     for k in range(model.n_arms):
         b = brute(model, k, mu_star, gamma, 5000)
         assert got[k] == (b if b is not None else got[k]) and (b is not None or got[k] > 5000)
+
+
+def test_instance_certification_times_is_certification_time_per_arm():
+    from bounds import build_instance, instance_certification_times, load_config
+
+    for name in ("set-a", "llm-vanishing", "checkpoint"):
+        c = load_config(name)
+        inst = build_instance(c.instance)
+        got = instance_certification_times(inst, c.params.gamma)
+        assert got[inst.best_arm] == math.inf
+        assert got == tuple(math.inf if k == inst.best_arm else certification_time(inst.low, k, inst.mu_star,
+                                                                                  c.params.gamma)
+                            for k in range(inst.n_arms))

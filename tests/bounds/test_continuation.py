@@ -9,7 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bounds import (TableLowFidelity, TaccInputError, analyze, continuation_gain_passes, continuation_last_count,
-                    continuation_of, continuation_rho_max, continuation_window, frozen, load_config, log_factor,
+                    continuation_last_counts, continuation_of, continuation_rho_max, continuation_window, frozen,
+                    load_config, log_factor,
                     n_gamma, power_decay)
 from simulate import Tacc
 
@@ -199,3 +200,28 @@ def test_invalid_arguments(call, field):
     with pytest.raises(TaccInputError) as e:
         call()
     assert e.value.field == field
+
+
+# ------------------------------------------------------------------------------------- many arms, one search each
+def test_arms_sharing_b_share_one_search_and_agree_with_one_by_one():
+    """Residual decay labels arms by (|b_k|, |a_k|); the labelled search, the generic block check (a model that
+    gives no labels) and one search per arm give the same last counts; a changed |b_k| gets its own label."""
+    from bounds import residual_decay
+
+    m = residual_decay([0.9, 0.5, 0.6, 0.4, 0.7], zeta=0.3, r=0.5, signs=[1, -1, 1, 1, -1],
+                       b=[0.0, 0.01, 0.0, 0.01, 0.02], n0=0)
+    labels = m.mismatch_bound_classes()
+    assert labels[0] == labels[2] and labels[1] == labels[3] and len(set(labels.tolist())) == 3
+    n = np.arange(1, 2000)
+    assert np.array_equal(m.mismatch_bound(0, n), m.mismatch_bound(2, n))
+
+    class Unlabelled(type(m)):
+        def mismatch_bound_classes(self):
+            return None
+
+    generic = Unlabelled.__new__(Unlabelled)
+    generic.__dict__.update(m.__dict__)
+    kw = dict(s0=10, eta=1e-3, gamma=0.05, limit=10**6)
+    one_by_one = tuple(continuation_last_count(m, k, **kw) for k in range(5))
+    assert continuation_last_counts(m, **kw) == continuation_last_counts(generic, **kw) == one_by_one
+    assert not np.array_equal(m.mismatch_bound(1, n), m.mismatch_bound(4, n))   # the labels separate unequal B_k

@@ -27,3 +27,11 @@ def test_an_existing_reason_is_kept():
 def test_table_words():
     assert fmt(math.nan) == "undefined" and fmt(math.inf) == "inf" and fmt(-math.inf) == "-inf"
     assert fmt(None) == "-" and fmt(0.0) == "0" and fmt(4.496e-16) == "4.496e-16"
+
+
+def test_dumps_indents_the_top_levels_and_keeps_every_value():
+    x = {"arms": [{"tau": {"value": math.inf}, "n": 3}], "empty": {}, "q": {"a": {"b": [1, 2.5]}}}
+    out = dumps(x)
+    assert json.loads(out) == jsonable(x)
+    assert out.splitlines()[:3] == ['{', '  "arms": [', '    {"tau": {"value": null, "value_reason": "+infinity"}, "n": 3}']
+    assert '"empty": {}' in out
