@@ -137,8 +137,12 @@ class ResidualDecay(LowFidelityModel):
         return self._out(n, self._certificate_at(np.full(arr.shape, k), arr))
 
     def mismatch_bound_at(self, ks, n):
+        """B_k(n) = U_k(n)/n = ``abs(b_k) + abs(a_k) P(n) / n``, the constant added last: the second term falls by
+        far more than its rounding error and adding ``abs(b_k)`` is monotone in it, so the values are nonincreasing
+        (the form ``(abs(b_k) n + abs(a_k) P(n)) / n`` rose by an ulp where ``abs(b_k)`` dominates). With b_k = 0
+        the values are those of that form."""
         ks, arr = self._arms_counts(ks, n)
-        return self._certificate_at(ks, arr) / arr
+        return self._abs_b[ks] + self._abs_a[ks] * power_sum(arr, self.r, self.n0) / arr
 
     def mismatch_bound_classes(self):
         # B_k(n) = (|b_k| n + |a_k| P(n)) / n with r and n0 shared: equal (|b_k|, |a_k|), equal B_k

@@ -12,10 +12,12 @@ L - R/n and G(n) + B_k(n) is nonincreasing: irregular_prefix = m.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 
 from bounds import _validate as v
-from bounds._dyadic import cumulative_deviation
+from bounds._dyadic import cumulative_deviation, float_above
 from bounds._errors import TaccInputError
 from bounds._lowfidelity import LowFidelityModel
 from bounds._mismatch import mismatch_bound
@@ -51,7 +53,8 @@ class TableLowFidelity(LowFidelityModel):
         self._dev_cum = np.cumsum(means - self.mu_high[:, None], axis=1)
         self._cert = cert
         self._tail = means[:, -1] - self.mu_high  # c_k
-        tail_sup = np.maximum((cert[:, -1] + np.abs(self._tail)) / (self.m + 1), np.abs(self._tail))
+        self._excess = np.array([_excess(cert[k, -1], self.m, abs(float(c))) for k, c in enumerate(self._tail)])
+        tail_sup = self._past_prefix(np.arange(K), np.full(K, self.m + 1))
         self._bound = np.stack([mismatch_bound(cert[k], tail_sup[k]) for k in range(K)])
         for a in (self._means, self._dev_cum, self._cert, self._bound):
             a.setflags(write=False)
@@ -93,10 +96,14 @@ class TableLowFidelity(LowFidelityModel):
         out[inside] = self._bound[ks[inside], arr[inside] - 1]
         past = ~inside
         if past.any():
-            kp, ap = ks[past], arr[past]
-            u = self._extend(kp, ap, self._cert, np.abs(self._tail))
-            out[past] = np.maximum(u / ap, np.abs(self._tail[kp]))
+            out[past] = self._past_prefix(ks[past], arr[past])
         return out
+
+    def _past_prefix(self, ks: np.ndarray, arr: np.ndarray) -> np.ndarray:
+        """B_k(n) for n > m: ``sup_{s >= n} U_k(s) / s = abs(c_k) + max(U_k(m) - m abs(c_k), 0) / n``, the excess
+        computed exactly and rounded up once per arm; each operation is monotone in n, so the values are exactly
+        nonincreasing (the quotient U_k(n) / n of the rounded extension rose by an ulp)."""
+        return np.abs(self._tail[ks]) + self._excess[ks] / arr
 
     def mismatch_bound(self, k, n):
         k = self._arm(k)
@@ -109,6 +116,11 @@ class TableLowFidelity(LowFidelityModel):
     def irregular_prefix(self, k):
         self._arm(k)
         return self.m
+
+
+def _excess(u_m: float, m: int, c: float) -> float:
+    """``max(U_k(m) - m abs(c_k), 0)``, computed exactly and rounded up (``bounds.float_above``)."""
+    return float_above(max(Fraction(u_m) - m * Fraction(c), Fraction(0)))
 
 
 def _certificate_of(mu: np.ndarray, means: np.ndarray) -> np.ndarray:

@@ -194,7 +194,7 @@ class CorollaryTerms:
             Delta lambda_H; H: Delta lambda_L (ell/gamma^2 + S_0 + 2) + lambda_H (2 Delta + 4 ell / Delta).
         explicit_total: their sum (>= the theorem's total).
         ratio: explicit_total / order_total: the constant hidden in O(.) for this instance (inf if the order
-            total is 0 while the explicit total is not, 0 if both are 0).
+            total is 0 while the explicit total is not; NaN, undefined, if both are 0: 0 / 0, no suboptimal arm).
     """
 
     low_order: tuple
@@ -241,7 +241,7 @@ def corollary_order(gaps: Sequence[float], classes: Sequence[ArmClass], *, gamma
                          g * cl * (e / g2 + s + 2) + ch * (2 * g + 4 * e / g))
     low, high, expl = low.tolist(), high.tolist(), np.where(skip, 0.0, expl).tolist()
     ot, et = math.fsum(low) + math.fsum(high), math.fsum(expl)
-    ratio = et / ot if ot > 0 else (0.0 if et == 0 else math.inf)
+    ratio = et / ot if ot > 0 else (math.nan if et == 0 else math.inf)
     return CorollaryTerms(tuple(low), tuple(high), ot, tuple(expl), et, ratio)
 
 

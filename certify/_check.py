@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter
 from dataclasses import dataclass, replace
@@ -12,7 +13,7 @@ from bounds import Config, TaccInputError, dump_config
 from bounds import validate
 from certify._assumptions import check_assumptions
 from certify._draws import seed_only_draws
-from certify._claims import CLAIMS, LEM_CI, ClaimContext, claims_for
+from certify._claims import CLAIMS, LEM_CI, UNDEFINED_RATIO, ClaimContext, claims_for
 from certify._verdict import RunVerdict, Verdict, judge, judge_lem_ci
 from simulate import make_problem, run, run_tasks, tasks_for
 
@@ -27,10 +28,11 @@ DEFAULT_POLICIES = ("tacc", "dnc", "mf-ucb", "ucb", "rdfe")
 class ClaimSummary:
     """One claim over every run checked: verdict counts, and the largest empirical / bound.
 
-    ``max_ratio`` is over asserted runs (HOLDS and VIOLATED); ``max_ratio_all`` over every run, NOT_APPLICABLE and
-    OFF_EVENT included (what the assumption or the event buys). A claim judged on no run has no max ratio:
-    ``None``, never NaN, and ``no_ratio_reason`` says why (the same for ``max_ratio_all`` when no run measured
-    anything)."""
+    ``max_ratio`` is over asserted runs (HOLDS and VIOLATED); ``max_ratio_all`` over every run that measured
+    something, NOT_APPLICABLE and OFF_EVENT included (what the assumption or the event buys). Each has a value or
+    a reason (``<key>_reason``, None when there is a value): ``None`` when no run qualifies (judged on no run),
+    NaN when every ratio among them is 0 / 0 (undefined: ``certify.UNDEFINED_RATIO``); an undefined ratio never
+    counts as 0."""
 
     key: str
     label: str
@@ -39,7 +41,8 @@ class ClaimSummary:
     counts: dict
     max_ratio: float | None
     max_ratio_all: float | None
-    no_ratio_reason: str | None = None
+    max_ratio_reason: str | None = None
+    max_ratio_all_reason: str | None = None
 
 
 @dataclass(frozen=True)
@@ -148,7 +151,7 @@ class Certificate:
                 elif v.verdict is Verdict.OFF_EVENT:
                     reasons[f"OFF_EVENT on {v.config} ({v.policy}): the confidence event of lem:ci failed"] += 1
                 else:
-                    reasons[f"nothing to measure on {v.config} ({v.policy}): no arm or phase this claim bounds"] += 1
+                    reasons[f"{v.verdict.value} on {v.config} ({v.policy}): {v.reason}"] += 1
             out.append(NotJudged(s.key, s.label, len(vs),
                                  tuple(f"{text} [{n} run(s)]" for text, n in reasons.items()),
                                  any(v.measurements > 0 for v in vs)))
@@ -196,15 +199,24 @@ def _summaries(verdicts) -> tuple:
         counts = Counter(v.verdict.value for v in vs)
         asserted = [v.ratio for v in vs if v.judged]
         every = [v.ratio for v in vs if v.worst is not None]
-        reason = None
-        if not every:
-            reason = "judged on no run: no run had anything this claim bounds (for example no arm of its class)"
-        elif not asserted:
-            reason = "judged on no run: " + ", ".join(f"{n} {k}" for k, n in sorted(counts.items()))
+        nothing = (f"judged on no run: no run had anything this claim bounds (no {c.measures})" if not every else
+                   "judged on no run: " + ", ".join(f"{n} {k}" for k, n in sorted(counts.items())))
+        best, best_all = _max_ratio(asserted, nothing), _max_ratio(every, nothing)
         out.append(ClaimSummary(c.key, c.label, c.statement, c.paper,
-                                {x.value: counts.get(x.value, 0) for x in Verdict},
-                                max(asserted, default=None), max(every, default=None), reason))
+                                {x.value: counts.get(x.value, 0) for x in Verdict}, best[0], best_all[0],
+                                best[1], best_all[1]))
     return tuple(out)
+
+
+def _max_ratio(ratios: list, nothing: str) -> tuple:
+    """(the largest defined ratio, None) or, without one, (None, ``nothing``) when ``ratios`` is empty and
+    (NaN, ``certify.UNDEFINED_RATIO`` on every run) when every ratio is 0 / 0."""
+    if not ratios:
+        return None, nothing
+    defined = [r for r in ratios if not math.isnan(r)]
+    if not defined:
+        return math.nan, f"{UNDEFINED_RATIO} on every run"
+    return max(defined), None
 
 
 def check(configs, *, policies=DEFAULT_POLICIES, seeds=range(10), executor: str = "serial",

@@ -18,7 +18,12 @@ from bounds import (ArmClass, arm_partition, high_query_bound, low_query_bound, 
                     tacc_regret_bound)
 from certify._exact import Comparison, Decision, compare_le, exact, rounding_error
 
-__all__ = ["Measurement", "Claim", "ClaimContext", "CLAIMS", "LEM_CI", "claim", "claims_for", "ucb_count_bound"]
+__all__ = ["UNDEFINED_RATIO", "Measurement", "Claim", "ClaimContext", "CLAIMS", "LEM_CI", "claim", "claims_for", "ucb_count_bound"]
+
+
+#: why a ratio empirical / bound has no value: both are 0 (for example a count bounded by 0 that is 0, or a regret
+#: of 0 against a bound of 0 when every mean is equal).
+UNDEFINED_RATIO = "undefined: empirical / bound is 0 / 0 (both are 0)"
 
 
 @dataclass(frozen=True)
@@ -44,9 +49,13 @@ class Measurement:
 
     @property
     def ratio(self) -> float:
-        """empirical / bound: how tight the bound is (> 1: exceeded)."""
+        """empirical / bound: how tight the bound is (> 1: exceeded). A positive value against a bound of 0 is
+        ``inf``; anything finite against an infinite bound is 0; 0 / 0 is undefined: NaN, with the reason
+        :data:`UNDEFINED_RATIO` (shown as ``undefined`` in tables, ``null`` and ``ratio_reason`` in JSON)."""
         if self.bound == 0:
-            return 0.0 if self.empirical <= 0 else math.inf
+            if self.empirical == 0:
+                return math.nan
+            return 0.0 if self.empirical < 0 else math.inf
         if self.bound == math.inf:
             return 0.0
         return self.empirical / self.bound
@@ -149,7 +158,9 @@ class ClaimContext:
 class Claim:
     """One statement: ``key`` (unique), paper ``label``, the ``statement`` in words, the ``policies`` it is about,
     the ``assumptions`` it needs (keys of ``certify.ASSUMPTIONS``), whether it is asserted only on the confidence
-    event, and ``measure(ctx, record) -> [Measurement]``. ``paper`` is False for the control claim."""
+    event, and ``measure(ctx, record) -> [Measurement]``. ``paper`` is False for the control claim. ``measures``
+    names what a run must have for the claim to measure anything ("suboptimal arm"): a run without one gets the
+    verdict NOTHING_TO_MEASURE, never HOLDS."""
 
     key: str
     label: str
@@ -159,6 +170,7 @@ class Claim:
     needs_event: bool
     measure: Callable
     paper: bool = True
+    measures: str = "arm"
 
 
 # ------------------------------------------------------------------------------------------------ measures
@@ -284,8 +296,11 @@ def _rdfe_cost(ctx, rec):
 
 
 def _rdfe_regret(ctx, rec, bound: float) -> list:
-    """R (exact, from the counts) against a float RDFE bound with its rounding error."""
+    """R (exact, from the counts) against a float RDFE bound with its rounding error (an infinite bound, for
+    example when c_k^*(Delta_k / 4) overflows at gaps near 0, is compared as a value: it holds)."""
     r = ctx.regret(rec)
+    if math.isinf(bound):
+        return [Measurement("R", bound, float(r))]
     m = Measurement("R", bound, float(r), error=rounding_error(bound, _RDFE_BOUND_ROUNDINGS))
     return [_with_exact(m, exact(bound), r)]
 
@@ -316,6 +331,8 @@ def _control(ctx, rec):
 
 
 _P = ("ass:plugin",)
+_SUBOPTIMAL = "suboptimal arm"
+_PHASE = "completed RDFE phase"
 _PM = ("ass:plugin", "ass:mono-cert")
 
 #: every run-level claim: one per statement of the paper, tied to its label (and one control claim).
@@ -326,21 +343,21 @@ CLAIMS = (
     Claim("low-count", "prop:analysis-low-query-bound",
           "N_k^(L) <= N_gamma + S0 + 1 for every suboptimal arm (S0 = 0 without continuation)",
           ("tacc", "dnc", "mf-ucb"), (), True,
-          _low_count(lambda ctx, rec: ctx.problem.s0 if rec.policy == "tacc" else 0)),
+          _low_count(lambda ctx, rec: ctx.problem.s0 if rec.policy == "tacc" else 0), measures=_SUBOPTIMAL),
     Claim("high-count", "prop:analysis-high-selection",
           "N_k^(H) <= 1 + ceil(4 ell / Delta_k^2) for every suboptimal arm",
-          ("tacc", "dnc", "mf-ucb"), _P, True, _high_count),
+          ("tacc", "dnc", "mf-ucb"), _P, True, _high_count, measures=_SUBOPTIMAL),
     Claim("class-A", "prop:analysis-low-selection",
           "an arm of A_gamma is certified by low fidelity: no high-fidelity query beyond the first",
-          ("tacc", "dnc"), _PM, True, _class_a),
+          ("tacc", "dnc"), _PM, True, _class_a, measures="suboptimal arm in class A"),
     Claim("class-Cd", "prop:analysis-low-query-bound",
           "an arm of C^d_gamma is certified by low fidelity: N^(H) <= 1 and N^(L) <= N_gamma + S0 + 1",
-          ("tacc",), _PM, True, _class_cd),
+          ("tacc",), _PM, True, _class_cd, measures="suboptimal arm that ends in C^d"),
     Claim("theorem", "thm:analysis-main-regret", "R(Lambda) <= the bound, with C split into C^d / C^u by the run",
           ("tacc",), _PM + ("cap:S0",), True, _theorem),
     Claim("theorem-arms", "thm:analysis-main-regret",
           "each arm's regret share <= its term of the bound (the proof bounds arm by arm)",
-          ("tacc",), _PM + ("cap:S0",), True, _theorem_arms),
+          ("tacc",), _PM + ("cap:S0",), True, _theorem_arms, measures=_SUBOPTIMAL),
     Claim("theorem-dnc", "thm:analysis-main-regret",
           "DNC: the bound with every C arm in H and S0 = 0 (no continuation)", ("dnc",), _PM, True, _dnc_theorem),
     Claim("theorem-static", "rem:analysis-mf-comparison",
@@ -348,11 +365,11 @@ CLAIMS = (
           ("mf-ucb",), _P, True, _static_theorem),
     Claim("rdfe-width", "lem:app-rdfe-phase-width",
           "after a completed phase r every active arm's interval covers mu_k^(H) and has width <= eps_r / 4",
-          ("rdfe",), _P, True, _rdfe_width),
+          ("rdfe",), _P, True, _rdfe_width, measures=_PHASE),
     Claim("rdfe-elim", "lem:app-rdfe-elim", "an arm with Delta_k >= eps_r does not survive a completed phase r",
-          ("rdfe",), _P, True, _rdfe_elim),
+          ("rdfe",), _P, True, _rdfe_elim, measures=_PHASE),
     Claim("rdfe-cost", "lem:app-rdfe-phase-cost", "the cost of arm k in a completed phase r <= c_k^*(eps_r)",
-          ("rdfe",), (), False, _rdfe_cost),
+          ("rdfe",), (), False, _rdfe_cost, measures=_PHASE),
     Claim("rdfe-theorem", "thm:app-rdfe-regret",
           "R <= C_1 sum Delta_k c_k^*(min(Delta_k/4, 1/2)) + C_2 K (lambda_L + lambda_H), this instance's C_1, C_2",
           ("rdfe",), _P + ("ass:app-rdfe-dyadic",), True, _rdfe_total),
@@ -364,7 +381,7 @@ CLAIMS = (
           ("rdfe",), _P + ("ass:app-rdfe-dyadic",), True, _rdfe_stated),
     Claim("control-ucb", "control (not from the paper)",
           "textbook UCB on the good event: N_k <= 1 + floor(4 ell / Delta_k^2) for every suboptimal arm",
-          ("ucb",), (), True, _control, paper=False),
+          ("ucb",), (), True, _control, paper=False, measures=_SUBOPTIMAL),
 )
 
 #: the statistical claim, judged over the seeds of one (configuration, policy).

@@ -13,6 +13,8 @@ paper's 1 + ceil(...) is one query loose there (the control claim uses 1 + floor
 
 from __future__ import annotations
 
+import math
+
 from dataclasses import dataclass, replace
 from typing import Callable
 
@@ -140,7 +142,7 @@ def _violation(mutant: Mutant):
             from simulate import run_reference
             rec = run_reference(problem, mutant.policy(problem), seed)
         verdicts = [judge(c, ctx, rec) for c in mutant.claims]
-        asserted = [v.ratio for v in verdicts if v.verdict in (Verdict.HOLDS, Verdict.VIOLATED)]
+        asserted = [v.ratio for v in verdicts if v.judged and not math.isnan(v.ratio)]
         if asserted and currently_in_test_context():
             target(min(max(asserted), 10.0), label="empirical / bound")
         return next((v for v in verdicts if v.verdict is Verdict.VIOLATED), None)

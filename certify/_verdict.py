@@ -20,22 +20,26 @@ class Verdict(enum.Enum):
     """HOLDS; VIOLATED (event held, every assumption held, the bound exceeded by more than the error bound of the
     comparison); OFF_EVENT (the event failed on this run: not asserted); NOT_APPLICABLE (an assumption of the
     claim fails on this instance: not asserted, bound and empirical value still recorded); UNDECIDED (an
-    assumption of the claim, or the comparison itself, lies inside its error bound: neither held nor violated)."""
+    assumption of the claim, or the comparison itself, lies inside its error bound: neither held nor violated);
+    NOTHING_TO_MEASURE (assumptions and event held, but the run has nothing the claim bounds, for example no arm
+    of its class: neither evidence for the claim nor against it)."""
 
     HOLDS = "HOLDS"
     VIOLATED = "VIOLATED"
     OFF_EVENT = "OFF_EVENT"
     NOT_APPLICABLE = "NOT_APPLICABLE"
     UNDECIDED = "UNDECIDED"
+    NOTHING_TO_MEASURE = "NOTHING_TO_MEASURE"
 
 
 @dataclass(frozen=True)
 class RunVerdict:
     """One claim on one run (or, for ``lem:ci``, on the seeds of one configuration and policy).
 
-    ``ratio`` is the largest empirical / bound over the claim's measurements; ``worst`` the measurement where it
-    is reached; ``failed_assumptions`` the keys that made it NOT_APPLICABLE; ``undecided_assumptions`` those
-    that made it UNDECIDED; ``reason`` says in words why a run was not asserted (empty when it was)."""
+    ``ratio`` is the largest empirical / bound over the claim's measurements (NaN when every one is 0 / 0:
+    undefined, see ``certify.UNDEFINED_RATIO``; None when there is no measurement); ``worst`` the measurement
+    where it is reached; ``failed_assumptions`` the keys that made it NOT_APPLICABLE; ``undecided_assumptions``
+    those that made it UNDECIDED; ``reason`` says in words why a run was not asserted (empty when it was)."""
 
     claim: str
     label: str
@@ -43,7 +47,7 @@ class RunVerdict:
     policy: str
     seed: int | None
     verdict: Verdict
-    ratio: float
+    ratio: float | None
     worst: Measurement | None
     measurements: int
     failed_assumptions: tuple = ()
@@ -52,9 +56,16 @@ class RunVerdict:
 
     @property
     def judged(self) -> bool:
-        """Asserted on something: HOLDS or VIOLATED with at least one measurement (a run with nothing the claim
-        bounds, for example no arm of its class, is not a judgment)."""
+        """Asserted on something: HOLDS or VIOLATED, always with at least one measurement (a run with nothing the
+        claim bounds is NOTHING_TO_MEASURE, not a judgment)."""
         return self.verdict in (Verdict.HOLDS, Verdict.VIOLATED) and self.measurements > 0
+
+
+def _tightness(m: Measurement) -> tuple:
+    """Order of measurements for the worst one: exceeded first, then the largest defined ratio (an undefined
+    0 / 0 ranks below every number)."""
+    r = m.ratio
+    return (m.exceeded, not math.isnan(r), 0.0 if math.isnan(r) else r)
 
 
 def judge(claim: Claim, ctx: ClaimContext, record) -> RunVerdict:
@@ -62,9 +73,9 @@ def judge(claim: Claim, ctx: ClaimContext, record) -> RunVerdict:
 
     Precedence: NOT_APPLICABLE (an assumption failed), UNDECIDED (an assumption undecided), OFF_EVENT,
     VIOLATED (a measurement exceeded beyond its error bound), UNDECIDED (a measurement inside its error
-    bound), HOLDS."""
+    bound), NOTHING_TO_MEASURE (no measurement: the run has nothing the claim bounds), HOLDS."""
     ms = claim.measure(ctx, record)
-    worst = max(ms, key=lambda m: (m.exceeded, m.ratio), default=None)
+    worst = max(ms, key=_tightness, default=None)
     failed = ctx.failed(claim.assumptions)
     undecided = ctx.undecided(claim.assumptions)
     reason = ""
@@ -84,10 +95,13 @@ def judge(claim: Claim, ctx: ClaimContext, record) -> RunVerdict:
         m = next(m for m in ms if m.undecided)
         worst = m
         reason = f"{m.what} = {m.empirical:.17g} against {m.bound:.17g}: {m.comparison.describe()}"
+    elif not ms:
+        v = Verdict.NOTHING_TO_MEASURE
+        reason = f"nothing to measure: no {claim.measures} on this run"
     else:
         v = Verdict.HOLDS
     return RunVerdict(claim.key, claim.label, ctx.problem.config.name, record.policy, record.seed, v,
-                      0.0 if worst is None else worst.ratio, worst, len(ms), failed, undecided, reason)
+                      None if worst is None else worst.ratio, worst, len(ms), failed, undecided, reason)
 
 
 def judge_lem_ci(ctx: ClaimContext, records, alpha: float = LEM_CI_ALPHA) -> RunVerdict:

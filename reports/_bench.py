@@ -22,7 +22,7 @@ from dataclasses import replace
 from multiprocessing import get_context
 from pathlib import Path
 
-from bounds import config_to_dict, load_config, parse_config
+from bounds import config_to_dict, horizon, load_config, parse_config
 from reports import _figures as figs
 from reports._bench_kernel import draw_cost, previous_draw_cost, tacc_kernel
 from reports._bench_numpy import numpy_tacc
@@ -30,7 +30,7 @@ from reports._bench_sweep import render_sweep, sweep_bench, sweep_targets
 from reports._tables import table
 from simulate import POLICIES, make_problem, run
 
-__all__ = ["run_bench", "INSTANCES"]
+__all__ = ["run_bench", "work", "INSTANCES"]
 
 #: the two instances of issue 7: LLM-sized (K = 4, cost_high = 500, budget 128000), Set-B-sized (K = 500).
 INSTANCES = {"llm (K=4)": "llm-residual", "set-b (K=500)": "set-b"}
@@ -82,13 +82,17 @@ def _smpy(python, means, horizon, bern, sigma):
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def _scaling_worker(args):
-    name, k, budget, seeds = args
+def _scaling_config(name, k, budget):
     d = config_to_dict(load_config(name))
     d["instance"].pop("mu_high", None)
     d["instance"]["means"] = {"distribution": "normal", "mean": 0.0, "sd": 1.0, "n_arms": k}
     d["params"]["budget"] = float(budget)
-    problem = make_problem(parse_config(d))
+    return parse_config(d)
+
+
+def _scaling_worker(args):
+    name, k, budget, seeds = args
+    problem = make_problem(_scaling_config(name, k, budget))
     run(problem, "tacc", 10**6)
     seconds, rounds = _time_runs(problem, "tacc", seeds)
     return k, budget, seconds, rounds
@@ -117,6 +121,54 @@ def _bounds_worker(n_arms):
     return n_arms, time.perf_counter() - t, time.process_time() - c
 
 
+#: seeds timed per (instance, policy), by ``quick``; the scaling sweep's K, budgets and seeds.
+BENCH_SEEDS = {"full": 5, "quick": 2, "smoke": 1}
+#: budgets divided by this, by size (``smoke``: the test suite's size, whose numbers measure nothing).
+BENCH_SHRINK = {"full": 1, "quick": 8, "smoke": 64}
+SCALING_SHRINK = {"full": 1, "quick": 4, "smoke": 40}
+SCALING_SEEDS = {"full": 4, "quick": 2, "smoke": 1}
+SCALING_KS = (4, 50, 500, 5000)
+SCALING_BUDGETS = (250_000, 500_000, 1_000_000, 2_000_000)
+
+
+def _size(quick: bool, smoke: bool = False) -> str:
+    return "smoke" if smoke else "quick" if quick else "full"
+
+
+def _scaling_jobs(size: str) -> list:
+    seeds, shrink = tuple(range(SCALING_SEEDS[size])), SCALING_SHRINK[size]
+    jobs = [("set-b", k, SCALING_BUDGETS[-1] / shrink, seeds) for k in SCALING_KS]
+    return jobs + [("set-b", 500, b / shrink, seeds) for b in SCALING_BUDGETS]
+
+
+def work(quick: bool = False) -> list[tuple]:
+    """The runs the benchmark makes, as (configurations, policies, seeds per configuration, engine) groups, for
+    ``reports._estimate``: per instance every policy on its seeds plus two first runs (fast), one reference run
+    per policy and the numpy implementation's two (at the reference engine's cost), UCB at the horizon; the
+    scaling sweep; the end-to-end sweep (three passes: cached runner, engine alone, full cache, counted as two)
+    and ``tacc report`` on an empty cache (five budgets)."""
+    from certify import DEFAULT_POLICIES
+    from reports._bench_sweep import REPORT_SEEDS, SWEEP_SEEDS
+    from reports._report import _at_budget, budget_sweep, default_config
+
+    size = _size(quick)
+    n = BENCH_SEEDS[size]
+    out = []
+    for preset in INSTANCES.values():
+        config = load_config(preset)
+        config = _budget(config, config.params.budget / BENCH_SHRINK[size])
+        out += [([config], POLICIES, n + 2, "fast"), ([config], POLICIES + ("tacc", "tacc"), 1, "reference"),
+                ([_budget(config, horizon(config.params.budget, config.costs.low) * config.costs.high)], ("ucb",),
+                 n + 1, "fast")]
+    for preset, k, budget, seeds in _scaling_jobs(size):
+        out.append(([_scaling_config(preset, k, budget)], ("tacc",), len(seeds), "fast"))
+    d = default_config()
+    sweep = [_at_budget(d, b) for b in budget_sweep(d.params.budget)]
+    out += [(sweep, DEFAULT_POLICIES, 2 * SWEEP_SEEDS[size], "fast"),
+            (sweep, DEFAULT_POLICIES, REPORT_SEEDS[size], "fast")]
+    return out
+
+
 def run_bench(*, quick: bool = False, smpy_python: str | None = None, out_dir="tacc-bench",
               workers: int | None = None, progress=print, smoke: bool = False) -> dict:
     """Measure everything; returns a dict with the rows, the checks, the scaling and the targets.
@@ -124,14 +176,14 @@ def run_bench(*, quick: bool = False, smpy_python: str | None = None, out_dir="t
     ``smoke=True`` (the test suite's size, implies ``quick``) makes every row, check and target with tiny budgets
     and seed counts: it shows the bench runs and compares what it should; its numbers measure nothing."""
     out = Path(out_dir)
+    size = _size(quick, smoke)
     quick = quick or smoke
     workers = workers or os.cpu_count() or 1
-    seeds = range(1) if smoke else range(2) if quick else range(5)
+    seeds = range(BENCH_SEEDS[size])
     rows, checks = [], []
     for label, preset in INSTANCES.items():
         config = load_config(preset)
-        if quick:
-            config = _budget(config, config.params.budget / (64 if smoke else 8))
+        config = _budget(config, config.params.budget / BENCH_SHRINK[size])
         problem = make_problem(config)
         progress(f"bench: {label}")
         for policy in POLICIES:
@@ -176,12 +228,8 @@ def run_bench(*, quick: bool = False, smpy_python: str | None = None, out_dir="t
              "previous (hash + Box-Muller)": previous_draw_cost(n_draws)}
     # scaling
     progress("bench: scaling")
-    ks = (4, 50, 500, 5000)
-    budgets = (250_000, 500_000, 1_000_000, 2_000_000)
-    scale_seeds = tuple(range(1 if smoke else 2 if quick else 4))
-    shrink = 40 if smoke else 4 if quick else 1
-    jobs = [("set-b", k, budgets[-1] / shrink, scale_seeds) for k in ks]
-    jobs += [("set-b", 500, b / shrink, scale_seeds) for b in budgets]
+    ks, jobs = SCALING_KS, _scaling_jobs(size)
+    scale_seeds = jobs[0][3]
     with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
         scaling = [{"n_arms": k, "budget": b, "ns_per_round": 1e9 * s / r, "rounds_per_run": r / len(scale_seeds)}
                    for k, b, s, r in pool.map(_scaling_worker, jobs)]
@@ -242,7 +290,7 @@ def run_bench(*, quick: bool = False, smpy_python: str | None = None, out_dir="t
     growth0 = memory[0]["peak_rss_after_mb"] - memory[0]["peak_rss_before_mb"]
     targets.append({"target": "peak memory of a run independent of the budget (extra MB at the largest vs the "
                               "smallest budget)", "value": growth - growth0, "met": abs(growth - growth0) < 5})
-    sweep = sweep_bench(quick=quick, progress=progress, smoke=smoke)
+    sweep = sweep_bench(size=size, progress=progress)
     targets += sweep_targets(sweep, quick)
     return {"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0], "platform": sys.platform},
             "quick": quick, "rows": rows, "checks": checks, "scaling": scaling, "memory": memory,

@@ -25,7 +25,12 @@ REPORT_FULL_CACHE_S = 3.0
 ENGINE_SHARE = 0.5
 
 
-def sweep_bench(*, quick: bool = False, progress=print, smoke: bool = False) -> dict:
+#: seeds of the timed sweep, and of the timed ``tacc report`` (its default), by ``quick``.
+SWEEP_SEEDS = {"full": 200, "quick": 20, "smoke": 2}
+REPORT_SEEDS = {"full": 1000, "quick": 50, "smoke": 2}
+
+
+def sweep_bench(*, size: str = "full", progress=print) -> dict:
     """Measure the sweep, the engine alone, the sweep on a full cache, and ``tacc report`` end to end."""
     from certify import DEFAULT_POLICIES
     from reports._report import _at_budget, budget_sweep, default_config
@@ -34,7 +39,7 @@ def sweep_bench(*, quick: bool = False, progress=print, smoke: bool = False) -> 
     progress("bench: end-to-end sweep")
     config = default_config()
     configs = [_at_budget(config, b) for b in budget_sweep(config.params.budget)]
-    seeds = range(2 if smoke else 20 if quick else 200)
+    seeds = range(SWEEP_SEEDS[size])
     tasks = tasks_for(configs, DEFAULT_POLICIES, seeds)
     problems = {id(c): make_problem(c) for c in configs}
     for c in configs:                                     # compile (or load) every loop before timing
@@ -50,15 +55,14 @@ def sweep_bench(*, quick: bool = False, progress=print, smoke: bool = False) -> 
     t = time.perf_counter()
     alone = [run(problems[id(x.config)], x.policy, x.seed) for x in tasks]
     engine_s = time.perf_counter() - t
-    report = _time_report(quick, seeds=2 if smoke else None)
+    report = _time_report(size)
     return {"runs": len(tasks), "sweep_s": sweep_s, "cached_s": cached_s, "engine_s": engine_s,
             "engine_share": engine_s / sweep_s, "same": records == alone == cached, "report": report}
 
 
-def _time_report(quick: bool, seeds: int | None = None) -> dict:
+def _time_report(size: str) -> dict:
     """Wall time of ``tacc report`` in a fresh process, on an empty and then a full cache."""
-    seeds = seeds or (50 if quick else None)
-    args = ["--seeds", str(seeds)] if seeds else []
+    args = ["--seeds", str(REPORT_SEEDS[size])] if size != "full" else []
     out = {}
     with tempfile.TemporaryDirectory() as tmp:
         for label in ("empty cache", "full cache"):
@@ -68,7 +72,7 @@ def _time_report(quick: bool, seeds: int | None = None) -> dict:
             out[label] = time.perf_counter() - t
             if res.returncode not in (0, 1):
                 raise RuntimeError(f"tacc report failed: {res.stderr.strip().splitlines()[-1:]}")
-    out["seeds"] = seeds or 1000
+    out["seeds"] = REPORT_SEEDS[size]
     return out
 
 

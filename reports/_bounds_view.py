@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from bounds import Analysis, continuation_of
+from bounds import Analysis, ArmClass, continuation_of
 from reports import _continuation_view
-from reports._tables import fmt, table
+from reports._tables import fmt, reason_of, table
 
 
 def to_record(a: Analysis, continuation=None, arms=None) -> dict:
@@ -16,8 +16,12 @@ def to_record(a: Analysis, continuation=None, arms=None) -> dict:
     cfg, inst = a.config, a.instance
     p, c = cfg.params, cfg.costs
 
-    def q(value, label, meaning):
-        return {"value": value, "label": label, "meaning": meaning}
+    def q(value, label, meaning, name=None, reason=None):
+        """A labelled quantity; a value that is None or not finite gets ``value_reason`` beside its JSON null,
+        saying what it means for the quantity ``name``."""
+        out = {"value": value, "label": label, "meaning": meaning}
+        reason = reason if value is None else reason_of(name, value)
+        return out if reason is None else dict(out, value_reason=reason)
 
     gaps, mu, best = inst.gaps.tolist(), inst.mu_high.tolist(), inst.best_arm    # once: each is O(K)
     zeta = inst.low.static_biases().tolist()
@@ -28,12 +32,12 @@ def to_record(a: Analysis, continuation=None, arms=None) -> dict:
             "mu_high": mu[k],
             "gap": q(gaps[k], "sec:problem", "Delta_k = mu^* - mu_k^(H)"),
             "static_bias": q(zeta[k], "rem:evolving_vs_static", "zeta_k = B_k(1), MF-UCB's bias"),
-            "tau": q(a.tau[k], "eq:analysis-cert-time", "tau_k(gamma), low-fidelity certification time"),
+            "tau": q(a.tau[k], "eq:analysis-cert-time", "tau_k(gamma), low-fidelity certification time", "tau"),
             "class": q(a.classes[k], "eq:analysis-arm-partition", "A / B / C (C^d or C^u only after a run)"),
             "low_count_bound": q(0 if k == best else a.low_count_bound, "prop:analysis-low-query-bound",
                                  "N_k^(L) <= N_gamma + S0 + 1"),
             "high_count_bound": q(a.high_count_bound[k], "prop:analysis-high-selection",
-                                  "N_k^(H) <= 1 + ceil(4 ell / Delta_k^2)"),
+                                  "N_k^(H) <= 1 + ceil(4 ell / Delta_k^2)", "high_count_bound"),
             "theorem_term": q(a.theorem.terms[k], "thm:analysis-main-regret", "arm's term, C counted in H"),
             "theorem_term_if_cd": q(a.theorem_if_all_cd.terms[k], "thm:analysis-main-regret",
                                     "arm's term if a C arm is in C^d"),
@@ -41,11 +45,14 @@ def to_record(a: Analysis, continuation=None, arms=None) -> dict:
                                     "the theorem's term after the proof's substitutions"),
             "static_minus_adaptive": q(a.comparison.difference[k] if a.comparison.applies[k] else None,
                                        "prop:analysis-regret-improvement",
-                                       "Delta_k [lambda_H ceil(4 ell/Delta^2) - lambda_L S0], for C arms"),
+                                       "Delta_k [lambda_H ceil(4 ell/Delta^2) - lambda_L S0], for C arms",
+                                       reason=f"not stated for {_arm_kind(a.classes[k])}: "
+                                              f"prop:analysis-regret-improvement compares the rules on C arms"),
             "rdfe_low_cost": q(a.rdfe_low_cost[k], "app:benchmark-rdfe", "c_k^(L)(Delta_k / 4)"),
             "rdfe_high_cost": q(a.rdfe_high_cost[k], "app:benchmark-rdfe", "c^(H)(Delta_k / 4)"),
             "rdfe_oracle_cost": q(a.rdfe.paper_cost[k], "app:benchmark-rdfe", "c_k^*(Delta_k / 4)"),
-            "rdfe_phase_index": q(a.rdfe.phase_index[k], "ass:app-rdfe-dyadic", "r_k = min{r : 2^-r <= Delta_k/2}"),
+            "rdfe_phase_index": q(a.rdfe.phase_index[k], "ass:app-rdfe-dyadic", "r_k = min{r : 2^-r <= Delta_k/2}",
+                                  "rdfe_phase_index"),
             "rdfe_dyadic_constant": q(a.rdfe.dyadic_constant[k], "ass:app-rdfe-dyadic", "smallest C_dyad"),
         })
     counts = Counter(x.value for x in a.classes)
@@ -74,7 +81,8 @@ def to_record(a: Analysis, continuation=None, arms=None) -> dict:
             "corollary_explicit_total": q(a.corollary.explicit_total, "cor:analysis-main-regret-order",
                                           "the theorem's total after the proof's substitutions"),
             "corollary_constant": q(a.corollary.ratio, "cor:analysis-main-regret-order",
-                                    "explicit total / order total: the constant hidden in O(.)"),
+                                    "explicit total / order total: the constant hidden in O(.)",
+                                    "corollary_constant"),
             "rdfe_c1": q(a.rdfe.c1, "thm:app-rdfe-regret", "C_1 = max_k smallest C_dyad"),
             "rdfe_c2": q(a.rdfe.c2, "thm:app-rdfe-regret", "C_2 = max_k Delta_k (covers the warm start)"),
             "rdfe_bound": q(a.rdfe.total, "thm:app-rdfe-regret",
@@ -93,6 +101,10 @@ def to_record(a: Analysis, continuation=None, arms=None) -> dict:
         "arms": rows,
         "continuation": _continuation_view.to_record(continuation or continuation_of(a)),
     }
+
+
+def _arm_kind(c: ArmClass) -> str:
+    return "an optimal arm" if c is ArmClass.OPTIMAL else f"an arm of class {c.value}"
 
 
 def render(a: Analysis, max_arms: int = 40, continuation=None) -> str:

@@ -2,15 +2,23 @@
 
 from __future__ import annotations
 
-import math
 from xml.etree import ElementTree as ET
 
 from certify import ASSUMPTIONS, Certificate, Verdict
-from reports._tables import fmt, jsonable, table
+from reports._tables import jsonable, table
 
 
-def _ratio(x: float) -> str:
-    return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else fmt(x)
+#: the legend of the ratio columns: what ``undefined`` and ``-`` mean there.
+RATIO_LEGEND = "ratio = empirical / bound; undefined: 0 / 0 on every such run; -: no such run"
+
+
+def verdict_table(summaries, all_runs: bool = True) -> str:
+    """One row per claim: its verdict counts (every verdict of ``certify.Verdict``) and the largest ratio over
+    asserted runs (and, with ``all_runs``, over every run that measured something)."""
+    verdicts = [x.value for x in Verdict]
+    rows = [(s.key, s.label, *(s.counts[x] for x in verdicts), s.max_ratio, *((s.max_ratio_all,) if all_runs else ()))
+            for s in summaries]
+    return table(["claim", "label", *verdicts, "max ratio", *(("max ratio (all runs)",) if all_runs else ())], rows)
 
 
 def to_json(cert: Certificate, evidence=()) -> dict:
@@ -60,12 +68,8 @@ def render(cert: Certificate, evidence=(), max_configs: int = 12, strict: bool =
         failed = sum(not all(r.held for r in res.values()) for res in cert.assumptions.values())
         out.append(f"... {len(cert.assumptions) - max_configs} more; {failed} configuration(s) in all with a "
                    f"failed assumption (details in --json)")
-    rows = [(s.key, s.label, s.counts["HOLDS"], s.counts["VIOLATED"], s.counts["OFF_EVENT"],
-             s.counts["NOT_APPLICABLE"], s.counts["UNDECIDED"], _ratio(s.max_ratio), _ratio(s.max_ratio_all))
-            for s in cert.summaries]
-    out += ["", "certificate (verdicts per run; lem:ci per configuration and policy; ratio = empirical / bound)",
-            table(["claim", "label", "HOLDS", "VIOLATED", "OFF_EVENT", "NOT_APPLICABLE", "UNDECIDED", "max ratio",
-                   "max ratio (all runs)"], rows)]
+    out += ["", f"certificate (verdicts per run; lem:ci per configuration and policy; {RATIO_LEGEND})",
+            verdict_table(cert.summaries)]
     if cert.reproducers:
         out += ["", "violations (rerun with the command):"]
         for r in cert.reproducers:
@@ -88,8 +92,8 @@ def render(cert: Certificate, evidence=(), max_configs: int = 12, strict: bool =
 
 
 def junit(cert: Certificate) -> str:
-    """JUnit XML: one test case per (claim, configuration, policy); VIOLATED not accepted -> failure, every run
-    OFF_EVENT, NOT_APPLICABLE or UNDECIDED -> skipped."""
+    """JUnit XML: one test case per (claim, configuration, policy); VIOLATED not accepted -> failure, no run
+    judged (every run OFF_EVENT, NOT_APPLICABLE, UNDECIDED or NOTHING_TO_MEASURE) -> skipped."""
     accepted = {(r.claim, r.config) for r in cert.reproducers if r.accepted}
     cases: dict = {}
     for v in cert.verdicts:
@@ -104,7 +108,7 @@ def junit(cert: Certificate) -> str:
             w = bad[0].worst
             ET.SubElement(case, "failure", message=f"{len(bad)} run(s) VIOLATED; seed {bad[0].seed}: {w.what} = "
                                                    f"{w.empirical} > {w.bound}")
-        elif all(v.verdict in (Verdict.OFF_EVENT, Verdict.NOT_APPLICABLE, Verdict.UNDECIDED) for v in vs):
+        elif not any(v.judged for v in vs):
             skipped += 1
             ET.SubElement(case, "skipped", message=", ".join(sorted({v.verdict.value for v in vs})))
     suite.set("failures", str(failures))

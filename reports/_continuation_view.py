@@ -26,10 +26,18 @@ def to_record(c: Continuation) -> dict:
         "reachable": w.reachable, "can_fire": w.can_fire, "rho": c.rho, "rho_min": c.rho_min,
         "rho_max": c.instance_rho_max, "fires_only_below_rho_min": c.fires_only_below_rho_min,
         "summary": summary(c),
-        "arms": [{"arm": k, "tau": w.tau[k], "gain_at_n_gamma": w.gain[k], "pulls": w.pulls[k],
-                  "window": list(w.window(k)) if w.window(k) else None, "reaches_tau": w.reaches_tau[k],
-                  "last_count": c.last_count[k], "rho_max": c.rho_max[k]} for k in range(len(w.pulls))],
+        "arms": [_arm(c, k) for k in range(len(w.pulls))],
     }
+
+
+def _arm(c: Continuation, k: int) -> dict:
+    w = c.window
+    out = {"arm": k, "tau": w.tau[k], "gain_at_n_gamma": w.gain[k], "pulls": w.pulls[k],
+           "window": list(w.window(k)) if w.window(k) else None, "reaches_tau": w.reaches_tau[k],
+           "last_count": c.last_count[k], "rho_max": c.rho_max[k]}
+    if out["window"] is None:
+        out["window_reason"] = "empty: the continuation test passes at no low count from N_gamma (0 pulls)"
+    return out
 
 
 def summary(c: Continuation) -> str:

@@ -26,7 +26,7 @@ from typing import Sequence
 
 from bounds import Config, TaccInputError, horizon, log_factor, min_rho, n_gamma
 
-__all__ = ["Estimate", "estimate", "announce", "machine_memory", "LONG_SECONDS", "PER_ARM_BYTES",
+__all__ = ["Estimate", "estimate", "combined", "announce", "machine_memory", "LONG_SECONDS", "PER_ARM_BYTES",
            "NS_PER_ROUND", "BASE_BYTES"]
 
 #: bytes of state per arm (instance arrays, thresholds, run-record arrays, the per-arm rows of an analysis),
@@ -140,6 +140,15 @@ def estimate(configs: Sequence[Config], policies: Sequence[str], n_seeds: int, *
     per_round = NS_PER_ROUND.get(engine, NS_PER_ROUND["reference"]) * 1e-9
     seconds = round_total * per_round / max(1, min(workers, max(runs, 1)))
     return Estimate(arms, rounds, runs, entries, memory, seconds, max(1, workers), worst)
+
+
+def combined(estimates: Sequence[Estimate]) -> Estimate:
+    """The estimate of several groups of runs made one after the other (``tacc reproduce``, ``tacc bench``):
+    runs and time add up; arms, rounds, tables and memory are the largest of any group."""
+    big = max(estimates, key=lambda e: e.memory_bytes)
+    return Estimate(max(e.arms for e in estimates), max(e.rounds_per_run for e in estimates),
+                    sum(e.runs for e in estimates), max(e.table_entries for e in estimates), big.memory_bytes,
+                    sum(e.seconds for e in estimates), big.workers, big.config)
 
 
 def announce(est: Estimate, what: str, resume: str) -> str:

@@ -51,6 +51,11 @@ class ArmStory:
     regret_fraction: float
 
 
+def _percent(fraction: float) -> str:
+    """A share of the run's regret; undefined (0 / 0) when the run's regret is 0."""
+    return "undefined share (regret 0)" if math.isnan(fraction) else f"{100 * fraction:.1f}%"
+
+
 @dataclass(frozen=True)
 class Explanation:
     config: str
@@ -87,7 +92,7 @@ class Explanation:
         parts.append(f"last queried at round {a.last_round}")
         parts.append(f"N_H = {a.n_high} against the bound {fmt(a.high_bound)} (prop:analysis-high-selection)"
                      if a.gap > 0 else f"N_H = {a.n_high}")
-        parts.append(f"{100 * a.regret_fraction:.1f}% of the regret")
+        parts.append(f"{_percent(a.regret_fraction)} of the regret")
         return "; ".join(parts) + "."
 
 
@@ -158,7 +163,7 @@ def explain(config, policy: str = "tacc", seed: int = 0, *, engine: str = "fast"
             certified_by=cert_by, last_round=int(max(low_r.max(initial=0), high_r.max(initial=0))) or -1,
             high_bound=a.high_count_bound[k], high_in_window=rec.high_in_window[k],
             regret_share=rec.regret_share[k],
-            regret_fraction=rec.regret_share[k] / rec.regret if rec.regret > 0 else 0.0))
+            regret_fraction=rec.regret_share[k] / rec.regret if rec.regret > 0 else math.nan))   # 0 / 0: undefined
     return Explanation(config=config.name, policy=policy, seed=seed, rounds=rec.rounds, cost=rec.cost,
                        regret=rec.regret, n_gamma=a.n_gamma, s0=p.s0, rho=a.rho, event_held=rec.event_held,
                        arms=tuple(stories), low_rounds=tuple(lows), high_rounds=tuple(highs))
@@ -192,7 +197,7 @@ def render(e: Explanation, max_arms: int = 40) -> str:
                      fmt(s.bound_before - s.bound_after) if s.continuation else "-",
                      s.certified_round, s.certified_by.split(" ")[0], s.last_round, s.n_high,
                      s.high_bound if s.gap > 0 else "-",
-                     f"{fmt(s.regret_share)} ({100 * s.regret_fraction:.1f}%)"))
+                     f"{fmt(s.regret_share)} ({_percent(s.regret_fraction)})"))
     out = [head, "", "per arm, largest regret share first (rounds count from 1, -1 = never):",
            table(["arm", "gap", "class", "after run", "tau", "N_gamma at round", "continuation", "window",
                   "B_k decrease", "certified at", "by", "last query", "N_H", "N_H bound", "regret share"], rows), ""]

@@ -18,6 +18,7 @@ import numpy as np
 from bounds import ArmClass, analyze, continuation_of, parse_config, refine_partition
 from certify import ASSUMPTIONS, DEFAULT_POLICIES, check, check_assumptions
 from reports import _continuation_view, _figures as figs, _metamorphic_view
+from reports._check_view import verdict_table
 from reports._stats import summarize
 from reports._tables import dumps, fmt, jsonable, table
 from simulate import make_problem, run_tasks, tasks_for
@@ -71,16 +72,22 @@ def _conclusions(res: dict) -> list[str]:
         out.append("Every assumption the claims need holds on this instance.")
     asserted = [c for c in cert["claims"] if c["key"] in _QUANTITATIVE and isinstance(c["max_ratio"], float)
                 and math.isfinite(c["max_ratio"]) and c["counts"]["HOLDS"] > 0]
+    undefined = [c["key"] for c in cert["claims"] if c["key"] in _QUANTITATIVE and c["max_ratio"] is None
+                 and c["counts"]["HOLDS"] > 0]
     if asserted:
         tight = max(asserted, key=lambda c: c["max_ratio"])
         loose = min(asserted, key=lambda c: c["max_ratio"])
         if tight["max_ratio"] == loose["max_ratio"]:
             out.append(f"Every quantitative bound judged ({', '.join(c['key'] for c in asserted)}) is reached to "
-                       f"the same {100 * tight['max_ratio']:.1f}% by the runs.")
+                       f"the same {_pct(tight['max_ratio'])} by the runs.")
         else:
             out.append(f"The tightest bound is {tight['key']} ({tight['label']}): runs reach "
-                       f"{100 * tight['max_ratio']:.0f}% of it. The loosest is {loose['key']} ({loose['label']}) at "
-                       f"{100 * loose['max_ratio']:.1f}%.")
+                       f"{_pct(tight['max_ratio'], 0)} of it. The loosest is {loose['key']} ({loose['label']}) at "
+                       f"{_pct(loose['max_ratio'])}.")
+    if undefined:
+        out.append(f"How tight {_and(undefined)} {'is' if len(undefined) == 1 else 'are'} is undefined: bound and "
+                   f"empirical value are both 0 on every run where {'it was' if len(undefined) == 1 else 'they were'}"
+                   f" judged (0 / 0).")
     th = res["theorem"]
     if th and th["bound_prior"] == 0 and th["bound_all_cd"] == 0:
         out.append(f"At the full budget TACC's mean regret is {fmt(th['tacc_mean'])} and the theorem's bound is 0 "
@@ -108,13 +115,20 @@ def _and(names) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
+def _pct(x: float, digits: int = 1) -> str:
+    """100 x as a percentage with ``digits`` decimals; a positive share too small for them keeps two significant
+    digits (1.2e-03%, not 0.0%)."""
+    p = 100 * x
+    return f"{p:.{digits}f}%" if p == 0 or round(p, digits) != 0 else f"{p:.2g}%"
+
+
 def _share(value: float, bound: float) -> str:
     """'x% of' a bound, in words when the bound is 0 or infinite (a percentage would be undefined)."""
     if bound == 0:
         return "exactly at (both 0)" if value == 0 else "above (the bound is 0)"
     if math.isinf(bound):
         return "0% of (the bound is infinite)"
-    return f"{100 * value / bound:.1f}% of"
+    return f"{_pct(value / bound)} of"
 
 
 def _event_sentence(event: dict, delta: float) -> str:
@@ -165,11 +179,12 @@ def count_groups(counts, run_classes, arms) -> list[dict]:
 
 
 def tightness_ratios(cert) -> dict:
-    """Per claim (``key (label)``), empirical / bound of every run on which it was asserted (HOLDS or VIOLATED)."""
+    """Per claim (``key (label)``), empirical / bound of every run on which it was asserted (HOLDS or VIOLATED);
+    an undefined ratio (0 / 0) has no point."""
     out = {f"{s.key} ({s.label})": [] for s in cert.summaries}
     names = {s.key: f"{s.key} ({s.label})" for s in cert.summaries}
     for v in cert.verdicts:
-        if v.claim in names and v.judged:
+        if v.claim in names and v.judged and not math.isnan(v.ratio):
             out[names[v.claim]].append(float(v.ratio))
     return out
 
@@ -326,9 +341,7 @@ def make_report(config=None, *, seeds=range(1000), out_dir="tacc-report", polici
     out.mkdir(parents=True, exist_ok=True)
     (out / "report.md").write_text(md)
     (out / "results.json").write_text(dumps(results))
-    summary = table(["claim", "label", "HOLDS", "VIOLATED", "OFF_EVENT", "NOT_APPLICABLE", "max ratio"],
-                    [(s.key, s.label, s.counts["HOLDS"], s.counts["VIOLATED"], s.counts["OFF_EVENT"],
-                      s.counts["NOT_APPLICABLE"], s.max_ratio) for s in cert.summaries])
+    summary = verdict_table(cert.summaries, all_runs=False)
     return ReportResult(out, tuple(["report.md", "results.json"] + [f"figures/{f}" for f in files]), summary, results)
 
 
@@ -371,13 +384,11 @@ def _markdown(res: dict, files: list, cert) -> str:
                      + [fmt(v[i]) for v in res["bounds_by_budget"].values()] for i, b in enumerate(res["budgets"])]),
               "", "![regret against budget](figures/regret_vs_budget.png)", "",
               "## Tightness and verdicts (full budget)", "",
-              "ratio = empirical / bound, largest over asserted runs (HOLDS or VIOLATED) and over all runs."
+              "ratio = empirical / bound, largest over asserted runs (HOLDS or VIOLATED) and over all runs that "
+              "measured something; undefined: 0 / 0 on every such run; -: no such run."
               + ("" if res["metamorphic"] is not None else FROM_SAVED_NOTE),
               "",
-              table(["claim", "label", "HOLDS", "VIOLATED", "OFF_EVENT", "NOT_APPLICABLE", "max ratio",
-                     "max ratio (all runs)"],
-                    [(s.key, s.label, s.counts["HOLDS"], s.counts["VIOLATED"], s.counts["OFF_EVENT"],
-                      s.counts["NOT_APPLICABLE"], s.max_ratio, s.max_ratio_all) for s in cert.summaries]),
+              verdict_table(cert.summaries),
               "", "![tightness per claim](figures/tightness.png)",
               "", "## Metamorphic relations (full budget, first seeds)", "",
               *(_metamorphic_view.markdown(res["metamorphic"]) if res["metamorphic"] is not None else

@@ -20,7 +20,7 @@ from reports._stats import paired, summarize
 from reports._tables import fmt, jsonable, table
 from simulate import make_problem, run_tasks, tasks_for
 
-__all__ = ["ExperimentResult", "reproduce", "variant_config"]
+__all__ = ["work", "ExperimentResult", "reproduce", "variant_config"]
 
 
 def variant_config(exp: Experiment, variant, *, budget: float | None = None, rho=None):
@@ -114,11 +114,59 @@ def _sweep_scales(exp, quick) -> tuple:
     return tuple(([min(above)] if above else []) + [1.0])
 
 
-def _run_experiment(exp: Experiment, *, seeds, quick, out: Path, run_kw, problems=None) -> ExperimentResult:
-    t0 = time.perf_counter()
+def _budgets(exp: Experiment, quick: bool) -> list:
     fractions = exp.budget_fractions[-2:] if quick else exp.budget_fractions
     full = load_config(exp.preset).params.budget
-    budgets = [full * f for f in fractions]
+    return [full * f for f in fractions]
+
+
+def _swept(exp: Experiment, quick: bool) -> tuple:
+    """(the representative variant, the names of the variants the rho sweep runs)."""
+    sv = next(v for v in exp.variants if v.name == (exp.sensitivity_variant or exp.variants[0].name))
+    swept = [v.name for v in exp.variants if v.name == sv.name or (not quick and any(
+        v.name in _claim_variants(c, exp) for c in exp.claims))]           # --quick: the representative only
+    return sv, swept
+
+
+def _sweep_seeds(n: int) -> int:
+    return min(n, 50)
+
+
+def work(keys=("all",), *, seeds: int | None = None, quick: bool = False) -> list[tuple]:
+    """The runs :func:`reproduce` makes, as (configurations, methods, seeds per configuration) groups, for
+    ``reports._estimate``: every variant at every budget, and the rho sweep (its configurations differ from the
+    variant only in rho, so each counts as the variant at the full budget: the same rounds and runs; the memory
+    bound is the one at rho_min)."""
+    out = []
+    for exp in _selected(keys, seeds):
+        n = seeds if seeds is not None else (exp.quick_seeds if quick else exp.seeds)
+        budgets = _budgets(exp, quick)
+        out.append(([variant_config(exp, v, budget=b) for v in exp.variants for b in budgets], exp.methods, n))
+        _, swept = _swept(exp, quick)
+        out.append(([variant_config(exp, experiment_variant(exp, v), budget=budgets[-1])
+                     for _ in _sweep_scales(exp, quick) for v in swept], exp.methods, _sweep_seeds(n)))
+    return out
+
+
+def _selected(keys, seeds) -> list:
+    """The experiments named by ``keys`` ("all" for every one), with ``seeds`` checked."""
+    from bounds import TaccInputError
+    exps = list(EXPERIMENTS) if "all" in keys else []
+    for k in keys:
+        if k == "all":
+            continue
+        try:
+            exps.append(experiment(k))
+        except KeyError:
+            raise TaccInputError("experiment", k, f"must be 'all' or one of {', '.join(e.key for e in EXPERIMENTS)}")
+    if seeds is not None and (isinstance(seeds, bool) or not isinstance(seeds, int) or seeds < 2):
+        raise TaccInputError("seeds", seeds, "must be an int >= 2 (paired intervals need two seeds)")
+    return exps
+
+
+def _run_experiment(exp: Experiment, *, seeds, quick, out: Path, run_kw, problems=None) -> ExperimentResult:
+    t0 = time.perf_counter()
+    budgets = _budgets(exp, quick)
     configs = {(v.name, b): variant_config(exp, v, budget=b) for v in exp.variants for b in budgets}
     keys = list(configs)
     tasks = tasks_for([configs[k] for k in keys], exp.methods, seeds)
@@ -148,11 +196,9 @@ def _run_experiment(exp: Experiment, *, seeds, quick, out: Path, run_kw, problem
         priors[v.name] = (problem, prior)
     # rho sweep, final budget: the representative variant and every variant a claim is judged on, above and below
     # the rho used (rho_min)
-    sv = next(v for v in exp.variants if v.name == (exp.sensitivity_variant or exp.variants[0].name))
-    swept = [v.name for v in exp.variants if v.name == sv.name or (not quick and any(
-        v.name in _claim_variants(c, exp) for c in exp.claims))]           # --quick: the representative only
+    sv, swept = _swept(exp, quick)
     scales = _sweep_scales(exp, quick)
-    sens_seeds = seeds[:min(len(seeds), 50)]
+    sens_seeds = seeds[:_sweep_seeds(len(seeds))]
     base = variant_config(exp, sv, budget=budgets[-1])
     prob = make_problem(base)
     rmin = min_rho(prob.instance.noise.subgaussian_scale, prob.n_arms, prob.horizon, prob.delta)
@@ -371,17 +417,7 @@ def reproduce(keys=("all",), *, seeds: int | None = None, quick: bool = False, o
               progress: bool = False) -> list[ExperimentResult]:
     """Run the named experiments (or all) and write ``<key>.md``, figures and ``<key>.json`` to ``out_dir``, with an
     index ``README.md``."""
-    from bounds import TaccInputError
-    exps = list(EXPERIMENTS) if "all" in keys else []
-    for k in keys:
-        if k == "all":
-            continue
-        try:
-            exps.append(experiment(k))
-        except KeyError:
-            raise TaccInputError("experiment", k, f"must be 'all' or one of {', '.join(e.key for e in EXPERIMENTS)}")
-    if seeds is not None and (isinstance(seeds, bool) or not isinstance(seeds, int) or seeds < 2):
-        raise TaccInputError("seeds", seeds, "must be an int >= 2 (paired intervals need two seeds)")
+    exps = _selected(keys, seeds)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     run_kw = dict(executor=executor, workers=workers, scheduler=scheduler,

@@ -20,7 +20,7 @@ def runs_by_budget(frames, configs, *, policies=None, seeds=None) -> tuple[dict,
     [records in seed order]}``, with the policies and seeds used.
 
     Policies default to those saved at the full budget (in the order of ``simulate.POLICIES``); seeds to those saved for every (budget, policy). Asked-for
-    policies or seeds that are not all saved are refused (``from``), naming what is missing.
+    policies that are not all saved are refused (``from``), seeds (``--seeds``) likewise, naming what is missing.
     """
     runs = frames.runs
     picked = {}
@@ -48,17 +48,36 @@ def runs_by_budget(frames, configs, *, policies=None, seeds=None) -> tuple[dict,
         if not seeds:
             raise TaccInputError("from", "seeds", "no seed is saved for every budget and policy")
     else:
+        asked = seeds
         seeds = tuple(int(s) for s in seeds)
         missing = sorted(set(seeds) - found)
         if missing:
-            raise TaccInputError("from", f"{len(missing)} seed(s)", f"not saved for every budget and policy "
-                                 f"(first {missing[0]}); omit --seeds to use the {len(found)} saved ones")
+            have = f"the {len(found)} saved ones ({_spans(sorted(found))})" if found else "the saved ones"
+            raise TaccInputError("--seeds", _spans(list(asked)) if isinstance(asked, range) else list(seeds),
+                                 f"{len(missing)} of the {len(seeds)} seed(s) asked for are not saved in the folder "
+                                 f"for every budget and policy: {_spans(missing)}; omit --seeds to use {have}")
     by = {}
     for b, rows in picked.items():
         for p in policies:
             sel = rows[(rows["policy"] == p) & rows["seed"].isin(seeds)].drop_duplicates("seed").sort_values("seed")
             by[b, p] = frame_records(frames, sel)
     return by, policies, seeds
+
+
+def _spans(seeds: list, most: int = 6) -> str:
+    """Sorted seeds as A:B spans (seeds A to B-1, as ``--seeds`` reads them) and single seeds, the first ``most``.
+
+    >>> _spans([0, 1, 2, 5, 7, 8])
+    '0:3, 5, 7:9'
+    """
+    spans: list = []
+    for x in seeds:
+        if spans and x == spans[-1][1]:
+            spans[-1][1] = x + 1
+        else:
+            spans.append([x, x + 1])
+    text = [f"{a}" if b == a + 1 else f"{a}:{b}" for a, b in spans]
+    return ", ".join(text[:most]) + (f", ... ({len(text) - most} more)" if len(text) > most else "")
 
 
 def render(frames) -> str:

@@ -10,17 +10,38 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from certify import UNDEFINED_RATIO
+
 
 #: what an infinite value means, by the key it is stored under (a reader of the JSON gets it as ``<key>_reason``).
 _INFINITE_MEANS = {
     "tau": "tau_k(gamma) is infinite: the arm is never certified (eq:analysis-cert-time)",
     "target": "the stopping count is infinite: the block never finishes",
+    "high_count_bound": "no bound: Delta_k = 0 (prop:analysis-high-selection bounds suboptimal arms only)",
+    "rdfe_phase_index": "Delta_k = 0: no phase r has 2^-r <= Delta_k / 2 (the arm is never eliminated)",
+    "corollary_constant": "the order total is 0 while the explicit total is not",
 }
+
+
+#: what an undefined (NaN) value means, by the key it is stored under.
+_UNDEFINED_MEANS = {
+    "ratio": UNDEFINED_RATIO,
+    "corollary_constant": "undefined: 0 / 0, the order total and the explicit total are both 0 (no suboptimal arm)",
+    "regret_fraction": "undefined: the run's regret is 0, so an arm's share of it is 0 / 0",
+}
+
+
+def reason_of(key: str, x: Any) -> str | None:
+    """What a non-finite number stored under ``key`` means (the ``<key>_reason`` beside its JSON ``null``), or
+    None for any other value."""
+    if isinstance(x, (float, np.floating)) and not math.isfinite(float(x)):
+        return _reason(key, float(x))
+    return None
 
 
 def _reason(key: str | None, x: float) -> str:
     if math.isnan(x):
-        return "undefined (not a number): no value exists for this quantity"
+        return _UNDEFINED_MEANS.get(key or "", "undefined (not a number): no value exists for this quantity")
     sign = "+" if x > 0 else "-"
     return _INFINITE_MEANS.get(key, f"{sign}infinity") if key else f"{sign}infinity"
 

@@ -79,25 +79,31 @@ def _show_progress(args) -> bool:
     return args.progress and sys.stderr.isatty()
 
 
-def _plan(args, configs, policies, n_seeds: int, *, budgets_per_config: int = 1, workers=None, what: str) -> bool:
-    """Estimate the work before it starts; refuse what cannot fit in memory, announce what is long.
+def _plan(args, configs, policies, n_seeds: int, *, budgets_per_config: int = 1, workers=None, what: str,
+          groups=()) -> bool:
+    """Estimate the work before it starts; refuse what cannot fit in memory, announce what is long. ``groups``:
+    more (configurations, policies, seeds, engine) groups made one after the other (added up).
 
     Returns whether progress should be shown (always for long work, so nothing runs silently for hours)."""
-    from reports._estimate import announce, estimate
+    from reports._estimate import announce, combined, estimate
 
-    est = estimate(configs, policies, n_seeds, budgets_per_config=budgets_per_config,
-                   workers=workers or os.cpu_count() or 1, engine=getattr(args, "engine", "fast"))
+    workers = workers or os.cpu_count() or 1
+    est = combined([estimate(configs, policies, n_seeds, budgets_per_config=budgets_per_config, workers=workers,
+                             engine=getattr(args, "engine", "fast"))]
+                   + [estimate(c, p, n, workers=workers, engine=e) for c, p, n, e in groups])
     est.refuse_if_too_large()
     if est.long:
         print(announce(est, what, resume=_resume_hint(args)), file=sys.stderr)
-    return args.progress and (sys.stderr.isatty() or est.long)
+    return getattr(args, "progress", True) and (sys.stderr.isatty() or est.long)
 
 
 def _resume_hint(args) -> str:
     if getattr(args, "cache", None):
         return f"finished runs are kept in {args.cache}, so the same command resumes"
-    if args.command == "report":
+    if args.command in ("report", "reproduce"):
         return f"finished runs are kept in {Path(args.out) / 'runs'}, so the same command resumes"
+    if args.command == "bench":
+        return "an interrupted benchmark starts again (it measures, so it keeps no runs)"
     return "with --cache DIR, finished runs are kept and the same command resumes"
 
 
@@ -233,13 +239,16 @@ def _cmd_runs(args) -> int:
 
 
 def _cmd_reproduce(args) -> int:
-    from reports._reproduce import reproduce
+    from reports._reproduce import reproduce, work
     from reports._tables import table
 
+    keys = args.experiment or ["all"]
+    groups = [(c, m, n, "fast") for c, m, n in work(keys, seeds=args.seeds, quick=args.quick)]
+    show = _plan(args, [], (), 0, workers=_workers(args), what="tacc reproduce", groups=groups)
     t = time.perf_counter()
-    results = reproduce(args.experiment or ["all"], seeds=args.seeds, quick=args.quick, out_dir=args.out,
+    results = reproduce(keys, seeds=args.seeds, quick=args.quick, out_dir=args.out,
                         executor=args.executor, workers=args.workers, scheduler=args.scheduler, cache=args.cache,
-                        progress=_show_progress(args))
+                        progress=show)
     print(table(["experiment", "seeds", "claims reproduced", "seconds"],
                 [(r.key, r.results["seeds"], f"{sum(ok for _, ok, _ in r.claims)} of {len(r.claims)}",
                   round(r.seconds)) for r in results]))
@@ -265,9 +274,11 @@ def _cmd_explain(args) -> int:
 
 
 def _cmd_bench(args) -> int:
-    from reports._bench import render, run_bench
+    from reports._bench import render, run_bench, work
     from reports._tables import dumps
 
+    _plan(args, [], (), 0, workers=1, what="tacc bench (timed serially: the bound counts one worker)",
+          groups=work(args.quick))
     res = run_bench(quick=args.quick, smpy_python=args.smpy_python, out_dir=args.out, workers=args.workers,
                     progress=lambda m: print(m, file=sys.stderr))
     if args.json:

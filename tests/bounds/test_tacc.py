@@ -46,6 +46,10 @@ def test_corollary_values():
     assert c.explicit == (0.0, 8.0)
     assert c.low_order[1] == pytest.approx(0.5 * math.log(100) / 0.25)
     assert c.high_order == (0.0, 0.0)
+    # no suboptimal arm: both totals are 0 and the hidden constant 0 / 0 is undefined (NaN), not 0
+    e = corollary_order([0.0, 0.0], [OPT, ArmClass.B], gamma=0.5, horizon=100, ell=1.0, s0=2, cost_low=1.0,
+                        cost_high=10.0)
+    assert e.order_total == e.explicit_total == 0 and math.isnan(e.ratio)
 
 
 def test_comparison_values():

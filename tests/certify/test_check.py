@@ -20,6 +20,21 @@ def test_presets_pass(tmp_path):
     assert sum(counts["class-A"].values()) == 12                      # tacc and dnc
 
 
+def test_nothing_to_measure_is_neither_evidence_nor_a_failure():
+    """llm-residual has no class-A arm and RDFE is not run: class-A is NOTHING_TO_MEASURE on every run (never
+    HOLDS), listed as judged on no run, and the gate still passes, --strict included (nothing was measurable)."""
+    cert = check([load_config("llm-residual")], policies=("tacc", "dnc"), seeds=range(2))
+    a = next(s for s in cert.summaries if s.key == "class-A")
+    assert a.counts["HOLDS"] == 0 and a.counts["NOTHING_TO_MEASURE"] == 4
+    assert a.max_ratio is None and "no suboptimal arm in class A" in a.max_ratio_reason
+    nj = next(n for n in cert.not_judged if n.claim == "class-A")
+    assert not nj.measurable and "nothing to measure: no suboptimal arm in class A" in nj.reasons[0]
+    assert cert.ok and not cert.strict_failures and "rdfe-width" not in {s.key for s in cert.summaries}
+    held = next(s for s in cert.summaries if s.key == "low-count")
+    assert held.counts["HOLDS"] == 4 and cert.judged_pairs == sum(s.counts["HOLDS"] for s in cert.summaries
+                                                                  if s.key != "lem-ci")
+
+
 def _violating(monkeypatch):
     bad = replace(claim("low-count"), measure=lambda ctx, rec: [Measurement("N_L", 0, 1, arm=1)])
     real = check_module.claims_for

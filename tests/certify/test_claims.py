@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 
 from bounds import (high_query_bound, load_config, low_query_bound, prior_partition, rdfe_regret_bound,
                     tacc_regret_bound)
-from certify import CLAIMS, LEM_CI, ClaimContext, Measurement, check_assumptions, claim, claims_for, ucb_count_bound
+from certify import (CLAIMS, LEM_CI, UNDEFINED_RATIO, ClaimContext, Measurement, check_assumptions, claim, claims_for,
+                     ucb_count_bound)
 from certify._exact import rounding_error
 from simulate import POLICIES, make_problem, run
 
@@ -91,7 +92,8 @@ def test_claims_for_each_policy():
 
 
 @pytest.mark.parametrize("bound,emp,error,ratio,exceeded,undecided", [
-    (10, 5, 0, 0.5, False, False), (10, 11, 0, 1.1, True, False), (0, 0, 0, 0.0, False, False),
+    (10, 5, 0, 0.5, False, False), (10, 11, 0, 1.1, True, False), (0, 0, 0, math.nan, False, False),
+    (0, -1, 0, 0.0, False, False), (5, 0, 0, 0.0, False, False),     # 0 / 0 is undefined, 0 / 5 is 0
     (0, 1, 0, math.inf, True, False), (math.inf, 5, 0, 0.0, False, False),
     (1.0, 1.0 + 1e-12, 0, 1.0 + 1e-12, True, False),          # exact: exceeded (the old 1e-9 slack said no)
     (1.0, 1.0 + 1e-12, 2e-12, 1.0 + 1e-12, False, True),      # inside its error bound: UNDECIDED
@@ -100,4 +102,27 @@ def test_claims_for_each_policy():
     (1.0, 1.0 - 2e-15, 1e-15, 1.0 - 2e-15, False, False)])
 def test_measurement_ratio_and_exceeded(bound, emp, error, ratio, exceeded, undecided):
     m = Measurement("x", bound, emp, error=error)
-    assert m.ratio == pytest.approx(ratio) and m.exceeded is exceeded and m.undecided is undecided
+    assert m.ratio == pytest.approx(ratio, nan_ok=True) and m.exceeded is exceeded and m.undecided is undecided
+
+
+def test_zero_over_zero_is_undefined_with_a_reason_in_the_summary():
+    """A claim whose every ratio is 0 / 0 (bound 0, empirical 0) has no max ratio: NaN with the reason, never 0;
+    one measurement with a number among the 0 / 0 gives that number."""
+    from certify._check import _max_ratio
+    assert Measurement("x", 0, 0).ratio != Measurement("x", 0, 0).ratio          # NaN
+    value, reason = _max_ratio([math.nan, math.nan], "judged on no run")
+    assert math.isnan(value) and reason.startswith(UNDEFINED_RATIO)
+    assert _max_ratio([math.nan, 0.0], "judged on no run") == (0.0, None)
+    assert _max_ratio([], "judged on no run") == (None, "judged on no run")
+
+
+def test_an_infinite_rdfe_bound_is_compared_as_a_value(llm):
+    """Gaps near 0 (means 1e-9 apart) make RDFE's bound infinite: the claim holds against it (it crashed with
+    OverflowError converting inf to a fraction); a finite bound below the regret is still exceeded."""
+    from certify._claims import _rdfe_regret
+    p, ctx = llm
+    rec = run(p, "rdfe", 0)
+    (m,) = _rdfe_regret(ctx, rec, math.inf)
+    assert not m.exceeded and m.ratio == 0.0
+    (low,) = _rdfe_regret(ctx, rec, float(ctx.regret(rec)) / 2)
+    assert low.exceeded

@@ -36,6 +36,20 @@ def test_precedence(setup):
     assert judge(claim("theorem"), ctx, rec).verdict is Verdict.HOLDS
 
 
+def test_a_run_with_nothing_to_measure_is_not_holds(setup):
+    """llm-residual has no class-A arm: class-A has nothing to measure there (NOTHING_TO_MEASURE, saying what is
+    missing, not judged); on llm-vanishing, whose arm 2 is in A, the same claim HOLDS, and a bound of 0 on it is
+    VIOLATED."""
+    p, assumptions, rec = setup
+    assert judge(claim("class-A"), ClaimContext(p, assumptions), rec).verdict is Verdict.HOLDS
+    zero = replace(claim("class-A"), measure=lambda ctx, r: [Measurement("N_H", 0, r.n_high[2], arm=2)])
+    assert judge(zero, ClaimContext(p, assumptions), rec).verdict is Verdict.VIOLATED
+    q = make_problem(load_config("llm-residual"))
+    v = judge(claim("class-A"), ClaimContext(q, check_assumptions(q)), run(q, "tacc", 0))
+    assert v.verdict is Verdict.NOTHING_TO_MEASURE and not v.judged and v.measurements == 0
+    assert v.reason == "nothing to measure: no suboptimal arm in class A on this run" and v.ratio is None
+
+
 def test_claim_without_event_is_asserted_off_event(setup):
     p, assumptions, rec = setup
     off = replace(rec, event_held=False, violation=Violation(0, "L", 3))

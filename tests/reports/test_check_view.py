@@ -25,7 +25,12 @@ def test_check_json_has_no_nan_for_a_claim_judged_on_no_run(tmp_path, capsys):
                  "--reproducers", str(tmp_path / "rep")]) == 0
     data = _strict_json(out)
     a = next(c for c in data["claims"] if c["key"] == "class-A")
-    assert a["max_ratio"] is None and a["max_ratio_all"] is None and "judged on no run" in a["no_ratio_reason"]
+    assert a["max_ratio"] is None and a["max_ratio_all"] is None and "judged on no run" in a["max_ratio_reason"]
+    assert a["counts"]["HOLDS"] == 0 and a["counts"]["NOTHING_TO_MEASURE"] > 0      # never HOLDS on nothing
+    rule = next(c for c in data["claims"] if c["key"] == "fidelity-rule")    # bound 0, count 0 on every run
+    assert rule["max_ratio"] is None and rule["max_ratio_reason"].startswith("undefined: empirical / bound is 0 / 0")
+    row = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("class-A "))
+    assert row.split()[2:4] == ["0", "0"] and row.split()[-2:] == ["-", "-"]        # HOLDS 0, VIOLATED 0
     assert data["judged_pairs"] < data["run_pairs"] and "class-A" in [n["claim"] for n in data["not_judged"]]
 
 

@@ -26,6 +26,40 @@ def test_bounds_json_every_quantity(name, capsys):
     assert len(rec["arms"]) == rec["instance"]["n_arms"]
 
 
+def _nulls(x, where=""):
+    """(path, the dict holding it, key) of every JSON null in ``x``."""
+    if isinstance(x, dict):
+        for k, v in x.items():
+            if v is None:
+                yield f"{where}.{k}", x, k
+            yield from _nulls(v, f"{where}.{k}")
+    elif isinstance(x, list):
+        for i, v in enumerate(x):
+            yield from _nulls(v, f"{where}[{i}]")
+
+
+def test_bounds_json_gives_every_null_its_reason(tmp_path, capsys):
+    """Every null of `tacc bounds --json` has `<key>_reason` beside it saying what it means: an infinite tau_k
+    (value_reason inside the labelled quantity, tau_reason in the continuation records), the static-versus-adaptive
+    difference of a non-C arm, an empty window, and a corollary constant 0 / 0 when every mean is equal."""
+    path = tmp_path / "equal.toml"
+    path.write_text('name = "equal"\n[instance]\nmu_high = [0.5, 0.5, 0.5]\n[instance.low]\nmodel = "power_decay"\n'
+                    'zeta = 0.2\nr = 0.5\n[costs]\nlow = 1.0\nhigh = 10.0\n[params]\nbudget = 2000\n'
+                    'rho = "min"\ngamma = 0.1\neta = 1e-4\ns0 = 10\n')
+    for name in ("set-b", str(path)):
+        assert main(["bounds", name, "--json", "-"]) == 0
+        rec = json.loads(capsys.readouterr().out)
+        nulls = list(_nulls(rec))
+        assert nulls and all(f"{k}_reason" in d for _, d, k in nulls), [p for p, d, k in nulls if f"{k}_reason" not in d]
+    assert "never certified" in rec["arms"][1]["tau"]["value_reason"]
+    assert "C arms" in rec["arms"][1]["static_minus_adaptive"]["value_reason"]
+    c = rec["quantities"]["corollary_constant"]
+    assert c["value"] is None and "0 / 0" in c["value_reason"]           # was 0
+    assert main(["bounds", str(path)]) == 0
+    assert next(x for x in capsys.readouterr().out.splitlines() if x.startswith("corollary_constant")).split()[1] \
+        == "undefined"
+
+
 def test_bounds_table(capsys):
     assert main(["bounds", "llm-vanishing"]) == 0
     out = capsys.readouterr().out

@@ -86,6 +86,11 @@ def test_all_equal_means_report_is_written(tmp_path):
                  "--no-progress"]) == 0
     res = strict_load(tmp_path / "r" / "results.json")
     assert any("the theorem's bound is 0" in c for c in res["conclusions"])
+    # regret 0 against a bound of 0 is 0 / 0: undefined, never "reached to the same 0.0%"
+    assert not any("0.0%" in c for c in res["conclusions"])
+    assert any(c.startswith("How tight") and "theorem" in c and "(0 / 0)" in c for c in res["conclusions"])
+    theorem = next(c for c in res["certificate"]["claims"] if c["key"] == "theorem")
+    assert theorem["max_ratio"] is None and "0 / 0" in theorem["max_ratio_reason"]
 
 
 @pytest.mark.parametrize("name", PRESETS)

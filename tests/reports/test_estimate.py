@@ -56,3 +56,40 @@ def test_time_bound_scales_with_runs_and_budget():
     assert estimate([c], ["tacc"], 10, workers=2).seconds == pytest.approx(5 * one.seconds)
     assert not one.long and estimate([_with(c, budget=1e12)], ["tacc"], 1).long
     assert one.rounds_per_run == 128_000 and LONG_SECONDS > 0
+
+
+@pytest.mark.parametrize("argv, what", [(["reproduce", "set-a", "--quick"], "tacc reproduce"),
+                                        (["reproduce", "all"], "tacc reproduce"),
+                                        (["bench", "--quick"], "tacc bench")])
+def test_reproduce_and_bench_announce_their_work_before_it_starts(argv, what, tmp_path, monkeypatch, capsys):
+    """Long work is announced on standard error before it starts (here every work counts as long), with the
+    estimate: reproduce from its experiments' runs, bench from the runs it times. They printed nothing before."""
+    import reports._bench as bench
+    import reports._estimate as est
+    import reports._reproduce as rep
+    from reports.cli import main
+
+    started = []
+
+    def stub(*a, **kw):
+        started.append(capsys.readouterr().err)        # what was printed before the work began
+        return {} if "quick" in kw and not a else []
+
+    monkeypatch.setattr(est, "LONG_SECONDS", 0.0)
+    monkeypatch.setattr(rep, "reproduce", stub)
+    monkeypatch.setattr(bench, "run_bench", lambda **kw: stub(**kw) or {})
+    monkeypatch.setattr(bench, "render", lambda res: "")
+    assert main([*argv, "--out", str(tmp_path / "o")]) == 0
+    assert started and started[0].startswith(f"{what}") and "runs" in started[0] and "time at most" in started[0]
+    exp = rep.experiment("set-a")
+    full = rep.work(["set-a"])[0]                      # every variant at every budget, the paper's seeds
+    assert len(full[0]) == len(exp.variants) * len(exp.budget_fractions) and full[2] == exp.seeds == 10
+
+
+def test_reproduce_estimate_counts_every_run_it_makes():
+    from reports._estimate import combined
+    from reports._reproduce import work
+    groups = work(["set-a"], seeds=3, quick=True)
+    e = combined([estimate(c, m, n) for c, m, n in groups])
+    (configs, methods, n), (sens, _, n_sens) = groups
+    assert n == n_sens == 3 and e.runs == (len(configs) + len(sens)) * len(methods) * 3

@@ -95,3 +95,21 @@ def test_cli_explain(tmp_path, capsys):
     assert {p.suffix for p in tmp_path.iterdir()} == {".png", ".pdf"}
     assert all(p.stat().st_size > 1000 for p in tmp_path.iterdir())
     assert main(["explain", "llm-residual", "--policy", "nope"]) == 2
+
+
+def test_a_share_of_no_regret_is_undefined_not_zero_percent():
+    """Every mean equal: the run's regret is 0 and an arm's share of it is 0 / 0, shown as undefined (it printed
+    "0 (0.0%)"); a run with regret keeps its percentages."""
+    from bounds import parse_config
+    cfg = parse_config({"name": "equal", "instance": {"mu_high": [0.5, 0.5, 0.5],
+                                                      "low": {"model": "power_decay", "zeta": 0.2, "r": 0.5}},
+                        "costs": {"low": 1.0, "high": 10.0},
+                        "params": {"budget": 400, "rho": 0.5, "gamma": 0.3, "eta": 0.01, "s0": 2}})
+    e = explain(cfg, "tacc", 0)
+    assert e.regret == 0 and all(np.isnan(a.regret_fraction) for a in e.arms)
+    out = render(e)
+    assert "undefined share (regret 0)" in out and "0.0%" not in out
+    arm = json.loads(json.dumps(to_json(e), allow_nan=False))["arms"][0]
+    assert arm["regret_fraction"] is None and "0 / 0" in arm["regret_fraction_reason"]
+    story = explain(default_config(), "tacc", 0)
+    assert story.regret > 0 and "% of the regret" in render(story)

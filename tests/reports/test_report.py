@@ -174,6 +174,11 @@ def test_a_bound_that_falls_with_the_budget_gets_its_reason():
     assert "depend on ell_Lambda" in only["text"]
 
 
+def test_a_small_positive_share_is_not_written_as_zero_percent():
+    from reports._report import _pct
+    assert _pct(1.174e-05) == "0.0012%" and _pct(0.092) == "9.2%" and _pct(1.0, 0) == "100%" and _pct(0.0) == "0.0%"
+
+
 def test_count_distribution_tells_cd_from_cu():
     from reports._figures import count_distribution
     groups = [{"B": [3, 4, 5]}, {"C^d": [10, 11], "C^u": [20, 21, 22]}]

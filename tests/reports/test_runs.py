@@ -90,7 +90,9 @@ def test_the_rebuild_reads_the_tables(swept, tmp_path, no_runs):
 def test_missing_runs_are_refused(swept, tmp_path, no_runs, capsys):
     made, _ = swept
     assert main(["report", "--from", str(made / "runs"), "--seeds", "0:5", "--out", str(tmp_path / "x")]) == 2
-    assert "seed" in capsys.readouterr().err
+    err = capsys.readouterr().err          # names the option, its value and the missing seeds, not "from"
+    assert "--seeds = '0:5'" in err and f"{5 - SEEDS} of the 5 seed(s)" in err and f": {SEEDS}:5;" in err
+    assert f"the {SEEDS} saved ones (0:{SEEDS})" in err and "from =" not in err
     assert main(["report", "set-a", "--from", str(made / "runs"), "--out", str(tmp_path / "y")]) == 2
     assert "no saved run" in capsys.readouterr().err
     f = load_runs(made / "runs")

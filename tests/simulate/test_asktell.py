@@ -109,14 +109,19 @@ def test_the_check_covers_exactly_the_counts_a_run_reads():
         _by_hand(mismatch_bound=increases_after(L - 1))        # B(L) > B(L - 1): refused
 
 
-def test_rounding_of_a_constant_bound_is_not_an_increase_but_one_more_ulp_is():
+def test_the_check_is_exact_one_ulp_up_is_an_increase():
+    """No tolerance: a B_k that rises by one ulp is refused (the former check allowed 4); a constant given as its
+    value, or the same B_k built from a certificate by ``bounds``, passes."""
     c = 0.3
-    _by_hand(mismatch_bound=lambda k, n: (c * n) / n)          # 0.30000000000000004 then 0.3000000000000001
-    up = np.nextafter(c, 1.0)
-    for _ in range(4):
-        up = np.nextafter(up, 1.0)
-    with pytest.raises(TaccInputError, match="nonincreasing"):   # 5 ulps above at n = 2
-        _by_hand(mismatch_bound=lambda k, n: float(up) if n == 2 else c)
+    _by_hand(mismatch_bound=lambda k, n: c)
+    up = float(np.nextafter(c, 1.0))
+    with pytest.raises(TaccInputError, match=r"B_0\(1\) = 0.3 < B_0\(2\) = 0.30000000000000004"):
+        _by_hand(mismatch_bound=lambda k, n: up if n == 2 else c)
+    with pytest.raises(TaccInputError, match="nonincreasing"):   # a running sum U(n) / n: 1.8 / 6, then 2.1 / 7
+        _by_hand(mismatch_bound=lambda k, n: sum([c] * int(n)) / n)
+    pol = _by_hand(certificate=lambda k, n: c * np.asarray(n))  # B = sup U(s)/s, a reverse running maximum
+    b = [pol.mismatch_bound(0, n) for n in range(1, _length() + 1)]
+    assert all(x >= y for x, y in zip(b, b[1:])) and b[0] >= c
 
 
 def test_scalar_only_functions_are_evaluated_count_by_count():
