@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -64,7 +65,7 @@ def analyze(config: Config) -> Analysis:
     classes = arm_partition(tau, ng, p.s0, kb)
     prior = prior_partition(classes)
     best = tuple(ArmClass.C_D if x is ArmClass.C else x for x in classes)
-    kw = dict(n_gamma=ng, s0=p.s0, ell=ell, cost_low=c.low, cost_high=c.high)
+    kw: dict[str, Any] = dict(n_gamma=ng, s0=p.s0, ell=ell, cost_low=c.low, cost_high=c.high)
     pos = np.flatnonzero(gaps > 0)
     c_low, c_high = np.zeros(K), np.zeros(K)
     c_low[pos] = c.low * rdfe_low_counts(inst.low, pos, gaps[pos] / 4, ell)

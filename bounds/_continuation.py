@@ -146,7 +146,7 @@ def _last_count_search(bound, s0: int, eta: float, gamma: float, limit: int) -> 
         live = np.asarray(continuation_gain_passes(ends[:los.size], ends[los.size:], eta, gamma), dtype=bool)
         los, his = los[live], his[live]
         small = his - los < leaf
-        leaves += list(zip(los[small].tolist(), his[small].tolist()))
+        leaves += list(zip(los[small].tolist(), his[small].tolist(), strict=True))
         los, his = los[~small], his[~small]
         mids = (los + his) // 2
         los, his = np.concatenate([los, mids + 1]), np.concatenate([mids, his])
@@ -216,7 +216,7 @@ def continuation_last_counts(model: LowFidelityModel, *, s0: int, eta: float, ga
     arms = range(model.n_arms) if arms is None else [model._arm(k) for k in arms]
     if s0 == 0 or limit == 0:
         return tuple(0 for _ in arms)
-    done = []                     # (points, values, result) of the full searches made so far
+    done: list[tuple[np.ndarray, np.ndarray, int]] = []  # (points, values, result) of the full searches made so far
     out = []
     for k in arms:
         for pts, vals, res in done:

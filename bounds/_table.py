@@ -123,13 +123,14 @@ def checkpoint_profile(mu_high, *, q, gap, q_max, signs, clip=False) -> TableLow
 
     q(n) is the checkpoint reached after n low-fidelity queries: the largest listed size q_i <= min(n, q_max),
     and the first size q_1 while n < q_1 (a choice: the paper does not give the map from n to q). ``gap`` is
-    one profile for every arm (len(q) values) or one row per arm. U_k(n) = sum_{tau <= n} |mu_k^(L)(tau) - mu_k^(H)| of the stored
+    one profile for every arm (len(q) values) or one row per arm.
+    U_k(n) = sum_{tau <= n} |mu_k^(L)(tau) - mu_k^(H)| of the stored
     (unclipped) means, exactly, rounded up: the tightest valid float certificate of the profile.
     """
     mu = np.asarray(mu_high, dtype=float)
     K = mu.size
     qs = [v.count(f"q[{i}]", x) for i, x in enumerate(q)]
-    if not qs or any(b <= a for a, b in zip(qs, qs[1:])):
+    if not qs or any(b <= a for a, b in zip(qs, qs[1:], strict=False)):
         raise TaccInputError("q", q, "must be a non-empty strictly increasing list of checkpoint sizes")
     qmax = v.count("q_max", q_max)
     if qmax < qs[0]:

@@ -234,7 +234,7 @@ def _rdfe_width(ctx, rec):
     mu = ctx.problem.instance.mu_high
     out = []
     for ph in _completed(rec):
-        for k, u, lo in zip(ph.active, ph.ucb, ph.lcb):
+        for k, u, lo in zip(ph.active, ph.ucb, ph.lcb, strict=True):
             err = rounding_error(abs(u) + abs(lo), _INTERVAL_ROUNDINGS)
             eu, el = exact(u), exact(lo)
             width, centre = eu - el, (eu + el) / 2
@@ -275,7 +275,7 @@ def _phase_cost(ctx, cost: float, fidelity: int) -> tuple:
 def _rdfe_cost(ctx, rec):
     out = []
     for ph in _completed(rec):
-        for k, f, c in zip(ph.active, ph.fidelity, ph.cost):
+        for k, f, c in zip(ph.active, ph.fidelity, ph.cost, strict=True):
             value, err = _phase_cost(ctx, c, f)
             bound = ctx.oracle_cost_exact(k, ph.r)
             out.append(_with_exact(Measurement("Delta Lambda_{k,r}", float(bound), c, arm=k, phase=ph.r,

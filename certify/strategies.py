@@ -179,7 +179,7 @@ def targeted_configs(draw, n_arms=st.integers(2, 6), classes=("A", "B", "C"),
                 spots.append((t, t * (gap + draw(st.sampled_from([0.1, 0.5, 1.0])))))
         length = max([t for t, _ in filter(None, spots)], default=1) + 1
         rows, certs = [], []
-        for m, spot in zip(mu, spots):
+        for m, spot in zip(mu, spots, strict=True):
             row, cert = [m] * length, [1e-9] * length
             if spot is not None:
                 t, D = spot
@@ -239,7 +239,7 @@ BREAKABLE = ("ass:mono-cert", "ass:plugin", "cap:S0")
 def _table_rows(mu, rows_dev, slack=1e-9):
     """Table low means mu + dev and the certificate: the cumulative |dev| (+ slack)."""
     means, certs = [], []
-    for m, dev in zip(mu, rows_dev):
+    for m, dev in zip(mu, rows_dev, strict=True):
         means.append([m + d for d in dev])
         run, cert = 0.0, []
         for d in dev:
@@ -324,7 +324,7 @@ def deterministic_configs(draw, n_arms=st.integers(2, 5), budget=st.integers(40,
     mu = [draw(st.sampled_from([0.0, 1.0])) for _ in range(k)]
     rows = [[draw(st.sampled_from([0.0, 1.0])) for _ in range(length)] for _ in range(k)]
     certs = []
-    for m, row in zip(mu, rows):
+    for m, row in zip(mu, rows, strict=True):
         slack, run, cert = draw(st.integers(1, 999)) / 1013, 0.0, []
         for x in row:
             run += abs(x - m)

@@ -37,7 +37,7 @@ def save(fig, out_dir: Path, name: str, formats=("png", "pdf")) -> list[str]:
 
 def _finite(xs, ys):
     """The points with a finite y (an infinite bound is not drawn; the text says why)."""
-    pts = [(x, y) for x, y in zip(xs, ys) if math.isfinite(y)]
+    pts = [(x, y) for x, y in zip(xs, ys, strict=True) if math.isfinite(y)]
     return [x for x, _ in pts], [y for _, y in pts]
 
 

@@ -7,7 +7,6 @@ certificate of ``certify`` at the full budget, and the bounds of ``bounds`` at e
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass, replace
 from importlib import resources
@@ -162,7 +161,8 @@ def non_monotone_bounds(budgets, bound_lines: dict, analyses: dict) -> list[dict
                 continue
             b0, b1 = budgets[i - 1], budgets[i]
             a0, a1 = analyses[b0], analyses[b1]
-            moved = [f"arm {k} from {c0.value} to {c1.value}" for k, (c0, c1) in enumerate(zip(a0.classes, a1.classes))
+            moved = [f"arm {k} from {c0.value} to {c1.value}"
+                     for k, (c0, c1) in enumerate(zip(a0.classes, a1.classes, strict=True))
                      if c0 is not c1]
             if moved:
                 why = (f"the arm classes change with the budget (ell_Lambda {fmt(a0.ell)} -> {fmt(a1.ell)}, N_gamma "
@@ -214,7 +214,7 @@ def make_report(config=None, *, seeds=range(1000), out_dir="tacc-report", polici
     assumptions = check_assumptions(problem)
     cert = check([final_config], policies=policies, seeds=seeds, reproducer_dir=out / "reproducers",
                  records=[r for p in policies for r in by[full, p]], confirm_violations=runs is None)
-    analyses = {b: analyze(c) for b, c in zip(budgets, configs)}
+    analyses = {b: analyze(c) for b, c in zip(budgets, configs, strict=True)}
     a = analyses[full]
     inst = a.instance
     files = []
@@ -255,7 +255,7 @@ def make_report(config=None, *, seeds=range(1000), out_dir="tacc-report", polici
     classes_after = {}
     ctx_classes = a.classes
     for r in tacc:
-        for k, c in enumerate(refine_partition(ctx_classes, a.tau, r.facts())):
+        for c in refine_partition(ctx_classes, a.tau, r.facts()):
             if c is not ArmClass.OPTIMAL:
                 classes_after[c.value] = classes_after.get(c.value, 0) + 1
     event = {p: {"policy": p, "runs": len(by[full, p]), "failures": sum(not r.event_held for r in by[full, p]),

@@ -72,8 +72,8 @@ def _claim(c, final, pairs, diag, exp, s0) -> tuple[bool, str]:
     if kind == "decreasing":
         m, = args
         vals = [final[v.name][m].mean for v in exp.variants]
-        ok = all(b <= a for a, b in zip(vals, vals[1:]))
-        return ok, ", ".join(f"{v.name}: {fmt(x)}" for v, x in zip(exp.variants, vals))
+        ok = all(b <= a for a, b in zip(vals, vals[1:], strict=False))
+        return ok, ", ".join(f"{v.name}: {fmt(x)}" for v, x in zip(exp.variants, vals, strict=True))
     if kind == "close_to":
         v, m, value, rel = args
         s = final[v][m]
@@ -136,7 +136,7 @@ def _run_experiment(exp: Experiment, *, seeds, quick, out: Path, run_kw) -> Expe
     sens_recs = run_tasks(tasks_for(sens_cfgs, exp.methods, sens_seeds), **run_kw)
     sens = []
     i = 0
-    for s, c in zip(scales, sens_cfgs):
+    for s, c in zip(scales, sens_cfgs, strict=True):
         for m in exp.methods:
             rs = sens_recs[i:i + len(sens_seeds)]
             i += len(sens_seeds)
@@ -231,7 +231,8 @@ def _markdown(exp, res, final, pairs, claims, fig_names, scales) -> str:
     for v in exp.variants:
         d = res["diagnostics"][v.name]
         cls = ", ".join(f"{k} {fmt(x)}" for k, x in res["classes"][v.name].items())
-        L += [f"### {v.name}", "", f"arm classes: {cls}", "", table(["method", "high-fidelity calls", "continuation calls", "max continuation on one arm",
+        L += [f"### {v.name}", "", f"arm classes: {cls}", "",
+              table(["method", "high-fidelity calls", "continuation calls", "max continuation on one arm",
                          "runs with the event failed"],
                         [(m, d[m]["high_calls"], d[m]["continuation"], d[m]["max_continuation_per_arm"],
                           d[m]["event_failures"]) for m in exp.methods]), ""]
@@ -263,7 +264,8 @@ def reproduce(keys=("all",), *, seeds: int | None = None, quick: bool = False, o
         try:
             exps.append(experiment(k))
         except KeyError:
-            raise TaccInputError("experiment", k, f"must be 'all' or one of {', '.join(e.key for e in EXPERIMENTS)}")
+            raise TaccInputError("experiment", k,
+                                 f"must be 'all' or one of {', '.join(e.key for e in EXPERIMENTS)}") from None
     if seeds is not None and (isinstance(seeds, bool) or not isinstance(seeds, int) or seeds < 2):
         raise TaccInputError("seeds", seeds, "must be an int >= 2 (paired intervals need two seeds)")
     out = Path(out_dir)

@@ -19,7 +19,8 @@ def runs_by_budget(frames, configs, *, policies=None, seeds=None) -> tuple[dict,
     """The saved records of ``configs`` (one configuration at each budget of a sweep) as ``{(budget, policy):
     [records in seed order]}``, with the policies and seeds used.
 
-    Policies default to those saved at the full budget (in the order of ``simulate.POLICIES``); seeds to those saved for every (budget, policy). Asked-for
+    Policies default to those saved at the full budget (in the order of ``simulate.POLICIES``); seeds to those
+    saved for every (budget, policy). Asked-for
     policies or seeds that are not all saved are refused (``from``), naming what is missing.
     """
     runs = frames.runs

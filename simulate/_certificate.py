@@ -3,7 +3,8 @@
 A policy reads B_k(n) only at the low counts a run can reach, n = 1..L with L = min(N_gamma, T_Lambda) + S_0 + 1
 (TACC's low count never passes N_gamma + S_0, and the continuation test looks at most S_0 further; the same
 range :attr:`simulate.Problem.bias_length` tabulates). Over that range a given B_k must be a finite,
-nonnegative, nonincreasing function of n (up to floating-point rounding: at most 4 units in the last place) (``ass:plugin`` defines it as a supremum over s >= n, which is
+nonnegative, nonincreasing function of n (up to floating-point rounding: at most 4 units in the last place)
+(``ass:plugin`` defines it as a supremum over s >= n, which is
 nonincreasing); a violation is refused with the arm, the counts and the values.
 """
 
@@ -150,4 +151,5 @@ def _check_u(certificate, k: int, u: np.ndarray, start: int) -> None:
     bad = np.flatnonzero(~np.isfinite(u) | (u < 0))
     if bad.size:
         i = int(bad[0])
-        raise TaccInputError("certificate", certificate, f"must be finite and >= 0: U_{k}({start + i}) = {float(u[i])!r}")
+        raise TaccInputError("certificate", certificate,
+                             f"must be finite and >= 0: U_{k}({start + i}) = {float(u[i])!r}")

@@ -120,7 +120,7 @@ def records_frame(records, tasks=None) -> RunFrames:
     if len(tasks) != len(records):
         raise TaccInputError("tasks", len(tasks), f"must hold one task per record ({len(records)})")
     runs, arms, configs, ids = [], {c: [] for c in ARM_COLUMNS}, {}, {}
-    for i, (rec, task) in enumerate(zip(records, tasks)):
+    for i, (rec, task) in enumerate(zip(records, tasks, strict=True)):
         if task is not None:
             if id(task.config) not in ids:                # tasks_for shares one Config object per configuration
                 ids[id(task.config)] = config_id(task.config)

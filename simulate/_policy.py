@@ -95,10 +95,10 @@ class Policy(abc.ABC):
     def choose(self) -> Action | None:
         """The policy's decision after the start (``None``: the policy itself stops, as RDFE may)."""
 
-    def observe(self, action: Action, y: float) -> None:
+    def observe(self, action: Action, y: float) -> None:  # noqa: B027 (an optional hook, empty by default)
         """Hook after the counts and sums include ``y`` (policies with more state override it)."""
 
-    def finish(self) -> None:
+    def finish(self) -> None:  # noqa: B027 (an optional hook, empty by default)
         """Hook called once when the run stops (by the budget check or by the policy)."""
 
     def select(self) -> Action | None:

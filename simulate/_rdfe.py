@@ -158,7 +158,7 @@ class Rdfe(Policy):
 
     def _record(self, completed: bool, leader=None, survivors=None) -> None:
         p = self._phase
-        width = tuple(None if u is None else u - lo for u, lo in zip(p["ucb"], p["lcb"]))
+        width = tuple(None if u is None else u - lo for u, lo in zip(p["ucb"], p["lcb"], strict=True))
         phase = RdfePhase(self.r, self.oracle.eps(self.r), tuple(self.active), tuple(p["fidelity"]),
                           tuple(p["target"]), tuple(p["cost"]), tuple(p["ucb"]), tuple(p["lcb"]), width,
                           completed, leader, survivors)

@@ -253,7 +253,7 @@ def _pipeline(tasks, pool, store, engine, n_workers, bar):
         for f in pool.wait_first(list(flight)):
             done, g = flight.pop(f)
             records, seconds = f.result()
-            for e, rec in zip(done, records):
+            for e, rec in zip(done, records, strict=True):
                 e[2] = rec
                 if store is not None:
                     store.put(e[1], rec)

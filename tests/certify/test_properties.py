@@ -48,7 +48,7 @@ def _assert_no_violation(policy, config, seed):
     rec = run(problem, policy, seed)
     verdicts = [judge(c, ctx, rec) for c in claims_for(policy)]
     assert_no_new_violation(verdicts, config, seed)
-    for c, v in zip(claims_for(policy), verdicts):
+    for c, v in zip(claims_for(policy), verdicts, strict=True):
         STATS[f"asserted {c.key}"] += v.verdict is Verdict.HOLDS
     asserted = all(v.verdict is Verdict.HOLDS for v in verdicts)     # event held, every assumption held
     STATS[f"examples fully asserted ({policy})"] += asserted
