@@ -157,7 +157,7 @@ class Claim:
     policies: tuple
     assumptions: tuple
     needs_event: bool
-    measure: Callable
+    measure: Callable | None  # None for LEM_CI, judged over the seeds of a sweep (judge_lem_ci), not per run
     paper: bool = True
 
 

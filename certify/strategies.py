@@ -65,7 +65,7 @@ def low_models(draw, n_arms: int, mu_high, bernoulli: bool, models=LOW_MODELS):
     length = draw(st.integers(1, 6))
     rows, certs = [], []
     for m in mu_high:
-        row = [draw(st.floats(-0.3, 0.3).map(lambda x, m=m: round(m + x, 3))) for _ in range(length)]
+        row = [round(m + draw(st.floats(-0.3, 0.3)), 3) for _ in range(length)]
         if bernoulli:
             row = [min(1.0, max(0.0, x)) for x in row]
         rows.append(row)
@@ -137,7 +137,7 @@ def targeted_configs(draw, n_arms=st.integers(2, 6), classes=("A", "B", "C"),
     rho_min = min_rho(sigma, k, T, delta)
     rho_scale = draw(st.sampled_from([1.0, 0.25, 0.1])) if regime == "decay" else 1.0
     rho = "min" if rho_scale == 1.0 else round(rho_scale * rho_min, 8)
-    ell = log_factor(rho_min if rho == "min" else rho, k, T, delta)
+    ell = log_factor(rho_min if isinstance(rho, str) else rho, k, T, delta)
     if regime == "decay":
         gamma = draw(st.sampled_from([0.05, 0.1, 0.2]))
     else:
@@ -164,7 +164,8 @@ def targeted_configs(draw, n_arms=st.integers(2, 6), classes=("A", "B", "C"),
         mu = [mu_star] + [mu_star - g for g in gaps]
         low = {"model": "power_decay", "zeta": zeta, "r": r, "signs": [1] * k}
     else:
-        spots, mu = [None], [mu_star]
+        spots: list[tuple[int, float] | None] = [None]
+        mu = [mu_star]
         for target in targets:
             if target == "B":
                 mu.append(mu_star - draw(st.floats(0.0, 2 * gamma, exclude_max=True).map(lambda x: round(x, 4))))

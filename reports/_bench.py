@@ -154,7 +154,7 @@ def run_bench(*, quick: bool = False, smpy_python: str | None = None, out_dir="t
         _, _, _, trace = numpy_tacc(problem, 7, draws="table", trace=True)
         checks.append({"instance": label,
                        "what": "tacc: numpy per-round implementation == fast engine (every decision)",
-                       "same": list(trace) == list(run(problem, "tacc", 7, trace=True).trace)})
+                       "same": list(trace) == list(run(problem, "tacc", 7, trace=True).trace or ())})
         T = problem.horizon
         ucb_problem = make_problem(_budget(config, T * config.costs.high))
         run(ucb_problem, "ucb", 0)

@@ -27,7 +27,7 @@ def to_record(c: Continuation) -> dict:
         "rho_max": c.instance_rho_max, "fires_only_below_rho_min": c.fires_only_below_rho_min,
         "summary": summary(c),
         "arms": [{"arm": k, "tau": w.tau[k], "gain_at_n_gamma": w.gain[k], "pulls": w.pulls[k],
-                  "window": list(w.window(k)) if w.window(k) else None, "reaches_tau": w.reaches_tau[k],
+                  "window": list(win) if (win := w.window(k)) else None, "reaches_tau": w.reaches_tau[k],
                   "last_count": c.last_count[k], "rho_max": c.rho_max[k]} for k in range(len(w.pulls))],
     }
 

@@ -252,7 +252,7 @@ def make_report(config=None, *, seeds=range(1000), out_dir="tacc-report", polici
     files += figs.save(_continuation_view.window_figure(cont, a.classes), fig_dir, "continuation_window")
 
     # numbers
-    classes_after = {}
+    classes_after: dict[str, int] = {}
     ctx_classes = a.classes
     for r in tacc:
         for c in refine_partition(ctx_classes, a.tau, r.facts()):

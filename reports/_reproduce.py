@@ -56,7 +56,7 @@ def _claim(c, final, pairs, diag, exp, s0) -> tuple[bool, str]:
     if kind == "best":
         v, methods = args
         means = {m: final[v][m].mean for m in methods}
-        best = min(means, key=means.get)
+        best = min(means, key=means.__getitem__)
         return best == "tacc", f"lowest: {best} ({fmt(means[best])}); TACC {fmt(means['tacc'])}"
     if kind in ("paired_below", "paired_mean_below", "paired_above"):
         v, b = args
@@ -220,10 +220,10 @@ def _markdown(exp, res, final, pairs, claims, fig_names, scales) -> str:
     L += ["## Paired differences at the final budget (TACC minus baseline, 95% t-interval)", ""]
     for v in exp.variants:
         paper = exp.paper_paired.get(v.name, {})
-        rows = [(m, fmt(p.mean), f"[{fmt(p.low)}, {fmt(p.high)}]", "yes" if p.excludes_zero else "no",
-                 f"{paper[m][0]} [{paper[m][1]}, {paper[m][2]}]" if m in paper else "-")
-                for m, p in pairs[v.name].items()]
-        L += [f"### {v.name}", "", table(["baseline", "mean", "95% CI", "excludes 0", "paper"], rows), ""]
+        paired = [(m, fmt(p.mean), f"[{fmt(p.low)}, {fmt(p.high)}]", "yes" if p.excludes_zero else "no",
+                   f"{paper[m][0]} [{paper[m][1]}, {paper[m][2]}]" if m in paper else "-")
+                  for m, p in pairs[v.name].items()]
+        L += [f"### {v.name}", "", table(["baseline", "mean", "95% CI", "excludes 0", "paper"], paired), ""]
     L += ["## Regret curves", ""] + [f"![{v}]({f})" for v, f in fig_names] + [""]
     L += ["## Diagnostics at the final budget", "",
           "High-fidelity calls and continuation calls are totals per run (mean over seeds); classes are those of "

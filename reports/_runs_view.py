@@ -37,13 +37,15 @@ def runs_by_budget(frames, configs, *, policies=None, seeds=None) -> tuple[dict,
         saved = set(full["policy"])
         policies = tuple(p for p in POLICIES if p in saved) + tuple(sorted(saved - set(POLICIES)))
     policies = tuple(policies)
-    found = None
+    found: set[int] | None = None
     for b, rows in picked.items():
         for p in policies:
             s = set(rows.loc[rows["policy"] == p, "seed"].tolist())
             if not s:
                 raise TaccInputError("from", p, f"no saved run of this policy at budget {b:g}")
             found = s if found is None else found & s
+    if found is None:
+        raise TaccInputError("policies", policies, "must name at least one policy")
     if seeds is None:
         seeds = tuple(sorted(found))
         if not seeds:

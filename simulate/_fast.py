@@ -318,7 +318,8 @@ def _phases(problem, ph_active, ph_done, ph_ucb, ph_lcb, ph_cost, ph_state) -> t
         out.append(RdfePhase(
             r=r, eps=oracle.eps(r), active=tuple(S), fidelity=tuple(oracle.fidelity(k, r) for k in S),
             target=tuple(oracle.target(k, r) for k in S), cost=tuple(float(ph_cost[r0, k]) for k in S),
-            ucb=ucb, lcb=lcb, width=tuple(None if u is None else u - lo for u, lo in zip(ucb, lcb, strict=True)),
+            ucb=ucb, lcb=lcb,
+            width=tuple(None if u is None or lo is None else u - lo for u, lo in zip(ucb, lcb, strict=True)),
             completed=completed, leader=int(ph_state[r0, 1]) if completed else None,
             survivors=tuple(k for k in S if ph_ucb[r0, k] >= floor) if completed else None))
     return tuple(out)

@@ -91,6 +91,11 @@ class Policy(abc.ABC):
             yield Action(k, LOW)
             yield Action(k, HIGH)
 
+    @classmethod
+    def from_problem(cls, problem) -> Policy:
+        """The policy with every threshold of a :class:`simulate.Problem` (each registered policy defines it)."""
+        raise NotImplementedError(f"{cls.__name__} does not define from_problem")
+
     @abc.abstractmethod
     def choose(self) -> Action | None:
         """The policy's decision after the start (``None``: the policy itself stops, as RDFE may)."""
