@@ -49,14 +49,18 @@ def certification_times(model: LowFidelityModel, mu_star: float, gamma: float, a
 
 
 def certification_time(model: LowFidelityModel, k: int, mu_star: float, gamma: float) -> int | float:
-    """Low-fidelity certification time tau_k(gamma) (``eq:analysis-cert-time``).
+    r"""Low-fidelity certification time tau_k(gamma) (``eq:analysis-cert-time``).
 
-    tau_k(gamma) := inf{ n >= 1 : Delta_k^(L)(n) >= 2 gamma },  tau_k(gamma) = inf if the set is empty.
+    .. math::
+
+        \tau_k(\gamma) := \inf\{ n \ge 1 : \Delta_k^{(L)}(n) \ge 2\gamma \},
+
+    with tau_k(gamma) = inf if the set is empty.
 
     Computed from the definition at every count, not only up to the horizon: counts 1..m (the model's
     irregular prefix) one by one, then a bisection past m, where Delta_k^(L) is monotone; the search stops
     at 2**53 (beyond, float counts are not distinct) and returns ``math.inf`` if no count qualifies.
-    :func:`certification_times` does the same for many arms at once.
+    ``bounds._certification.certification_times`` does the same for many arms at once.
 
     Args:
         model: the low-fidelity model (it carries mu^(H), bar mu^(L) and B_k).

@@ -29,8 +29,12 @@ __all__ = ["continuation_gain_passes", "ContinuationWindow", "continuation_windo
            "continuation_rho_max", "Continuation", "continuation_of"]
 
 def continuation_gain_passes(b_now, b_later, eta, gamma):
-    """V(s) = B(N) - B(N + s) >= 2 eta gamma: one term of the continuation test (``eq:continuation-gain``,
+    r"""V(s) = B(N) - B(N + s) >= 2 eta gamma: one term of the continuation test (``eq:continuation-gain``,
     ``eq:fidelity-selection``).
+
+    .. math::
+
+        V_k(s) := B_k\left(N_k^{(L)}\right) - B_k\left(N_k^{(L)} + s\right) \ge 2 \eta \gamma, \qquad 1 \le s \le S_0.
 
     Plain Python on purpose, like ``radius_scalar``: ``simulate`` compiles this same function for its engines,
     and the window below evaluates it on arrays, so the test is written once.

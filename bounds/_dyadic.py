@@ -42,7 +42,8 @@ def float_above(x: Fraction) -> float:
 
 
 def cumulative_deviation(mu: float, values, start: float = 0.0) -> list:
-    """start + sum_{tau <= n} |values[tau] - mu| for n = 1..len(values), summed exactly over the floats and each
+    r""":math:`s + \sum_{\tau \le n} |v_\tau - \mu|` for n = 1..len(values) (s = ``start``, v = ``values``),
+    summed exactly over the floats and each
     rounded up to a float: a certificate U(n) that is valid for these stored means (a float running sum can
     fall short by an ulp) and, with start = 0, the tightest valid one.
 

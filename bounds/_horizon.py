@@ -18,9 +18,11 @@ __all__ = ["horizon", "log_factor", "radius", "radius_scalar", "n_gamma", "min_r
 
 
 def horizon(budget: float, cost_low: float) -> int:
-    """Query horizon T_Lambda (``sec:problem``).
+    r"""Query horizon T_Lambda (``sec:problem``).
 
-    T_Lambda := ceil(Lambda / lambda^(L)).
+    .. math::
+
+        T_\Lambda := \left\lceil \Lambda / \lambda^{(L)} \right\rceil
 
     Args:
         budget: Lambda > 0, in cost units.
@@ -38,9 +40,11 @@ def horizon(budget: float, cost_low: float) -> int:
 
 
 def log_factor(rho: float, n_arms: int, horizon_: int, delta: float) -> float:
-    """Log factor ell_Lambda (``sec:theory``, used by ``lem:ci``).
+    r"""Log factor ell_Lambda (``sec:theory``, used by ``lem:ci``).
 
-    ell_Lambda := rho * log(2 K T_Lambda / delta).
+    .. math::
+
+        \ell_\Lambda := \rho \log\left(\frac{2 K T_\Lambda}{\delta}\right)
 
     Args:
         rho: radius constant rho > 0.
@@ -59,7 +63,7 @@ def log_factor(rho: float, n_arms: int, horizon_: int, delta: float) -> float:
 
 
 def radius_scalar(n, ell):
-    """G_Lambda(n, delta) = sqrt(ell / n) for one count, unchecked: the formula itself.
+    r""":math:`G_\Lambda(n, \delta) = \sqrt{\ell_\Lambda / n}` for one count, unchecked: the formula itself.
 
     Plain Python on purpose: :func:`radius` calls it for an int, and ``simulate`` compiles this same function
     with numba for its fast engine, so the radius is written once.
@@ -68,9 +72,11 @@ def radius_scalar(n, ell):
 
 
 def radius(n, ell: float):
-    """Statistical radius G_Lambda(n, delta) (``subsec:confidence-bounds``).
+    r"""Statistical radius G_Lambda(n, delta) (``subsec:confidence-bounds``).
 
-    G_Lambda(n, delta) := sqrt(ell_Lambda / n), n >= 1.
+    .. math::
+
+        G_\Lambda(n, \delta) := \sqrt{\frac{\ell_\Lambda}{n}}, \qquad n \ge 1.
 
     This is the one radius of the toolkit: the policies call it, the bounds call it.
 
@@ -95,9 +101,11 @@ def radius(n, ell: float):
 
 
 def n_gamma(ell: float, gamma: float) -> int:
-    """Nominal threshold count N_gamma (``sec:theory``, ``ass:mono-cert``).
+    r"""Nominal threshold count N_gamma (``sec:theory``, ``ass:mono-cert``).
 
-    N_gamma := min{ n >= 1 : G_Lambda(n, delta) < gamma }.
+    .. math::
+
+        N_\gamma := \min\{ n \ge 1 : G_\Lambda(n, \delta) < \gamma \}.
 
     Computed from the definition (the first ``n`` at which :func:`radius` is below ``gamma``), so an
     engine that tests ``N < n_gamma`` makes exactly the decision "G(N) >= gamma". When ell / gamma^2 is an
@@ -119,12 +127,15 @@ def n_gamma(ell: float, gamma: float) -> int:
 
 
 def min_rho(subgaussian_scale: float, n_arms: int, horizon_: int, delta: float) -> float:
-    """Smallest rho for which the union bound in the proof of ``lem:ci`` gives probability >= 1 - delta.
+    r"""Smallest rho for which the union bound in the proof of ``lem:ci`` gives probability >= 1 - delta.
 
-    rho_min = 2 sigma^2 (1 + log 2 / log(2 K T_Lambda / delta)).
+    .. math::
+
+        \rho_{\min} = 2 \sigma^2 \left(1 + \frac{\log 2}{\log(2 K T_\Lambda / \delta)}\right).
 
     Derivation. For a sigma-sub-Gaussian sample mean of n draws (Gaussian noise of scale sigma; Bernoulli
-    rewards are 1/2-sub-Gaussian by Hoeffding's lemma), P(|mean - mu| > x) <= 2 exp(-n x^2 / (2 sigma^2)).
+    rewards are 1/2-sub-Gaussian by Hoeffding's lemma),
+    :math:`P(|\hat\mu_n - \mu| > x) \le 2 \exp(-n x^2 / (2 \sigma^2))`.
     At x = G(n) = sqrt(ell / n) this is 2 exp(-ell / (2 sigma^2)), the same for every n. The proof of
     ``lem:ci`` takes a union over K arms, counts 1 <= n <= T_Lambda and the two fidelities:
     2 K T * 2 exp(-ell / (2 sigma^2)) <= delta  <=>  ell >= 2 sigma^2 log(4 K T / delta)

@@ -14,9 +14,12 @@ __all__ = ["mismatch_bound", "low_gap"]
 
 
 def mismatch_bound(certificate_values, tail_sup: float = 0.0) -> np.ndarray:
-    """Selected-average mismatch bound B_k(n) (``ass:plugin``).
+    r"""Selected-average mismatch bound B_k(n) (``ass:plugin``).
 
-    B_k(n) := sup_{s >= n} U_k(s) / s.
+    .. math::
+
+        B_k(n) := \sup_{s \ge n} \frac{U_k(s)}{s}, \qquad
+        \text{where } \sum_{\tau=1}^{n} \left|\mu_k^{(L)}(\tau) - \mu_k^{(H)}\right| \le U_k(n).
 
     Computed exactly as a reverse running maximum of U_k(s)/s over n <= s <= W, combined with the supremum of
     U_k(s)/s over s > W, which the low-fidelity model supplies (docs/design.md section 3).
@@ -42,9 +45,11 @@ def mismatch_bound(certificate_values, tail_sup: float = 0.0) -> np.ndarray:
 
 
 def low_gap(mu_star: float, avg_low, bound):
-    """Effective low-fidelity gap Delta_k^(L)(n) (``eq:effective-low-gap``).
+    r"""Effective low-fidelity gap Delta_k^(L)(n) (``eq:effective-low-gap``).
 
-    Delta_k^(L)(n) := mu^* - bar mu_k^(L)(n) - B_k(n).
+    .. math::
+
+        \Delta_k^{(L)}(n) := \mu^\star - \bar\mu_k^{(L)}(n) - B_k(n).
 
     Args:
         mu_star: mu^*, the largest high-fidelity mean.

@@ -55,10 +55,13 @@ class ArmRunFacts:
 
 
 def arm_partition(tau: Sequence[float], n_gamma: int, s0: int, best_arm: int) -> tuple[ArmClass, ...]:
-    """Arm partition (``eq:analysis-arm-partition``).
+    r"""Arm partition (``eq:analysis-arm-partition``).
 
-    A_gamma = {k != k^*: tau_k <= N_gamma},  C_gamma = {k != k^*: N_gamma < tau_k <= N_gamma + S_0},
-    B_gamma = {k != k^*: tau_k > N_gamma + S_0}.
+    .. math::
+
+        \mathcal{A}_\gamma := \{k \ne k^\star : \tau_k(\gamma) \le N_\gamma\}, \\
+        \mathcal{B}_\gamma := \{k \ne k^\star : \tau_k(\gamma) > N_\gamma + S_0\}, \\
+        \mathcal{C}_\gamma := \{k \ne k^\star : N_\gamma < \tau_k(\gamma) \le N_\gamma + S_0\}.
 
     Args:
         tau: tau_k(gamma) per arm (int or inf; the entry of the best arm is ignored).

@@ -73,9 +73,14 @@ def rdfe_high_count(eps: float, ell: float) -> int | float:
 
 
 def rdfe_low_cost(model: LowFidelityModel, k: int, eps: float, ell: float, cost_low: float) -> float:
-    """Low-fidelity certification cost (``app:benchmark-rdfe``).
+    r"""Low-fidelity certification cost (``app:benchmark-rdfe``).
 
-    c_k^(L)(eps; Lambda) := lambda^(L) min{n >= 1 : G_Lambda(n, delta) + B_k(n) <= eps / 8}, inf if empty.
+    .. math::
+
+        c_k^{(L)}(\varepsilon; \Lambda) := \lambda^{(L)}
+        \min\{n \ge 1 : G_\Lambda(n, \delta) + B_k(n) \le \varepsilon / 8\},
+
+    inf if the set is empty.
 
     >>> from bounds import power_decay
     >>> m = power_decay([0.9, 0.5], zeta=0.0, r=0.5, signs=[1, 1])   # B = 0: the high-fidelity count
@@ -87,9 +92,11 @@ def rdfe_low_cost(model: LowFidelityModel, k: int, eps: float, ell: float, cost_
 
 
 def rdfe_high_cost(eps: float, ell: float, cost_high: float) -> float:
-    """High-fidelity certification cost (``app:benchmark-rdfe``).
+    r"""High-fidelity certification cost (``app:benchmark-rdfe``).
 
-    c^(H)(eps; Lambda) := lambda^(H) min{n >= 1 : G_Lambda(n, delta) <= eps / 8}.
+    .. math::
+
+        c^{(H)}(\varepsilon; \Lambda) := \lambda^{(H)} \min\{n \ge 1 : G_\Lambda(n, \delta) \le \varepsilon / 8\}.
 
     >>> rdfe_high_cost(0.5, 1.0, 10.0)
     2560.0
@@ -100,7 +107,12 @@ def rdfe_high_cost(eps: float, ell: float, cost_high: float) -> float:
 
 def rdfe_oracle_cost(model: LowFidelityModel, k: int, eps: float, ell: float, cost_low: float,
                      cost_high: float) -> float:
-    """Oracle cost complexity c_k^*(eps; Lambda) := min{c_k^(L)(eps; Lambda), c^(H)(eps; Lambda)} (finite)."""
+    r"""Oracle cost complexity c_k^*(eps; Lambda) (``app:benchmark-rdfe``), finite.
+
+    .. math::
+
+        c_k^\star(\varepsilon; \Lambda) := \min\{c_k^{(L)}(\varepsilon; \Lambda), c^{(H)}(\varepsilon; \Lambda)\}.
+    """
     return min(rdfe_low_cost(model, k, eps, ell, cost_low), rdfe_high_cost(eps, ell, cost_high))
 
 
@@ -175,14 +187,23 @@ class RdfeBound:
 
 def rdfe_regret_bound(model: LowFidelityModel, gaps: Sequence[float] | np.ndarray, *, ell: float, cost_low: float,
                       cost_high: float) -> RdfeBound:
-    """Regret guarantee for RDFE (``thm:app-rdfe-regret``), with the constants the proof yields.
+    r"""Regret guarantee for RDFE (``thm:app-rdfe-regret``), with the constants the proof yields.
 
-    Paper: R_RDFE(Lambda) <= C_1 sum_{k != k^*} Delta_k c_k^*(Delta_k / 4; Lambda) + C_2 K (lambda_L + lambda_H)
-    "for some absolute constants C_1, C_2".
+    Paper, for some absolute constants C_1, C_2:
+
+    .. math::
+
+        R_{\mathrm{RDFE}}(\Lambda) \le C_1 \sum_{k \ne k^\star} \Delta_k\, c_k^\star(\Delta_k / 4; \Lambda)
+        + C_2 K \left(\lambda^{(L)} + \lambda^{(H)}\right).
 
     What the proof yields. By ``lem:app-rdfe-elim`` arm k is gone after phase r_k, by
     ``lem:app-rdfe-phase-cost`` phase r costs arm k at most c_k^*(eps_r), and the warm start costs
-    lambda_L + lambda_H per arm, so R <= sum_k Delta_k [sum_{r <= r_k} c_k^*(eps_r) + lambda_L + lambda_H]
+    lambda_L + lambda_H per arm, so
+
+    .. math::
+
+        R \le \sum_k \Delta_k \left[\sum_{r \le r_k} c_k^\star(\varepsilon_r) + \lambda^{(L)} + \lambda^{(H)}\right]
+
     (``sharp_total``). ``ass:app-rdfe-dyadic`` turns the phase sum into C_dyad c_k^*(eps_{r_k}). Two steps
     then need conditions the paper does not state:
 

@@ -3,7 +3,8 @@
 Every integer the theory defines as ``min{n >= start : P(n)}`` for a predicate ``P`` that is false and then
 true (``N_gamma``, ``tau_k`` past a model's irregular prefix, the RDFE counts) is computed here from the
 predicate itself, never from a rounded closed form, so the algorithm and the bound agree at the boundary.
-:func:`first_true_rows` runs one such search per row (per arm, or per arm and accuracy) in the same vector
+``first_true_rows`` (in ``bounds._search``) runs one such search per row (per arm, or per arm and accuracy) in the
+same vector
 calls, so an instance with 10^5 arms costs a few dozen vector calls, not 10^5 searches.
 """
 
@@ -73,7 +74,7 @@ def first_true(predicate: Callable[[np.ndarray], np.ndarray], start: int = 1,
     """Return ``min{n : start <= n <= limit, predicate(n)}`` for a monotone (false, then true) predicate.
 
     ``predicate`` is vectorised: it maps an int64 array of counts to a bool array. The search is
-    :func:`first_true_rows` with one row. Returns a Python ``int``, or ``math.inf`` when the predicate is
+    ``first_true_rows`` with one row. Returns a Python ``int``, or ``math.inf`` when the predicate is
     false at every count up to ``limit``.
 
     >>> first_true(lambda n: n * n >= 50)

@@ -119,12 +119,12 @@ def _certificate_of(mu: np.ndarray, means: np.ndarray) -> np.ndarray:
 
 
 def checkpoint_profile(mu_high, *, q, gap, q_max, signs, clip=False) -> TableLowFidelity:
-    """Checkpoint profile: mu_k^(L)(n) = mu_k^(H) + s_k g_k(q(n)) (``app:llm-empirical-bandit``).
+    r"""Checkpoint profile: mu_k^(L)(n) = mu_k^(H) + s_k g_k(q(n)) (``app:llm-empirical-bandit``).
 
     q(n) is the checkpoint reached after n low-fidelity queries: the largest listed size q_i <= min(n, q_max),
     and the first size q_1 while n < q_1 (a choice: the paper does not give the map from n to q). ``gap`` is
     one profile for every arm (len(q) values) or one row per arm.
-    U_k(n) = sum_{tau <= n} |mu_k^(L)(tau) - mu_k^(H)| of the stored
+    :math:`U_k(n) = \sum_{\tau \le n} |\mu_k^{(L)}(\tau) - \mu_k^{(H)}|` of the stored
     (unclipped) means, exactly, rounded up: the tightest valid float certificate of the profile.
     """
     mu = np.asarray(mu_high, dtype=float)
@@ -155,7 +155,8 @@ def checkpoint_profile(mu_high, *, q, gap, q_max, signs, clip=False) -> TableLow
 
 
 def frozen(mu_high, *, values, clip=False) -> TableLowFidelity:
-    """Frozen source: mu_k^(L)(n) = values[k] for every n (Weak-Fixed), U_k(n) = n |values[k] - mu_k^(H)|."""
+    r"""Frozen source: mu_k^(L)(n) = values[k] for every n (Weak-Fixed),
+    :math:`U_k(n) = n\,|v_k - \mu_k^{(H)}|` (v = ``values``)."""
     mu = np.asarray(mu_high, dtype=float)
     vals = v.float_array("values", values).reshape(-1)
     if vals.size != mu.size:

@@ -20,9 +20,10 @@ __all__ = ["confirmation_counts", "confirmation_count", "low_query_bound", "high
 
 
 def confirmation_count(ell: float, gap: float) -> int | float:
-    """ceil(4 ell_Lambda / Delta_k^2), the high-fidelity confirmation count of ``prop:analysis-high-selection``.
+    r"""ceil(4 ell_Lambda / Delta_k^2), the high-fidelity confirmation count of ``prop:analysis-high-selection``.
 
-    Computed exactly from the definition min{n integer : n >= 4 ell / Delta^2} on the exact rational values
+    Computed exactly from the definition
+    :math:`\min\{n \in \mathbb{Z} : n \ge 4 \ell_\Lambda / \Delta_k^2\}` on the exact rational values
     of the two floats. ``inf`` when Delta_k = 0 (a tie for the best arm).
 
     >>> confirmation_count(1.0, 0.5)
@@ -52,9 +53,13 @@ def confirmation_counts(ell: float, gaps) -> list:
 
 
 def low_query_bound(n_gamma: int, s0: int) -> int:
-    """Low-fidelity query bound (``prop:analysis-low-query-bound``, ``eq:analysis-low-query-bound``).
+    r"""Low-fidelity query bound (``prop:analysis-low-query-bound``, ``eq:analysis-low-query-bound``).
 
-    N_{k,T}^(L) <= N_gamma + S_0 + 1 for every suboptimal arm, on E_Lambda.
+    .. math::
+
+        N_{k,T_\Lambda}^{(L)} \le N_\gamma + S_0 + 1
+
+    for every suboptimal arm, on the event E_Lambda of ``lem:ci``.
 
     >>> low_query_bound(100, 10)
     111
@@ -63,9 +68,13 @@ def low_query_bound(n_gamma: int, s0: int) -> int:
 
 
 def high_query_bound(ell: float, gap: float) -> int | float:
-    """High-fidelity query bound (``prop:analysis-high-selection``, ``eq:analysis-high-query-bound``).
+    r"""High-fidelity query bound (``prop:analysis-high-selection``, ``eq:analysis-high-query-bound``).
 
-    N_{k,T}^(H) <= 1 + ceil(4 ell_Lambda / Delta_k^2), on E_Lambda; inf for Delta_k = 0.
+    .. math::
+
+        N_{k,T_\Lambda}^{(H)} \le 1 + \left\lceil \frac{4 \ell_\Lambda}{\Delta_k^2} \right\rceil
+
+    on the event E_Lambda of ``lem:ci``; inf for Delta_k = 0.
 
     >>> high_query_bound(1.0, 0.5)
     17
@@ -131,11 +140,16 @@ class TaccBound:
 
 def tacc_regret_bound(gaps, classes: Sequence[ArmClass], *, n_gamma: int, s0: int, ell: float,
                       cost_low: float, cost_high: float) -> TaccBound:
-    """Regret bound for TACC (``thm:analysis-main-regret``).
+    r"""Regret bound for TACC (``thm:analysis-main-regret``).
 
-    R(Lambda) <= sum_{k in A} Delta_k [lambda_L (N_gamma + 1) + lambda_H]
-               + sum_{k in C^d} Delta_k [lambda_L (N_gamma + S_0 + 1) + lambda_H]
-               + sum_{k in H} Delta_k [lambda_L (N_gamma + S_0 + 1) + lambda_H (1 + ceil(4 ell / Delta_k^2))].
+    .. math::
+
+        R(\Lambda) \le\; & \sum_{k \in \mathcal{A}_\gamma} \Delta_k
+        \left[\lambda^{(L)} (N_\gamma + 1) + \lambda^{(H)}\right]
+        + \sum_{k \in \mathcal{C}^{d}_\gamma} \Delta_k \left[\lambda^{(L)} (N_\gamma + S_0 + 1)
+        + \lambda^{(H)}\right] \\
+        & + \sum_{k \in \mathcal{H}_\gamma} \Delta_k \left[\lambda^{(L)} (N_\gamma + S_0 + 1)
+        + \lambda^{(H)} \left(1 + \left\lceil \frac{4 \ell_\Lambda}{\Delta_k^2} \right\rceil\right)\right].
 
     Args:
         gaps: Delta_k per arm (0 for k^* and for arms tied with it).
@@ -168,7 +182,9 @@ def tacc_regret_bound(gaps, classes: Sequence[ArmClass], *, n_gamma: int, s0: in
 class CorollaryTerms:
     """``cor:analysis-main-regret-order``: the order-form terms and the explicit bound the proof yields.
 
-    Attributes (tuples per arm, and totals):
+    Tuples per arm, and totals.
+
+    Attributes:
         low_order: lambda_L Delta_k log(T_Lambda) / gamma^2 (every suboptimal arm).
         high_order: lambda_H log(T_Lambda) / Delta_k for arms in H, else 0.
         order_total: the sum of both: the quantity inside O(.).
@@ -191,10 +207,12 @@ class CorollaryTerms:
 
 def corollary_order(gaps: Sequence[float] | np.ndarray, classes: Sequence[ArmClass], *, gamma: float, horizon: int,
                     ell: float, s0: int, cost_low: float, cost_high: float) -> CorollaryTerms:
-    """Order-wise regret bound (``cor:analysis-main-regret-order``).
+    r"""Order-wise regret bound (``cor:analysis-main-regret-order``).
 
-    R(Lambda) = O( lambda_L sum_{k != k^*} (Delta_k / gamma^2) log T_Lambda
-                   + lambda_H sum_{k in H} log(T_Lambda) / Delta_k ).
+    .. math::
+
+        R(\Lambda) = O\left(\lambda^{(L)} \sum_{k \ne k^\star} \frac{\Delta_k}{\gamma^2} \log T_\Lambda
+        + \lambda^{(H)} \sum_{k \in \mathcal{H}_\gamma} \frac{\log T_\Lambda}{\Delta_k}\right).
 
     The text before the corollary substitutes N_gamma = ceil(ell / gamma^2); that is off by one when
     ell / gamma^2 is an integer (then N_gamma = ell / gamma^2 + 1). The proof's own inequality
@@ -250,10 +268,13 @@ class Comparison:
 
 def static_vs_adaptive(gaps: Sequence[float] | np.ndarray, classes: Sequence[ArmClass], *, n_gamma: int, s0: int,
                        ell: float, cost_low: float, cost_high: float) -> Comparison:
-    """Arm-level comparison with the static threshold rule (``prop:analysis-regret-improvement``).
+    r"""Arm-level comparison with the static threshold rule (``prop:analysis-regret-improvement``).
 
-    R_{k,static}(Lambda) - R_{k,adapt}(Lambda) >= Delta_k [lambda_H ceil(4 ell / Delta_k^2) - lambda_L S_0]
-    for k in C^d_gamma.
+    .. math::
+
+        R_{k,\mathrm{static}}(\Lambda) - R_{k,\mathrm{adapt}}(\Lambda) \ge \Delta_k \left[\lambda^{(H)}
+        \left\lceil \frac{4 \ell_\Lambda}{\Delta_k^2} \right\rceil - \lambda^{(L)} S_0\right],
+        \qquad k \in \mathcal{C}^{d}_\gamma.
 
     Computed for every arm of C_gamma (before a run, C^d is unknown; the comparison is what a C arm would gain
     if it turned out to be in C^d).

@@ -220,8 +220,8 @@ def check(configs, *, policies=DEFAULT_POLICIES, seeds=range(10), executor: str 
         baseline: accepted (claim, configuration) findings (:func:`load_baseline`).
         records: run records already made, in ``simulate.tasks_for(configs, policies, seeds)`` order (skips the
             runs).
-        confirm_violations: confirm every VIOLATED verdict on a fresh run (:func:`confirm`). Only a caller that
-            promises no simulation (``tacc report --from``: saved runs) passes False, and must say that its
+        confirm_violations: confirm every VIOLATED verdict on a fresh run (``certify._check.confirm``). Only a caller
+            that promises no simulation (``tacc report --from``: saved runs) passes False, and must say that its
             VIOLATED verdicts are unconfirmed.
     """
     configs = unique_names(configs)

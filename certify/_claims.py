@@ -318,6 +318,7 @@ def _control(ctx, rec):
 _P = ("ass:plugin",)
 _PM = ("ass:plugin", "ass:mono-cert")
 
+#: every run-level claim: one per statement of the paper, tied to its label (and one control claim).
 CLAIMS = (
     Claim("fidelity-rule", "eq:fidelity-selection",
           "no high-fidelity query while G(N^(L)) >= gamma, i.e. N^(L) < N_gamma (line 7 of alg:adaptive-mf-mab)",

@@ -23,7 +23,9 @@ from bounds import Config, cumulative_deviation, parse_config
 __all__ = ["LOW_MODELS", "NOISE_MODELS", "BREAKABLE", "means", "low_models", "configs", "targeted_configs",
            "broken_configs", "deterministic_configs"]
 
+#: the low-fidelity models of docs/design.md section 5 (``[instance.low] model``), every one drawn by ``configs()``.
 LOW_MODELS = ("power_decay", "residual_decay", "checkpoint", "table", "frozen")
+#: the noise models of ``[instance] noise``, both drawn by ``configs()``.
 NOISE_MODELS = ("gaussian", "bernoulli")
 
 _unit = st.floats(0.0, 1.0, allow_nan=False)
@@ -261,6 +263,7 @@ def broken_configs(draw, assumption: str) -> Config:
       interval misses mu^*. (A certificate that is too small only early is healed by B_k = sup_{s >= n} U(s)/s
       when it is valid later: the bias must last.)
     - ``cap:S0``: a targeted instance with S0 lambda_L > lambda_H.
+
     The check functions of ``certify`` decide whether the assumption really fails.
     """
     from bounds import horizon, log_factor, min_rho, n_gamma

@@ -31,6 +31,7 @@ def _s(line, where, what, *rows, reason=""):
 _PROB = ("probability: concentration of adaptively collected samples is not given to z3 or sympy (UNKNOWN row "
          "lem-ci.concentration); the arithmetic around it is checked")
 
+#: each displayed statement of the paper (its label and line) with the proof steps that check it, or why none.
 COVERAGE = (
     # definitions and conventions, main text
     _s(120, "sec:problem", "T_Lambda = ceil(Lambda / lambda_L) upper bounds the number of queries", "def.horizon"),

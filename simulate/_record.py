@@ -22,7 +22,8 @@ FIDELITY_NAMES = {LOW: "L", HIGH: "H"}
 
 @dataclass(frozen=True)
 class Violation:
-    """The first count at which the confidence event failed on a run: |mu_hat - truth| > G(count)."""
+    r"""The first count at which the confidence event failed on a run:
+    :math:`|\hat\mu - \mu| > G_\Lambda(n, \delta)` at count n."""
 
     arm: int
     fidelity: str
@@ -50,23 +51,26 @@ class RunRecord:
     """One run of one policy on one seed.
 
     Per arm (tuples of length K):
-        n_low, n_high: N_k^(L), N_k^(H) at the end (initial queries included).
-        continuation: A_k, the continuation pulls (TACC only; 0 otherwise).
-        threshold_count: N_k^(L) at the first query made after the start with N_k^(L) >= N_gamma, i.e. when the
-            arm's low-fidelity radius had fallen below gamma (-1 if never).
-        high_in_window: high-fidelity queries made after the start while N_gamma <= N_k^(L) < tau_k(gamma)
-            (what C^d of ``eq:app-analysis-Cdet`` needs).
-        high_before_threshold: high-fidelity queries made after the start while N_k^(L) < N_gamma, i.e. while
-            G(N^(L)) >= gamma (0 for TACC, DNC, MF-UCB and LUCB by ``eq:fidelity-selection``).
-        regret_share: Delta_k (lambda^(L) N_k^(L) + lambda^(H) N_k^(H)).
+
+    - n_low, n_high: N_k^(L), N_k^(H) at the end (initial queries included).
+    - continuation: A_k, the continuation pulls (TACC only; 0 otherwise).
+    - threshold_count: N_k^(L) at the first query made after the start with N_k^(L) >= N_gamma, i.e. when the
+      arm's low-fidelity radius had fallen below gamma (-1 if never).
+    - high_in_window: high-fidelity queries made after the start while N_gamma <= N_k^(L) < tau_k(gamma)
+      (what C^d of ``eq:app-analysis-Cdet`` needs).
+    - high_before_threshold: high-fidelity queries made after the start while N_k^(L) < N_gamma, i.e. while
+      G(N^(L)) >= gamma (0 for TACC, DNC, MF-UCB and LUCB by ``eq:fidelity-selection``).
+    - regret_share: Delta_k (lambda^(L) N_k^(L) + lambda^(H) N_k^(H)).
+
     Per run:
-        rounds, cost: queries made and their total cost (<= budget).
-        regret: R(Lambda), the sum of the shares.
-        checkpoints, regret_at: budgets c and the regret of the queries with C_t <= c (a prefix of this run).
-        event_held, violation: the confidence event checked after every update (docs/design.md section 7), and its first
-            failure.
-        phases, output: RDFE's phases and its returned arm (empty / None for other policies).
-        trace: ((arm, fidelity), ...) per round, when asked for.
+
+    - rounds, cost: queries made and their total cost (<= budget).
+    - regret: R(Lambda), the sum of the shares.
+    - checkpoints, regret_at: budgets c and the regret of the queries with C_t <= c (a prefix of this run).
+    - event_held, violation: the confidence event checked after every update (docs/design.md section 7), and its
+      first failure.
+    - phases, output: RDFE's phases and its returned arm (empty / None for other policies).
+    - trace: ((arm, fidelity), ...) per round, when asked for.
     """
 
     policy: str

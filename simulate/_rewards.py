@@ -24,8 +24,9 @@ from simulate._compile import compiled
 
 __all__ = ["GAUSSIAN", "BERNOULLI", "LOW", "HIGH", "noise_code", "uniform", "normal", "draw", "RewardTable"]
 
-#: fidelity codes (the m of (seed, k, m, n)).
+#: fidelity code of a low-fidelity query (the m of (seed, k, m, n)).
 LOW = 0
+#: fidelity code of a high-fidelity query.
 HIGH = 1
 #: noise model codes.
 GAUSSIAN = 0

@@ -1,0 +1,196 @@
+"""The documentation (issue 16, item 5): the user guide's examples run, and the Sphinx build that CI runs with
+warnings as errors fails on a broken cross-reference, on bad reStructuredText in a docstring and on a public name
+the API reference leaves out (each shown on a tiny project built with the repository's own configuration)."""
+
+import re
+import runpy
+import shlex
+import subprocess
+import sys
+import textwrap
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from bounds import parse_config
+from reports import readme
+from reports.cli import build_parser
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+GUIDE = readme.blocks((DOCS / "guide.md").read_text())
+
+
+def _blocks(lang: str) -> list[str]:
+    return [body for kind, body in GUIDE if kind == lang]
+
+
+def _docs_line() -> str:
+    """The README's ``# docs`` line: the build command CI runs (``.ci/run`` reads the same line)."""
+    (bash,) = [b for lang, b in readme.blocks(readme.README.read_text()) if lang == "bash"]
+    (line,) = [ln.rsplit("#", 1)[0].strip() for ln in bash.splitlines() if ln.rstrip().endswith("# docs")]
+    return line
+
+
+# ------------------------------------------------------------------------------------------------ the guide
+def test_every_guide_block_is_run_below():
+    assert [lang for lang, _ in GUIDE] == ["toml", "bash", "python", "python", "python"]
+
+
+def test_guide_configuration_is_valid():
+    (toml,) = _blocks("toml")
+    config = parse_config(tomllib.loads(toml))
+    assert config.name == "my-instance"
+
+
+def test_guide_commands_are_valid_tacc_command_lines():
+    """Every command of the guide parses with the installed command line's own parser, on the guide's file."""
+    (bash,) = _blocks("bash")
+    lines = [re.sub(r"\s+#.*$", "", line).strip() for line in bash.splitlines() if line.strip()]
+    assert len(lines) == 3 and all(line.startswith("tacc ") for line in lines)
+    for line in lines:
+        args = build_parser().parse_args(shlex.split(line)[1:])
+        assert args.command in ("bounds", "check", "report")
+        assert "my-instance.toml" in shlex.split(line)
+
+
+@pytest.mark.parametrize("index", range(3))
+def test_guide_python_block_runs_as_a_file(index, tmp_path, monkeypatch, capsys):
+    """Each Python block, saved as a file beside the guide's my-instance.toml, runs (in this process, which has
+    the packages imported already: a fresh interpreter would add seconds of imports per block); the property test
+    is called as pytest would call it; every line shown after ``# ->`` is what the block prints."""
+    (toml,) = _blocks("toml")
+    (tmp_path / "my-instance.toml").write_text(toml)
+    code = _blocks("python")[index]
+    (tmp_path / "example.py").write_text(code)
+    monkeypatch.chdir(tmp_path)
+    namespace = runpy.run_path(str(tmp_path / "example.py"), run_name="example")
+    tests = [f for name, f in namespace.items() if name.startswith("test_") and callable(f)]
+    for test in tests:
+        test()
+    out = capsys.readouterr().out
+    shown = [line[len("# -> "):] for line in code.splitlines() if line.startswith("# -> ")]
+    if tests:
+        assert len(tests) == 1 and not shown
+    elif shown:
+        assert out.splitlines() == shown
+    else:
+        assert out.splitlines()[-1] == "PASS" and "high-count" in out
+
+
+def test_guide_property_test_fails_against_a_wrong_bound(tmp_path, monkeypatch):
+    """The guide's property test has teeth: with the class-A bound (one high query) in place of the
+    proposition's, it fails within its own examples, as the guide says."""
+    code = _blocks("python")[1]
+    right = "assert record.n_high[k] <= high_query_bound(problem.ell, float(gap))"
+    assert code.count(right) == 1
+    shown = "@settings(max_examples=5, deadline=None)"
+    assert code.count(shown) == 1
+    code = code.replace(right, "assert record.n_high[k] <= 1")
+    # the same examples, without shrinking the failure (slow, and not what is shown here) or storing it
+    code = "from hypothesis import Phase\n" + code.replace(
+        shown, "@settings(max_examples=5, deadline=None, phases=[Phase.generate], database=None)")
+    (tmp_path / "example.py").write_text(code)
+    monkeypatch.chdir(tmp_path)
+    namespace = runpy.run_path(str(tmp_path / "example.py"), run_name="example")
+    with pytest.raises(AssertionError):
+        namespace["test_high_fidelity_queries_are_bounded"]()
+
+
+# --------------------------------------------------------------------------------------- the build's gate
+def test_ci_builds_the_docs_with_warnings_as_errors():
+    """The README's docs line is the nitpicky, warnings-as-errors build of docs/ (and .ci/run runs that line)."""
+    words = shlex.split(_docs_line())
+    assert words[0] == ".venv/bin/sphinx-build" and {"-W", "-n", "--keep-going"} <= set(words)
+    assert words[-2:] == ["docs", "docs/_build/html"]
+    assert "docs/_build/" in (ROOT / ".gitignore").read_text().splitlines()
+
+
+def test_the_reference_covers_every_package_with_public_names():
+    """conf.py's tacc_api_packages (each must have its directive, or the build warns) lists every package of the
+    distribution that declares ``__all__``, and the public strategies."""
+    conf = runpy.run_path(str(DOCS / "conf.py"))
+    packages = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]
+    with_all = {p for p in packages if re.search(r"^__all__ = ", (ROOT / p / "__init__.py").read_text(), re.M)}
+    assert with_all == {"bounds", "simulate", "certify", "proofs_checks"}
+    assert set(conf["tacc_api_packages"]) == with_all | {"certify.strategies"}
+
+
+_GOOD = '''
+    """A tiny package documented the way tacc's are."""
+
+    __all__ = ["gap", "half", "LIMIT"]
+
+    #: the largest count.
+    LIMIT = 10
+
+
+    def gap(mu_star: float, mu: float) -> float:
+        r"""Suboptimality gap (``sec:problem``).
+
+        .. math::
+
+            \\Delta_k := \\mu^\\star - \\mu_k^{(H)}
+
+        See :func:`gap` and :data:`LIMIT`.
+        """
+        return mu_star - mu
+
+
+    def half(x: float) -> float:
+        """Half of ``x``, at most :data:`LIMIT`."""
+        return min(x / 2, LIMIT)
+'''
+
+#: seeded errors, each in its own docstring or comment, and the text its warning names.
+_BROKEN = {
+    "broken cross-reference": (("See :func:`gap`", "See :func:`no_such_function`"), "no_such_function"),
+    "bad reStructuredText": (("Half of ``x``", "Half of |x - y| and ``unclosed"), "docstring of tinypkg.half"),
+    "constant without its #: comment": (("#: the largest count.", "# the largest count."),
+                                        "tinypkg.LIMIT has no '#:' comment"),
+}
+
+
+def _build(tmp_path: Path, package: str, index: str = ".. tacc-api:: tinypkg\n") -> subprocess.CompletedProcess:
+    src = tmp_path / "src"
+    src.mkdir()
+    (tmp_path / "tinypkg").mkdir()
+    (tmp_path / "tinypkg" / "__init__.py").write_text(textwrap.dedent(package))
+    # the repository's conf.py, as is, with only the package list and the pages changed
+    (src / "conf.py").write_text(
+        f"import runpy, sys\nsys.path.insert(0, {str(tmp_path)!r})\n"
+        f"globals().update({{k: v for k, v in runpy.run_path({str(DOCS / 'conf.py')!r}).items()"
+        f" if not k.startswith('__')}})\n"
+        "tacc_api_packages = ['tinypkg']\n")
+    (src / "index.rst").write_text(f"tiny\n====\n\n{index}")
+    words = shlex.split(_docs_line())
+    assert words[-2:] == ["docs", "docs/_build/html"]
+    cmd = [sys.executable, "-m", "sphinx", *words[1:-2], "-E", str(src), str(tmp_path / "html")]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+
+
+def test_the_build_passes_on_a_clean_package(tmp_path):
+    """The control of the cases below: the same project without the seeded error builds, math included."""
+    r = _build(tmp_path, _GOOD)
+    assert r.returncode == 0, r.stderr
+    html = (tmp_path / "html" / "index.html").read_text()
+    assert r"\Delta_k := \mu^\star - \mu_k^{(H)}" in html and 'id="tinypkg.LIMIT"' in html
+
+
+def test_the_build_fails_on_each_docstring_error(tmp_path):
+    """One build with every seeded error: -W makes any warning fail it, and each error must have its own warning
+    (--keep-going reports them all), so none of them passes unnoticed."""
+    package = _GOOD
+    for old, new in (change for change, _ in _BROKEN.values()):
+        assert package.count(old) == 1
+        package = package.replace(old, new)
+    r = _build(tmp_path, package)
+    assert r.returncode != 0
+    missed = [case for case, (_, named) in _BROKEN.items() if named not in r.stderr]
+    assert not missed, r.stderr
+
+
+def test_the_build_fails_on_a_package_left_out(tmp_path):
+    r = _build(tmp_path, _GOOD, index="No reference here.\n")
+    assert r.returncode != 0 and "tinypkg has no '.. tacc-api:: tinypkg' directive" in r.stderr, r.stderr
