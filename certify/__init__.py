@@ -14,7 +14,7 @@ from certify._assumptions import ASSUMPTIONS, AssumptionResult, check_assumption
 from certify._check import (BASELINE, DEFAULT_POLICIES, Certificate, ClaimSummary, IntegrityError, NotJudged,
                             Reproducer, accepted, check, load_baseline, sample_configs)
 from certify._claims import CLAIMS, LEM_CI, Claim, ClaimContext, Measurement, claim, claims_for, ucb_count_bound
-from certify._metamorphic import (READS, RELATIONS, RelationResult, relabel_relation, s0_zero_relation,
+from certify._metamorphic import (READS, RELATIONS, RelationResult, changed_parts, relabel_relation, s0_zero_relation,
                                   scale_relation, static_relation, unread_relation)
 from certify._search import Evidence, assumption_evidence
 from certify._verdict import LEM_CI_ALPHA, RunVerdict, Verdict, judge, judge_lem_ci
@@ -23,7 +23,7 @@ __all__ = [
     "ASSUMPTIONS", "AssumptionResult", "check_assumptions", "DEFAULT_POLICIES", "Certificate", "ClaimSummary",
     "Reproducer", "check", "load_baseline", "BASELINE", "IntegrityError", "NotJudged", "accepted", "sample_configs",
     "Evidence", "assumption_evidence", "CLAIMS", "LEM_CI", "Claim", "ClaimContext", "Measurement", "claim",
-    "READS", "RELATIONS", "RelationResult", "relabel_relation", "s0_zero_relation", "scale_relation",
+    "READS", "RELATIONS", "RelationResult", "changed_parts", "relabel_relation", "s0_zero_relation", "scale_relation",
     "static_relation", "unread_relation",
     "claims_for", "ucb_count_bound", "LEM_CI_ALPHA", "RunVerdict", "Verdict", "judge", "judge_lem_ci",
 ]

@@ -133,10 +133,22 @@ def instance_parts(problem, length: int | None = None) -> dict:
     }
 
 
-def changed_parts(a, b) -> frozenset:
-    """The parts of :data:`PARTS` in which two problems differ."""
+def changed_parts(a, b, cache: dict | None = None) -> frozenset:
+    """The parts of an instance (``PARTS`` of ``certify._metamorphic``) in which two problems differ.
+
+    ``cache``: a dict kept by the caller, so that comparing many pairs tabulates each problem once per length.
+    """
     length = max(a.horizon + a.s0, b.horizon + b.s0) + 1
-    pa, pb = instance_parts(a, length), instance_parts(b, length)
+
+    def parts(p):
+        if cache is None:
+            return instance_parts(p, length)
+        key = (id(p), length)
+        if key not in cache:
+            cache[key] = (p, instance_parts(p, length))     # p kept alive so its id is not reused
+        return cache[key][1]
+
+    pa, pb = parts(a), parts(b)
     return frozenset(k for k in PARTS if pa[k] != pb[k])
 
 

@@ -11,7 +11,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-__all__ = ["save", "regret_curves", "count_bounds"]
+__all__ = ["save", "regret_curves", "count_distribution", "tightness"]
 
 _STYLE = {"tacc": ("C0", "o"), "dnc": ("C1", "s"), "mf-ucb": ("C2", "^"), "ucb": ("C3", "v"), "lucb": ("C4", "D"),
           "weak-fixed": ("C5", "x"), "low-improving": ("C6", "+"), "rdfe": ("C7", "*")}
@@ -78,22 +78,70 @@ def regret_curves(budgets, curves: dict, *, title: str, bounds: dict | None = No
     return fig
 
 
-def count_bounds(arms, labels, series: dict, *, title: str, ylabel: str):
-    """Per-arm counts (mean and max over seeds) against their bound, on a log scale."""
-    fig, ax = _fig(max(6.4, 0.5 * len(arms) + 3), 4.0)
-    x = list(range(len(arms)))
+#: colours of the run classes of an arm (eq:analysis-arm-partition, C refined by the run into C^d / C^u).
+_CLASS_COLOUR = {"A": "C0", "B": "C1", "C^d": "C2", "C^u": "C3", "C": "C4"}
+
+
+def count_distribution(labels, groups: list, bounds: list, *, title: str, ylabel: str, bound_label: str):
+    """Per arm, the distribution of a count over seeds against its bound: one box per (arm, run class) with every
+    seed drawn as a point, so an arm in C appears as two boxes, C^d and C^u, when its runs split. ``groups[i]``
+    maps a run class to the counts of arm i's runs in that class; ``bounds[i]`` is arm i's bound (a bar)."""
+    import numpy as np
+    fig, ax = _fig(max(6.4, 0.9 * len(labels) + 3), 4.2)
+    seen = set()
     drawn = []
-    for name, (ys, style) in series.items():
-        big = style == "_"
-        xs, fy = _finite(x, [float(y) for y in ys])
-        ax.plot(xs, fy, style, label=name, ms=22 if big else 6, mew=2.5 if big else 1)
-        drawn += fy
-    ax.set_xticks(x)
+    for i, (by_class, bound) in enumerate(zip(groups, bounds, strict=True)):
+        cls = [c for c in _CLASS_COLOUR if c in by_class] + [c for c in by_class if c not in _CLASS_COLOUR]
+        width = 0.8 / max(len(cls), 1)
+        for j, c in enumerate(cls):
+            ys = np.asarray(by_class[c], dtype=float)
+            if ys.size == 0:
+                continue
+            x = i - 0.4 + width * (j + 0.5)
+            colour = _CLASS_COLOUR.get(c, "C7")
+            ax.boxplot([ys], positions=[x], widths=width * 0.8, showfliers=False, manage_ticks=False,
+                       medianprops={"color": colour})
+            jitter = np.linspace(-width * 0.3, width * 0.3, ys.size) if ys.size > 1 else np.zeros(1)
+            ax.scatter(x + jitter, ys, s=6, alpha=0.5, color=colour,
+                       label=None if c in seen else f"runs with the arm in {c}")
+            seen.add(c)
+            drawn += ys.tolist()
+        if math.isfinite(bound):
+            ax.plot([i - 0.45, i + 0.45], [bound, bound], color="k", lw=2,
+                    label=None if "bound" in seen else bound_label)
+            seen.add("bound")
+            drawn.append(bound)
+    ax.set_xticks(range(len(labels)))
     ax.set_xticklabels(labels, rotation=45, ha="right", fontsize=8)
     if drawn and min(drawn) > 0:
         ax.set_yscale("log")
-    ax.set_xlabel("arm (class)")
+    ax.set_xlabel("arm (class before the run)")
     ax.set_ylabel(ylabel)
     ax.set_title(textwrap.fill(title, 70), fontsize=9)
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=7)
+    return fig
+
+
+def tightness(ratios: dict, *, title: str):
+    """Per claim, empirical / bound over the runs it was asserted on (a box and every run as a point) against 1,
+    where the bound is reached; a claim with no finite ratio is named with 'no run' and not drawn."""
+    import numpy as np
+    names = list(ratios)
+    fig, ax = _fig(6.4, 0.35 * len(names) + 1.8)
+    for i, name in enumerate(names):
+        ys = np.asarray([r for r in ratios[name] if math.isfinite(r)], dtype=float)
+        if ys.size == 0:
+            ax.annotate("no run", (0, i), fontsize=7, va="center")
+            continue
+        horizontal = ({"orientation": "horizontal"} if tuple(int(x) for x in matplotlib.__version__.split(".")[:2])
+                      >= (3, 10) else {"vert": False})      # 'vert' is deprecated from matplotlib 3.10 on
+        ax.boxplot([ys], positions=[i], widths=0.6, showfliers=False, manage_ticks=False, **horizontal)
+        jitter = np.linspace(-0.2, 0.2, ys.size) if ys.size > 1 else np.zeros(1)
+        ax.scatter(ys, i + jitter, s=5, alpha=0.4, color="C0")
+    ax.axvline(1.0, color="C3", lw=1.2, label="empirical = bound")
+    ax.set_yticks(range(len(names)))
+    ax.set_yticklabels(names, fontsize=7)
+    ax.set_xlabel("empirical / bound per run (asserted runs)")
+    ax.set_title(textwrap.fill(title, 70), fontsize=9)
+    ax.legend(fontsize=7)
     return fig

@@ -151,6 +151,28 @@ def identical_runs(by: dict, budgets, policies, seeds) -> list[tuple]:
     return groups
 
 
+def count_groups(counts, run_classes, arms) -> list[dict]:
+    """Per arm of ``arms`` (column i of ``counts``, a seeds x arms array), its counts grouped by the arm's class in
+    each run (``run_classes[s][k]``: A, B, C^d, C^u, ...)."""
+    out = []
+    for i, k in enumerate(arms):
+        g: dict[str, list[int]] = {}
+        for s, cs in enumerate(run_classes):
+            g.setdefault(cs[k].value, []).append(int(counts[s, i]))
+        out.append(g)
+    return out
+
+
+def tightness_ratios(cert) -> dict:
+    """Per claim (``key (label)``), empirical / bound of every run on which it was asserted (HOLDS or VIOLATED)."""
+    out: dict[str, list[float]] = {f"{s.key} ({s.label})": [] for s in cert.summaries}
+    names = {s.key: f"{s.key} ({s.label})" for s in cert.summaries}
+    for v in cert.verdicts:
+        if v.claim in names and v.judged:
+            out[names[v.claim]].append(float(v.ratio))
+    return out
+
+
 def non_monotone_bounds(budgets, bound_lines: dict, analyses: dict) -> list[dict]:
     """Each bound that falls somewhere as the budget grows, with the reason found in the analyses at the two
     budgets: an arm whose class (eq:analysis-arm-partition) or RDFE oracle cost changes with ell_Lambda."""
@@ -238,24 +260,32 @@ def make_report(config=None, *, seeds=range(1000), out_dir="tacc-report", polici
     labels = [f"{k} ({a.classes[k].value})" for k in sub]
     low_bound = a.low_count_bound
     high_bound = [a.high_count_bound[k] for k in sub]
-    files += figs.save(figs.count_bounds(sub, labels, {
-        "N_L mean": (nl.mean(axis=0), "o"), "N_L max": (nl.max(axis=0), "^"),
-        "bound N_gamma + S0 + 1 (prop:analysis-low-query-bound)": ([low_bound] * len(sub), "_")},
-        title="low-fidelity counts of TACC against their bound", ylabel="N^(L)_k"), fig_dir, "low_counts")
-    files += figs.save(figs.count_bounds(sub, labels, {
-        "N_H mean": (nh.mean(axis=0), "o"), "N_H max": (nh.max(axis=0), "^"),
-        "bound 1 + ceil(4 ell / Delta^2) (prop:analysis-high-selection)": (high_bound, "_")},
-        title="high-fidelity counts of TACC against their bound", ylabel="N^(H)_k"), fig_dir, "high_counts")
+    run_classes = [refine_partition(a.classes, a.tau, r.facts()) for r in tacc]     # C split by each run
+    groups_low, groups_high = count_groups(nl, run_classes, sub), count_groups(nh, run_classes, sub)
+    files += figs.save(figs.count_distribution(
+        labels, groups_low, [float(low_bound)] * len(sub), ylabel="N^(L)_k",
+        bound_label="bound N_gamma + S0 + 1 (prop:analysis-low-query-bound)",
+        title=f"low-fidelity counts of TACC over {len(tacc)} seeds against their bound, by the arm's class in the "
+              f"run"), fig_dir, "low_counts")
+    files += figs.save(figs.count_distribution(
+        labels, groups_high, [float(b) for b in high_bound], ylabel="N^(H)_k",
+        bound_label="bound 1 + ceil(4 ell / Delta^2) (prop:analysis-high-selection)",
+        title=f"high-fidelity counts of TACC over {len(tacc)} seeds against their bound, by the arm's class in the "
+              f"run"), fig_dir, "high_counts")
 
     # the continuation window against N_gamma per arm
     cont = continuation_of(a)
     files += figs.save(_continuation_view.window_figure(cont, a.classes), fig_dir, "continuation_window")
 
+    # tightness: empirical / bound per run, per claim (asserted runs)
+    files += figs.save(figs.tightness(tightness_ratios(cert), title=f"tightness at the full budget: empirical / "
+                                      f"bound per run ({len(seeds)} seeds x {len(policies)} policies)"),
+                       fig_dir, "tightness")
+
     # numbers
     classes_after: dict[str, int] = {}
-    ctx_classes = a.classes
-    for r in tacc:
-        for c in refine_partition(ctx_classes, a.tau, r.facts()):
+    for cs in run_classes:
+        for c in cs:
             if c is not ArmClass.OPTIMAL:
                 classes_after[c.value] = classes_after.get(c.value, 0) + 1
     event = {p: {"policy": p, "runs": len(by[full, p]), "failures": sum(not r.event_held for r in by[full, p]),
@@ -330,7 +360,9 @@ def _markdown(res: dict, files: list, cert) -> str:
                      "N_H max"], [(x["arm"], x["class"], x["tau"], x["gap"], x["low_bound"], x["low_mean"],
                                    x["low_max"], x["high_bound"], x["high_mean"], x["high_max"])
                                   for x in res["arms"]]),
-              "", "![low-fidelity counts](figures/low_counts.png)", "",
+              "", "The figures draw every seed's count (points) and its spread (box) per arm against the bound (bar), "
+              "the runs in which a C arm was in C^d apart from those in which it was in C^u.", "",
+              "![low-fidelity counts](figures/low_counts.png)", "",
               "![high-fidelity counts](figures/high_counts.png)", "",
               "## Regret against budget", "",
               table(["budget"] + res["policies"] + list(res["bounds_by_budget"]),
@@ -346,6 +378,7 @@ def _markdown(res: dict, files: list, cert) -> str:
                      "max ratio (all runs)"],
                     [(s.key, s.label, s.counts["HOLDS"], s.counts["VIOLATED"], s.counts["OFF_EVENT"],
                       s.counts["NOT_APPLICABLE"], s.max_ratio, s.max_ratio_all) for s in cert.summaries]),
+              "", "![tightness per claim](figures/tightness.png)",
               "", "## Metamorphic relations (full budget, first seeds)", "",
               *(_metamorphic_view.markdown(res["metamorphic"]) if res["metamorphic"] is not None else
                 ["Not run: this report was rebuilt from saved runs (`--from`), and the relations need fresh paired "

@@ -11,8 +11,10 @@ from pathlib import Path
 
 import numpy as np
 
-from bounds import arm_partition, config_to_dict, load_config, min_rho, parse_config, refine_partition
-from reports import _figures as figs
+from bounds import (analyze, arm_partition, config_to_dict, continuation_of, load_config, min_rho, parse_config,
+                    refine_partition)
+from reports import _continuation_view, _diagnose, _figures as figs
+from reports._consistency import consistency, problems_of
 from reports._paper import EXPERIMENTS, Experiment, experiment
 from reports._stats import paired, summarize
 from reports._tables import fmt, jsonable, table
@@ -85,7 +87,34 @@ def _claim(c, final, pairs, diag, exp, s0) -> tuple[bool, str]:
     raise ValueError(kind)
 
 
-def _run_experiment(exp: Experiment, *, seeds, quick, out: Path, run_kw) -> ExperimentResult:
+def _summaries(get, variants, methods):
+    """Final-budget means, paired differences (TACC minus each method) and diagnostics per variant; ``get(v, m)``
+    gives the records of variant ``v`` and method ``m``."""
+    final = {v: {m: summarize([r.regret for r in get(v, m)]) for m in methods} for v in variants}
+    pairs = {v: {m: paired([r.regret for r in get(v, "tacc")], [r.regret for r in get(v, m)])
+                 for m in methods if m != "tacc"} for v in variants}
+    diag = {v: {m: {"high_calls": float(np.mean([sum(r.n_high) for r in get(v, m)])),
+                    "continuation": float(np.mean([sum(r.continuation) for r in get(v, m)])),
+                    "max_continuation_per_arm": int(max(max(r.continuation) for r in get(v, m))),
+                    "event_failures": int(sum(not r.event_held for r in get(v, m)))}
+                for m in methods} for v in variants}
+    return final, pairs, diag
+
+
+def _claim_variants(c, exp) -> tuple:
+    """The variants a claim is judged on."""
+    return tuple(v.name for v in exp.variants) if c.kind == "decreasing" else (c.args[0],)
+
+
+def _sweep_scales(exp, quick) -> tuple:
+    """The rho / rho_min values of the sweep: every one, or with ``quick`` the nearest above 1 and 1 itself."""
+    if not quick:
+        return exp.rho_scales
+    above = [s for s in exp.rho_scales if s > 1]
+    return tuple(([min(above)] if above else []) + [1.0])
+
+
+def _run_experiment(exp: Experiment, *, seeds, quick, out: Path, run_kw, problems=None) -> ExperimentResult:
     t0 = time.perf_counter()
     fractions = exp.budget_fractions[-2:] if quick else exp.budget_fractions
     full = load_config(exp.preset).params.budget
@@ -100,12 +129,9 @@ def _run_experiment(exp: Experiment, *, seeds, quick, out: Path, run_kw) -> Expe
         for m in exp.methods:
             by[k + (m,)] = records[i:i + len(seeds)]
             i += len(seeds)
-    final = {v.name: {m: summarize([r.regret for r in by[(v.name, budgets[-1], m)]]) for m in exp.methods}
-             for v in exp.variants}
-    pairs = {v.name: {m: paired([r.regret for r in by[(v.name, budgets[-1], "tacc")]],
-                                [r.regret for r in by[(v.name, budgets[-1], m)]])
-                      for m in exp.methods if m != "tacc"} for v in exp.variants}
-    diag, classes = {}, {}
+    final, pairs, diag = _summaries(lambda v, m: by[(v, budgets[-1], m)], [v.name for v in exp.variants],
+                                    exp.methods)
+    classes, priors = {}, {}
     for v in exp.variants:
         problem = make_problem(configs[(v.name, budgets[-1])])
         prior = arm_partition(problem.tau, problem.n_gamma, problem.s0, problem.instance.best_arm)
@@ -119,34 +145,37 @@ def _run_experiment(exp: Experiment, *, seeds, quick, out: Path, run_kw) -> Expe
                 if c.value in refined:
                     refined[c.value] += 1
         classes[v.name] = {**counts, **{k: v_ / len(seeds) for k, v_ in refined.items()}}
-        diag[v.name] = {m: {"high_calls": float(np.mean([sum(r.n_high) for r in by[(v.name, budgets[-1], m)]])),
-                            "continuation": float(np.mean([sum(r.continuation) for r in by[(v.name, budgets[-1], m)]])),
-                            "max_continuation_per_arm": int(max(max(r.continuation) for r in
-                                                                by[(v.name, budgets[-1], m)])),
-                            "event_failures": int(sum(not r.event_held for r in by[(v.name, budgets[-1], m)]))}
-                        for m in exp.methods}
-    # rho sensitivity on the representative variant, final budget
+        priors[v.name] = (problem, prior)
+    # rho sweep, final budget: the representative variant and every variant a claim is judged on, above and below
+    # the rho used (rho_min)
     sv = next(v for v in exp.variants if v.name == (exp.sensitivity_variant or exp.variants[0].name))
-    scales = exp.rho_scales[:2] if quick else exp.rho_scales
+    swept = [v.name for v in exp.variants if v.name == sv.name or (not quick and any(
+        v.name in _claim_variants(c, exp) for c in exp.claims))]           # --quick: the representative only
+    scales = _sweep_scales(exp, quick)
     sens_seeds = seeds[:min(len(seeds), 50)]
     base = variant_config(exp, sv, budget=budgets[-1])
     prob = make_problem(base)
     rmin = min_rho(prob.instance.noise.subgaussian_scale, prob.n_arms, prob.horizon, prob.delta)
-    sens_cfgs = [variant_config(exp, sv, budget=budgets[-1], rho=round(s * rmin, 10)) for s in scales]
+    sweep_keys = [(s, v) for s in scales for v in swept]
+    sens_cfgs = [variant_config(exp, experiment_variant(exp, v), budget=budgets[-1], rho=round(s * rmin, 10))
+                 for s, v in sweep_keys]
     sens_recs = run_tasks(tasks_for(sens_cfgs, exp.methods, sens_seeds), **run_kw)
-    sens = []
+    sens, sweep_by = [], {}
     i = 0
-    for s, c in zip(scales, sens_cfgs, strict=True):
+    for (s, v), c in zip(sweep_keys, sens_cfgs, strict=True):
         for m in exp.methods:
             rs = sens_recs[i:i + len(sens_seeds)]
             i += len(sens_seeds)
-            sens.append({"rho_scale": s, "rho": c.params.rho, "method": m,
+            sweep_by[s, v, m] = rs
+            sens.append({"rho_scale": s, "rho": c.params.rho, "variant": v, "method": m,
                          "regret": summarize([r.regret for r in rs]).mean,
                          "high_calls": float(np.mean([sum(r.n_high) for r in rs])),
                          "continuation": float(np.mean([sum(r.continuation) for r in rs])),
                          "event_failure_frequency": sum(not r.event_held for r in rs) / len(rs)})
     s0 = load_config(exp.preset).params.s0
     claims = tuple((c.text, *_claim(c, final, pairs, diag, exp, s0)) for c in exp.claims)
+    explanations = _explanations(exp, claims, by, budgets, priors, scales, swept, sweep_by, s0, configs)
+    checks = consistency(exp, problems=problems)
     # figures
     fig_names = []
     for v in exp.variants:
@@ -156,7 +185,14 @@ def _run_experiment(exp: Experiment, *, seeds, quick, out: Path, run_kw) -> Expe
         figs.save(figs.regret_curves(budgets, curves, title=f"{exp.title}, {v.name} ({len(seeds)} seeds)"),
                   out / "figures", name, formats=("png",))
         fig_names.append((v.name, f"figures/{name}.png"))
-    fig = figs.regret_curves(list(scales), {m: ([x["regret"] for x in sens if x["method"] == m],
+    for v in exp.variants:
+        a = analyze(configs[(v.name, budgets[-1])])
+        name = f"{exp.key}_{_slug(v.name)}_continuation"
+        figs.save(_continuation_view.window_figure(continuation_of(a), a.classes), out / "figures", name,
+                  formats=("png",))
+        fig_names.append((f"{v.name}: continuation window", f"figures/{name}.png"))
+    fig = figs.regret_curves(list(scales), {m: ([x["regret"] for x in sens if x["method"] == m
+                                                 and x["variant"] == sv.name],
                                                 [0.0] * len(scales)) for m in exp.methods},
                              title=f"{exp.title}: final regret against rho / rho_min ({sv.name})")
     fig.axes[0].set_xlabel("rho / rho_min (log scale)")
@@ -166,11 +202,73 @@ def _run_experiment(exp: Experiment, *, seeds, quick, out: Path, run_kw) -> Expe
                "quick": quick, "final": {v: {m: s.__dict__ for m, s in d.items()} for v, d in final.items()},
                "paired": {v: {m: p.__dict__ for m, p in d.items()} for v, d in pairs.items()},
                "diagnostics": diag, "classes": classes, "rho_sensitivity": sens,
-               "claims": [{"claim": t, "reproduced": ok, "ours": ours} for t, ok, ours in claims],
+               "claims": [{"claim": t, "reproduced": ok, "ours": ours, "explanation": explanations["claims"].get(t)}
+                          for t, ok, ours in claims],
+               "equalities": explanations["equalities"],
+               "consistency": [c.__dict__ for c in checks],
                "choices": [{"parameter": p, "value": v, "why": w} for p, v, w in exp.choices],
                "seconds": seconds}
     md = _markdown(exp, results, final, pairs, claims, fig_names, scales)
     return ExperimentResult(exp.key, md, results, claims, seconds)
+
+
+def experiment_variant(exp: Experiment, name: str):
+    return next(v for v in exp.variants if v.name == name)
+
+
+def _sweep_outcomes(c, exp, scales, swept, sweep_by, s0) -> list:
+    """Per rho scale: (scale, reproduced or None if the claim's setting is not swept, largest event-failure
+    frequency among the claim's methods, the method it belongs to)."""
+    out: list[tuple] = []
+    need = _claim_variants(c, exp)
+    methods = tuple(dict.fromkeys(m for m in exp.methods if m in _diagnose.claim_methods(c) or c.kind == "best"))
+    for s in scales:
+        if not all(v in swept for v in need):
+            out.append((s, None, 0.0, ""))
+            continue
+        final, pairs, diag = _summaries(lambda v, m, s=s: sweep_by[s, v, m], need, exp.methods)
+        ok, _ = _claim(c, final, pairs, diag, exp, s0)
+        freq = {m: max(sum(not r.event_held for r in sweep_by[s, v, m]) / len(sweep_by[s, v, m]) for v in need)
+                for m in methods}
+        worst = max(freq, key=lambda m: (freq[m], m == "tacc"))
+        out.append((s, ok, freq[worst], worst))
+    return out
+
+
+def _explanations(exp, claims, by, budgets, priors, scales, swept, sweep_by, s0, configs) -> dict:
+    """The computed explanation of every claim not reproduced, and every equal-regret pair (``reports._diagnose``)."""
+    full = budgets[-1]
+    windows = {}
+
+    def window(v):
+        if v not in windows:
+            windows[v] = _continuation_view.summary(continuation_of(analyze(configs[(v, full)])))
+        return windows[v]
+
+    out: dict = {"claims": {}, "equalities": []}
+    for c, (text, ok, _) in zip(exp.claims, claims, strict=True):
+        v = _claim_variants(c, exp)[-1]
+        marks = _diagnose.sweep_marks(c, _sweep_outcomes(c, exp, scales, swept, sweep_by, s0))
+        if ok:
+            out["claims"][text] = [marks]
+            continue
+        problem, prior = priors[v]
+        recs = {m: by[(v, full, m)] for m in exp.methods}
+        out["claims"][text] = _diagnose.explain_claim(
+            c, records=recs, gaps=problem.instance.gaps, costs=(problem.cost_low, problem.cost_high), classes=prior,
+            window_sentence=f"Continuation window at {v}: {window(v)}", marks=marks)
+    for v in exp.variants:
+        problem, prior = priors[v.name]
+        recs = {m: by[(v.name, full, m)] for m in exp.methods}
+        use = (_diagnose.continuation_use(recs["tacc"], problem.instance.gaps, problem.cost_low, prior)
+               if "tacc" in recs else None)
+        for m, q, same, equal, n in _diagnose.equal_pairs(recs):
+            text = f"{v.name}: " + _diagnose.equality_sentence(m, q, same, equal, n, use)
+            if {m, q} == {"tacc", "dnc"}:
+                text += f" Continuation window: {window(v.name)}"
+            out["equalities"].append({"variant": v.name, "methods": [m, q], "identical_runs": same,
+                                      "equal_regret": equal, "seeds": n, "text": text})
+    return out
 
 
 def _observations(exp, res, final, pairs, claims) -> list[str]:
@@ -211,7 +309,25 @@ def _markdown(exp, res, final, pairs, claims, fig_names, scales) -> str:
          "## What the numbers say", ""] + [f"- {x}" for x in _observations(exp, res, final, pairs, claims)] + [
          "", "## The paper's claims", "",
          table(["claim", "reproduced", "our numbers"], [(t, "yes" if ok else "NO", ours) for t, ok, ours in claims]),
-         "", "## Final-budget regret (mean +- standard error)", ""]
+         "", "## Why (computed from the runs' diagnostics)", "",
+         "For each claim not reproduced: where the regret of the methods it compares comes from (by fidelity and by "
+         "arm, classes of `eq:analysis-arm-partition`), where TACC's continuation pulls went, the continuation window "
+         "at the rho used, identical runs; for every claim, the rho values of the sweep at which it would "
+         "reproduce and whether the confidence event of `lem:ci` holds there.", ""]
+    for x in res["claims"]:
+        L += [f"- **{x['claim']}** ({'reproduced' if x['reproduced'] else 'NOT reproduced'})"]
+        L += [f"  - {e}" for e in x["explanation"] or []]
+    L += ["", "## Equal regret (surprising equalities)", "",
+          "Pairs of methods whose final regret is exactly equal on more than half of the seeds.", ""]
+    L += [f"- {e['text']}" for e in res["equalities"]] or ["- none"]
+    L += ["", "## Consistency of the paper's numbers", "",
+          "The paper's reported values checked against each other, not against our runs (`reports/_consistency.py`: "
+          "exact arithmetic on the printed numbers with half a unit of their last digit; statistical relations at a "
+          "stated family-wise level).", "",
+          table(["relation", "the paper's numbers", "consistent", "why"],
+                [(c["relation"], c["numbers"], {True: "yes", False: "NO", None: "undecided"}[c["consistent"]],
+                  c["why"]) for c in res["consistency"]])]
+    L += ["", "## Final-budget regret (mean +- standard error)", ""]
     for v in exp.variants:
         paper = exp.paper_table.get(v.name, {})
         rows = [(m, f"{fmt(final[v.name][m].mean)} +- {fmt(final[v.name][m].se)}",
@@ -224,7 +340,7 @@ def _markdown(exp, res, final, pairs, claims, fig_names, scales) -> str:
                    f"{paper[m][0]} [{paper[m][1]}, {paper[m][2]}]" if m in paper else "-")
                   for m, p in pairs[v.name].items()]
         L += [f"### {v.name}", "", table(["baseline", "mean", "95% CI", "excludes 0", "paper"], paired), ""]
-    L += ["## Regret curves", ""] + [f"![{v}]({f})" for v, f in fig_names] + [""]
+    L += ["## Regret curves and continuation windows", ""] + [f"![{v}]({f})" for v, f in fig_names] + [""]
     L += ["## Diagnostics at the final budget", "",
           "High-fidelity calls and continuation calls are totals per run (mean over seeds); classes are those of "
           "`bounds` (C split into C^d / C^u by TACC's runs, mean per run).", ""]
@@ -237,13 +353,13 @@ def _markdown(exp, res, final, pairs, claims, fig_names, scales) -> str:
                         [(m, d[m]["high_calls"], d[m]["continuation"], d[m]["max_continuation_per_arm"],
                           d[m]["event_failures"]) for m in exp.methods]), ""]
     sens = res["rho_sensitivity"]
-    L += [f"## Sensitivity to rho ({exp.sensitivity_variant or exp.variants[0].name}, final budget, "
-          f"{min(res['seeds'], 50)} seeds)", "",
+    L += [f"## Sensitivity to rho (final budget, {min(res['seeds'], 50)} seeds; the figure: "
+          f"{exp.sensitivity_variant or exp.variants[0].name})", "",
           "rho / rho_min = 1 is the smallest rho for which `lem:ci` provably holds; below it the confidence event may "
           "fail (last column) and the theory no longer covers the run.", "",
-          table(["rho / rho_min", "method", "regret", "high-fidelity calls", "continuation calls",
+          table(["rho / rho_min", "variant", "method", "regret", "high-fidelity calls", "continuation calls",
                  "event failure frequency"],
-                [(x["rho_scale"], x["method"], x["regret"], x["high_calls"], x["continuation"],
+                [(x["rho_scale"], x["variant"], x["method"], x["regret"], x["high_calls"], x["continuation"],
                   x["event_failure_frequency"]) for x in sens]),
           "", f"![rho sensitivity](figures/{exp.key}_rho.png)", "",
           "## Parameters the paper does not state", "",
@@ -274,9 +390,11 @@ def reproduce(keys=("all",), *, seeds: int | None = None, quick: bool = False, o
                   cache=cache if cache is not None else out / "runs", progress=progress)
     t0 = time.perf_counter()
     results = []
+    tabled = [e for e in EXPERIMENTS if e.paper_table]      # the consistency checks compare every printed table
+    problems = problems_of(tabled) if any(e.paper_table for e in exps) else {}
     for exp in exps:
         n = seeds if seeds is not None else (exp.quick_seeds if quick else exp.seeds)
-        r = _run_experiment(exp, seeds=list(range(n)), quick=quick, out=out, run_kw=run_kw)
+        r = _run_experiment(exp, seeds=list(range(n)), quick=quick, out=out, run_kw=run_kw, problems=problems)
         (out / f"{exp.key}.md").write_text(r.markdown)
         (out / f"{exp.key}.json").write_text(json.dumps(jsonable(r.results), indent=2, allow_nan=False))
         results.append(r)
@@ -290,6 +408,10 @@ def reproduce(keys=("all",), *, seeds: int | None = None, quick: bool = False, o
     for r in results:
         index += [f"## {experiment(r.key).title}", ""]
         index += [f"- {'reproduced' if ok else 'NOT reproduced'}: {t} ({ours})" for t, ok, ours in r.claims] + [""]
+        bad = [c for c in r.results["consistency"] if c["consistent"] is False]
+        index += [f"Inconsistencies in the paper's numbers ({len(bad)} of {len(r.results['consistency'])} checks):", ""]
+        index += [f"- {c['relation']}: {c['numbers']} ({c['why']})" for c in bad] or ["- none"]
+        index += [""]
     (out / "README.md").write_text("\n".join(index))
     return results
 

@@ -23,7 +23,7 @@ def test_every_file_is_written_and_figures_are_not_empty(report):
         path = report.out_dir / f
         assert path.is_file() and path.stat().st_size > 1000, f
     names = {p.name for p in (report.out_dir / "figures").iterdir()}
-    for stem in ("regret_vs_budget", "low_counts", "high_counts", "continuation_window"):
+    for stem in ("regret_vs_budget", "low_counts", "high_counts", "continuation_window", "tightness"):
         assert {f"{stem}.png", f"{stem}.pdf"} <= names
 
 
@@ -172,3 +172,36 @@ def test_a_bound_that_falls_with_the_budget_gets_its_reason():
     fake = {1.0: analyses[budgets[0]], 2.0: analyses[budgets[0]]}
     (only,) = non_monotone_bounds([1.0, 2.0], {"x": [2.0, 1.0]}, fake)
     assert "depend on ell_Lambda" in only["text"]
+
+
+def test_count_distribution_tells_cd_from_cu():
+    from reports._figures import count_distribution
+    groups = [{"B": [3, 4, 5]}, {"C^d": [10, 11], "C^u": [20, 21, 22]}]
+    fig = count_distribution(["1 (B)", "2 (C)"], groups, [6.0, 30.0], title="t", ylabel="N", bound_label="bound")
+    ax = fig.axes[0]
+    labels = ax.get_legend_handles_labels()[1]
+    assert "runs with the arm in C^d" in labels and "runs with the arm in C^u" in labels and "bound" in labels
+    drawn = sorted(sorted(c.get_offsets()[:, 1].tolist()) for c in ax.collections)
+    assert drawn == [[3, 4, 5], [10, 11], [20, 21, 22]]           # every seed, each class apart
+    merged = count_distribution(["2 (C)"], [{"C^u": [10, 11, 20, 21, 22]}], [30.0], title="t", ylabel="N",
+                                bound_label="bound")
+    assert "runs with the arm in C^d" not in merged.axes[0].get_legend_handles_labels()[1]
+
+
+def test_count_groups_and_tightness_ratios_follow_the_runs(report):
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from bounds import ArmClass
+    from reports._report import count_groups, tightness_ratios
+    cls = [(ArmClass.OPTIMAL, ArmClass.C_D), (ArmClass.OPTIMAL, ArmClass.C_U), (ArmClass.OPTIMAL, ArmClass.C_D)]
+    g = count_groups(np.array([[7], [8], [9]]), cls, [1])
+    assert g == [{"C^d": [7, 9], "C^u": [8]}]
+    summ = (SimpleNamespace(key="x", label="lem:x"),)
+    v = [SimpleNamespace(claim="x", judged=True, ratio=0.5), SimpleNamespace(claim="x", judged=False, ratio=0.9),
+         SimpleNamespace(claim="x", judged=True, ratio=0.25)]
+    assert tightness_ratios(SimpleNamespace(summaries=summ, verdicts=v)) == {"x (lem:x)": [0.5, 0.25]}
+    from reports._figures import tightness
+    fig = tightness({"x (lem:x)": [0.5, 0.25], "y (lem:y)": []}, title="t")
+    assert sorted(fig.axes[0].collections[0].get_offsets()[:, 0].tolist()) == [0.25, 0.5]

@@ -16,7 +16,13 @@ def test_quick_reproduction_writes_its_claims_table(exp, tmp_path):
     assert "## The paper's claims" in md and "## Parameters the paper does not state" in md
     assert len(r.claims) == len(exp.claims) and all(isinstance(ok, bool) for _, ok, _ in r.claims)
     data = json.loads((tmp_path / f"{exp.key}.json").read_text())
-    assert data["quick"] and len(data["rho_sensitivity"]) == 2 * len(exp.methods)
+    assert data["quick"] and len(data["rho_sensitivity"]) == 2 * len(exp.methods)    # --quick: one variant
+    assert {x["rho_scale"] for x in data["rho_sensitivity"]} == {1.0, min(s for s in exp.rho_scales if s > 1)}
+    assert "## Consistency of the paper's numbers" in md and "## Why (computed" in md
+    for c in data["claims"]:        # every claim is marked on the sweep; one not reproduced is explained
+        assert c["explanation"] and "sweep" in c["explanation"][-1]
+        assert c["reproduced"] or any("mean regret" in e for e in c["explanation"])
+    assert all(c["consistent"] in (True, False, None) for c in data["consistency"])
     assert (tmp_path / "figures" / f"{exp.key}_rho.png").stat().st_size > 1000
     assert (tmp_path / "README.md").is_file()
 
