@@ -35,7 +35,8 @@ from bounds._tacc import (Comparison, CorollaryTerms, TaccBound, confirmation_co
 
 __all__ = [
     "CostUnits", "cost_units", "exact_amount",
-    "Analysis", "analyze", "certification_time", "instance_certification_times", "PRESETS", "Config", "Costs", "InstanceSpec", "LowSpec",
+    "Analysis", "analyze", "certification_time", "instance_certification_times", "PRESETS", "Config", "Costs",
+    "InstanceSpec", "LowSpec",
     "MeansSpec", "NoiseSpec", "Params", "load_config", "parse_config", "config_to_dict", "dump_config",
     "ResidualDecay", "power_decay", "residual_decay", "TaccInputError", "horizon", "log_factor", "min_rho",
     "n_gamma", "radius", "radius_scalar", "Instance", "build_instance", "LowFidelityModel", "low_gap",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -56,12 +57,12 @@ def analyze(config: Config) -> Analysis:
     rho = rmin if p.rho == "min" else float(p.rho)
     ell = log_factor(rho, K, T, p.delta)
     ng = n_gamma(ell, p.gamma)
-    kb, mu_star, gaps = inst.best_arm, inst.mu_star, np.asarray(inst.gaps, dtype=float)
+    kb, gaps = inst.best_arm, np.asarray(inst.gaps, dtype=float)
     tau = instance_certification_times(inst, p.gamma)
     classes = arm_partition(tau, ng, p.s0, kb)
     prior = prior_partition(classes)
     best = tuple(ArmClass.C_D if x is ArmClass.C else x for x in classes)
-    kw = dict(n_gamma=ng, s0=p.s0, ell=ell, cost_low=c.low, cost_high=c.high)
+    kw: dict[str, Any] = dict(n_gamma=ng, s0=p.s0, ell=ell, cost_low=c.low, cost_high=c.high)
     pos = np.flatnonzero(gaps > 0)
     c_low, c_high = np.zeros(K), np.zeros(K)
     c_low[pos] = c.low * rdfe_low_counts(inst.low, pos, gaps[pos] / 4, ell)

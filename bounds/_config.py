@@ -76,7 +76,10 @@ class InstanceSpec:
 
     @property
     def n_arms(self) -> int:
-        return len(self.mu_high) if self.mu_high is not None else self.means.n_arms
+        if self.mu_high is not None:
+            return len(self.mu_high)
+        assert self.means is not None  # exactly one of the two is set (parse_config)
+        return self.means.n_arms
 
 
 @dataclass(frozen=True)
@@ -113,7 +116,7 @@ class _Table:
     def __init__(self, data: Any, path: str):
         if not isinstance(data, dict):
             raise TaccInputError(path or "<config>", data, "must be a table")
-        self.data, self.path, self.used = data, path, set()
+        self.data, self.path, self.used = data, path, set[str]()
 
     def name(self, key: str) -> str:
         return f"{self.path}.{key}" if self.path else key
@@ -228,7 +231,7 @@ def _low(t: _Table, n_arms: int) -> LowSpec:
         for i, x in enumerate(q):
             if isinstance(x, bool) or not isinstance(x, int) or x < 1:
                 raise TaccInputError(f"{t.name('q')}[{i}]", x, "must be an integer >= 1")
-        if any(b <= a for a, b in zip(q, q[1:])):
+        if any(b <= a for a, b in zip(q, q[1:], strict=False)):
             raise TaccInputError(t.name("q"), q, "must be strictly increasing")
         gap = t.get("gap")
         if isinstance(gap, list) and gap and isinstance(gap[0], list):
@@ -273,14 +276,15 @@ def parse_config(data: dict, source: str = "<dict>") -> Config:
         mu_high = _real_list("instance.mu_high", inst.get("mu_high"))
         if len(mu_high) < 2:
             raise TaccInputError("instance.mu_high", list(mu_high), "needs at least 2 arms")
+        n_arms = len(mu_high)
     else:
         means = _means(inst.sub("means"))
+        n_arms = means.n_arms
     seed = inst.integer("seed", 0, low=0)
     nt = inst.sub("noise") if inst.has("noise") else _Table({"model": "gaussian"}, "instance.noise")
     nmodel = nt.choice("model", NOISE_MODELS)
     noise = NoiseSpec(nmodel, nt.real("sigma", 1.0, low=0.0, low_open=True) if nmodel == "gaussian" else 1.0)
     nt.done()
-    n_arms = len(mu_high) if mu_high is not None else means.n_arms
     low = _low(inst.sub("low"), n_arms)
     inst.done()
     if noise.model == "bernoulli" or low.model == "residual_decay":
@@ -289,7 +293,7 @@ def parse_config(data: dict, source: str = "<dict>") -> Config:
             for i, m in enumerate(mu_high):
                 if not 0.0 <= m <= 1.0:
                     raise TaccInputError(f"instance.mu_high[{i}]", m, f"must lie in [0, 1] for {why}")
-        elif means.distribution != "uniform" or means.low < 0 or means.high > 1:
+        elif means is not None and (means.distribution != "uniform" or means.low < 0 or means.high > 1):
             raise TaccInputError("instance.means", means.distribution, f"must be uniform within [0, 1] for {why}")
     ct = top.sub("costs")
     c_low = ct.real("low", low=0.0, low_open=True)
@@ -387,6 +391,7 @@ def config_to_dict(config: Config) -> dict:
         d_inst["mu_high"] = list(inst.mu_high)
     else:
         m = inst.means
+        assert m is not None  # exactly one of mu_high and means is set (parse_config)
         d_inst["means"] = ({"distribution": m.distribution, "low": m.low, "high": m.high, "n_arms": m.n_arms}
                            if m.distribution == "uniform" else
                            {"distribution": m.distribution, "mean": m.mean, "sd": m.sd, "n_arms": m.n_arms})

@@ -129,7 +129,9 @@ def continuation_window(model: LowFidelityModel, *, n_gamma: int, s0: int, eta: 
     if len(tau) != K:
         raise TaccInputError("tau", tau, f"must have one entry per arm ({K})")
     counts = ng + np.arange(s0 + 1, dtype=np.int64)
-    gain, pulls, reach = [], [], []
+    gain: list[float] = []
+    pulls: list[int] = []
+    reach: list[bool] = []
     step = max(1, _CELLS // counts.size)
     for lo in range(0, K, step):                 # a block of arms per vector call
         ks = np.arange(lo, min(K, lo + step), dtype=np.int64)
@@ -138,7 +140,7 @@ def continuation_window(model: LowFidelityModel, *, n_gamma: int, s0: int, eta: 
         ws = np.where(passes.all(axis=1), s0, np.argmin(passes, axis=1)).tolist() if s0 else [0] * ks.size
         gain += (b[:, 0] - b[:, s0]).tolist()
         pulls += ws
-        for k, w in zip(ks.tolist(), ws):
+        for k, w in zip(ks.tolist(), ws, strict=True):
             t = tau[k]
             reach.append(bool(t != math.inf and ng < t <= ng + w))
     return ContinuationWindow(n_gamma=ng, s0=s0, threshold=2.0 * eta * gamma, horizon=T, gain=tuple(gain),
@@ -157,7 +159,7 @@ def _last_count_search(bound, s0: int, eta: float, gamma: float, limit: int) -> 
         live = np.asarray(continuation_gain_passes(ends[:los.size], ends[los.size:], eta, gamma), dtype=bool)
         los, his = los[live], his[live]
         small = his - los < leaf
-        leaves += list(zip(los[small].tolist(), his[small].tolist()))
+        leaves += list(zip(los[small].tolist(), his[small].tolist(), strict=True))
         los, his = los[~small], his[~small]
         mids = (los + his) // 2
         los, his = np.concatenate([los, mids + 1]), np.concatenate([mids, his])
@@ -234,8 +236,8 @@ def continuation_last_counts(model: LowFidelityModel, *, s0: int, eta: float, ga
         found: dict = {}
         for k in arms.tolist():
             if labels[k] not in found:
-                found[labels[k]] = _last_count_search(lambda n: np.atleast_1d(model.mismatch_bound(k, n)), s0, eta,
-                                                      gamma, limit)
+                found[labels[k]] = _last_count_search(lambda n, k=k: np.atleast_1d(model.mismatch_bound(k, n)), s0,
+                                                      eta, gamma, limit)
         return tuple(found[labels[k]] for k in arms.tolist())
     out = np.full(arms.size, -1, dtype=np.int64)
     pending = np.arange(arms.size)

@@ -123,7 +123,7 @@ def n_gamma(ell: float, gamma: float) -> int:
     found = first_true(lambda n: radius(n, e) < g, start=1)
     if found == math.inf:
         raise TaccInputError("gamma", gamma, f"is too small: N_gamma would exceed 2**53 for ell = {e}")
-    return found
+    return int(found)
 
 
 def min_rho(subgaussian_scale: float, n_arms: int, horizon_: int, delta: float) -> float:

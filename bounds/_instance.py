@@ -58,6 +58,7 @@ def _draw_means(spec: InstanceSpec) -> np.ndarray:
     if spec.mu_high is not None:
         return np.array(spec.mu_high, dtype=float)
     m = spec.means
+    assert m is not None  # exactly one of mu_high and means is set (parse_config)
     rng = np.random.default_rng([spec.seed, 0])
     if m.distribution == "uniform":
         return rng.uniform(m.low, m.high, size=m.n_arms)

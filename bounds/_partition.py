@@ -110,7 +110,7 @@ def refine_partition(classes: Sequence[ArmClass], tau: Sequence[float],
     if not len(classes) == len(tau) == len(facts):
         raise TaccInputError("facts", len(facts), f"must hold one record per arm ({len(classes)})")
     out = []
-    for c, t, f in zip(classes, tau, facts):
+    for c, t, f in zip(classes, tau, facts, strict=True):
         if c is ArmClass.C:
             reached = f.low_count >= t
             out.append(ArmClass.C_D if reached and f.high_in_window == 0 else ArmClass.C_U)

@@ -185,7 +185,7 @@ class RdfeBound:
     paper_total: float
 
 
-def rdfe_regret_bound(model: LowFidelityModel, gaps: Sequence[float], *, ell: float, cost_low: float,
+def rdfe_regret_bound(model: LowFidelityModel, gaps: Sequence[float] | np.ndarray, *, ell: float, cost_low: float,
                       cost_high: float) -> RdfeBound:
     r"""Regret guarantee for RDFE (``thm:app-rdfe-regret``), with the constants the proof yields.
 
@@ -252,11 +252,9 @@ def rdfe_regret_bound(model: LowFidelityModel, gaps: Sequence[float], *, ell: fl
     sharp = math.fsum((g * (sums_a + cl + ch)).tolist())
     total = c1 * math.fsum((gs * corr).tolist()) + warm
     paper_total = c1 * math.fsum((gs * paper).tolist()) + warm
-    idx = [math.inf if x == math.inf else int(x) for x in idx.tolist()]
-    sums, consts, term, paper, corr = (x.tolist() for x in (sums, consts, term, paper, corr))
-    valid = (gs <= 2).tolist()
-    return RdfeBound(tuple(idx), tuple(sums), tuple(consts), tuple(term), tuple(paper), tuple(corr),
-                     tuple(valid), c1, c2, sharp, total, paper_total)
+    return RdfeBound(tuple(math.inf if x == math.inf else int(x) for x in idx.tolist()), tuple(sums.tolist()),
+                     tuple(consts.tolist()), tuple(term.tolist()), tuple(paper.tolist()), tuple(corr.tolist()),
+                     tuple((gs <= 2).tolist()), c1, c2, sharp, total, paper_total)
 
 
 def _sums(costs: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:

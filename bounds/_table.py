@@ -142,7 +142,7 @@ def checkpoint_profile(mu_high, *, q, gap, q_max, signs, clip=False) -> TableLow
     mu = np.asarray(mu_high, dtype=float)
     K = mu.size
     qs = [v.count(f"q[{i}]", x) for i, x in enumerate(q)]
-    if not qs or any(b <= a for a, b in zip(qs, qs[1:])):
+    if not qs or any(b <= a for a, b in zip(qs, qs[1:], strict=False)):
         raise TaccInputError("q", q, "must be a non-empty strictly increasing list of checkpoint sizes")
     qmax = v.count("q_max", q_max)
     if qmax < qs[0]:

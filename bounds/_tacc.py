@@ -13,10 +13,10 @@ import numpy as np
 from bounds import _validate as v
 from bounds._errors import TaccInputError
 from bounds._exact import scaled_sum
-from bounds._partition import ArmClass, in_h
+from bounds._partition import ArmClass
 
-__all__ = ["confirmation_counts", "confirmation_count", "low_query_bound", "high_query_bound", "TaccBound", "tacc_regret_bound",
-           "CorollaryTerms", "corollary_order", "Comparison", "static_vs_adaptive"]
+__all__ = ["confirmation_counts", "confirmation_count", "low_query_bound", "high_query_bound", "TaccBound",
+           "tacc_regret_bound", "CorollaryTerms", "corollary_order", "Comparison", "static_vs_adaptive"]
 
 
 def confirmation_count(ell: float, gap: float) -> int | float:
@@ -172,7 +172,7 @@ def tacc_regret_bound(gaps, classes: Sequence[ArmClass], *, n_gamma: int, s0: in
     low = np.choose(code, [0, ng + 1, ng + s + 1, ng + s + 1]).tolist()
     high = np.choose(code, [0, 1, 1, 0]).tolist()
     in_high = np.flatnonzero(code == 3)
-    for k, cc in zip(in_high.tolist(), confirmation_counts(e, gs[in_high])):
+    for k, cc in zip(in_high.tolist(), confirmation_counts(e, gs[in_high]), strict=True):
         high[k] = 1 + cc
     terms = _terms(gs, cl, low, ch, high)
     return TaccBound(tuple(classes), tuple(low), tuple(high), tuple(terms), _total(terms))
@@ -205,7 +205,7 @@ class CorollaryTerms:
     ratio: float
 
 
-def corollary_order(gaps: Sequence[float], classes: Sequence[ArmClass], *, gamma: float, horizon: int,
+def corollary_order(gaps: Sequence[float] | np.ndarray, classes: Sequence[ArmClass], *, gamma: float, horizon: int,
                     ell: float, s0: int, cost_low: float, cost_high: float) -> CorollaryTerms:
     r"""Order-wise regret bound (``cor:analysis-main-regret-order``).
 
@@ -266,8 +266,8 @@ class Comparison:
     applies: tuple
 
 
-def static_vs_adaptive(gaps: Sequence[float], classes: Sequence[ArmClass], *, n_gamma: int, s0: int, ell: float,
-                       cost_low: float, cost_high: float) -> Comparison:
+def static_vs_adaptive(gaps: Sequence[float] | np.ndarray, classes: Sequence[ArmClass], *, n_gamma: int, s0: int,
+                       ell: float, cost_low: float, cost_high: float) -> Comparison:
     r"""Arm-level comparison with the static threshold rule (``prop:analysis-regret-improvement``).
 
     .. math::
@@ -287,7 +287,7 @@ def static_vs_adaptive(gaps: Sequence[float], classes: Sequence[ArmClass], *, n_
     classes = tuple(classes)
     C, CD, CU = ArmClass.C, ArmClass.C_D, ArmClass.C_U
     in_c = np.array([c is C or c is CD or c is CU for c in classes], dtype=bool)
-    prior = tuple(ArmClass.B if c else x for x, c in zip(classes, in_c.tolist()))
+    prior = tuple(ArmClass.B if c else x for x, c in zip(classes, in_c.tolist(), strict=True))
     gs, ng, s, e, cl, ch, _ = _check_common(gaps, prior, n_gamma, s0, ell, cost_low, cost_high)
     ok = in_c & (gs > 0)
     where = np.flatnonzero(ok)
@@ -300,5 +300,5 @@ def static_vs_adaptive(gaps: Sequence[float], classes: Sequence[ArmClass], *, n_
         ad[where] = scaled_sum(g, cl, ng + s + 1, ch, 1)
         diff[where] = scaled_sum(g, ch, cc, cl, s, sign=-1)
         strict[where] = [s * cl <= ch and x >= 2 for x in cc]
-    st, ad, diff, strict, applies = st.tolist(), ad.tolist(), diff.tolist(), strict.tolist(), ok.tolist()
-    return Comparison(tuple(st), tuple(ad), tuple(diff), tuple(strict), tuple(applies))
+    return Comparison(tuple(st.tolist()), tuple(ad.tolist()), tuple(diff.tolist()), tuple(strict.tolist()),
+                      tuple(ok.tolist()))

@@ -4,7 +4,8 @@ Vocabulary: a claim on a run is HOLDS, VIOLATED (event held, every assumption he
 the error bound of the comparison, confirmed on a fresh run), OFF_EVENT (the confidence event failed on the
 run), NOT_APPLICABLE (an assumption of the claim fails on the instance), UNDECIDED (an assumption or the
 comparison lies inside its error bound) or NOTHING_TO_MEASURE (the run has nothing the claim bounds, for example
-no arm of its class: not evidence either way). Hypothesis strategies for property tests are in :mod:`certify.strategies`.
+no arm of its class: not evidence either way). Hypothesis strategies for property tests are in
+:mod:`certify.strategies`.
 
 Public beyond the verdicts: ``sample_configs`` (the gate's generated configurations) and ``assumption_evidence``
 (the search for what breaking one assumption does), both used by ``tacc check``; the metamorphic relations
@@ -24,7 +25,8 @@ from certify._verdict import LEM_CI_ALPHA, RunVerdict, Verdict, judge, judge_lem
 __all__ = [
     "ASSUMPTIONS", "AssumptionResult", "check_assumptions", "DEFAULT_POLICIES", "Certificate", "ClaimSummary",
     "Reproducer", "check", "load_baseline", "BASELINE", "IntegrityError", "NotJudged", "accepted", "sample_configs",
-    "Evidence", "assumption_evidence", "CLAIMS", "LEM_CI", "UNDEFINED_RATIO", "Claim", "ClaimContext", "Measurement", "claim",
+    "Evidence", "assumption_evidence", "CLAIMS", "LEM_CI", "UNDEFINED_RATIO", "Claim", "ClaimContext", "Measurement",
+    "claim",
     "READS", "RELATIONS", "RelationResult", "changed_parts", "relabel_relation", "s0_zero_relation", "scale_relation",
     "static_relation", "unread_relation",
     "claims_for", "ucb_count_bound", "LEM_CI_ALPHA", "RunVerdict", "Verdict", "judge", "judge_lem_ci",

@@ -91,7 +91,7 @@ def _plugin_prefix(k: int, mu: int, means, certs, shift: int) -> AssumptionResul
         return float(Fraction(x, 1 << shift))
 
     total, prev = 0, None
-    for i, (x, u) in enumerate(zip(means, certs), start=1):
+    for i, (x, u) in enumerate(zip(means, certs, strict=True), start=1):
         if prev is not None and u < prev:
             return AssumptionResult("ass:plugin", False, f"U_k decreases at arm {k}, n = {i}",
                                     {"arm": k, "n": i, "U(n-1)": val(prev), "U(n)": val(u), "margin": val(u - prev)})

@@ -254,11 +254,11 @@ def check(configs, *, policies=DEFAULT_POLICIES, seeds=range(10), executor: str 
         contexts[c.name] = ClaimContext(problem, assumptions[c.name])
     verdicts: list[RunVerdict] = []
     groups: dict = {}
-    for task, rec in zip(tasks, records):
+    for task, rec in zip(tasks, records, strict=True):
         ctx = contexts[task.config.name]
         verdicts += [judge(c, ctx, rec) for c in claims_for(task.policy)]
         groups.setdefault((task.config.name, task.policy), []).append((task, rec))
-    for (name, policy), pairs in groups.items():
+    for (name, _policy), pairs in groups.items():
         verdicts.append(judge_lem_ci(contexts[name], [r for _, r in pairs]))
     verdicts, errors = confirm(verdicts, contexts, groups, engine) if confirm_violations else (verdicts, [])
     reproducers = []

@@ -18,7 +18,8 @@ from bounds import (ArmClass, arm_partition, high_query_bound, low_query_bound, 
                     tacc_regret_bound)
 from certify._exact import Comparison, Decision, compare_le, exact, rounding_error
 
-__all__ = ["UNDEFINED_RATIO", "Measurement", "Claim", "ClaimContext", "CLAIMS", "LEM_CI", "claim", "claims_for", "ucb_count_bound"]
+__all__ = ["UNDEFINED_RATIO", "Measurement", "Claim", "ClaimContext", "CLAIMS", "LEM_CI", "claim", "claims_for",
+           "ucb_count_bound"]
 
 
 #: why a ratio empirical / bound has no value: both are 0 (for example a count bounded by 0 that is 0, or a regret
@@ -168,7 +169,7 @@ class Claim:
     policies: tuple
     assumptions: tuple
     needs_event: bool
-    measure: Callable
+    measure: Callable | None  # None for LEM_CI, judged over the seeds of a sweep (judge_lem_ci), not per run
     paper: bool = True
     measures: str = "arm"
 
@@ -246,7 +247,7 @@ def _rdfe_width(ctx, rec):
     mu = ctx.problem.instance.mu_high
     out = []
     for ph in _completed(rec):
-        for k, u, lo in zip(ph.active, ph.ucb, ph.lcb):
+        for k, u, lo in zip(ph.active, ph.ucb, ph.lcb, strict=True):
             err = rounding_error(abs(u) + abs(lo), _INTERVAL_ROUNDINGS)
             eu, el = exact(u), exact(lo)
             width, centre = eu - el, (eu + el) / 2
@@ -287,7 +288,7 @@ def _phase_cost(ctx, cost: float, fidelity: int) -> tuple:
 def _rdfe_cost(ctx, rec):
     out = []
     for ph in _completed(rec):
-        for k, f, c in zip(ph.active, ph.fidelity, ph.cost):
+        for k, f, c in zip(ph.active, ph.fidelity, ph.cost, strict=True):
             value, err = _phase_cost(ctx, c, f)
             bound = ctx.oracle_cost_exact(k, ph.r)
             out.append(_with_exact(Measurement("Delta Lambda_{k,r}", float(bound), c, arm=k, phase=ph.r,

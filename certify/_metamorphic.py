@@ -164,7 +164,8 @@ def _first_difference(a: dict, b: dict) -> str:
     for key in a:
         if a[key] != b[key]:
             if key == "trace":
-                i = next((i for i, (x, y) in enumerate(zip(a[key], b[key])) if x != y), min(len(a[key]), len(b[key])))
+                i = next((i for i, (x, y) in enumerate(zip(a[key], b[key], strict=False)) if x != y),
+                         min(len(a[key]), len(b[key])))
                 return f"trace differs first at round {i + 1}"
             return f"{key}: {a[key]} != {b[key]}"
     return ""

@@ -12,7 +12,7 @@ from hypothesis.errors import NoSuchExample
 from bounds import dump_config
 from certify._assumptions import check_assumptions
 from certify._draws import seed_only_draws
-from certify._claims import ClaimContext, claims_for
+from certify._claims import ClaimContext, Measurement, claims_for
 from certify._verdict import Verdict, judge
 from simulate import make_problem, run
 
@@ -52,12 +52,13 @@ class Evidence:
     label: str | None = None
     seed: int | None = None
     config_toml: str | None = None
-    worst: object = None
+    worst: Measurement | None = None
 
     def describe(self) -> str:
         if not self.found:
             return (f"{self.assumption}: none found in {self.examples} examples ({self.policy}): no claim was "
                     f"exceeded when only this assumption was broken")
+        assert self.worst is not None  # found: the measurement that exceeded its bound
         return (f"{self.assumption}: breaking it lets {self.claim} ({self.label}) be exceeded on {self.policy}, "
                 f"seed {self.seed}: {self.worst.what} = {self.worst.empirical:g} > {self.worst.bound:g}")
 

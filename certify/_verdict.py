@@ -74,6 +74,8 @@ def judge(claim: Claim, ctx: ClaimContext, record) -> RunVerdict:
     Precedence: NOT_APPLICABLE (an assumption failed), UNDECIDED (an assumption undecided), OFF_EVENT,
     VIOLATED (a measurement exceeded beyond its error bound), UNDECIDED (a measurement inside its error
     bound), NOTHING_TO_MEASURE (no measurement: the run has nothing the claim bounds), HOLDS."""
+    if claim.measure is None:
+        raise TypeError(f"claim {claim.key} is judged over seeds (judge_lem_ci), not on one run")
     ms = claim.measure(ctx, record)
     worst = max(ms, key=_tightness, default=None)
     failed = ctx.failed(claim.assumptions)

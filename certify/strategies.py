@@ -67,7 +67,7 @@ def low_models(draw, n_arms: int, mu_high, bernoulli: bool, models=LOW_MODELS):
     length = draw(st.integers(1, 6))
     rows, certs = [], []
     for m in mu_high:
-        row = [draw(st.floats(-0.3, 0.3).map(lambda x, m=m: round(m + x, 3))) for _ in range(length)]
+        row = [round(m + draw(st.floats(-0.3, 0.3)), 3) for _ in range(length)]
         if bernoulli:
             row = [min(1.0, max(0.0, x)) for x in row]
         rows.append(row)
@@ -139,7 +139,7 @@ def targeted_configs(draw, n_arms=st.integers(2, 6), classes=("A", "B", "C"),
     rho_min = min_rho(sigma, k, T, delta)
     rho_scale = draw(st.sampled_from([1.0, 0.25, 0.1])) if regime == "decay" else 1.0
     rho = "min" if rho_scale == 1.0 else round(rho_scale * rho_min, 8)
-    ell = log_factor(rho_min if rho == "min" else rho, k, T, delta)
+    ell = log_factor(rho_min if isinstance(rho, str) else rho, k, T, delta)
     if regime == "decay":
         gamma = draw(st.sampled_from([0.05, 0.1, 0.2]))
     else:
@@ -166,7 +166,8 @@ def targeted_configs(draw, n_arms=st.integers(2, 6), classes=("A", "B", "C"),
         mu = [mu_star] + [mu_star - g for g in gaps]
         low = {"model": "power_decay", "zeta": zeta, "r": r, "signs": [1] * k}
     else:
-        spots, mu = [None], [mu_star]
+        spots: list[tuple[int, float] | None] = [None]
+        mu = [mu_star]
         for target in targets:
             if target == "B":
                 mu.append(mu_star - draw(st.floats(0.0, 2 * gamma, exclude_max=True).map(lambda x: round(x, 4))))
@@ -181,7 +182,7 @@ def targeted_configs(draw, n_arms=st.integers(2, 6), classes=("A", "B", "C"),
                 spots.append((t, t * (gap + draw(st.sampled_from([0.1, 0.5, 1.0])))))
         length = max([t for t, _ in filter(None, spots)], default=1) + 1
         rows, certs = [], []
-        for m, spot in zip(mu, spots):
+        for m, spot in zip(mu, spots, strict=True):
             row, cert = [m] * length, [1e-9] * length
             if spot is not None:
                 t, D = spot
@@ -241,7 +242,7 @@ BREAKABLE = ("ass:mono-cert", "ass:plugin", "cap:S0")
 def _table_rows(mu, rows_dev, slack=1e-9):
     """Table low means mu + dev and the certificate: the cumulative |dev| (+ slack)."""
     means, certs = [], []
-    for m, dev in zip(mu, rows_dev):
+    for m, dev in zip(mu, rows_dev, strict=True):
         means.append([m + d for d in dev])
         run, cert = 0.0, []
         for d in dev:
@@ -327,7 +328,7 @@ def deterministic_configs(draw, n_arms=st.integers(2, 5), budget=st.integers(40,
     mu = [draw(st.sampled_from([0.0, 1.0])) for _ in range(k)]
     rows = [[draw(st.sampled_from([0.0, 1.0])) for _ in range(length)] for _ in range(k)]
     certs = []
-    for m, row in zip(mu, rows):
+    for m, row in zip(mu, rows, strict=True):
         slack, run, cert = draw(st.integers(1, 999)) / 1013, 0.0, []
         for x in row:
             run += abs(x - m)

@@ -5,7 +5,8 @@ Each step's premises (with the result, definition or assumption each comes from)
 formulas; the text a reader sees and the goal z3 is given are generated from them. A step is PROVED, REFUTED
 (with a counterexample, the corrected statement and the corrected statement's own result) or UNKNOWN (with the
 reason). Every PROVED step is mutated (``proofs_checks._mutate``): a step none of whose mutants is refused is
-VACUOUS. ``COVERAGE`` maps the paper's displayed statements to the steps that check them. ``BASELINE`` is the path of the repository's baseline of the paper's current
+VACUOUS. ``COVERAGE`` maps the paper's displayed statements to the steps that check them.
+``BASELINE`` is the path of the repository's baseline of the paper's current
 findings (``tacc proofs --baseline repo``).
 """
 
@@ -24,6 +25,7 @@ STEPS = (_lem_ci.STEPS + _selection.STEPS + _low_query.STEPS + _theorem.STEPS + 
          + _improvement.STEPS + _rdfe.STEPS + _facts.STEPS + _definitions.STEPS)
 if len({s.sid for s in STEPS}) != len(STEPS):
     raise RuntimeError("duplicate proof step ids")
-__all__ = ["BASELINE", "STEPS", "COVERAGE", "Statement", "coverage_rows", "Inference", "Premise", "decide", "MutationReport",
+__all__ = ["BASELINE", "STEPS", "COVERAGE", "Statement", "coverage_rows", "Inference", "Premise", "decide",
+           "MutationReport",
            "mutants", "mutate", "least_rho_gaussian", "least_rho_subgaussian", "radius_rows", "Outcome", "Step",
            "StepResult", "StepReport", "run_steps", "load_baseline"]

@@ -110,7 +110,8 @@ def _free(inf: Inference) -> list:
 
 def _bounds(inf: Inference) -> dict:
     """Numeric bounds a premise puts on a single symbol (``x >= 0``, ``x <= 1``), to sample within them."""
-    lo, hi = {}, {}
+    lo: dict = {}
+    hi: dict = {}
     for p in inf.premises:
         f = p.formula
         if isinstance(f, (sympy.Le, sympy.Lt, sympy.Ge, sympy.Gt)):

@@ -121,7 +121,7 @@ class MutationReport:
 def mutate(inf: Inference, *, timeout_ms: int = MUTANT_TIMEOUT_MS, hypotheses: bool = True) -> MutationReport:
     """Decide every conclusion mutant and every one-premise-dropped variant of a PROVED inference."""
     ms = mutants(inf.conclusion)
-    refused, survived, slack, undecided, examples = 0, [], [], [], {}
+    refused, survived, slack, undecided, examples = 0, [], [], [], dict[str, dict | None]()
     dom = tuple(p for p in inf.premises if p.source == DOMAIN)
     for m in ms:
         r = decide(inf.with_conclusion(m.formula), timeout_ms=timeout_ms)

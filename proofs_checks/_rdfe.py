@@ -131,7 +131,7 @@ def _terminal_consistency(_r) -> str:
     r0 = rng(7)
     pts = [(r0.uniform(0.01, 6.0),) for _ in range(POINTS // 4)]
     return agree("bounds.rdfe_regret_bound.paper_form_valid", code,
-                 lambda g: math.ldexp(1.0, -rdfe_phase_index(g)) >= g / 4, pts, extra=[(3.0,), (2.0,)])
+                 lambda g: math.ldexp(1.0, -int(rdfe_phase_index(g))) >= g / 4, pts, extra=[(3.0,), (2.0,)])
 
 
 def _terminal_corrected():

@@ -47,13 +47,15 @@ class StepReport:
 
 def _one(s: Step, baseline: set, do_mutate: bool) -> StepReport:
     t = time.perf_counter()
-    mutation, mutated, least = None, "", ()
+    mutation, mutated = None, ""
+    least: tuple = ()
     try:
         r = s.check()
         if do_mutate and r.outcome is Outcome.PROVED:
             mutation, mutated = mutate(s.inference), "step"
             least = tuple(least_constants(s.inference, mutation.slack))
-        elif do_mutate and r.outcome is Outcome.REFUTED and r.corrected_outcome is Outcome.PROVED:
+        elif (do_mutate and s.corrected is not None and r.outcome is Outcome.REFUTED
+              and r.corrected_outcome is Outcome.PROVED):
             mutation, mutated = mutate(s.corrected(), hypotheses=False), "correction"
     except Exception as exc:  # a failing checker is reported, not raised
         r = StepResult(Outcome.UNKNOWN, f"the check raised {type(exc).__name__}: {exc} "

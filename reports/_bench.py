@@ -211,8 +211,9 @@ def run_bench(*, quick: bool = False, smpy_python: str | None = None, out_dir="t
         nl, nh, _, _ = numpy_tacc(problem, 7)
         rows.append(_row(label, "tacc", "numpy per round", time.process_time() - t, int(nl.sum() + nh.sum()), 1))
         _, _, _, trace = numpy_tacc(problem, 7, draws="table", trace=True)
-        checks.append({"instance": label, "what": "tacc: numpy per-round implementation == fast engine (every decision)",
-                       "same": list(trace) == list(run(problem, "tacc", 7, trace=True).trace)})
+        checks.append({"instance": label,
+                       "what": "tacc: numpy per-round implementation == fast engine (every decision)",
+                       "same": list(trace) == list(run(problem, "tacc", 7, trace=True).trace or ())})
         T = problem.horizon
         ucb_problem = make_problem(_budget(config, T * config.costs.high))
         run(ucb_problem, "ucb", 0)

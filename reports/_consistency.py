@@ -26,7 +26,6 @@ import math
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from itertools import combinations
 
 from scipy import stats
 
@@ -39,7 +38,7 @@ LEVEL = Fraction(5, 100)
 def paper_number(x) -> tuple[Fraction, Fraction]:
     """A printed number as (value, half a unit of its last digit): 3277.7 -> (32777/10, 1/20)."""
     d = Decimal(str(x))
-    return Fraction(d), Fraction(1, 2) * Fraction(10) ** d.as_tuple().exponent
+    return Fraction(d), Fraction(1, 2) * Fraction(10) ** int(d.as_tuple().exponent)
 
 
 @dataclass(frozen=True)
@@ -144,7 +143,8 @@ def _invariance_checks(exp, experiments, problems, n_of) -> list[Check]:
     pairs = []
     mine = [c for c in _cells(experiments) if c[0].key == exp.key]
     every = list(_cells(experiments))
-    seen, cache = set(), {}
+    seen: set = set()
+    cache: dict = {}
     for a in mine:
         for b in every:
             if a[2] != b[2] or (a[0].key, a[1]) == (b[0].key, b[1]):
@@ -168,7 +168,7 @@ def _invariance_checks(exp, experiments, problems, n_of) -> list[Check]:
         return []
     z = float(stats.norm.ppf(1 - float(LEVEL) / (2 * len(pairs))))
     out = []
-    for a, b, changed in pairs:
+    for a, b, parts in pairs:
         (ma, mah), (sa, sah) = map(paper_number, a[3])
         (mb, mbh), (sb, sbh) = map(paper_number, b[3])
         where = lambda c: c[1] if c[0].key == exp.key else f"{c[0].key} {c[1]}"  # noqa: E731
@@ -181,7 +181,9 @@ def _invariance_checks(exp, experiments, problems, n_of) -> list[Check]:
         else:
             score = max(float(d), 0.0) / se
             ok = score <= z
-            why = (f"{a[2]} reads none of the parts that differ ({', '.join(changed) or 'lambda_H only, and it makes no high query'}); the means differ by "
+            differ = ", ".join(parts) or "lambda_H only, and it makes no high query"
+            why = (f"{a[2]} reads none of the parts that differ ({differ}); "
+                   f"the means differ by "
                    f"{_q(abs(ma - mb))} = {score:.3g} combined standard errors, against {z:.3g} (two-sided normal "
                    f"test, family-wise level {float(LEVEL):g} over {len(pairs)} equalities; common seeds would "
                    f"make the runs identical)")
@@ -193,7 +195,7 @@ def _invariance_checks(exp, experiments, problems, n_of) -> list[Check]:
 def _seed_free_checks(exp, problems) -> list[Check]:
     """A seed-free (standard error 0) regret of a low-only policy is Lambda / lambda_L x a published gap."""
     from certify import READS
-    out = []
+    out: list[Check] = []
     if len(exp.paper_means) < 2:
         return out
     means = [paper_number(m) for m in exp.paper_means]

@@ -32,8 +32,9 @@ def to_record(c: Continuation) -> dict:
 
 def _arm(c: Continuation, k: int) -> dict:
     w = c.window
+    win = w.window(k)
     out = {"arm": k, "tau": w.tau[k], "gain_at_n_gamma": w.gain[k], "pulls": w.pulls[k],
-           "window": list(w.window(k)) if w.window(k) else None, "reaches_tau": w.reaches_tau[k],
+           "window": list(win) if win else None, "reaches_tau": w.reaches_tau[k],
            "last_count": c.last_count[k], "rho_max": c.rho_max[k]}
     if out["window"] is None:
         out["window_reason"] = "empty: the continuation test passes at no low count from N_gamma (0 pulls)"

@@ -67,8 +67,8 @@ def _continuation_sentence(use: dict, window_sentence: str) -> str:
 
 def identical_seeds(a, b) -> tuple[int, int, int]:
     """(seeds with identical runs apart from the policy's name, seeds with exactly equal regret, seeds)."""
-    same = sum(replace(x, policy="") == replace(y, policy="") for x, y in zip(a, b))
-    equal = sum(x.regret == y.regret for x, y in zip(a, b))
+    same = sum(replace(x, policy="") == replace(y, policy="") for x, y in zip(a, b, strict=True))
+    equal = sum(x.regret == y.regret for x, y in zip(a, b, strict=True))
     return same, equal, len(a)
 
 
@@ -137,7 +137,7 @@ def explain_claim(claim, *, records: dict, gaps, costs: tuple, classes, window_s
     out = []
     if claim.kind == "best":
         means = {m: float(np.mean([r.regret for r in records[m]])) for m in methods}
-        best = min(means, key=means.get)
+        best = min(means, key=means.__getitem__)
         methods = ["tacc", best] if best != "tacc" else ["tacc"]
     for m in methods:
         out.append(_sources_sentence(m, regret_sources(records[m], gaps, cl, ch, classes), ch) + ".")

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -234,8 +235,8 @@ def timeline_figure(e: Explanation, max_arms: int = 20):
     ax.set_xlabel("round")
     ax.set_title(f"{e.config}: {e.policy}, seed {e.seed}, regret {fmt(e.regret)}")
     handles, labels = ax.get_legend_handles_labels()
-    seen = {}
-    for h, lab in zip(handles, labels):
+    seen: dict[str, Any] = {}
+    for h, lab in zip(handles, labels, strict=True):
         seen.setdefault(lab, h)
     ax.legend(seen.values(), seen.keys(), fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=3)
     ax.grid(True, axis="x", alpha=0.3)

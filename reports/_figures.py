@@ -37,7 +37,7 @@ def save(fig, out_dir: Path, name: str, formats=("png", "pdf")) -> list[str]:
 
 def _finite(xs, ys):
     """The points with a finite y (an infinite bound is not drawn; the text says why)."""
-    pts = [(x, y) for x, y in zip(xs, ys) if math.isfinite(y)]
+    pts = [(x, y) for x, y in zip(xs, ys, strict=True) if math.isfinite(y)]
     return [x for x, _ in pts], [y for _, y in pts]
 
 
@@ -90,7 +90,7 @@ def count_distribution(labels, groups: list, bounds: list, *, title: str, ylabel
     fig, ax = _fig(max(6.4, 0.9 * len(labels) + 3), 4.2)
     seen = set()
     drawn = []
-    for i, (by_class, bound) in enumerate(zip(groups, bounds)):
+    for i, (by_class, bound) in enumerate(zip(groups, bounds, strict=True)):
         cls = [c for c in _CLASS_COLOUR if c in by_class] + [c for c in by_class if c not in _CLASS_COLOUR]
         width = 0.8 / max(len(cls), 1)
         for j, c in enumerate(cls):

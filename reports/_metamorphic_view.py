@@ -53,7 +53,7 @@ def summarize(results) -> list[dict]:
     for key, statement in RELATIONS.items():
         rs = [r for r in results if r.relation == key]
         judged = [r for r in rs if r.holds is not None]
-        why = {}
+        why: dict[str, set[str]] = {}
         for r in rs:
             if r.holds is None:
                 why.setdefault(r.detail, set()).add(r.policy)

@@ -7,7 +7,6 @@ certificate of ``certify`` at the full budget, and the bounds of ``bounds`` at e
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass, replace
 from importlib import resources
@@ -171,7 +170,7 @@ def count_groups(counts, run_classes, arms) -> list[dict]:
     each run (``run_classes[s][k]``: A, B, C^d, C^u, ...)."""
     out = []
     for i, k in enumerate(arms):
-        g = {}
+        g: dict[str, list[int]] = {}
         for s, cs in enumerate(run_classes):
             g.setdefault(cs[k].value, []).append(int(counts[s, i]))
         out.append(g)
@@ -181,7 +180,7 @@ def count_groups(counts, run_classes, arms) -> list[dict]:
 def tightness_ratios(cert) -> dict:
     """Per claim (``key (label)``), empirical / bound of every run on which it was asserted (HOLDS or VIOLATED);
     an undefined ratio (0 / 0) has no point."""
-    out = {f"{s.key} ({s.label})": [] for s in cert.summaries}
+    out: dict[str, list[float]] = {f"{s.key} ({s.label})": [] for s in cert.summaries}
     names = {s.key: f"{s.key} ({s.label})" for s in cert.summaries}
     for v in cert.verdicts:
         if v.claim in names and v.judged and not math.isnan(v.ratio):
@@ -199,7 +198,8 @@ def non_monotone_bounds(budgets, bound_lines: dict, analyses: dict) -> list[dict
                 continue
             b0, b1 = budgets[i - 1], budgets[i]
             a0, a1 = analyses[b0], analyses[b1]
-            moved = [f"arm {k} from {c0.value} to {c1.value}" for k, (c0, c1) in enumerate(zip(a0.classes, a1.classes))
+            moved = [f"arm {k} from {c0.value} to {c1.value}"
+                     for k, (c0, c1) in enumerate(zip(a0.classes, a1.classes, strict=True))
                      if c0 is not c1]
             if moved:
                 why = (f"the arm classes change with the budget (ell_Lambda {fmt(a0.ell)} -> {fmt(a1.ell)}, N_gamma "
@@ -251,7 +251,7 @@ def make_report(config=None, *, seeds=range(1000), out_dir="tacc-report", polici
     assumptions = check_assumptions(problem)
     cert = check([final_config], policies=policies, seeds=seeds, reproducer_dir=out / "reproducers",
                  records=[r for p in policies for r in by[full, p]], confirm_violations=runs is None)
-    analyses = {b: analyze(c) for b, c in zip(budgets, configs)}
+    analyses = {b: analyze(c) for b, c in zip(budgets, configs, strict=True)}
     a = analyses[full]
     inst = a.instance
     files = []
@@ -298,9 +298,9 @@ def make_report(config=None, *, seeds=range(1000), out_dir="tacc-report", polici
                        fig_dir, "tightness")
 
     # numbers
-    classes_after = {}
+    classes_after: dict[str, int] = {}
     for cs in run_classes:
-        for k, c in enumerate(cs):
+        for c in cs:
             if c is not ArmClass.OPTIMAL:
                 classes_after[c.value] = classes_after.get(c.value, 0) + 1
     event = {p: {"policy": p, "runs": len(by[full, p]), "failures": sum(not r.event_held for r in by[full, p]),

@@ -58,7 +58,7 @@ def _claim(c, final, pairs, diag, exp, s0) -> tuple[bool, str]:
     if kind == "best":
         v, methods = args
         means = {m: final[v][m].mean for m in methods}
-        best = min(means, key=means.get)
+        best = min(means, key=means.__getitem__)
         return best == "tacc", f"lowest: {best} ({fmt(means[best])}); TACC {fmt(means['tacc'])}"
     if kind in ("paired_below", "paired_mean_below", "paired_above"):
         v, b = args
@@ -74,8 +74,8 @@ def _claim(c, final, pairs, diag, exp, s0) -> tuple[bool, str]:
     if kind == "decreasing":
         m, = args
         vals = [final[v.name][m].mean for v in exp.variants]
-        ok = all(b <= a for a, b in zip(vals, vals[1:]))
-        return ok, ", ".join(f"{v.name}: {fmt(x)}" for v, x in zip(exp.variants, vals))
+        ok = all(b <= a for a, b in zip(vals, vals[1:], strict=False))
+        return ok, ", ".join(f"{v.name}: {fmt(x)}" for v, x in zip(exp.variants, vals, strict=True))
     if kind == "close_to":
         v, m, value, rel = args
         s = final[v][m]
@@ -158,7 +158,8 @@ def _selected(keys, seeds) -> list:
         try:
             exps.append(experiment(k))
         except KeyError:
-            raise TaccInputError("experiment", k, f"must be 'all' or one of {', '.join(e.key for e in EXPERIMENTS)}")
+            raise TaccInputError("experiment", k,
+                                 f"must be 'all' or one of {', '.join(e.key for e in EXPERIMENTS)}") from None
     if seeds is not None and (isinstance(seeds, bool) or not isinstance(seeds, int) or seeds < 2):
         raise TaccInputError("seeds", seeds, "must be an int >= 2 (paired intervals need two seeds)")
     return exps
@@ -208,7 +209,7 @@ def _run_experiment(exp: Experiment, *, seeds, quick, out: Path, run_kw, problem
     sens_recs = run_tasks(tasks_for(sens_cfgs, exp.methods, sens_seeds), **run_kw)
     sens, sweep_by = [], {}
     i = 0
-    for (s, v), c in zip(sweep_keys, sens_cfgs):
+    for (s, v), c in zip(sweep_keys, sens_cfgs, strict=True):
         for m in exp.methods:
             rs = sens_recs[i:i + len(sens_seeds)]
             i += len(sens_seeds)
@@ -265,14 +266,14 @@ def experiment_variant(exp: Experiment, name: str):
 def _sweep_outcomes(c, exp, scales, swept, sweep_by, s0) -> list:
     """Per rho scale: (scale, reproduced or None if the claim's setting is not swept, largest event-failure
     frequency among the claim's methods, the method it belongs to)."""
-    out = []
+    out: list[tuple] = []
     need = _claim_variants(c, exp)
     methods = tuple(dict.fromkeys(m for m in exp.methods if m in _diagnose.claim_methods(c) or c.kind == "best"))
     for s in scales:
         if not all(v in swept for v in need):
             out.append((s, None, 0.0, ""))
             continue
-        final, pairs, diag = _summaries(lambda v, m: sweep_by[s, v, m], need, exp.methods)
+        final, pairs, diag = _summaries(lambda v, m, s=s: sweep_by[s, v, m], need, exp.methods)
         ok, _ = _claim(c, final, pairs, diag, exp, s0)
         freq = {m: max(sum(not r.event_held for r in sweep_by[s, v, m]) / len(sweep_by[s, v, m]) for v in need)
                 for m in methods}
@@ -291,8 +292,8 @@ def _explanations(exp, claims, by, budgets, priors, scales, swept, sweep_by, s0,
             windows[v] = _continuation_view.summary(continuation_of(analyze(configs[(v, full)])))
         return windows[v]
 
-    out = {"claims": {}, "equalities": []}
-    for c, (text, ok, _) in zip(exp.claims, claims):
+    out: dict = {"claims": {}, "equalities": []}
+    for c, (text, ok, _) in zip(exp.claims, claims, strict=True):
         v = _claim_variants(c, exp)[-1]
         marks = _diagnose.sweep_marks(c, _sweep_outcomes(c, exp, scales, swept, sweep_by, s0))
         if ok:
@@ -382,10 +383,10 @@ def _markdown(exp, res, final, pairs, claims, fig_names, scales) -> str:
     L += ["## Paired differences at the final budget (TACC minus baseline, 95% t-interval)", ""]
     for v in exp.variants:
         paper = exp.paper_paired.get(v.name, {})
-        rows = [(m, fmt(p.mean), f"[{fmt(p.low)}, {fmt(p.high)}]", "yes" if p.excludes_zero else "no",
-                 f"{paper[m][0]} [{paper[m][1]}, {paper[m][2]}]" if m in paper else "-")
-                for m, p in pairs[v.name].items()]
-        L += [f"### {v.name}", "", table(["baseline", "mean", "95% CI", "excludes 0", "paper"], rows), ""]
+        paired = [(m, fmt(p.mean), f"[{fmt(p.low)}, {fmt(p.high)}]", "yes" if p.excludes_zero else "no",
+                   f"{paper[m][0]} [{paper[m][1]}, {paper[m][2]}]" if m in paper else "-")
+                  for m, p in pairs[v.name].items()]
+        L += [f"### {v.name}", "", table(["baseline", "mean", "95% CI", "excludes 0", "paper"], paired), ""]
     L += ["## Regret curves and continuation windows", ""] + [f"![{v}]({f})" for v, f in fig_names] + [""]
     L += ["## Diagnostics at the final budget", "",
           "High-fidelity calls and continuation calls are totals per run (mean over seeds); classes are those of "
@@ -393,7 +394,8 @@ def _markdown(exp, res, final, pairs, claims, fig_names, scales) -> str:
     for v in exp.variants:
         d = res["diagnostics"][v.name]
         cls = ", ".join(f"{k} {fmt(x)}" for k, x in res["classes"][v.name].items())
-        L += [f"### {v.name}", "", f"arm classes: {cls}", "", table(["method", "high-fidelity calls", "continuation calls", "max continuation on one arm",
+        L += [f"### {v.name}", "", f"arm classes: {cls}", "",
+              table(["method", "high-fidelity calls", "continuation calls", "max continuation on one arm",
                          "runs with the event failed"],
                         [(m, d[m]["high_calls"], d[m]["continuation"], d[m]["max_continuation_per_arm"],
                           d[m]["event_failures"]) for m in exp.methods]), ""]

@@ -19,8 +19,9 @@ def runs_by_budget(frames, configs, *, policies=None, seeds=None) -> tuple[dict,
     """The saved records of ``configs`` (one configuration at each budget of a sweep) as ``{(budget, policy):
     [records in seed order]}``, with the policies and seeds used.
 
-    Policies default to those saved at the full budget (in the order of ``simulate.POLICIES``); seeds to those saved for every (budget, policy). Asked-for
-    policies that are not all saved are refused (``from``), seeds (``--seeds``) likewise, naming what is missing.
+    Policies default to those saved at the full budget (in the order of ``simulate.POLICIES``); seeds to those
+    saved for every (budget, policy). Asked-for policies that are not all saved are refused (``from``), seeds
+    (``--seeds``) likewise, naming what is missing.
     """
     runs = frames.runs
     picked = {}
@@ -36,13 +37,15 @@ def runs_by_budget(frames, configs, *, policies=None, seeds=None) -> tuple[dict,
         saved = set(full["policy"])
         policies = tuple(p for p in POLICIES if p in saved) + tuple(sorted(saved - set(POLICIES)))
     policies = tuple(policies)
-    found = None
+    found: set[int] | None = None
     for b, rows in picked.items():
         for p in policies:
             s = set(rows.loc[rows["policy"] == p, "seed"].tolist())
             if not s:
                 raise TaccInputError("from", p, f"no saved run of this policy at budget {b:g}")
             found = s if found is None else found & s
+    if found is None:
+        raise TaccInputError("policies", policies, "must name at least one policy")
     if seeds is None:
         seeds = tuple(sorted(found))
         if not seeds:

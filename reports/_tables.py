@@ -164,6 +164,7 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     widths = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(headers)]
 
     def line(r):
-        return "  ".join(c.rjust(w) if num else c.ljust(w) for c, w, num in zip(r, widths, numeric)).rstrip()
+        cells = zip(r, widths, numeric, strict=True)
+        return "  ".join(c.rjust(w) if num else c.ljust(w) for c, w, num in cells).rstrip()
 
     return "\n".join([line(headers), line(["-" * w for w in widths])] + [line(r) for r in cells])

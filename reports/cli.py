@@ -218,6 +218,7 @@ def _cmd_report(args) -> int:
     seeds = parse_seeds(args.seeds) if args.seeds else (None if saved else parse_seeds("1000"))
     show = _show_progress(args)
     if not saved:
+        assert seeds is not None  # parsed, or the default 1000, when no saved runs are read
         show = _plan(args, [config], DEFAULT_POLICIES, len(seeds), budgets_per_config=len(budget_sweep(1.0)),
                      workers=_workers(args), what="tacc report")
     t = time.perf_counter()

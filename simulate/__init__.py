@@ -18,8 +18,8 @@ from simulate._certificate import TabulatedBound, bound_from_certificate, check_
 from simulate._engine import ENGINES, run
 from simulate._errors import TaccStateError
 from simulate._fast import run_fast
-from simulate._frame import (ARM_COLUMNS, FORMATS, RUN_COLUMNS, RunFrames, config_id, frame_records, load_frames, load_runs, records_frame,
-                             save_frames)
+from simulate._frame import (ARM_COLUMNS, FORMATS, RUN_COLUMNS, RunFrames, config_id, frame_records, load_frames,
+                             load_runs, records_frame, save_frames)
 from simulate._lucb import LucbStatic
 from simulate._policy import HIGH, LOW, Action, Policy
 from simulate._model_problem import problem_from_model
@@ -35,12 +35,14 @@ from simulate._tacc import Dnc, MfUcb, Tacc
 from simulate._ucb import LowImproving, SingleFidelityUcb, Ucb, WeakFixed
 
 __all__ = [
-    "RunCache", "run_key", "EXECUTORS", "Task", "iter_runs", "iter_tasks", "parse_seeds", "run_tasks", "tasks_for", "ENGINES", "run",
+    "RunCache", "run_key", "EXECUTORS", "Task", "iter_runs", "iter_tasks", "parse_seeds", "run_tasks", "tasks_for",
+    "ENGINES", "run",
     "run_fast", "LucbStatic", "HIGH", "LOW", "Action", "Policy", "Problem", "config_key", "make_problem",
     "Rdfe", "RdfeOracle", "RdfePhase", "RunRecord", "Violation", "default_checkpoints", "regret_shares",
     "run_reference", "POLICIES", "make_policy", "policy_class", "RewardTable", "MeanSchedule", "mean_schedule",
     "Dnc", "MfUcb", "Tacc", "LowImproving", "SingleFidelityUcb", "Ucb", "WeakFixed", "Recommendation", "Thresholds",
     "recommend", "thresholds", "TabulatedBound", "bound_from_certificate", "check_mismatch_bound", "TaccStateError",
-    "problem_from_model", "ARM_COLUMNS", "RUN_COLUMNS", "FORMATS", "RunFrames", "config_id", "frame_records", "load_frames", "load_runs",
+    "problem_from_model", "ARM_COLUMNS", "RUN_COLUMNS", "FORMATS", "RunFrames", "config_id", "frame_records",
+    "load_frames", "load_runs",
     "records_frame", "save_frames",
 ]

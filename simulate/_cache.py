@@ -118,7 +118,7 @@ class RunCache:
         self.root = Path(root)
         self.save_every = float(save_every)
         self.path = self.root / DB_NAME
-        self._db = None
+        self._db: sqlite3.Connection | None = None
         self._last_commit = time.monotonic()
         self._dirty = False
 

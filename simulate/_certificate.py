@@ -124,7 +124,9 @@ def bound_from_certificate(certificate, n_arms: int, length: int, horizon: int) 
         raise TaccInputError("certificate", certificate, "must be a callable (k, n) -> U_k(n)")
     length, horizon = int(length), int(horizon)
     width = min(length, horizon)
-    rows, index, row_of = [], {}, np.zeros(n_arms, dtype=np.int64)
+    rows: list[np.ndarray] = []
+    index: dict[bytes, int] = {}
+    row_of = np.zeros(n_arms, dtype=np.int64)
     for k in range(n_arms):
         u = _values(certificate, "certificate", k, 1, width + 1)
         tail = 0.0
@@ -147,4 +149,5 @@ def _check_u(certificate, k: int, u: np.ndarray, start: int) -> None:
     bad = np.flatnonzero(~np.isfinite(u) | (u < 0))
     if bad.size:
         i = int(bad[0])
-        raise TaccInputError("certificate", certificate, f"must be finite and >= 0: U_{k}({start + i}) = {float(u[i])!r}")
+        raise TaccInputError("certificate", certificate,
+                             f"must be finite and >= 0: U_{k}({start + i}) = {float(u[i])!r}")

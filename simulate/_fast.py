@@ -101,7 +101,8 @@ def _run(family, continuation, fidelity, rows, row_of, eta, gamma, s0, units, rd
     """One loop for every policy: the start, then select (by family), the budget check, the query with its
     bookkeeping (written once, here, so the compiled loop keeps its state in registers), and the one-arm index
     update. The budget check and the checkpoints count in exact integer units (``bounds.cost_units``):
-    ``units`` is (lambda^(L), lambda^(H), Lambda, spent) in those units, ``cps`` the checkpoints floored to them. Decisions are the step forms' (``simulate._tacc``, ``_ucb``, ``_lucb``, ``_rdfe``). ``rdfe`` holds
+    ``units`` is (lambda^(L), lambda^(H), Lambda, spent) in those units, ``cps`` the checkpoints floored to them.
+    Decisions are the step forms' (``simulate._tacc``, ``_ucb``, ``_lucb``, ``_rdfe``). ``rdfe`` holds
     RDFE's plan and phase outputs: (fidelity, target, B at block end, B_k(1), active, done, ucb, lcb, cost,
     [completed, leader], [output])."""
     K = mu.size
@@ -326,7 +327,8 @@ def _phases(problem, ph_active, ph_done, ph_ucb, ph_lcb, ph_cost, ph_state) -> t
         out.append(RdfePhase(
             r=r, eps=oracle.eps(r), active=tuple(S), fidelity=tuple(oracle.fidelity(k, r) for k in S),
             target=tuple(oracle.target(k, r) for k in S), cost=tuple(float(ph_cost[r0, k]) for k in S),
-            ucb=ucb, lcb=lcb, width=tuple(None if u is None else u - lo for u, lo in zip(ucb, lcb)),
+            ucb=ucb, lcb=lcb,
+            width=tuple(None if u is None or lo is None else u - lo for u, lo in zip(ucb, lcb, strict=True)),
             completed=completed, leader=int(ph_state[r0, 1]) if completed else None,
             survivors=tuple(k for k in S if ph_ucb[r0, k] >= floor) if completed else None))
     return tuple(out)
@@ -357,7 +359,7 @@ def run_fast(problem, policy: str, seed: int, *, checkpoints=None, trace: bool =
     phases, output = (), None
     if policy in ("tacc", "dnc"):
         rows, row_of = problem.bias_table
-    else:                                              # the static bias zeta_k = B_k(1) (MF-UCB, LUCB); unused otherwise
+    else:                                            # the static bias zeta_k = B_k(1) (MF-UCB, LUCB); unused otherwise
         rows, row_of = problem.static_bias_table
     if policy == "rdfe":
         fid, target, bias_end, bias_one = problem.rdfe_plan

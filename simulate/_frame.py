@@ -18,6 +18,7 @@ import os
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from bounds import Config, TaccInputError, dump_config, parse_config
 from simulate._cache import RunCache
@@ -72,9 +73,9 @@ class RunFrames:
         configs: one row per configuration: ``config_id``, name, and the configuration as TOML text.
     """
 
-    runs: object
-    arms: object
-    configs: object
+    runs: Any      # pandas DataFrames (pandas is an optional dependency, without type information)
+    arms: Any
+    configs: Any
 
     def config(self, cid: str) -> Config:
         """The configuration with id ``cid``, read back from its TOML text."""
@@ -119,8 +120,14 @@ def records_frame(records, tasks=None) -> RunFrames:
     tasks = [None] * len(records) if tasks is None else list(tasks)
     if len(tasks) != len(records):
         raise TaccInputError("tasks", len(tasks), f"must hold one task per record ({len(records)})")
-    runs, arms, configs, ids = [], {c: [] for c in ARM_COLUMNS}, {}, {}
-    for i, (rec, task) in enumerate(zip(records, tasks)):
+    runs: list[dict] = []
+    arms: dict[str, list] = {c: [] for c in ARM_COLUMNS}
+    configs: dict[str, Config] = {}
+    ids: dict[int, str] = {}
+    cid: str | None
+    name: str | None
+    key: str | None
+    for i, (rec, task) in enumerate(zip(records, tasks, strict=True)):
         if task is not None:
             if id(task.config) not in ids:                # tasks_for shares one Config object per configuration
                 ids[id(task.config)] = config_id(task.config)

@@ -91,14 +91,19 @@ class Policy(abc.ABC):
             yield Action(k, LOW)
             yield Action(k, HIGH)
 
+    @classmethod
+    def from_problem(cls, problem) -> Policy:
+        """The policy with every threshold of a :class:`simulate.Problem` (each registered policy defines it)."""
+        raise NotImplementedError(f"{cls.__name__} does not define from_problem")
+
     @abc.abstractmethod
     def choose(self) -> Action | None:
         """The policy's decision after the start (``None``: the policy itself stops, as RDFE may)."""
 
-    def observe(self, action: Action, y: float) -> None:
+    def observe(self, action: Action, y: float) -> None:  # noqa: B027 (an optional hook, empty by default)
         """Hook after the counts and sums include ``y`` (policies with more state override it)."""
 
-    def finish(self) -> None:
+    def finish(self) -> None:  # noqa: B027 (an optional hook, empty by default)
         """Hook called once when the run stops (by the budget check or by the policy)."""
 
     def select(self) -> Action | None:

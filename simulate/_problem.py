@@ -107,7 +107,9 @@ class Problem:
         Arms with identical B_k share a row (all arms do under power decay), so memory is O(distinct rows).
         """
         model, n = self.instance.low, np.arange(1, self.bias_length + 1)
-        rows, index, row_of = [], {}, np.zeros(self.n_arms, dtype=np.int64)
+        rows: list[np.ndarray] = []
+        index: dict[bytes, int] = {}
+        row_of = np.zeros(self.n_arms, dtype=np.int64)
         for k in range(self.n_arms):
             b = np.ascontiguousarray(model.mismatch_bound(k, n), dtype=float)
             row_of[k] = index.setdefault(b.tobytes(), len(rows))

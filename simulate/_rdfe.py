@@ -33,7 +33,9 @@ class RdfeOracle:
         self.ell = v.positive_real("ell", ell)
         self.cost_low = v.positive_real("cost_low", cost_low)
         self.cost_high = v.positive_real("cost_high", cost_high)
-        self._low, self._high, self._bias = {}, {}, {}
+        self._low: dict[tuple[int, int], float] = {}
+        self._high: dict[int, float] = {}
+        self._bias: dict[tuple[int, int], float] = {}
 
     @staticmethod
     def eps(r: int) -> float:
@@ -124,7 +126,7 @@ class Rdfe(Policy):
         self.output: int | None = None
         self.phases: list[RdfePhase] = []
         self._pos = 0          # position in `active` of the arm being processed
-        self._phase = None     # per-arm lists of the phase in progress
+        self._phase: dict[str, list] | None = None     # per-arm lists of the phase in progress
         self._start_cost = 0.0
 
     @classmethod
@@ -148,17 +150,19 @@ class Rdfe(Policy):
                 best, best_lcb = k, lcb
         self.output = best
 
-    def _begin_phase(self) -> None:
+    def _begin_phase(self) -> dict[str, list]:
         r, S = self.r, self.active
         self._phase = dict(fidelity=[self.oracle.fidelity(k, r) for k in S],
                            target=[self.oracle.target(k, r) for k in S], cost=[0.0] * len(S),
                            ucb=[None] * len(S), lcb=[None] * len(S))
         self._pos = 0
         self._start_cost = self.cost
+        return self._phase
 
     def _record(self, completed: bool, leader=None, survivors=None) -> None:
         p = self._phase
-        width = tuple(None if u is None else u - lo for u, lo in zip(p["ucb"], p["lcb"]))
+        assert p is not None  # recorded only while a phase is in progress
+        width = tuple(None if u is None else u - lo for u, lo in zip(p["ucb"], p["lcb"], strict=True))
         phase = RdfePhase(self.r, self.oracle.eps(self.r), tuple(self.active), tuple(p["fidelity"]),
                           tuple(p["target"]), tuple(p["cost"]), tuple(p["ucb"]), tuple(p["lcb"]), width,
                           completed, leader, survivors)
@@ -171,10 +175,11 @@ class Rdfe(Policy):
         if self.output is None:
             self._warm_start()
         while len(self.active) > 1:                                   # while |S_r| > 1
-            if self._phase is None:
-                self._begin_phase()
+            p = self._phase
+            if p is None:
+                p = self._begin_phase()
                 self._record(completed=False)
-            p, i = self._phase, self._pos
+            i = self._pos
             if i < len(self.active):                                 # for each arm k in S_r
                 k, m = self.active[i], p["fidelity"][i]
                 n = self.n_low[k] if m == LOW else self.n_high[k]

@@ -99,7 +99,8 @@ class RunRecord:
 
     def facts(self) -> tuple:
         """One ``bounds.ArmRunFacts`` per arm, for ``bounds.refine_partition`` (C into C^d or C^u)."""
-        return tuple(ArmRunFacts(low_count=a, high_in_window=w) for a, w in zip(self.n_low, self.high_in_window))
+        return tuple(ArmRunFacts(low_count=a, high_in_window=w)
+                     for a, w in zip(self.n_low, self.high_in_window, strict=True))
 
     def to_dict(self) -> dict:
         """A JSON-ready dict (inf as the string "inf")."""

@@ -31,10 +31,10 @@ class _Observer:
         self.window = np.zeros(K, dtype=np.int64)
         self.early = np.zeros(K, dtype=np.int64)
         self.cps = tuple(float(c) for c in checkpoints)
-        self.cps_units = None
+        self.cps_units: tuple[int, ...] | None = None
         self.snaps: list[tuple] = []
         self.violation: Violation | None = None
-        self.trace = [] if trace else None
+        self.trace: list[tuple[int, int]] | None = [] if trace else None
 
     def before(self, policy: Policy, a: Action) -> None:
         k, m = a.arm, a.fidelity

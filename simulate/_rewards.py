@@ -50,8 +50,8 @@ def _ziggurat_tables(layers: int = 256, r: float = 3.6541528853610088, v: float 
     x[0], x[1] = v / f(r), r
     for i in range(2, layers):
         x[i] = math.sqrt(-2.0 * math.log(v / x[i - 1] + f(x[i - 1])))
-    x = np.array(x)
-    return x, np.append(x[1:] / x[:-1], 0.0)[:layers], r
+    xs = np.array(x)
+    return xs, np.append(xs[1:] / xs[:-1], 0.0)[:layers], r
 
 
 _X, _RATIO, _R = _ziggurat_tables()

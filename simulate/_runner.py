@@ -19,7 +19,7 @@ from collections import deque
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from multiprocessing import get_context
-from typing import Iterable, Iterator, Sequence
+from typing import Iterable, Iterator, Sequence, Sized
 
 from bounds import Config, TaccInputError
 from simulate._cache import RunCache, run_key
@@ -153,7 +153,7 @@ def iter_runs(tasks: Iterable[Task], *, executor: str = "serial", workers: int |
         total: the number of tasks, for the progress bar (default: ``len(tasks)`` if it has one).
     """
     _check(executor, engine, workers)
-    if total is None and hasattr(tasks, "__len__"):
+    if total is None and isinstance(tasks, Sized):
         total = len(tasks)
     return _stream(iter(tasks), executor, workers or os.cpu_count() or 1, scheduler, cache, engine, progress, total)
 
@@ -253,7 +253,7 @@ def _pipeline(tasks, pool, store, engine, n_workers, bar):
         for f in pool.wait_first(list(flight)):
             done, g = flight.pop(f)
             records, seconds = f.result()
-            for e, rec in zip(done, records):
+            for e, rec in zip(done, records, strict=True):
                 e[2] = rec
                 if store is not None:
                     store.put(e[1], rec)

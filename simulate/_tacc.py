@@ -160,7 +160,8 @@ class MfUcb(Tacc):
         z = np.array(v.float_array("zeta", zeta), dtype=float)
         self.zeta = z
         super().__init__(n_arms, cost_low, cost_high, budget, ell=ell, n_gamma=n_gamma, gamma=gamma, eta=eta,
-                         s0=s0, mismatch_bound=lambda k, n: float(z[k]) if np.ndim(n) == 0 else np.full(np.shape(n), z[k]))
+                         s0=s0,
+                         mismatch_bound=lambda k, n: float(z[k]) if np.ndim(n) == 0 else np.full(np.shape(n), z[k]))
 
     @classmethod
     def _bound_argument(cls, n_arms: int, b) -> dict:

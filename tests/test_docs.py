@@ -147,7 +147,8 @@ _GOOD = '''
 _BROKEN = {
     "broken cross-reference": (("See :func:`gap`", "See :func:`no_such_function`"), "no_such_function"),
     "bad reStructuredText": (("Half of ``x``", "Half of |x - y| and ``unclosed"), "docstring of tinypkg.half"),
-    "constant without its #: comment": (("#: the largest count.", "# the largest count."), "tinypkg.LIMIT has no '#:' comment"),
+    "constant without its #: comment": (("#: the largest count.", "# the largest count."),
+                                        "tinypkg.LIMIT has no '#:' comment"),
 }
 
 

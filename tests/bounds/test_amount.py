@@ -71,7 +71,8 @@ def test_units_are_exact_multiples(lo, hi, b):
 
 @pytest.mark.parametrize("args,field", [
     ((0.0, 1.0, 1.0), "costs.low"), ((1.0, -1.0, 1.0), "costs.high"), ((1.0, 2.0, float("inf")), "params.budget"),
-    ((1.0, 2.0, float("nan")), "params.budget"), ((True, 2.0, 1.0), "costs.low"), ((Fraction(0), 1.0, 1.0), "costs.low"),
+    ((1.0, 2.0, float("nan")), "params.budget"), ((True, 2.0, 1.0), "costs.low"),
+    ((Fraction(0), 1.0, 1.0), "costs.low"),
 ])
 def test_invalid_arguments(args, field):
     with pytest.raises(TaccInputError) as e:

@@ -21,7 +21,8 @@ def test_hand_value():
     # Delta = 0.4, s = +1: Delta_L(n) = 0.4 - 2 * 0.2 * P(n)/n, P(n)/n <= 0.5 first at n = 11
     m = power_decay([0.9, 0.5], zeta=0.2, r=0.5, signs=[1, 1])
     assert certification_time(m, 1, 0.9, 0.1) == 11
-    p = lambda n: sum(t**-0.5 for t in range(1, n + 1)) / n
+    def p(n):
+        return sum(t**-0.5 for t in range(1, n + 1)) / n
     assert p(11) <= 0.5 < p(10)
 
 
@@ -61,7 +62,8 @@ def test_far_past_the_horizon():
     m = power_decay([0.9, 0.5], zeta=1.0, r=0.5, signs=[1, 1])
     t = certification_time(m, 1, 0.9, 0.1999)
     assert 10**6 < t < 10**12
-    gap = lambda n: 0.4 - 2.0 * m.mismatch_bound(1, n)
+    def gap(n):
+        return 0.4 - 2.0 * m.mismatch_bound(1, n)
     assert gap(t) >= 0.3998 > gap(t - 1)
 
 

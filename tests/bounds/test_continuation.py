@@ -104,7 +104,7 @@ def test_window_agrees_with_runs():
     fired = 0
     for seed in range(3):
         rec = run(problem, "tacc", seed)
-        assert all(a <= p for a, p in zip(rec.continuation, w.pulls))
+        assert all(a <= p for a, p in zip(rec.continuation, w.pulls, strict=True))
         fired += sum(rec.continuation)
     assert fired > 0
 

@@ -38,7 +38,7 @@ def test_refine():
 def test_covers_every_suboptimal_arm_once(tau, ng, s0, data):
     kb = data.draw(st.integers(0, len(tau) - 1))
     classes = arm_partition(tau, ng, s0, kb)
-    for k, (t, c) in enumerate(zip(tau, classes)):
+    for k, (t, c) in enumerate(zip(tau, classes, strict=True)):
         if k == kb:
             assert c is OPT
             continue

@@ -33,7 +33,8 @@ def test_residual_mismatch_makes_low_cost_infinite():
 def test_low_count_is_the_minimum(zeta, eps, ell):
     m = power_decay([0.9, 0.5], zeta=zeta, r=0.5, signs=[1, -1])
     n = rdfe_low_count(m, 1, eps, ell)
-    ok = lambda c: radius(c, ell) + m.mismatch_bound(1, c) <= eps / 8
+    def ok(c):
+        return radius(c, ell) + m.mismatch_bound(1, c) <= eps / 8
     assert ok(n) and (n == 1 or not ok(n - 1))
 
 
@@ -53,7 +54,7 @@ def test_bound_properties(mu, zeta, ell):
     b = rdfe_regret_bound(m, gaps, ell=ell, cost_low=1.0, cost_high=20.0)
     assert b.total >= b.sharp_total * (1 - 1e-12) >= 0
     assert all(c >= 1 for c in b.dyadic_constant)
-    for g, t, pc in zip(gaps, b.terminal_cost, b.corrected_cost):
+    for g, t, pc in zip(gaps, b.terminal_cost, b.corrected_cost, strict=True):
         assert pc >= t                     # c*(min(Delta/4, 1/2)) >= c*(eps_{r_k})
         if 0 < g <= 2:
             assert b.paper_form_valid

@@ -75,7 +75,7 @@ def test_theorem_properties(p):
     b = tacc_regret_bound(gaps, classes, **kw)
     assert all(t >= 0 for t in b.terms) and b.total >= 0
     # each arm's term is monotone in its class: A <= C^d <= H
-    for k, g in enumerate(gaps[1:], start=1):
+    for k in range(1, len(gaps)):
         terms = [tacc_regret_bound(gaps, classes[:k] + [c] + classes[k + 1:], **kw).terms[k] for c in (A, CD, B)]
         assert terms[0] <= terms[1] <= terms[2]
     # the corollary's explicit form is an upper bound of the theorem
@@ -93,7 +93,7 @@ def test_corollary_explicit_dominates_theorem(p, gamma):
     b = tacc_regret_bound(gaps, classes, **kw)
     c = corollary_order(gaps, classes, gamma=gamma, horizon=1000, ell=kw["ell"], s0=kw["s0"],
                         cost_low=kw["cost_low"], cost_high=kw["cost_high"])
-    for t, e in zip(b.terms, c.explicit):
+    for t, e in zip(b.terms, c.explicit, strict=True):
         assert t <= e * (1 + 1e-12) + 1e-12
 
 
@@ -103,7 +103,7 @@ def test_comparison_matches_theorem_terms(p):
     cls = [C if c in (CD, CU) else c for c in classes]
     cmp = static_vs_adaptive(gaps, cls, **kw)
     adapt = tacc_regret_bound(gaps, [CD if c is C else c for c in cls], **kw)
-    for k, c in enumerate(cls):
+    for k in range(len(cls)):
         if cmp.applies[k]:
             assert cmp.adaptive[k] == adapt.terms[k]
             assert cmp.static[k] - cmp.adaptive[k] == pytest.approx(cmp.difference[k], rel=1e-9, abs=1e-9)
@@ -158,7 +158,7 @@ def test_scaled_sum_is_the_correctly_rounded_rational(g, ell, x, y, counts, sign
     m = counts[:len(g)]
     n = [c // 3 + 1 for c in counts[:len(g)]]
     got = scaled_sum(np.array(g), x, m, y, n, sign=sign).tolist()
-    for gi, mi, ni, v in zip(g, m, n, got):
+    for gi, mi, ni, v in zip(g, m, n, got, strict=True):
         exact = Fraction(gi) * (Fraction(x) * mi + sign * Fraction(y) * ni)
         want = 0.0 if gi == 0 else (float(exact) if abs(exact) < 2**1023 else math.copysign(math.inf, exact))
         assert v == want

@@ -71,7 +71,7 @@ def perturbed(draw, kinds=("eta", "s0", "gamma", "certificate", "low", "high")):
             other = replace(c, instance=replace(c.instance, low=new))
         elif kind == "low":           # the low means after the first count change, the certificate covers them
             rows, certs = [], []
-            for m, row in zip(c.instance.mu_high, low.mean_low):
+            for m, row in zip(c.instance.mu_high, low.mean_low, strict=True):
                 new_row = [row[0]] + [x + 0.05 for x in row[1:]]
                 run_, cert = 0.0, []
                 for x in new_row:

@@ -48,7 +48,7 @@ def _assert_no_violation(policy, config, seed):
     rec = run(problem, policy, seed)
     verdicts = [judge(c, ctx, rec) for c in claims_for(policy)]
     assert_no_new_violation(verdicts, config, seed)
-    for c, v in zip(claims_for(policy), verdicts):
+    for c, v in zip(claims_for(policy), verdicts, strict=True):
         STATS[f"asserted {c.key}"] += v.verdict is Verdict.HOLDS
     # event held, every assumption held (a claim with nothing to measure on the run asserts nothing, and blocks nothing)
     asserted = all(v.verdict in (Verdict.HOLDS, Verdict.NOTHING_TO_MEASURE) for v in verdicts)

@@ -5,7 +5,6 @@ import json
 import shlex
 from dataclasses import replace
 
-import pytest
 
 from bounds import dump_config, parse_config
 from reports.cli import main

@@ -33,5 +33,6 @@ def test_dumps_indents_the_top_levels_and_keeps_every_value():
     x = {"arms": [{"tau": {"value": math.inf}, "n": 3}], "empty": {}, "q": {"a": {"b": [1, 2.5]}}}
     out = dumps(x)
     assert json.loads(out) == jsonable(x)
-    assert out.splitlines()[:3] == ['{', '  "arms": [', '    {"tau": {"value": null, "value_reason": "+infinity"}, "n": 3}']
+    assert out.splitlines()[:3] == ['{', '  "arms": [',
+                                    '    {"tau": {"value": null, "value_reason": "+infinity"}, "n": 3}']
     assert '"empty": {}' in out

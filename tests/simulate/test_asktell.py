@@ -121,7 +121,7 @@ def test_the_check_is_exact_one_ulp_up_is_an_increase():
         _by_hand(mismatch_bound=lambda k, n: sum([c] * int(n)) / n)
     pol = _by_hand(certificate=lambda k, n: c * np.asarray(n))  # B = sup U(s)/s, a reverse running maximum
     b = [pol.mismatch_bound(0, n) for n in range(1, _length() + 1)]
-    assert all(x >= y for x, y in zip(b, b[1:])) and b[0] >= c
+    assert all(x >= y for x, y in zip(b, b[1:], strict=False)) and b[0] >= c
 
 
 def test_scalar_only_functions_are_evaluated_count_by_count():

@@ -23,7 +23,8 @@ _PROBE = textwrap.dedent("""
     assert bounds.__file__.startswith(sys.argv[1]) and simulate.__file__.startswith(sys.argv[1])
     c = bounds.load_config("llm-residual")
     p = simulate.make_problem(replace(c, params=replace(c.params, budget=20000.0)))
-    out = {"fast": simulate.run(p, "tacc", 0).regret, "reference": simulate.run(p, "tacc", 0, engine="reference").regret}
+    out = {"fast": simulate.run(p, "tacc", 0).regret,
+           "reference": simulate.run(p, "tacc", 0, engine="reference").regret}
     ds = [d for d in vars(fast).values() if isinstance(d, CPUDispatcher)]
     out["misses"] = sum(sum(d.stats.cache_misses.values()) for d in ds)
     out["hits"] = sum(sum(d.stats.cache_hits.values()) for d in ds)

@@ -62,8 +62,8 @@ def test_a_cache_folder_is_tabulated_with_its_configurations(sweep, tmp_path):
     run_tasks(tasks[:6] + tasks[-4:], cache=tmp_path)
     f = load_runs(tmp_path)
     assert len(f.runs) == 10 and f.runs["config"].notna().all()
-    by_key = dict(zip(f.runs["key"], frame_records(f)))
-    for t, r in zip(tasks[:6] + tasks[-4:], records[:6] + records[-4:]):
+    by_key = dict(zip(f.runs["key"], frame_records(f), strict=True))
+    for t, r in zip(tasks[:6] + tasks[-4:], records[:6] + records[-4:], strict=True):
         assert by_key[t.key()] == r
         row = f.runs[f.runs["key"] == t.key()].iloc[0]
         assert (row["config_id"], row["budget"]) == (config_id(t.config), t.config.params.budget)

@@ -71,7 +71,7 @@ def test_tacc_fidelity_rule_and_continuation_cap(config, seed):
     assert _replay_fidelity_rule(p, r, continuation=True) == list(r.continuation)
     assert all(a <= p.s0 for a in r.continuation)
     assert all(n <= min(p.n_gamma, p.horizon) + p.s0 for n in r.n_low)
-    for k, c in enumerate(r.threshold_count):
+    for c in r.threshold_count:
         assert c in (-1, p.n_gamma) or (c == 1 and p.n_gamma == 1)
 
 

@@ -61,7 +61,7 @@ def test_checkpoints_are_prefix_regrets(config):
     p = make_problem(config(**{"params.budget": 3000}))
     cps = (0.5, 100.0, 1500.0, 3000.0, 10**9)
     r = run(p, "tacc", 4, checkpoints=cps, trace=True)
-    for c, at in zip(cps, r.regret_at):
+    for c, at in zip(cps, r.regret_at, strict=True):
         spent, total = 0.0, 0.0
         for k, m in r.trace:
             price = p.cost_low if m == LOW else p.cost_high
