@@ -2,6 +2,7 @@
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile("ci", max_examples=60, derandomize=True, deadline=None,
@@ -9,6 +10,14 @@ settings.register_profile("ci", max_examples=60, derandomize=True, deadline=None
 settings.register_profile("dev", max_examples=20, deadline=None)
 settings.register_profile("deep", max_examples=2000, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    """Under pytest-xdist: keep the property tests' statistics a worker sent, for the summary below."""
+    stats = getattr(node, "workeroutput", {}).get("tacc_property_stats")
+    if stats:
+        node.config._tacc_property_stats = stats
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
