@@ -87,7 +87,10 @@ def cost_units(cost_low, cost_high, budget) -> CostUnits:
         field = max(amounts, key=lambda f: (amounts[f].denominator, f == "params.budget"))
         if d == 1:
             field = "params.budget"
+        why = ("exact cost accounting needs the budget plus a cost below 2**62 (the costs and budget are "
+               "integers); the budget is too large" if d == 1 else
+               f"exact cost accounting needs Lambda x {d} < 2**62 (the common denominator of the costs and budget "
+               f"is {d}); write the costs and budget with fewer decimal digits, or a smaller budget")
         raise TaccInputError(field, {"costs.low": cost_low, "costs.high": cost_high, "params.budget": budget}[field],
-                             f"exact cost accounting needs Lambda x {d} < 2**62 (the common denominator of the "
-                             f"costs and budget is {d}); write the costs and budget with fewer decimal digits")
+                             why)
     return CostUnits(low, high, total, d)

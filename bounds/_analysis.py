@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from bounds._amount import cost_units
 from bounds._certification import instance_certification_times
 from bounds._config import Config
 from bounds._horizon import horizon, log_factor, min_rho, n_gamma
@@ -48,9 +49,13 @@ class Analysis:
 
 
 def analyze(config: Config) -> Analysis:
-    """Compute every quantity of ``bounds`` for ``config`` (rho = "min" resolves to :func:`min_rho`)."""
+    """Compute every quantity of ``bounds`` for ``config`` (rho = "min" resolves to :func:`min_rho`).
+
+    A budget the engines' exact cost accounting cannot hold (:func:`cost_units`) is refused here too, naming it,
+    so the bounds and the runs are computed for the same instances."""
     inst = build_instance(config.instance)
     c, p = config.costs, config.params
+    cost_units(c.low, c.high, p.budget)
     T = horizon(p.budget, c.low)
     K = inst.n_arms
     rmin = min_rho(inst.noise.subgaussian_scale, K, T, p.delta)

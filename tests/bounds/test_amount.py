@@ -47,7 +47,19 @@ def test_overflow_is_refused_naming_the_field_with_the_digits():
     with pytest.raises(TaccInputError) as e:
         cost_units(1.0, 10.0, 2.0**62)          # integers, but the budget itself is too large
     assert e.value.field == "params.budget"
+    assert "the budget is too large" in e.value.reason and "decimal digits" not in e.value.reason
     assert cost_units(1 / 3, 10.0, 100).denominator == 10**16     # fits: accepted
+
+
+def test_analyze_refuses_what_the_engines_cannot_account_for():
+    """tacc bounds crashed (OverflowError, exit 3) on a budget of 1e19 that tacc simulate refused naming it."""
+    from dataclasses import replace
+
+    from bounds import analyze, load_config
+    config = load_config("llm-residual")
+    with pytest.raises(TaccInputError) as e:
+        analyze(replace(config, params=replace(config.params, budget=1e19)))
+    assert e.value.field == "params.budget"
 
 # --- properties -----------------------------------------------------------------------------------------------
 
