@@ -81,7 +81,8 @@ def sweep_targets(res: dict, quick: bool) -> list[dict]:
     rep = res["report"]
     out = [{"target": f"engine share of tacc report's sweep >= {ENGINE_SHARE:.0%} (engine alone / sweep wall time)",
             "value": res["engine_share"], "met": res["engine_share"] >= ENGINE_SHARE}]
-    for label, article, limit in (("empty cache", "an", REPORT_EMPTY_CACHE_S), ("full cache", "a", REPORT_FULL_CACHE_S)):
+    for label, article, limit in (("empty cache", "an", REPORT_EMPTY_CACHE_S),
+                                  ("full cache", "a", REPORT_FULL_CACHE_S)):
         t = {"target": f"tacc report (default, 25,000 runs) on {article} {label} <= {limit:g} s after compilation",
              "value": rep[label], "met": None if quick else rep[label] <= limit}
         if quick:
