@@ -64,8 +64,15 @@ def _config_text(value: str):
     from reports._paths import utf8_text
 
     if value not in PRESETS:
+        _config_file(value)
         utf8_text("config", value)
     return load_config(value)
+
+
+def _config_file(value: str) -> None:
+    """A CONFIG that is not a preset must name an existing path; otherwise say both what it is not and the presets."""
+    if not Path(value).exists():
+        raise TaccInputError("config", value, f"is neither a file nor a preset ({', '.join(PRESETS)})")
 
 
 def _write_json(text: str, dest: str) -> None:
@@ -309,6 +316,7 @@ def _check_paths(args) -> None:
         _paths.utf8_text("--baseline", args.baseline)
     for c in _configs_of(args):
         if c not in PRESETS:
+            _config_file(c)
             _paths.utf8_text("config", c)
     if getattr(args, "smpy_python", None):
         _check_smpy(_paths.executable("--smpy-python", args.smpy_python), args.smpy_python)

@@ -71,6 +71,7 @@ def _cases(tmp_path):
     missing = str(tmp_path / "no" / "such" / "x.json")
     return {
         "config binary": (["bounds", str(binary)], ["config", "UTF-8"]),
+        "config neither a file nor a preset": (["bounds", "set-z"], ["config", "set-z", "nor a preset", "set-a"]),
         "config latin-1": (["simulate", str(latin1), "--policy", "tacc"], ["config", "UTF-8"]),
         "--json into a missing folder": (["bounds", cfg, "--json", missing], ["--json", missing]),
         "--json onto a folder": (["simulate", cfg, "--policy", "tacc", "--json", str(a_dir)], ["--json", "folder"]),
