@@ -58,8 +58,10 @@ def parse_seeds(text: str) -> range:
             a, b = 0, int(text)
     except ValueError:
         raise TaccInputError("seeds", text, "must be A:B (seeds A to B-1) or a count N") from None
+    if ":" not in text and b < 1:
+        raise TaccInputError("seeds", text, "a count N of seeds must be at least 1")
     if a < 0 or b <= a:
-        raise TaccInputError("seeds", text, "needs 0 <= A < B")
+        raise TaccInputError("seeds", text, "needs 0 <= A < B (seeds A to B-1)")
     return range(a, b)
 
 

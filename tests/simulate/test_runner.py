@@ -226,6 +226,14 @@ def test_parse_seeds_refuses(text):
     assert e.value.field == "seeds"
 
 
+@pytest.mark.parametrize("text", ["0", "-3"])
+def test_a_count_below_one_is_refused_as_a_count(text):
+    """It said 'needs 0 <= A < B', the wording of the A:B form, to a user who gave a count."""
+    with pytest.raises(TaccInputError) as e:
+        parse_seeds(text)
+    assert "count" in e.value.reason and "A < B" not in e.value.reason
+
+
 @pytest.mark.parametrize("kwargs,field", [({"executor": "slurm"}, "executor"), ({"engine": "gpu"}, "engine"),
                                           ({"workers": 0}, "workers")])
 def test_invalid_runner_arguments(tasks, kwargs, field):
