@@ -121,17 +121,18 @@ def _table_entries(config: Config, arms: int, T: int) -> int:
 
 
 def estimate(configs: Sequence[Config], policies: Sequence[str], n_seeds: int, *, budgets_per_config: int = 1,
-             workers: int = 1, engine: str = "fast", tables: bool = True) -> Estimate:
+             workers: int = 1, engine: str = "fast", tables: bool = True, trace: bool = False) -> Estimate:
     """Upper bounds for running every policy on ``n_seeds`` seeds of every configuration (``budgets_per_config``
     budgets each, as ``tacc report`` does); ``tables=False`` leaves out the B_k(n) table the runs read (what
-    ``tacc bounds`` needs: the per-arm state only)."""
+    ``tacc bounds`` needs: the per-arm state only); ``trace=True`` adds a run's trace, two int32 per round (what
+    ``tacc explain`` records)."""
     arms = rounds = entries = 0
     memory, round_total, worst = 0.0, 0.0, ""
     for c in configs:
         K = c.instance.n_arms
         T = horizon(c.params.budget, c.costs.low)
         e = _table_entries(c, K, T) if tables else 0
-        m = BASE_BYTES + K * PER_ARM_BYTES + 8.0 * e
+        m = BASE_BYTES + K * PER_ARM_BYTES + 8.0 * e + (8.0 * (T + 1) if trace else 0.0)
         if m >= memory:
             memory, worst = m, c.source or c.name
         arms, rounds, entries = max(arms, K), max(rounds, T), max(entries, e)

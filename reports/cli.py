@@ -87,7 +87,7 @@ def _show_progress(args) -> bool:
 
 
 def _plan(args, configs, policies, n_seeds: int, *, budgets_per_config: int = 1, workers=None, what: str,
-          groups=()) -> bool:
+          groups=(), trace: bool = False) -> bool:
     """Estimate the work before it starts; refuse what cannot fit in memory, announce what is long. ``groups``:
     more (configurations, policies, seeds, engine) groups made one after the other (added up).
 
@@ -96,7 +96,7 @@ def _plan(args, configs, policies, n_seeds: int, *, budgets_per_config: int = 1,
 
     workers = workers or os.cpu_count() or 1
     est = combined([estimate(configs, policies, n_seeds, budgets_per_config=budgets_per_config, workers=workers,
-                             engine=getattr(args, "engine", "fast"))]
+                             engine=getattr(args, "engine", "fast"), trace=trace)]
                    + [estimate(c, p, n, workers=workers, engine=e) for c, p, n, e in groups])
     est.refuse_if_too_large()
     if est.long:
@@ -265,12 +265,13 @@ def _cmd_reproduce(args) -> int:
 
 
 def _cmd_explain(args) -> int:
-    from bounds import load_config
     from reports._explain_view import explain, render, timeline_figure, to_json
     from reports._figures import save
     from reports._tables import dumps
 
-    e = explain(load_config(args.config), args.policy, args.seed, engine=args.engine)
+    config = _config_text(args.config)
+    _plan(args, [config], [args.policy], 1, workers=1, what="tacc explain (one run, traced)", trace=True)
+    e = explain(config, args.policy, args.seed, engine=args.engine)
     if args.json:
         _write_json(dumps(to_json(e)), args.json)
     if args.json != "-":

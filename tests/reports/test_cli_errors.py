@@ -95,6 +95,8 @@ def _cases(tmp_path):
         "1e9 arms (bounds)": (["bounds", _config(tmp_path, "arms", "mu_high = [0.9, 0.5, 0.4]",
                                                  'means = { distribution = "uniform", low = 0.1, high = 0.9, '
                                                  'n_arms = 1000000000 }')], ["config", "memory"]),
+        "explain a 1e12-round trace": (["explain", _config(tmp_path, "budget", "budget = 1000", "budget = 1e12")],
+                                       ["config", "memory"]),  # it crashed allocating the trace (exit 3)
         "s0 1e12": (["simulate", _config(tmp_path, "s0", "s0 = 10", "s0 = 1000000000000"), "--policy", "tacc"],
                     ["config", "memory"]),
         "huge sigma": (["bounds", _config(tmp_path, "sigma", "sigma = 1.0", "sigma = 1e200")],
