@@ -17,10 +17,10 @@ import numpy as np
 
 from simulate._compile import compiled
 from simulate._rdfe import RdfePhase
-from simulate._record import FIDELITY_NAMES, RunRecord, Violation, default_checkpoints
-from simulate._reference import build_record
+from simulate._record import (FIDELITY_NAMES, RunRecord, Violation, default_checkpoints, record_from_arrays,
+                              regret_sums, regret_summary)
 from simulate._registry import policy_class
-from simulate._rewards import HIGH, LOW, draw_from, key_bases, noise_code
+from simulate._rewards import HIGH, LOW, draw_from, key_base, noise_code
 from simulate._rules import continuation_gain_passes, deviation_exceeds, lower, upper
 from simulate._schedule import schedule_mean
 
@@ -96,19 +96,40 @@ FAMILY_RDFE = 3
 
 
 @compiled()
-def _run(family, continuation, fidelity, rows, row_of, eta, gamma, s0, units, rdfe, st, cnt, sums, truth_low, aux,
-         cps, snaps, viol, trace, mu, sched, noise, sigma, bases, ell, n_gamma, tau, cost_low, cost_high):
+def _run(family, continuation, fidelity, rows, row_of, eta, gamma, s0, units, rdfe, st, cnt, aux, sums, truth_low,
+         cps, snaps, viol, trace, mu, sched, noise, sigma, seed, bases, ell, n_gamma, tau, cost_low, cost_high, gaps,
+         shares, at, work):
     """One loop for every policy: the start, then select (by family), the budget check, the query with its
     bookkeeping (written once, here, so the compiled loop keeps its state in registers), and the one-arm index
     update. The budget check and the checkpoints count in exact integer units (``bounds.cost_units``):
     ``units`` is (lambda^(L), lambda^(H), Lambda, spent) in those units, ``cps`` the checkpoints floored to them.
     Decisions are the step forms' (``simulate._tacc``, ``_ucb``, ``_lucb``, ``_rdfe``). ``rdfe`` holds
     RDFE's plan and phase outputs: (fidelity, target, B at block end, B_k(1), active, done, ucb, lcb, cost,
-    [completed, leader], [output])."""
+    [completed, leader], [output]).
+
+    The work arrays belong to the problem and are reset here, in place, at the start of every run: ``cnt`` the
+    counts (low, high), ``aux`` the observer's columns (continuation, threshold count, high in window, high before
+    threshold), ``bases`` the reward table's keys of ``seed``. At the end the regret numbers are
+    computed here too (``simulate._record.regret_sums``: ``shares``, ``at``, and ``st[3]`` the regret, ``st[4]``
+    1 when every sum was finite)."""
     K = mu.size
+    cnt[:] = 0
+    aux[:] = 0
+    aux[1, :] = -1
+    sums[:] = 0.0
+    truth_low[:] = 0.0
+    for m in range(2):
+        for k in range(K):
+            bases[m, k] = key_base(seed, k, m)
     prefix, prefix_len, tail_c, tail_a, n0, r, clip = sched
     fid, target, bias_end, bias_one, ph_active, ph_done, ph_ucb, ph_lcb, ph_cost, ph_state, out = rdfe
     n_phases = fid.shape[1]
+    ph_active[:] = False
+    ph_done[:] = False
+    ph_ucb[:] = 0.0
+    ph_lcb[:] = 0.0
+    ph_cost[:] = 0.0
+    ph_state[:] = 0
     active = np.arange(K)
     n_active, phase, pos, marked, output = K, 0, 0, False, -1
     width = rows.shape[1]
@@ -285,9 +306,10 @@ def _run(family, continuation, fidelity, rows, row_of, eta, gamma, s0, units, rd
                 _tree_fill(tv, ti, vals)
                 _tree_fill(ltv, lti, lvals)
     units[3] = cost
-    st[1], st[2] = rounds, ci
     viol[0], viol[1], viol[2] = vk, vm, vn
     out[0] = output
+    regret, ok = regret_sums(gaps, cost_low, cost_high, cnt[0], cnt[1], snaps, ci, shares, at, work)
+    st[1], st[2], st[3], st[4] = rounds, ci, regret, 1.0 if ok else 0.0
 
 
 # ------------------------------------------------------------------------------------------- driver
@@ -313,75 +335,132 @@ def rdfe_plan(problem):
     return fid, target, bias_end, bias_one
 
 
-def _phases(problem, ph_active, ph_done, ph_ucb, ph_lcb, ph_cost, ph_state) -> tuple:
-    oracle, out = problem.rdfe_oracle, []
-    for r0 in range(ph_active.shape[0]):
-        S = [int(k) for k in np.flatnonzero(ph_active[r0])]
+class _Work:
+    """The arrays one run writes (allocated once per problem, policy and checkpoints; ``_run`` resets them)."""
+
+    def __init__(self, K: int, n_cps: int, R: int):
+        self.per_arm = np.zeros((6, K), dtype=np.int64)        # n_low, n_high, then the observer's four columns
+        self.cnt, self.aux = self.per_arm[0:2], self.per_arm[2:6]
+        self.sums = np.zeros((2, K))
+        self.truth_low = np.zeros(K)
+        self.bases = np.zeros((2, K), dtype=np.uint64)
+        self.snaps = np.zeros((n_cps, 2, K), dtype=np.int64)
+        self.st = np.zeros(5)
+        self.viol = np.full(3, -1, dtype=np.int64)
+        self.shares, self.at, self.work = np.zeros(K), np.zeros(n_cps), np.zeros((2, K + 1))
+        self.ph = (np.zeros((R, K), dtype=np.bool_), np.zeros((R, K), dtype=np.bool_), np.zeros((R, K)),
+                   np.zeros((R, K)), np.zeros((R, K)), np.zeros((R, 2), dtype=np.int64))
+        self.out = np.full(1, -1, dtype=np.int64)
+
+
+class _Plan:
+    """What every run of one policy on one problem with one set of checkpoints shares: the compiled loop's
+    constant arguments, and a pool of work arrays (a run takes one and gives it back, so runs in several threads
+    never share one)."""
+
+    def __init__(self, problem, policy: str, cps: tuple):
+        cls = policy_class(policy)
+        K = problem.n_arms
+        self.policy, self.cps, self.K = policy, tuple(float(c) for c in cps), K
+        s = problem.frozen_schedule if cls.source == "frozen" else problem.schedule
+        acct = problem.units
+        self.acct, self.costs = acct, {}
+        self.units = (acct.low, acct.high, acct.budget)
+        self.cps_units = problem.checkpoint_units(cps)
+        # TACC and DNC read B_k(n); the static rules the bias zeta_k = B_k(1) (MF-UCB, LUCB); unused otherwise
+        rows, row_of = problem.bias_table if policy in ("tacc", "dnc") else problem.static_bias_table
+        if policy == "rdfe":
+            self.plan = problem.rdfe_plan
+        else:
+            self.plan = (np.zeros((K, 0), dtype=np.int64), np.zeros((K, 0)), np.zeros((K, 0)), np.zeros(K))
+        self.R = self.plan[0].shape[1]
+        family = (FAMILY_TWO_FIDELITY if policy in ("tacc", "dnc", "mf-ucb") else FAMILY_LUCB if policy == "lucb"
+                  else FAMILY_RDFE if policy == "rdfe" else FAMILY_SINGLE)
+        self.head = (family, policy == "tacc", getattr(cls, "fidelity", LOW), rows, row_of, problem.eta,
+                     problem.gamma, problem.s0)
+        self.mu = np.ascontiguousarray(problem.instance.mu_high, dtype=float)
+        self.sched = (s.prefix, s.prefix_len, s.c, s.a, s.n0, s.r, s.clip)
+        self.noise, self.sigma = noise_code(problem.noise), problem.sigma
+        self.tail = (problem.ell, problem.n_gamma, np.array(problem.tau, dtype=float), problem.cost_low,
+                     problem.cost_high, np.ascontiguousarray(problem.instance.gaps, dtype=float))
+        self.max_rounds = acct.budget // min(acct.low, acct.high) + 1
+        self.phase_info = _phase_info(problem, self.R) if policy == "rdfe" else None
+        self.free: list[_Work] = []
+
+    def cost(self, units: int) -> float:
+        hit = self.costs.get(units)
+        if hit is None:
+            if len(self.costs) >= 256:
+                self.costs.clear()
+            hit = self.costs[units] = self.acct.value(units)
+        return hit
+
+
+def _plan(problem, policy: str, checkpoints) -> _Plan:
+    plans = problem.__dict__.setdefault("_fast_plans", {})
+    key = (policy, None if checkpoints is None else tuple(checkpoints))
+    plan = plans.get(key)
+    if plan is None:
+        if len(plans) >= 64:
+            plans.pop(next(iter(plans)))
+        cps = default_checkpoints(problem.budget) if checkpoints is None else key[1]
+        plan = plans[key] = _Plan(problem, policy, cps)
+    return plan
+
+
+def _phase_info(problem, R: int) -> list:
+    """Per phase r: (r, eps_r, fidelity of every arm, stopping count of every arm), from the oracle."""
+    oracle, K = problem.rdfe_oracle, problem.n_arms
+    return [(r, oracle.eps(r), [oracle.fidelity(k, r) for k in range(K)], [oracle.target(k, r) for k in range(K)])
+            for r in range(1, R + 1)]
+
+
+def _phases(info, ph_active, ph_done, ph_ucb, ph_lcb, ph_cost, ph_state) -> tuple:
+    out = []
+    for r0, (r, eps, fids, targets) in enumerate(info):
+        S = np.flatnonzero(ph_active[r0]).tolist()
         if not S:
             break
-        r, done = r0 + 1, ph_done[r0]
-        ucb = tuple(float(ph_ucb[r0, k]) if done[k] else None for k in S)
-        lcb = tuple(float(ph_lcb[r0, k]) if done[k] else None for k in S)
+        done, u_all, l_all, c_all = ph_done[r0].tolist(), ph_ucb[r0].tolist(), ph_lcb[r0].tolist(), ph_cost[r0].tolist()
+        ucb = tuple(u_all[k] if done[k] else None for k in S)
+        lcb = tuple(l_all[k] if done[k] else None for k in S)
         completed = bool(ph_state[r0, 0])
-        floor = None if not completed else ph_lcb[r0, ph_state[r0, 1]] - oracle.eps(r) / 4
+        leader = int(ph_state[r0, 1]) if completed else None
+        floor = None if not completed else l_all[leader] - eps / 4
         out.append(RdfePhase(
-            r=r, eps=oracle.eps(r), active=tuple(S), fidelity=tuple(oracle.fidelity(k, r) for k in S),
-            target=tuple(oracle.target(k, r) for k in S), cost=tuple(float(ph_cost[r0, k]) for k in S),
+            r=r, eps=eps, active=tuple(S), fidelity=tuple(fids[k] for k in S),
+            target=tuple(targets[k] for k in S), cost=tuple(c_all[k] for k in S),
             ucb=ucb, lcb=lcb,
             width=tuple(None if u is None or lo is None else u - lo for u, lo in zip(ucb, lcb, strict=True)),
-            completed=completed, leader=int(ph_state[r0, 1]) if completed else None,
-            survivors=tuple(k for k in S if ph_ucb[r0, k] >= floor) if completed else None))
+            completed=completed, leader=leader,
+            survivors=tuple(k for k in S if u_all[k] >= floor) if completed else None))
     return tuple(out)
 
 
 def run_fast(problem, policy: str, seed: int, *, checkpoints=None, trace: bool = False) -> RunRecord:
     """Run ``policy`` on ``problem`` with the reward table of ``seed`` in the compiled engine."""
-    cls = policy_class(policy)
-    K = problem.n_arms
-    s = problem.frozen_schedule if cls.source == "frozen" else problem.schedule
-    sched = (s.prefix, s.prefix_len, s.c, s.a, s.n0, s.r, s.clip)
-    cps = default_checkpoints(problem.budget) if checkpoints is None else tuple(checkpoints)
-    st = np.zeros(3)
-    cnt = np.zeros((2, K), dtype=np.int64)
-    sums = np.zeros((2, K))
-    truth_low = np.zeros(K)
-    aux = np.zeros((4, K), dtype=np.int64)
-    aux[1, :] = -1
-    acct = problem.units
-    units = np.array([acct.low, acct.high, acct.budget, 0], dtype=np.int64)
-    cps_arr = problem.checkpoint_units(cps)
-    snaps = np.zeros((len(cps), 2, K), dtype=np.int64)
-    viol = np.full(3, -1, dtype=np.int64)
-    tr = np.zeros((acct.budget // min(acct.low, acct.high) + 1, 2), dtype=np.int32) if trace else _NO_TRACE
-    common = (st, cnt, sums, truth_low, aux, cps_arr, snaps, viol, tr, np.asarray(problem.instance.mu_high), sched,
-              noise_code(problem.noise), problem.sigma, key_bases(int(seed), K), problem.ell, problem.n_gamma,
-              np.array(problem.tau, dtype=float), problem.cost_low, problem.cost_high)
+    plan = _plan(problem, policy, checkpoints)
+    try:
+        w = plan.free.pop()
+    except IndexError:
+        w = _Work(plan.K, len(plan.cps), plan.R)
+    units = np.array([*plan.units, 0], dtype=np.int64)
+    tr = np.zeros((plan.max_rounds, 2), dtype=np.int32) if trace else _NO_TRACE
+    _run(*plan.head, units, (*plan.plan, *w.ph, w.out), w.st, w.cnt, w.aux, w.sums, w.truth_low, plan.cps_units,
+         w.snaps, w.viol, tr, plan.mu, plan.sched, plan.noise, plan.sigma, int(seed), w.bases, *plan.tail, w.shares,
+         w.at, w.work)
+    st, viol = w.st.tolist(), w.viol.tolist()
+    rounds, n_snaps, regret = int(st[1]), int(st[2]), st[3]
+    if not st[4]:                                    # a sum that is not finite: math.fsum decides it
+        regret = regret_summary(plan.tail[5], plan.tail[3], plan.tail[4], w.cnt[0], w.cnt[1], w.snaps, n_snaps,
+                                w.shares, w.at, w.work)
     phases, output = (), None
-    if policy in ("tacc", "dnc"):
-        rows, row_of = problem.bias_table
-    else:                                            # the static bias zeta_k = B_k(1) (MF-UCB, LUCB); unused otherwise
-        rows, row_of = problem.static_bias_table
-    if policy == "rdfe":
-        fid, target, bias_end, bias_one = problem.rdfe_plan
-    else:
-        fid, target, bias_end, bias_one = (np.zeros((K, 0), dtype=np.int64), np.zeros((K, 0)), np.zeros((K, 0)),
-                                           np.zeros(K))
-    R = fid.shape[1]
-    ph = (np.zeros((R, K), dtype=np.bool_), np.zeros((R, K), dtype=np.bool_), np.zeros((R, K)), np.zeros((R, K)),
-          np.zeros((R, K)), np.zeros((R, 2), dtype=np.int64))
-    out = np.full(1, -1, dtype=np.int64)
-    family = (FAMILY_TWO_FIDELITY if policy in ("tacc", "dnc", "mf-ucb") else FAMILY_LUCB if policy == "lucb" else
-              FAMILY_RDFE if policy == "rdfe" else FAMILY_SINGLE)
-    _run(family, policy == "tacc", getattr(cls, "fidelity", LOW), rows, row_of, problem.eta, problem.gamma,
-         problem.s0, units, (fid, target, bias_end, bias_one, *ph, out), *common)
-    if policy == "rdfe":
-        phases = _phases(problem, *ph)
-        output = None if out[0] < 0 else int(out[0])
-    rounds = int(st[1])
-    violation = None if viol[0] < 0 else Violation(int(viol[0]), FIDELITY_NAMES[int(viol[1])], int(viol[2]))
-    snaps_used = [(snaps[i, 0], snaps[i, 1]) for i in range(int(st[2]))]
-    return build_record(problem, policy, seed, n_low=cnt[0], n_high=cnt[1], continuation=aux[0], threshold=aux[1],
-                        window=aux[2], early=aux[3], cost=acct.value(int(units[3])), rounds=rounds, checkpoints=cps,
-                        snaps=snaps_used,
-                        violation=violation, phases=phases, output=output,
-                        trace=None if not trace else tr[:rounds].tolist())
+    if plan.phase_info is not None:
+        phases = _phases(plan.phase_info, *w.ph)
+        output = None if w.out[0] < 0 else int(w.out[0])
+    violation = None if viol[0] < 0 else Violation(viol[0], FIDELITY_NAMES[viol[1]], viol[2])
+    record = record_from_arrays(policy, int(seed), w.per_arm, w.shares, rounds, plan.cost(int(units[3])), regret,
+                                plan.cps, w.at, violation, phases, output,
+                                None if not trace else tuple(map(tuple, tr[:rounds].tolist())))
+    plan.free.append(w)
+    return record

@@ -12,10 +12,13 @@ from dataclasses import asdict, dataclass, fields
 import numpy as np
 
 from bounds import ArmRunFacts
+from simulate._compile import compiled
+from simulate._fsum import fsum_into
 from simulate._rdfe import RdfePhase
 from simulate._rewards import HIGH, LOW
 
-__all__ = ["Violation", "RunRecord", "regret_shares", "default_checkpoints", "FIDELITY_NAMES"]
+__all__ = ["Violation", "RunRecord", "regret_shares", "regret_sums", "regret_summary", "record_from_arrays",
+           "default_checkpoints", "FIDELITY_NAMES"]
 
 FIDELITY_NAMES = {LOW: "L", HIGH: "H"}
 
@@ -30,15 +33,60 @@ class Violation:
     count: int
 
 
+@compiled()
+def shares_into(gaps, cost_low, cost_high, n_low, n_high, out):
+    """Arm k's share of the cost-weighted pseudo-regret R(Lambda) (``sec:problem``) into ``out[k]``:
+    Delta_k (lambda^(L) N_k^(L) + lambda^(H) N_k^(H)); exactly 0 for Delta_k = 0."""
+    for k in range(gaps.size):
+        if gaps[k] == 0:
+            out[k] = 0.0
+        else:
+            out[k] = gaps[k] * (cost_low * float(n_low[k]) + cost_high * float(n_high[k]))
+
+
+@compiled()
+def regret_sums(gaps, cost_low, cost_high, n_low, n_high, snaps, n_snaps, shares, at, work):
+    """The run's regret numbers in one compiled pass: ``shares`` (K) the final shares, ``at`` the regret at each
+    checkpoint (the first ``n_snaps`` from the counts in ``snaps[i]`` = (low, high), the rest the final regret),
+    each sum correctly rounded (``math.fsum``, ported in ``simulate._fsum``); ``work`` is (2, K + 1) floats.
+    Returns (regret, ok); ok is False when a sum is not finite (then :func:`regret_summary` asks
+    ``math.fsum``)."""
+    K = gaps.size
+    shares_into(gaps, cost_low, cost_high, n_low, n_high, shares)
+    regret, ok = fsum_into(shares, K, work[0])
+    row = work[1]
+    for i in range(n_snaps):
+        shares_into(gaps, cost_low, cost_high, snaps[i, 0], snaps[i, 1], row)
+        total, fine = fsum_into(row, K, work[0])
+        at[i] = total
+        ok = ok and fine
+    for i in range(n_snaps, at.size):
+        at[i] = regret
+    return regret, ok
+
+
+def regret_summary(gaps, cost_low, cost_high, n_low, n_high, snaps, n_snaps, shares, at, work) -> float:
+    """:func:`regret_sums`, with ``math.fsum`` itself deciding the sums that are not finite (inf, or an
+    overflow it reports); fills ``shares`` and ``at`` and returns the regret."""
+    regret, ok = regret_sums(gaps, cost_low, cost_high, n_low, n_high, snaps, n_snaps, shares, at, work)
+    if not ok:
+        regret = math.fsum(shares.tolist())
+        row = np.empty(gaps.size)
+        for i in range(n_snaps):
+            shares_into(gaps, cost_low, cost_high, snaps[i, 0], snaps[i, 1], row)
+            at[i] = math.fsum(row.tolist())
+        at[n_snaps:] = regret
+    return regret
+
+
 def regret_shares(gaps, n_low, n_high, cost_low: float, cost_high: float) -> tuple:
     """Arm k's share of the cost-weighted pseudo-regret R(Lambda) (``sec:problem``):
     Delta_k (lambda^(L) N_k^(L) + lambda^(H) N_k^(H)); exactly 0 for Delta_k = 0."""
-    g = np.asarray(gaps, dtype=float)
-    a = np.asarray(n_low, dtype=np.int64).astype(float)
-    b = np.asarray(n_high, dtype=np.int64).astype(float)
-    share = g * (cost_low * a + cost_high * b)
-    share[g == 0] = 0.0
-    return tuple(share.tolist())
+    g = np.ascontiguousarray(gaps, dtype=float)
+    out = np.empty(g.size)
+    shares_into(g, float(cost_low), float(cost_high), np.ascontiguousarray(n_low, dtype=np.int64),
+                np.ascontiguousarray(n_high, dtype=np.int64), out)
+    return tuple(out.tolist())
 
 
 def default_checkpoints(budget: float, n: int = 16) -> tuple:
@@ -121,6 +169,20 @@ class RunRecord:
         d["phases"] = tuple(_phase(p) for p in d.get("phases", ()))
         d["trace"] = None if d.get("trace") is None else tuple(tuple(t) for t in d["trace"])
         return cls(**d)
+
+
+def record_from_arrays(policy: str, seed: int, per_arm, shares, rounds: int, cost: float, regret: float,
+                       checkpoints: tuple, at, violation, phases=(), output=None, trace=None) -> RunRecord:
+    """A :class:`RunRecord` from a finished run's arrays (both engines): ``per_arm`` is a (6, K) int64 array of
+    (n_low, n_high, continuation, threshold_count, high_in_window, high_before_threshold), ``shares`` and ``at``
+    float arrays (converted once with ``tolist``, so every field holds Python ints and floats)."""
+    n_low, n_high, cont, thr, win, early = per_arm.tolist()
+    return RunRecord(
+        policy=policy, seed=seed, n_low=tuple(n_low), n_high=tuple(n_high), continuation=tuple(cont),
+        threshold_count=tuple(thr), high_in_window=tuple(win), high_before_threshold=tuple(early),
+        regret_share=tuple(shares.tolist()), rounds=rounds, cost=cost, regret=regret, checkpoints=checkpoints,
+        regret_at=tuple(at.tolist()), event_held=violation is None, violation=violation, phases=phases,
+        output=output, trace=trace)
 
 
 def _phase(p: dict) -> RdfePhase:

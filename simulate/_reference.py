@@ -7,12 +7,11 @@ is done here by an observer, so the policy classes stay as the paper's pseudocod
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from simulate._policy import HIGH, LOW, Action, Policy
-from simulate._record import FIDELITY_NAMES, RunRecord, Violation, default_checkpoints, regret_shares
+from simulate._record import (FIDELITY_NAMES, RunRecord, Violation, default_checkpoints, record_from_arrays,
+                              regret_summary)
 from simulate._registry import make_policy
 from simulate._rewards import RewardTable
 from simulate._rules import deviation_exceeds
@@ -67,30 +66,20 @@ class _Observer:
 
 def build_record(problem, name: str, seed: int, *, n_low, n_high, continuation, threshold, window, early, cost,
                  rounds, checkpoints, snaps, violation, phases=(), output=None, trace=None) -> RunRecord:
-    """Assemble a :class:`RunRecord` from a finished run's arrays (shared by both engines)."""
-    gaps = problem.instance.gaps
-    shares = regret_shares(gaps, n_low, n_high, problem.cost_low, problem.cost_high)
-    snaps = list(snaps) + [(n_low, n_high)] * (len(checkpoints) - len(snaps))
-    if snaps:                                          # every checkpoint at once: the same products as regret_shares
-        lows = np.array([a for a, _ in snaps], dtype=np.int64).astype(float)
-        highs = np.array([b for _, b in snaps], dtype=np.int64).astype(float)
-        g = np.asarray(gaps, dtype=float)
-        prefix_shares = g * (problem.cost_low * lows + problem.cost_high * highs)
-        prefix_shares[:, g == 0] = 0.0
-        at = tuple(math.fsum(row) for row in prefix_shares.tolist())
-    else:
-        at = ()
-    def ints(x):
-        return tuple(np.asarray(x, dtype=np.int64).tolist())
-
-    return RunRecord(
-        policy=name, seed=int(seed), n_low=ints(n_low), n_high=ints(n_high),
-        continuation=ints(continuation), threshold_count=ints(threshold),
-        high_in_window=ints(window), high_before_threshold=ints(early),
-        regret_share=shares, rounds=int(rounds), cost=float(cost),
-        regret=math.fsum(shares), checkpoints=tuple(float(c) for c in checkpoints), regret_at=at,
-        event_held=violation is None, violation=violation, phases=tuple(phases), output=output,
-        trace=None if trace is None else tuple((int(k), int(m)) for k, m in trace))
+    """Assemble a :class:`RunRecord` from a finished run's arrays and its checkpoint snapshots (the counts
+    (low, high) before the first query past each checkpoint; the later checkpoints are the final counts)."""
+    gaps = np.ascontiguousarray(problem.instance.gaps, dtype=float)
+    K, cps = gaps.size, tuple(float(c) for c in checkpoints)
+    per_arm = np.array([n_low, n_high, continuation, threshold, window, early], dtype=np.int64).reshape(6, K)
+    snap_counts = np.zeros((len(cps), 2, K), dtype=np.int64)
+    for i, (a, b) in enumerate(snaps):
+        snap_counts[i, 0], snap_counts[i, 1] = a, b
+    shares, at = np.empty(K), np.empty(len(cps))
+    regret = regret_summary(gaps, float(problem.cost_low), float(problem.cost_high), per_arm[0], per_arm[1],
+                            snap_counts, len(snaps), shares, at, np.empty((2, K + 1)))
+    return record_from_arrays(name, int(seed), per_arm, shares, int(rounds), float(cost), regret, cps, at,
+                              violation, tuple(phases), output,
+                              None if trace is None else tuple((int(k), int(m)) for k, m in trace))
 
 
 def run_reference(problem, policy: str | Policy, seed: int, *, checkpoints=None, trace: bool = False) -> RunRecord:
