@@ -6,7 +6,8 @@ the sources of ``bounds`` and ``simulate`` with numba's, numpy's and Python's ve
 reuses a stale run. The fingerprint is computed once per process and a configuration's digest once per
 configuration, so a run's key is one short hash.
 
-Each stored record carries its own key and the sha256 of its text: a record whose checksum or key does not match
+Each stored record carries its own key and the sha256 of its bytes (a compact binary form, :func:`encode_record`,
+numbers exact): a record whose checksum or key does not match
 (a tampered or damaged row) is reported with a warning and treated as missing, so it is recomputed, never used.
 Rows are committed in transactions at least every ``save_every`` seconds (and when the cache is flushed or
 closed), so a kill, even ``kill -9``, loses at most that much finished work and never leaves a partial record.
@@ -22,6 +23,7 @@ import json
 import os
 import sqlite3
 import stat
+import struct
 import time
 import warnings
 from pathlib import Path
@@ -36,7 +38,7 @@ from simulate._record import RunRecord, Violation
 __all__ = ["RECORD_FORMAT", "run_key", "encode_record", "decode_record", "RunCache", "CacheMismatchWarning"]
 
 #: bump when the stored form of a record changes (the code fingerprint covers every change to the engines).
-RECORD_FORMAT = 3
+RECORD_FORMAT = 4
 
 #: the cache file inside the cache folder.
 DB_NAME = "runs.sqlite"
@@ -58,6 +60,25 @@ def run_key(config_digest: str, policy: str, seed: int, checkpoints) -> str:
 
 
 # ----------------------------------------------------------------------------------------------- record codec
+#: a stored row: the magic and the format, the key (64 ASCII hex digits), then little-endian int64
+#: (K, checkpoints, seed, rounds, event_held) and the six per-arm int64 columns, then float64 (cost, regret, the
+#: K shares, the checkpoints, the regrets at them), then the rest as JSON text ([policy, violation, phases,
+#: output, trace]: small, and of no fixed shape). Numbers are stored in binary, so they come back exactly.
+_MAGIC = b"TACC" + RECORD_FORMAT.to_bytes(2, "little")
+_HEAD = struct.Struct("<5q")
+_KEY_END = len(_MAGIC) + 64
+_BODIES: dict = {}
+
+
+def _body(K: int, n: int) -> struct.Struct:
+    body = _BODIES.get((K, n))
+    if body is None:
+        if len(_BODIES) >= 256:
+            _BODIES.clear()
+        body = _BODIES[K, n] = struct.Struct(f"<{6 * K}q{2 + K + 2 * n}d")
+    return body
+
+
 def _plain(x):
     if isinstance(x, np.integer):
         return int(x)
@@ -66,43 +87,53 @@ def _plain(x):
     raise TypeError(f"cannot store {type(x).__name__} in a run record")
 
 
-def encode_record(record: RunRecord) -> list:
-    """A JSON-ready list of the record's fields, in declaration order (infinities as JSON ``Infinity``)."""
-    v = record.violation
-    return [record.policy, record.seed, record.n_low, record.n_high, record.continuation, record.threshold_count,
-            record.high_in_window, record.high_before_threshold, record.regret_share, record.rounds, record.cost,
-            record.regret, record.checkpoints, record.regret_at, record.event_held,
-            None if v is None else [v.arm, v.fidelity, v.count],
+def encode_record(key: str, record: RunRecord) -> bytes:
+    """The stored form of ``record`` under ``key`` (see the layout above)."""
+    r, v = record, record.violation
+    K, n = len(r.n_low), len(r.checkpoints)
+    rest = [r.policy, None if v is None else [v.arm, v.fidelity, v.count],
             [[p.r, p.eps, p.active, p.fidelity, p.target, p.cost, p.ucb, p.lcb, p.width, p.completed, p.leader,
-              p.survivors] for p in record.phases],
-            record.output, record.trace]
+              p.survivors] for p in r.phases], r.output, r.trace]
+    key_bytes = key.encode("ascii")
+    if len(key_bytes) != 64:
+        raise ValueError(f"a run key is 64 hex digits, not {key!r}")
+    return b"".join((
+        _MAGIC, key_bytes, _HEAD.pack(K, n, r.seed, r.rounds, r.event_held),
+        _body(K, n).pack(*r.n_low, *r.n_high, *r.continuation, *r.threshold_count, *r.high_in_window,
+                         *r.high_before_threshold, r.cost, r.regret, *r.regret_share, *r.checkpoints, *r.regret_at),
+        json.dumps(rest, separators=(",", ":"), default=_plain).encode()))
 
 
 def _tuple(x):
     return None if x is None else tuple(x)
 
 
-def decode_record(data: list) -> RunRecord:
-    """The inverse of :func:`encode_record`."""
-    (policy, seed, n_low, n_high, cont, thr, win, before, share, rounds, cost, regret, cps, at, held, v, phases,
-     output, trace) = data
-    return RunRecord(
-        policy=policy, seed=seed, n_low=tuple(n_low), n_high=tuple(n_high), continuation=tuple(cont),
-        threshold_count=tuple(thr), high_in_window=tuple(win), high_before_threshold=tuple(before),
-        regret_share=tuple(share), rounds=rounds, cost=cost, regret=regret, checkpoints=tuple(cps),
-        regret_at=tuple(at), event_held=held, violation=None if v is None else Violation(*v),
-        phases=tuple(RdfePhase(r, eps, tuple(a), tuple(f), tuple(t), tuple(c), tuple(u), tuple(lo), tuple(w), done,
-                               lead, _tuple(surv))
-                     for r, eps, a, f, t, c, u, lo, w, done, lead, surv in phases),
+def decode_record(data: bytes) -> tuple[str, RunRecord]:
+    """The inverse of :func:`encode_record`: (key, record); ValueError (or struct.error) if ``data`` is not a
+    stored row of this format."""
+    data = bytes(data)
+    if data[:len(_MAGIC)] != _MAGIC:
+        raise ValueError("not a stored run of this format")
+    key = data[len(_MAGIC):_KEY_END].decode("ascii")
+    K, n, seed, rounds, held = _HEAD.unpack_from(data, _KEY_END)
+    body = _body(K, n)
+    x = body.unpack_from(data, _KEY_END + _HEAD.size)
+    policy, v, phases, output, trace = json.loads(data[_KEY_END + _HEAD.size + body.size:])
+    f = 6 * K
+    return key, RunRecord(
+        policy=policy, seed=seed, n_low=x[:K], n_high=x[K:2 * K], continuation=x[2 * K:3 * K],
+        threshold_count=x[3 * K:4 * K], high_in_window=x[4 * K:5 * K], high_before_threshold=x[5 * K:f],
+        regret_share=x[f + 2:f + 2 + K], rounds=rounds, cost=x[f], regret=x[f + 1],
+        checkpoints=x[f + 2 + K:f + 2 + K + n], regret_at=x[f + 2 + K + n:], event_held=bool(held),
+        violation=None if v is None else Violation(*v),
+        phases=tuple(RdfePhase(r, eps, tuple(a), tuple(fi), tuple(t), tuple(c), tuple(u), tuple(lo), tuple(w),
+                               done, lead, _tuple(surv))
+                     for r, eps, a, fi, t, c, u, lo, w, done, lead, surv in phases),
         output=output, trace=None if trace is None else tuple(tuple(t) for t in trace))
 
 
-def _text(key: str, record: RunRecord) -> str:
-    return json.dumps({"key": key, "record": encode_record(record)}, separators=(",", ":"), default=_plain)
-
-
-def _checksum(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()
+def _checksum(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
 
 
 # ----------------------------------------------------------------------------------------------------- the cache
@@ -141,7 +172,7 @@ class RunCache:
         db = sqlite3.connect(uri, uri=True, timeout=60.0)
         db.execute("PRAGMA synchronous=NORMAL")
         db.execute("CREATE TABLE IF NOT EXISTS runs (key TEXT PRIMARY KEY, checksum TEXT NOT NULL, "
-                   "record TEXT NOT NULL)")
+                   "record BLOB NOT NULL)")
         db.commit()
         self._db = db
         return db
@@ -154,18 +185,20 @@ class RunCache:
         row = self._connect().execute("SELECT checksum, record FROM runs WHERE key = ?", (key,)).fetchone()
         if row is None:
             return None
-        checksum, text = row
+        checksum, data = row
         problem = None
-        if _checksum(text) != checksum:
+        if not isinstance(data, bytes):
+            problem = "it is stored in another format (an earlier version of the toolkit)"
+        elif _checksum(data) != checksum:
             problem = "its checksum does not match its content"
         else:
             try:
-                data = json.loads(text)
-                if data["key"] != key:
-                    problem = f"it carries another key ({str(data['key'])[:12]}...)"
+                stored_key, record = decode_record(data)
+                if stored_key != key:
+                    problem = f"it carries another key ({stored_key[:12]}...)"
                 else:
-                    return decode_record(data["record"])
-            except (ValueError, TypeError, KeyError) as e:
+                    return record
+            except (ValueError, TypeError, KeyError, struct.error) as e:
                 problem = f"it cannot be read ({type(e).__name__}: {e})"
         warnings.warn(f"run cache {self.path}: the record of key {key[:12]}... is not used, {problem}; "
                       f"the run is recomputed", CacheMismatchWarning, stacklevel=2)
@@ -173,9 +206,9 @@ class RunCache:
 
     def put(self, key: str, record: RunRecord) -> None:
         """Store ``record`` under ``key`` (committed within ``save_every`` seconds, or at ``flush``)."""
-        text = _text(key, record)
+        data = encode_record(key, record)
         self._connect().execute("INSERT OR REPLACE INTO runs (key, checksum, record) VALUES (?, ?, ?)",
-                                (key, _checksum(text), text))
+                                (key, _checksum(data), data))
         self._dirty = True
         if time.monotonic() - self._last_commit >= self.save_every:
             self.flush()

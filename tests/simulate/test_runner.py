@@ -2,6 +2,7 @@
 interrupted sweep without redoing finished runs, never uses a record that does not match, and keys on the code;
 a sweep streams in constant memory; a kill loses at most the runs in flight and leaves no worker behind."""
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -86,30 +87,32 @@ def _rewrite(root, key, checksum, text):
         db.execute("UPDATE runs SET checksum = ?, record = ? WHERE key = ?", (checksum, text, key))
 
 
-@pytest.mark.parametrize("tamper", ["content", "checksum", "key", "garbage"])
+@pytest.mark.parametrize("tamper", ["content", "checksum", "key", "garbage", "old format"])
 def test_tampered_record_is_recomputed_with_a_warning(tasks, tmp_path, tamper, monkeypatch):
     run_tasks(tasks[:1], cache=tmp_path)
-    (key, checksum, text), = _rows(tmp_path)
-    data = json.loads(text)
+    (key, checksum, data), = _rows(tmp_path)
+    stored_key, rec = decode_record(data)
+    assert stored_key == key and isinstance(data, bytes)
     if tamper == "content":                          # a changed regret, checksum left alone
-        data["record"][11] += 1.0
-        _rewrite(tmp_path, key, checksum, json.dumps(data))
+        _rewrite(tmp_path, key, checksum, encode_record(key, dataclasses.replace(rec, regret=rec.regret + 1.0)))
     elif tamper == "checksum":
-        _rewrite(tmp_path, key, "0" * 64, text)
-    elif tamper == "key":                            # another run's record, with a valid checksum for its text
-        data["key"] = "f" * 64
-        new = json.dumps(data)
-        _rewrite(tmp_path, key, hashlib.sha256(new.encode()).hexdigest(), new)
-    else:
-        _rewrite(tmp_path, key, hashlib.sha256(b"{not json").hexdigest(), "{not json")
+        _rewrite(tmp_path, key, "0" * 64, data)
+    elif tamper == "key":                            # another run's record, with a valid checksum for its bytes
+        new = encode_record("f" * 64, rec)
+        _rewrite(tmp_path, key, hashlib.sha256(new).hexdigest(), new)
+    elif tamper == "garbage":                        # a valid checksum of bytes that are no record
+        _rewrite(tmp_path, key, hashlib.sha256(data[:40]).hexdigest(), data[:40])
+    else:                                            # a row of the earlier JSON text form
+        text = json.dumps({"key": key, "record": [rec.policy, rec.seed]})
+        _rewrite(tmp_path, key, hashlib.sha256(text.encode()).hexdigest(), text)
     redone = []
     real = runner._run_batch
     monkeypatch.setattr(runner, "_run_batch", lambda batch, engine: redone.append(batch) or real(batch, engine))
     with pytest.warns(CacheMismatchWarning, match="recomputed"):
         records = run_tasks(tasks[:1], cache=tmp_path)
     assert redone and records == run_tasks(tasks[:1])
-    (_, checksum2, text2), = _rows(tmp_path)             # and the good record replaced the bad one
-    assert decode_record(json.loads(text2)["record"]) == records[0]
+    (_, checksum2, data2), = _rows(tmp_path)             # and the good record replaced the bad one
+    assert decode_record(data2) == (key, records[0])
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert run_tasks(tasks[:1], cache=tmp_path) == records
@@ -125,8 +128,10 @@ def test_record_codec_round_trips_every_policy(config):
     from simulate import POLICIES
     p = make_problem(config(**{"params.budget": 4000}))
     for policy in POLICIES:
-        rec = run(p, policy, 3, trace=True)
-        assert decode_record(json.loads(json.dumps(encode_record(rec)))) == rec, policy
+        for rec in (run(p, policy, 3, trace=True), run(p, policy, 4, checkpoints=(100.0, 3999.5, 1e9))):
+            key, back = decode_record(encode_record("0123456789abcdef" * 4, rec))
+            assert key == "0123456789abcdef" * 4
+            assert back == rec and repr(back) == repr(rec), policy      # the same values and the same types
 
 
 def test_a_changed_engine_source_gives_a_different_key(tmp_path):
