@@ -9,7 +9,7 @@ configuration, so a run's key is one short hash.
 Each stored record carries its own key and the sha256 of its bytes (a compact binary form, :func:`encode_record`,
 numbers exact): a record whose checksum or key does not match
 (a tampered or damaged row) is reported with a warning and treated as missing, so it is recomputed, never used.
-Rows are committed in transactions at least every ``save_every`` seconds (and when the cache is flushed or
+Rows are gathered in memory and written in one transaction at least every ``save_every`` seconds (and when the cache is flushed or
 closed), so a kill, even ``kill -9``, loses at most that much finished work and never leaves a partial record.
 The cache lives in one file, ``runs.sqlite``, in its folder: it refuses a file there that is a symbolic link
 (it never follows a link out of its folder), and it makes the folder and the file readable by the group (a shared
@@ -60,13 +60,14 @@ def run_key(config_digest: str, policy: str, seed: int, checkpoints) -> str:
 
 
 # ----------------------------------------------------------------------------------------------- record codec
-#: a stored row: the magic and the format, the key (64 ASCII hex digits), then little-endian int64
+#: a stored row: the magic and the format, the key's length and the key (UTF-8), then little-endian int64
 #: (K, checkpoints, seed, rounds, event_held) and the six per-arm int64 columns, then float64 (cost, regret, the
-#: K shares, the checkpoints, the regrets at them), then the rest as JSON text ([policy, violation, phases,
-#: output, trace]: small, and of no fixed shape). Numbers are stored in binary, so they come back exactly.
+#: K shares, the checkpoints, the regrets at them), then the rest: the policy's name alone when there is no
+#: violation, no RDFE phase, no output and no trace (byte 0, then the name), else (byte 1) JSON text of
+#: [policy, violation, phases, output, trace]. Numbers are stored in binary, so they come back exactly.
 _MAGIC = b"TACC" + RECORD_FORMAT.to_bytes(2, "little")
+_LEN = struct.Struct("<I")
 _HEAD = struct.Struct("<5q")
-_KEY_END = len(_MAGIC) + 64
 _BODIES: dict = {}
 
 
@@ -91,17 +92,19 @@ def encode_record(key: str, record: RunRecord) -> bytes:
     """The stored form of ``record`` under ``key`` (see the layout above)."""
     r, v = record, record.violation
     K, n = len(r.n_low), len(r.checkpoints)
-    rest = [r.policy, None if v is None else [v.arm, v.fidelity, v.count],
-            [[p.r, p.eps, p.active, p.fidelity, p.target, p.cost, p.ucb, p.lcb, p.width, p.completed, p.leader,
-              p.survivors] for p in r.phases], r.output, r.trace]
-    key_bytes = key.encode("ascii")
-    if len(key_bytes) != 64:
-        raise ValueError(f"a run key is 64 hex digits, not {key!r}")
+    if v is None and not r.phases and r.output is None and r.trace is None:
+        rest = b"\x00" + r.policy.encode()
+    else:
+        rest = b"\x01" + json.dumps(
+            [r.policy, None if v is None else [v.arm, v.fidelity, v.count],
+             [[p.r, p.eps, p.active, p.fidelity, p.target, p.cost, p.ucb, p.lcb, p.width, p.completed, p.leader,
+               p.survivors] for p in r.phases], r.output, r.trace], separators=(",", ":"), default=_plain).encode()
+    key_bytes = key.encode()
     return b"".join((
-        _MAGIC, key_bytes, _HEAD.pack(K, n, r.seed, r.rounds, r.event_held),
+        _MAGIC, _LEN.pack(len(key_bytes)), key_bytes, _HEAD.pack(K, n, r.seed, r.rounds, r.event_held),
         _body(K, n).pack(*r.n_low, *r.n_high, *r.continuation, *r.threshold_count, *r.high_in_window,
                          *r.high_before_threshold, r.cost, r.regret, *r.regret_share, *r.checkpoints, *r.regret_at),
-        json.dumps(rest, separators=(",", ":"), default=_plain).encode()))
+        rest))
 
 
 def _tuple(x):
@@ -114,11 +117,21 @@ def decode_record(data: bytes) -> tuple[str, RunRecord]:
     data = bytes(data)
     if data[:len(_MAGIC)] != _MAGIC:
         raise ValueError("not a stored run of this format")
-    key = data[len(_MAGIC):_KEY_END].decode("ascii")
-    K, n, seed, rounds, held = _HEAD.unpack_from(data, _KEY_END)
+    at = len(_MAGIC) + _LEN.size
+    (length,) = _LEN.unpack_from(data, len(_MAGIC))
+    key = data[at:at + length].decode()
+    at += length
+    K, n, seed, rounds, held = _HEAD.unpack_from(data, at)
+    at += _HEAD.size
     body = _body(K, n)
-    x = body.unpack_from(data, _KEY_END + _HEAD.size)
-    policy, v, phases, output, trace = json.loads(data[_KEY_END + _HEAD.size + body.size:])
+    x = body.unpack_from(data, at)
+    at += body.size
+    if data[at:at + 1] == b"\x00":
+        policy, v, phases, output, trace = data[at + 1:].decode(), None, (), None, None
+    elif data[at:at + 1] == b"\x01":
+        policy, v, phases, output, trace = json.loads(data[at + 1:])
+    else:
+        raise ValueError("not a stored run of this format")
     f = 6 * K
     return key, RunRecord(
         policy=policy, seed=seed, n_low=x[:K], n_high=x[K:2 * K], continuation=x[2 * K:3 * K],
@@ -151,7 +164,7 @@ class RunCache:
         self.path = self.root / DB_NAME
         self._db: sqlite3.Connection | None = None
         self._last_commit = time.monotonic()
-        self._dirty = False
+        self._pending: dict = {}     # key -> (checksum, bytes, record): stored at the next commit
 
     # -- opening
     def _connect(self) -> sqlite3.Connection:
@@ -180,6 +193,9 @@ class RunCache:
     # -- reading and writing
     def get(self, key: str) -> RunRecord | None:
         """The stored record of ``key``, or None if there is none or it does not match (with a warning)."""
+        pending = self._pending.get(key)
+        if pending is not None:
+            return pending[2]
         if self._db is None and not self.path.exists():
             return None
         row = self._connect().execute("SELECT checksum, record FROM runs WHERE key = ?", (key,)).fetchone()
@@ -207,17 +223,18 @@ class RunCache:
     def put(self, key: str, record: RunRecord) -> None:
         """Store ``record`` under ``key`` (committed within ``save_every`` seconds, or at ``flush``)."""
         data = encode_record(key, record)
-        self._connect().execute("INSERT OR REPLACE INTO runs (key, checksum, record) VALUES (?, ?, ?)",
-                                (key, _checksum(data), data))
-        self._dirty = True
+        self._pending[key] = (_checksum(data), data, record)
         if time.monotonic() - self._last_commit >= self.save_every:
             self.flush()
 
     def flush(self) -> None:
-        """Commit every stored record to disk."""
-        if self._db is not None and self._dirty:
-            self._db.commit()
-            self._dirty = False
+        """Write every stored record to disk, in one transaction (rows gathered since the last commit)."""
+        if self._pending:
+            db = self._connect()
+            db.executemany("INSERT OR REPLACE INTO runs (key, checksum, record) VALUES (?, ?, ?)",
+                           [(k, c, d) for k, (c, d, _) in self._pending.items()])
+            db.commit()
+            self._pending.clear()
         self._last_commit = time.monotonic()
 
     def close(self) -> None:
@@ -234,6 +251,7 @@ class RunCache:
 
     def items(self):
         """Every stored run as (key, record), in key order; a record that does not match is skipped (warning)."""
+        self.flush()
         if self._db is None and not self.path.exists():
             return
         keys = [k for (k,) in self._connect().execute("SELECT key FROM runs ORDER BY key")]
@@ -243,6 +261,7 @@ class RunCache:
                 yield key, record
 
     def __len__(self) -> int:
+        self.flush()
         if self._db is None and not self.path.exists():
             return 0
         return self._connect().execute("SELECT count(*) FROM runs").fetchone()[0]
