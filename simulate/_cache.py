@@ -193,15 +193,32 @@ class RunCache:
     # -- reading and writing
     def get(self, key: str) -> RunRecord | None:
         """The stored record of ``key``, or None if there is none or it does not match (with a warning)."""
-        pending = self._pending.get(key)
-        if pending is not None:
-            return pending[2]
-        if self._db is None and not self.path.exists():
-            return None
-        row = self._connect().execute("SELECT checksum, record FROM runs WHERE key = ?", (key,)).fetchone()
-        if row is None:
-            return None
-        checksum, data = row
+        return self.get_many([key])[0]
+
+    def get_many(self, keys: list) -> list:
+        """:meth:`get` of every key, in order, with one query per 500 keys."""
+        out = [None] * len(keys)
+        missing = []
+        for i, key in enumerate(keys):
+            pending = self._pending.get(key)
+            if pending is not None:
+                out[i] = pending[2]
+            else:
+                missing.append(i)
+        if not missing or (self._db is None and not self.path.exists()):
+            return out
+        db, rows = self._connect(), {}
+        for start in range(0, len(missing), 500):
+            chunk = [keys[i] for i in missing[start:start + 500]]
+            query = f"SELECT key, checksum, record FROM runs WHERE key IN ({','.join('?' * len(chunk))})"
+            rows.update((k, (c, d)) for k, c, d in db.execute(query, chunk))
+        for i in missing:
+            row = rows.get(keys[i])
+            if row is not None:
+                out[i] = self._checked(keys[i], *row)
+        return out
+
+    def _checked(self, key: str, checksum: str, data) -> RunRecord | None:
         problem = None
         if not isinstance(data, bytes):
             problem = "it is stored in another format (an earlier version of the toolkit)"
@@ -217,7 +234,7 @@ class RunCache:
             except (ValueError, TypeError, KeyError, struct.error) as e:
                 problem = f"it cannot be read ({type(e).__name__}: {e})"
         warnings.warn(f"run cache {self.path}: the record of key {key[:12]}... is not used, {problem}; "
-                      f"the run is recomputed", CacheMismatchWarning, stacklevel=2)
+                      f"the run is recomputed", CacheMismatchWarning, stacklevel=3)
         return None
 
     def put(self, key: str, record: RunRecord) -> None:
@@ -255,10 +272,11 @@ class RunCache:
         if self._db is None and not self.path.exists():
             return
         keys = [k for (k,) in self._connect().execute("SELECT key FROM runs ORDER BY key")]
-        for key in keys:
-            record = self.get(key)
-            if record is not None:
-                yield key, record
+        for start in range(0, len(keys), 500):
+            chunk = keys[start:start + 500]
+            for key, record in zip(chunk, self.get_many(chunk), strict=True):
+                if record is not None:
+                    yield key, record
 
     def __len__(self) -> int:
         self.flush()

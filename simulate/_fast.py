@@ -338,7 +338,8 @@ def rdfe_plan(problem):
 class _Work:
     """The arrays one run writes (allocated once per problem, policy and checkpoints; ``_run`` resets them)."""
 
-    def __init__(self, K: int, n_cps: int, R: int):
+    def __init__(self, plan: "_Plan"):
+        K, n_cps, R = plan.K, len(plan.cps), plan.R
         self.per_arm = np.zeros((6, K), dtype=np.int64)        # n_low, n_high, then the observer's four columns
         self.cnt, self.aux = self.per_arm[0:2], self.per_arm[2:6]
         self.sums = np.zeros((2, K))
@@ -351,6 +352,12 @@ class _Work:
         self.ph = (np.zeros((R, K), dtype=np.bool_), np.zeros((R, K), dtype=np.bool_), np.zeros((R, K)),
                    np.zeros((R, K)), np.zeros((R, K)), np.zeros((R, 2), dtype=np.int64))
         self.out = np.full(1, -1, dtype=np.int64)
+        self.units = np.array([*plan.units, 0], dtype=np.int64)
+        # the loop's arguments around (trace, seed), built once
+        self.args = ((*plan.head, self.units, (*plan.plan, *self.ph, self.out), self.st, self.cnt, self.aux,
+                      self.sums, self.truth_low, plan.cps_units, self.snaps, self.viol),
+                     (plan.mu, plan.sched, plan.noise, plan.sigma),
+                     (self.bases, *plan.tail, self.shares, self.at, self.work))
 
 
 class _Plan:
@@ -443,12 +450,10 @@ def run_fast(problem, policy: str, seed: int, *, checkpoints=None, trace: bool =
     try:
         w = plan.free.pop()
     except IndexError:
-        w = _Work(plan.K, len(plan.cps), plan.R)
-    units = np.array([*plan.units, 0], dtype=np.int64)
+        w = _Work(plan)
     tr = np.zeros((plan.max_rounds, 2), dtype=np.int32) if trace else _NO_TRACE
-    _run(*plan.head, units, (*plan.plan, *w.ph, w.out), w.st, w.cnt, w.aux, w.sums, w.truth_low, plan.cps_units,
-         w.snaps, w.viol, tr, plan.mu, plan.sched, plan.noise, plan.sigma, int(seed), w.bases, *plan.tail, w.shares,
-         w.at, w.work)
+    before, middle, after = w.args
+    _run(*before, tr, *middle, int(seed), *after)
     st, viol = w.st.tolist(), w.viol.tolist()
     rounds, n_snaps, regret = int(st[1]), int(st[2]), st[3]
     if not st[4]:                                    # a sum that is not finite: math.fsum decides it
@@ -459,7 +464,7 @@ def run_fast(problem, policy: str, seed: int, *, checkpoints=None, trace: bool =
         phases = _phases(plan.phase_info, *w.ph)
         output = None if w.out[0] < 0 else int(w.out[0])
     violation = None if viol[0] < 0 else Violation(viol[0], FIDELITY_NAMES[viol[1]], viol[2])
-    record = record_from_arrays(policy, int(seed), w.per_arm, w.shares, rounds, plan.cost(int(units[3])), regret,
+    record = record_from_arrays(policy, int(seed), w.per_arm, w.shares, rounds, plan.cost(int(w.units[3])), regret,
                                 plan.cps, w.at, violation, phases, output,
                                 None if not trace else tuple(map(tuple, tr[:rounds].tolist())))
     plan.free.append(w)

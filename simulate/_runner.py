@@ -11,6 +11,7 @@ again skips every run already stored. Worker processes die with their parent, ev
 
 from __future__ import annotations
 
+import itertools
 import os
 import signal
 import threading
@@ -179,9 +180,7 @@ def _stream(tasks, executor, n_workers, scheduler, cache, engine, progress, tota
     pool = None
     try:
         if executor == "serial":
-            for t in tasks:
-                key = t.key() if store is not None else None
-                rec = store.get(key) if store is not None else None
+            for t, key, rec in _looked_up(tasks, store):
                 if rec is None:
                     (rec,), _ = _run_batch([t], engine)
                     if store is not None:
@@ -190,13 +189,32 @@ def _stream(tasks, executor, n_workers, scheduler, cache, engine, progress, tota
                 yield rec
         else:
             pool = _Pool(executor, n_workers, scheduler)
-            yield from _pipeline(tasks, pool, store, engine, n_workers, bar)
+            yield from _pipeline(_looked_up(tasks, store), pool, store, engine, n_workers, bar)
     finally:
         if pool is not None:
             pool.close()
         if store is not None:
             store.close()
         bar.close()
+
+
+#: tasks whose stored records are looked up in one query (runs are still made and saved one by one).
+_LOOKUP_CHUNK = 128
+
+
+def _looked_up(tasks, store):
+    """[task, key, stored record or None] per task, in order, the cache read once per ``_LOOKUP_CHUNK`` tasks."""
+    if store is None:
+        for t in tasks:
+            yield [t, None, None]
+        return
+    while True:
+        chunk = list(itertools.islice(tasks, _LOOKUP_CHUNK))
+        if not chunk:
+            return
+        keys = [t.key() for t in chunk]
+        for t, key, rec in zip(chunk, keys, store.get_many(keys), strict=True):
+            yield [t, key, rec]
 
 
 def _saving_configs(tasks, cache):
@@ -214,7 +232,7 @@ def _pipeline(tasks, pool, store, engine, n_workers, bar):
     window = _WINDOW_PER_WORKER * n_workers
     max_batch = max(1, window // (4 * n_workers))
     max_flight = 2 * n_workers
-    entries: deque = deque()       # [task, key, record or None], in task order
+    entries: deque = deque()       # [task, key, record or None] (from _looked_up), in task order
     sizes: dict = {}               # (config, policy) -> batch size, adapted to _BATCH_SECONDS
     flight: dict = {}              # future -> (entries, group)
     group, batch = None, []
@@ -228,12 +246,11 @@ def _pipeline(tasks, pool, store, engine, n_workers, bar):
 
     while True:
         while not exhausted and len(entries) < window and len(flight) < max_flight:
-            t = next(tasks, None)
-            if t is None:
+            e = next(tasks, None)
+            if e is None:
                 exhausted = True
                 break
-            key = t.key() if store is not None else None
-            e = [t, key, store.get(key) if store is not None else None]
+            t = e[0]
             entries.append(e)
             if e[2] is None:
                 g = (config_key(t.config), t.policy)
