@@ -7,10 +7,10 @@ reuses a stale run. The fingerprint is computed once per process and a configura
 configuration, so a run's key is one short hash.
 
 Each stored record carries its own key and the sha256 of its bytes (a compact binary form, :func:`encode_record`,
-numbers exact): a record whose checksum or key does not match
-(a tampered or damaged row) is reported with a warning and treated as missing, so it is recomputed, never used.
-Rows are gathered in memory and written in one transaction at least every ``save_every`` seconds (and when the cache is flushed or
-closed), so a kill, even ``kill -9``, loses at most that much finished work and never leaves a partial record.
+numbers exact): a record whose checksum or key does not match (a tampered or damaged row) is reported with a
+warning and treated as missing, so it is recomputed, never used. Rows are gathered in memory and written in one
+transaction at least every ``save_every`` seconds (and when the cache is flushed or closed), so a kill, even
+``kill -9``, loses at most that much finished work and never leaves a partial record.
 The cache lives in one file, ``runs.sqlite``, in its folder: it refuses a file there that is a symbolic link
 (it never follows a link out of its folder), and it makes the folder and the file readable by the group (a shared
 cache on a cluster).

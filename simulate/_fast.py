@@ -317,6 +317,7 @@ def rdfe_plan(problem):
     """Fidelity, stopping count and end-of-block B_k per (arm, phase), from the shared :class:`RdfeOracle`."""
     oracle = problem.rdfe_oracle
     R, K = oracle.last_phase(problem.horizon), problem.n_arms
+    oracle.prefetch(K, R)
     fid = np.zeros((K, R), dtype=np.int64)
     target = np.zeros((K, R))
     bias_end = np.zeros((K, R))

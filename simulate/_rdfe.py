@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from bounds import LowFidelityModel, rdfe_high_count, rdfe_low_count
+from bounds import LowFidelityModel, rdfe_high_count, rdfe_low_count, rdfe_low_counts
 from bounds import validate as v
 from simulate._policy import HIGH, LOW, Action, Policy
 from simulate._rules import lower, upper
@@ -47,6 +47,15 @@ class RdfeOracle:
         if (k, r) not in self._low:
             self._low[k, r] = rdfe_low_count(self.model, k, self.eps(r), self.ell)
         return self._low[k, r]
+
+    def prefetch(self, n_arms: int, last: int) -> None:
+        """Compute :meth:`low_count` for every arm and phase 1..last at once (one vector search of ``bounds``
+        instead of one per pair; the same counts)."""
+        pairs = [(k, r) for k in range(n_arms) for r in range(1, last + 1) if (k, r) not in self._low]
+        if pairs:
+            counts = rdfe_low_counts(self.model, [k for k, _ in pairs], [self.eps(r) for _, r in pairs], self.ell)
+            for pair, n in zip(pairs, counts.tolist(), strict=True):
+                self._low[pair] = math.inf if n == math.inf else int(n)
 
     def high_count(self, r: int) -> float:
         """min{n >= 1 : G(n) <= eps_r / 8}."""

@@ -1,7 +1,9 @@
 """The run record (issue 3, docs/design.md section 7): everything a claim needs from one run, per arm and per run.
 
 Records compare equal field by field (floats exactly), so "the two engines agree" is ``a == b``, and they
-round-trip through JSON for the runner's cache.
+round-trip through JSON (``to_dict``) and the runner's cache (``simulate._cache``). The regret numbers are
+correctly rounded sums (``math.fsum``, ported to compiled code in ``simulate._fsum`` so the fast engine computes
+them in its loop).
 """
 
 from __future__ import annotations

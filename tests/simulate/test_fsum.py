@@ -101,7 +101,7 @@ def test_equals_math_fsum_bit_for_bit(values):
        st.lists(st.integers(0, 10 ** 6), max_size=50))
 def test_equals_math_fsum_on_regret_shares(gaps, counts):
     """The sums the engine makes: products gap x cost x count, nonnegative."""
-    values = [g * 10.0 * n for g, n in zip(gaps, counts)]
+    values = [g * 10.0 * n for g, n in zip(gaps, counts, strict=False)]
     assert bits(compiled_sum(values)) == bits(math.fsum(values))
 
 
