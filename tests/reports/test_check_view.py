@@ -82,14 +82,12 @@ def test_a_tampered_cached_run_is_an_integrity_error_exit_3(tmp_path, capsys):
 
     from simulate._cache import decode_record, encode_record
     with sqlite3.connect(cache / "runs.sqlite") as db:
-        (key, text), = db.execute("SELECT key, record FROM runs").fetchall()
-        data = json.loads(text)
-        rec = decode_record(data["record"])
+        (key, data), = db.execute("SELECT key, record FROM runs").fetchall()
+        stored_key, rec = decode_record(data)
         rec = dataclasses.replace(rec, n_high=tuple(10**9 if k == 1 else n for k, n in enumerate(rec.n_high)))
-        data["record"] = encode_record(rec)
-        new = json.dumps(data, separators=(",", ":"))
+        new = encode_record(stored_key, rec)
         db.execute("UPDATE runs SET checksum = ?, record = ? WHERE key = ?",
-                   (hashlib.sha256(new.encode()).hexdigest(), new, key))
+                   (hashlib.sha256(new).hexdigest(), new, key))
     capsys.readouterr()
     assert main(args) == 3
     out = capsys.readouterr().out
