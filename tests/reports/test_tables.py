@@ -3,6 +3,9 @@
 import json
 import math
 
+import numpy as np
+import pytest
+
 from reports._tables import dumps, fmt, jsonable
 
 
@@ -36,3 +39,18 @@ def test_dumps_indents_the_top_levels_and_keeps_every_value():
     assert out.splitlines()[:3] == ['{', '  "arms": [',
                                     '    {"tau": {"value": null, "value_reason": "+infinity"}, "n": 3}']
     assert '"empty": {}' in out
+
+
+def test_lists_checked_in_vector_calls_keep_every_null_and_reason():
+    """A list of plain values passes through as it is; a list with an infinity, a NaN, an int beyond the float
+    range or a numpy number takes the path that converts entry by entry (a null and its reason)."""
+    assert jsonable({"n": [1, 2, 3], "s": ["a", None, True], "x": [0.5, 2]}) == \
+        {"n": [1, 2, 3], "s": ["a", None, True], "x": [0.5, 2]}
+    assert jsonable({"tau": [3, math.inf, 5.0]}) == {"tau": [3, None, 5.0], "tau_reason": "null entries: tau_k(gamma) "
+                     "is infinite: the arm is never certified (eq:analysis-cert-time)"}
+    assert jsonable({"r": (1.0, math.nan)}) == {"r": [1.0, None], "r_reason": "null entries: undefined (not a "
+                                                                           "number): no value exists for this quantity"}
+    assert jsonable([10**400, 1.5]) == [10**400, 1.5]
+    assert jsonable([np.float64(1.5), 2.0]) == [1.5, 2.0] and type(jsonable([np.float64(1.5)])[0]) is float
+    with pytest.raises(ValueError):
+        dumps({"x": [math.inf]}, converted=True)       # a record said to be converted is still checked
