@@ -146,12 +146,28 @@ def dumps(x: Any, depth: int = 2, converted: bool = False) -> str:
 
 def _pretty(x: Any, depth: int, level: int) -> str:
     if level >= depth or not isinstance(x, (dict, list)) or not x:
-        return json.dumps(x, allow_nan=False)
+        return _line(x)
     pad, inner = "  " * level, "  " * (level + 1)
     if isinstance(x, dict):
         items = [f"{inner}{json.dumps(k)}: {_pretty(v, depth, level + 1)}" for k, v in x.items()]
         return "{\n" + ",\n".join(items) + "\n" + pad + "}"
     return "[\n" + ",\n".join(inner + _pretty(v, depth, level + 1) for v in x) + "\n" + pad + "]"
+
+
+def _line(x: Any) -> str:
+    """``json.dumps(x, allow_nan=False)``, the same text; a long list of numbers of one type with few distinct
+    values (a column repeating a per-class value over 10^5 arms) encodes each distinct value once. Numbers equal
+    across types (1, 1.0, True) or signs (0.0, -0.0) would share a text, so lists mixing types or holding a zero
+    float take json's path."""
+    head = x[:1024] if type(x) is list and len(x) >= 1024 else ()
+    if set(map(type, head)) in ({float}, {int}) and len(set(head)) <= 128:     # the first entries repeat
+        types = set(map(type, x))
+        if types == {float} or types == {int}:
+            distinct = set(x)
+            if 8 * len(distinct) <= len(x) and 0.0 not in distinct:
+                text = {v: json.dumps(v, allow_nan=False) for v in distinct}
+                return "[" + ", ".join(map(text.__getitem__, x)) + "]"
+    return json.dumps(x, allow_nan=False)
 
 
 def fmt(x: Any, digits: int = 4) -> str:

@@ -54,3 +54,19 @@ def test_lists_checked_in_vector_calls_keep_every_null_and_reason():
     assert jsonable([np.float64(1.5), 2.0]) == [1.5, 2.0] and type(jsonable([np.float64(1.5)])[0]) is float
     with pytest.raises(ValueError):
         dumps({"x": [math.inf]}, converted=True)       # a record said to be converted is still checked
+
+
+def test_long_lists_with_repeated_numbers_encode_as_json_does():
+    """A long column repeating a few numbers encodes each distinct number once: the text is json's, including the
+    cases where equal numbers have different texts (1 and 1.0, 0.0 and -0.0) and a NaN is still refused."""
+    from reports._tables import _line
+
+    rng = np.random.default_rng(0)
+    cases = [rng.choice([0.5, 1.25, 3e300, -2.0, 12.033526349546898], 5000).tolist(),
+             [int(v) for v in rng.choice([1, 2, -7], 3000)] + [10**30] * 100, [1.0] * 2000,
+             rng.random(3000).tolist(), [-0.0] * 1500 + [0.0] * 1500, [1] * 1500 + [1.0] * 1500, [True] * 2000,
+             [1.0] * 1024 + rng.random(3000).tolist(), [[1, 2]] * 2000, [1.5] * 10]
+    for c in cases:
+        assert _line(c) == json.dumps(c, allow_nan=False)
+    with pytest.raises(ValueError):
+        _line([math.nan] * 2000)
