@@ -13,6 +13,7 @@ from bounds import (TableLowFidelity, TaccInputError, analyze, continuation_gain
                     load_config, log_factor,
                     n_gamma, power_decay)
 from simulate import Tacc
+from tests.bounds._relabel import relabelled
 
 
 def outlier(D=1.0, t=8, length=10):
@@ -234,21 +235,8 @@ def test_window_computed_once_per_label_equals_every_arm_computed():
 
     m = residual_decay([0.9, 0.5, 0.6, 0.4, 0.7, 0.55], zeta=0.3, r=0.5, signs=[1, -1, 1, 1, -1, 1],
                        b=[0.0, 0.3, 0.0, 0.3, 0.123, 0.0], n0=0)
-
-    class Unlabelled(type(m)):
-        def mismatch_bound_classes(self):
-            return None
-
-    class OneLabel(type(m)):
-        def mismatch_bound_classes(self):
-            return np.zeros(self.n_arms, dtype=np.int64)
-
     kw = dict(n_gamma=40, s0=30, eta=1e-3, gamma=0.05, horizon=10**5, tau=[math.inf, 45, 41, 70, 60, 50])
-    windows = []
-    for cls in (type(m), Unlabelled, OneLabel):
-        other = cls.__new__(cls)
-        other.__dict__.update(m.__dict__)
-        windows.append(continuation_window(other, **kw))
+    windows = [continuation_window(x, **kw) for x in (m, relabelled(m, None), relabelled(m, [0] * 6))]
     assert windows[0] == windows[1]
     assert windows[2].gain != windows[1].gain        # |b_k| cancels in the gain but for its rounding (last bits)
 
