@@ -52,11 +52,13 @@ class Measurement:
 
     def __init__(self, what: str, bound: float, empirical: float, arm: int | None = None,
                  phase: int | None = None, error: float = 0.0):
-        # the fields in one update: a frozen dataclass's own __init__ pays a call per field, and a sweep builds
-        # a measurement per arm, claim and run
-        self.__dict__.update(what=what, bound=bound, empirical=empirical, arm=arm, phase=phase, error=error)
+        # the fields stored directly: a frozen dataclass's own __init__ pays a call per field, and a sweep
+        # builds a measurement per arm, claim and run
+        d = self.__dict__
+        d["what"], d["bound"], d["empirical"], d["arm"], d["phase"], d["error"] = \
+            what, bound, empirical, arm, phase, error
         if error == 0 and type(bound) in _PLAIN and type(empirical) in _PLAIN:
-            self.__dict__["_decision"] = decide_le(empirical, bound)       # exact on ints and floats
+            d["_decision"] = decide_le(empirical, bound)                    # exact on ints and floats
 
     @classmethod
     def exact(cls, what: str, bound: Fraction, empirical: Fraction, **kw) -> "Measurement":

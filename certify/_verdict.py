@@ -58,12 +58,13 @@ class RunVerdict:
     def __init__(self, claim: str, label: str, config: str, policy: str, seed: int | None, verdict: Verdict,
                  ratio: float | None, worst: Measurement | None, measurements: int, failed_assumptions: tuple = (),
                  undecided_assumptions: tuple = (), reason: str = ""):
-        # the fields in one update: a frozen dataclass's own __init__ pays a call per field (a sweep makes a
+        # the fields stored directly: a frozen dataclass's own __init__ pays a call per field (a sweep makes a
         # verdict per claim and run)
-        self.__dict__.update(claim=claim, label=label, config=config, policy=policy, seed=seed, verdict=verdict,
-                             ratio=ratio, worst=worst, measurements=measurements,
-                             failed_assumptions=failed_assumptions, undecided_assumptions=undecided_assumptions,
-                             reason=reason)
+        d = self.__dict__
+        d["claim"], d["label"], d["config"], d["policy"], d["seed"], d["verdict"] = \
+            claim, label, config, policy, seed, verdict
+        d["ratio"], d["worst"], d["measurements"], d["failed_assumptions"], d["undecided_assumptions"], \
+            d["reason"] = ratio, worst, measurements, failed_assumptions, undecided_assumptions, reason
 
     @property
     def judged(self) -> bool:
