@@ -13,7 +13,7 @@ from bounds._config import Config
 from bounds._horizon import horizon, log_factor, min_rho, n_gamma
 from bounds._instance import Instance, build_instance
 from bounds._partition import ArmClass, arm_partition, prior_partition
-from bounds._rdfe import RdfeBound, rdfe_high_counts, rdfe_low_counts, rdfe_regret_bound
+from bounds._rdfe import RdfeBound, rdfe_regret_bound
 from bounds._tacc import (Comparison, CorollaryTerms, TaccBound, confirmation_counts, corollary_order,
                           low_query_bound, static_vs_adaptive, tacc_regret_bound)
 
@@ -68,10 +68,7 @@ def analyze(config: Config) -> Analysis:
     prior = prior_partition(classes)
     best = tuple(ArmClass.C_D if x is ArmClass.C else x for x in classes)
     kw: dict[str, Any] = dict(n_gamma=ng, s0=p.s0, ell=ell, cost_low=c.low, cost_high=c.high)
-    pos = np.flatnonzero(gaps > 0)
-    c_low, c_high = np.zeros(K), np.zeros(K)
-    c_low[pos] = c.low * rdfe_low_counts(inst.low, pos, gaps[pos] / 4, ell)
-    c_high[pos] = c.high * rdfe_high_counts(gaps[pos] / 4, ell)
+    rdfe = rdfe_regret_bound(inst.low, gaps, ell=ell, cost_low=c.low, cost_high=c.high)
     high = [1 + x for x in confirmation_counts(ell, gaps)]
     high[kb] = 0
     return Analysis(
@@ -81,6 +78,5 @@ def analyze(config: Config) -> Analysis:
         corollary=corollary_order(gaps, prior, gamma=p.gamma, horizon=T, ell=ell, s0=p.s0, cost_low=c.low,
                                   cost_high=c.high),
         comparison=static_vs_adaptive(gaps, classes, **kw),
-        rdfe_low_cost=tuple(c_low.tolist()), rdfe_high_cost=tuple(c_high.tolist()),
-        rdfe=rdfe_regret_bound(inst.low, gaps, ell=ell, cost_low=c.low, cost_high=c.high),
+        rdfe_low_cost=rdfe.low_cost, rdfe_high_cost=rdfe.high_cost, rdfe=rdfe,
     )

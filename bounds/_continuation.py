@@ -129,22 +129,26 @@ def continuation_window(model: LowFidelityModel, *, n_gamma: int, s0: int, eta: 
     if len(tau) != K:
         raise TaccInputError("tau", tau, f"must have one entry per arm ({K})")
     counts = ng + np.arange(s0 + 1, dtype=np.int64)
-    gain: list[float] = []
-    pulls: list[int] = []
-    reach: list[bool] = []
+    # arms with one B_k (model.mismatch_bound_classes: the decay models) have one window: computed once
+    labels = model.mismatch_bound_classes()
+    if labels is None:
+        reps, which = np.arange(K, dtype=np.int64), None
+    else:
+        _, first, which = np.unique(labels, return_index=True, return_inverse=True)
+        reps = first.astype(np.int64)
+    gain_r, pulls_r = np.empty(reps.size), np.empty(reps.size, dtype=np.int64)
     step = max(1, _CELLS // counts.size)
-    for lo in range(0, K, step):                 # a block of arms per vector call
-        ks = np.arange(lo, min(K, lo + step), dtype=np.int64)
+    for lo in range(0, reps.size, step):         # a block of arms per vector call
+        ks = reps[lo:lo + step]
         b = model.mismatch_bound_at(ks[:, None], counts[None, :])
         passes = np.asarray(continuation_gain_passes(b[:, :s0], b[:, s0:], eta, gamma), dtype=bool)
-        ws = np.where(passes.all(axis=1), s0, np.argmin(passes, axis=1)).tolist() if s0 else [0] * ks.size
-        gain += (b[:, 0] - b[:, s0]).tolist()
-        pulls += ws
-        for k, w in zip(ks.tolist(), ws, strict=True):
-            t = tau[k]
-            reach.append(bool(t != math.inf and ng < t <= ng + w))
-    return ContinuationWindow(n_gamma=ng, s0=s0, threshold=2.0 * eta * gamma, horizon=T, gain=tuple(gain),
-                              pulls=tuple(pulls), tau=tuple(tau), reaches_tau=tuple(reach))
+        pulls_r[lo:lo + ks.size] = np.where(passes.all(axis=1), s0, np.argmin(passes, axis=1)) if s0 else 0
+        gain_r[lo:lo + ks.size] = b[:, 0] - b[:, s0]
+    gain, pulls = (gain_r, pulls_r) if which is None else (gain_r[which.reshape(-1)], pulls_r[which.reshape(-1)])
+    pulls_l = pulls.tolist()
+    reach = [t != math.inf and ng < t <= ng + w for t, w in zip(tau, pulls_l, strict=True)]
+    return ContinuationWindow(n_gamma=ng, s0=s0, threshold=2.0 * eta * gamma, horizon=T, gain=tuple(gain.tolist()),
+                              pulls=tuple(pulls_l), tau=tuple(tau), reaches_tau=tuple(reach))
 
 
 def _last_count_search(bound, s0: int, eta: float, gamma: float, limit: int) -> int:

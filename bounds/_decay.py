@@ -145,9 +145,17 @@ class ResidualDecay(LowFidelityModel):
         return self._abs_b[ks] + self._abs_a[ks] * power_sum(arr, self.r, self.n0) / arr
 
     def mismatch_bound_classes(self):
-        # B_k(n) = (|b_k| n + |a_k| P(n)) / n with r and n0 shared: equal (|b_k|, |a_k|), equal B_k
-        _, labels = np.unique(np.stack([self._abs_b, self._abs_a], axis=1), axis=0, return_inverse=True)
-        return labels.reshape(-1).astype(np.int64)
+        # B_k(n) = (|b_k| n + |a_k| P(n)) / n with r and n0 shared: equal (|b_k|, |a_k|), equal B_k. The label is
+        # the pair's rank among the distinct pairs in (|b_k|, |a_k|) order (a sort of two columns: unique rows of a
+        # 2-column array sort a structured view, about 50 times slower at 10^5 arms)
+        b, a = self._abs_b, self._abs_a
+        order = np.lexsort((a, b))
+        bs, as_ = b[order], a[order]
+        new = np.ones(b.size, dtype=bool)
+        new[1:] = (bs[1:] != bs[:-1]) | (as_[1:] != as_[:-1])
+        labels = np.empty(b.size, dtype=np.int64)
+        labels[order] = np.cumsum(new) - 1
+        return labels
 
     def mismatch_bound(self, k, n):
         k = self._arm(k)

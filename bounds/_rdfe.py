@@ -30,7 +30,19 @@ def rdfe_low_counts(model: LowFidelityModel, arms, eps, ell: float) -> np.ndarra
     ks = np.asarray(arms, dtype=np.int64).reshape(-1)
     target = np.broadcast_to(np.asarray(eps, dtype=float), ks.shape) / 8.0
     e = v.positive_real("ell", ell)
-    return first_true_rows(lambda i, n: radius(n, e) + model.mismatch_bound_at(ks[i], n) <= target[i], ks.size)
+    if not ks.size:
+        return np.zeros(0)
+    # arms with one B_k (model.mismatch_bound_classes) and one accuracy make the same search: it runs once
+    labels = model.mismatch_bound_classes()
+    label = ks if labels is None else labels[ks]
+    order = np.lexsort((target, label))
+    new = np.ones(ks.size, dtype=bool)
+    new[1:] = (label[order][1:] != label[order][:-1]) | (target[order][1:] != target[order][:-1])
+    first = order[new]                                     # one row per distinct (label, target)
+    group = np.empty(ks.size, dtype=np.int64)
+    group[order] = np.cumsum(new) - 1
+    rep, t = ks[first], target[first]
+    return first_true_rows(lambda i, n: radius(n, e) + model.mismatch_bound_at(rep[i], n) <= t[i], rep.size)[group]
 
 
 def rdfe_high_counts(eps, ell: float) -> np.ndarray:
@@ -162,6 +174,8 @@ class RdfeBound:
         terminal_cost: c_k^*(eps_{r_k}).
         paper_cost: c_k^*(Delta_k / 4), the cost in the theorem's statement.
         corrected_cost: c_k^*(min(Delta_k / 4, 1/2)), the cost the proof supports (see :func:`rdfe_regret_bound`).
+        low_cost: c_k^(L)(Delta_k / 4) (0 for Delta_k = 0), the low-fidelity side of ``paper_cost``.
+        high_cost: c^(H)(Delta_k / 4) (0 for Delta_k = 0), its high-fidelity side.
         paper_form_valid: Delta_k <= 2, where c_k^*(eps_{r_k}) <= c_k^*(Delta_k / 4) holds.
         c1: max_k dyadic_constant (the theorem's C_1 for this instance).
         c2: max(max_k Delta_k, 0): the C_2 that makes C_2 K (lambda_L + lambda_H) cover the warm start.
@@ -178,6 +192,8 @@ class RdfeBound:
     paper_cost: tuple
     corrected_cost: tuple
     paper_form_valid: tuple
+    low_cost: tuple
+    high_cost: tuple
     c1: float
     c2: float
     sharp_total: float
@@ -237,12 +253,14 @@ def rdfe_regret_bound(model: LowFidelityModel, gaps: Sequence[float] | np.ndarra
     phase_r = np.arange(phase_arm.size) - starts[phase_arm] + 1
     eps = np.concatenate([np.ldexp(1.0, -phase_r), g / 4, np.minimum(g / 4, 0.5)])
     who = np.concatenate([phase_arm, np.arange(arms.size), np.arange(arms.size)])
-    costs = _oracle_costs(model, arms[who], eps, e, cl, ch)
+    low, high = _low_high_costs(model, arms[who], eps, e, cl, ch)
+    costs = np.minimum(low, high)
     n_ph = phase_arm.size
     last = costs[starts + r_k - 1]
     sums_a = _sums(costs[:n_ph], starts, r_k)
     consts_a = np.where(last == math.inf, 1.0, sums_a / np.where(last == math.inf, 1.0, last))
-    idx = np.full(K, math.inf)
+    idx, c_low, c_high = np.full(K, math.inf), np.zeros(K), np.zeros(K)
+    c_low[arms], c_high[arms] = low[n_ph:n_ph + arms.size], high[n_ph:n_ph + arms.size]
     sums, consts, term, paper, corr = np.zeros(K), np.ones(K), np.zeros(K), np.zeros(K), np.zeros(K)
     idx[arms], sums[arms], consts[arms], term[arms] = r_k, sums_a, consts_a, last
     paper[arms], corr[arms] = costs[n_ph:n_ph + arms.size], costs[n_ph + arms.size:]
@@ -252,9 +270,12 @@ def rdfe_regret_bound(model: LowFidelityModel, gaps: Sequence[float] | np.ndarra
     sharp = math.fsum((g * (sums_a + cl + ch)).tolist())
     total = c1 * math.fsum((gs * corr).tolist()) + warm
     paper_total = c1 * math.fsum((gs * paper).tolist()) + warm
-    return RdfeBound(tuple(math.inf if x == math.inf else int(x) for x in idx.tolist()), tuple(sums.tolist()),
-                     tuple(consts.tolist()), tuple(term.tolist()), tuple(paper.tolist()), tuple(corr.tolist()),
-                     tuple((gs <= 2).tolist()), c1, c2, sharp, total, paper_total)
+    return RdfeBound(phase_index=tuple(math.inf if x == math.inf else int(x) for x in idx.tolist()),
+                     phase_costs_sum=tuple(sums.tolist()), dyadic_constant=tuple(consts.tolist()),
+                     terminal_cost=tuple(term.tolist()), paper_cost=tuple(paper.tolist()),
+                     corrected_cost=tuple(corr.tolist()), paper_form_valid=tuple((gs <= 2).tolist()),
+                     low_cost=tuple(c_low.tolist()), high_cost=tuple(c_high.tolist()), c1=c1, c2=c2,
+                     sharp_total=sharp, total=total, paper_total=paper_total)
 
 
 def _sums(costs: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
@@ -279,8 +300,7 @@ def _sums(costs: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndar
     return total
 
 
-def _oracle_costs(model, arms, eps, ell, cost_low, cost_high) -> np.ndarray:
-    """c_k^*(eps) = min(lambda_L low count, lambda_H high count) per pair (arms[i], eps[i]), inf where both are."""
-    low = cost_low * rdfe_low_counts(model, arms, eps, ell)
-    high = cost_high * rdfe_high_counts(eps, ell)
-    return np.minimum(low, high)
+def _low_high_costs(model, arms, eps, ell, cost_low, cost_high) -> tuple[np.ndarray, np.ndarray]:
+    """c_k^(L)(eps) = lambda_L x low count and c^(H)(eps) = lambda_H x high count per pair (arms[i], eps[i]); their
+    minimum is c_k^*(eps)."""
+    return cost_low * rdfe_low_counts(model, arms, eps, ell), cost_high * rdfe_high_counts(eps, ell)

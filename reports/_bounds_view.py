@@ -1,61 +1,135 @@
-"""``tacc bounds``: the quantities of ``bounds.analyze`` as a readable table and as labelled JSON."""
+"""``tacc bounds``: the quantities of ``bounds.analyze`` as a readable table and as labelled JSON (each per-arm
+quantity's label, meaning and unit stated once, its values a column)."""
 
 from __future__ import annotations
 
 from collections import Counter
 
+import numpy as np
+
 from bounds import Analysis, ArmClass, continuation_of
 from reports import _continuation_view
-from reports._tables import fmt, reason_of, table
+from reports._tables import dumps, fmt, jsonable, reason_of, table
 
 
-def to_record(a: Analysis, continuation=None, arms=None) -> dict:
-    """Every quantity with its paper label beside it (the JSON of ``tacc bounds``); ``continuation`` is
-    ``bounds.continuation_of(a)`` when already computed; ``arms`` (default: every arm, in index order) are the
-    arms whose entries the record lists (the table shows a few of 10^5)."""
+#: every per-arm quantity of ``tacc bounds``: JSON key -> (paper label, meaning, unit). The JSON states each once,
+#: in ``fields``, and gives the values as columns in ``arms`` (entry i of every column is arm ``arms["arm"][i]``).
+ARM_FIELDS = {
+    "arm": ("sec:problem", "arm index k", "index"),
+    "mu_high": ("sec:problem", "mu_k^(H), the arm's high-fidelity mean", "reward"),
+    "gap": ("sec:problem", "Delta_k = mu^* - mu_k^(H)", "reward"),
+    "static_bias": ("rem:evolving_vs_static", "zeta_k = B_k(1), MF-UCB's bias", "reward"),
+    "tau": ("eq:analysis-cert-time", "tau_k(gamma), low-fidelity certification time", "low-fidelity queries"),
+    "class": ("eq:analysis-arm-partition", "A / B / C (C^d or C^u only after a run)", "class name"),
+    "low_count_bound": ("prop:analysis-low-query-bound", "N_k^(L) <= N_gamma + S0 + 1", "low-fidelity queries"),
+    "high_count_bound": ("prop:analysis-high-selection", "N_k^(H) <= 1 + ceil(4 ell / Delta_k^2)",
+                         "high-fidelity queries"),
+    "theorem_term": ("thm:analysis-main-regret", "arm's term, C counted in H", "regret (gap x cost)"),
+    "theorem_term_if_cd": ("thm:analysis-main-regret", "arm's term if a C arm is in C^d", "regret (gap x cost)"),
+    "corollary_explicit": ("cor:analysis-main-regret-order", "the theorem's term after the proof's substitutions",
+                           "regret (gap x cost)"),
+    "static_minus_adaptive": ("prop:analysis-regret-improvement",
+                              "Delta_k [lambda_H ceil(4 ell/Delta^2) - lambda_L S0], for C arms",
+                              "regret (gap x cost)"),
+    "rdfe_low_cost": ("app:benchmark-rdfe", "c_k^(L)(Delta_k / 4)", "cost"),
+    "rdfe_high_cost": ("app:benchmark-rdfe", "c^(H)(Delta_k / 4)", "cost"),
+    "rdfe_oracle_cost": ("app:benchmark-rdfe", "c_k^*(Delta_k / 4)", "cost"),
+    "rdfe_phase_index": ("ass:app-rdfe-dyadic", "r_k = min{r : 2^-r <= Delta_k/2}", "phase index"),
+    "rdfe_dyadic_constant": ("ass:app-rdfe-dyadic", "smallest C_dyad", "ratio"),
+}
+
+
+def arm_columns(a: Analysis, arms=None) -> dict:
+    """Every per-arm quantity of :data:`ARM_FIELDS` as a list over ``arms`` (default: every arm, in index order),
+    as computed: an infinite value is ``inf``, a class is its ``ArmClass``, and the static-versus-adaptive
+    difference is None for an arm outside C (``prop:analysis-regret-improvement`` does not state it)."""
+    inst = a.instance
+    ks = range(inst.n_arms) if arms is None else list(arms)
+
+    def pick(xs) -> list:
+        return list(xs) if arms is None else [xs[k] for k in ks]
+
+    best, low = inst.best_arm, a.low_count_bound
+    cmp = a.comparison
+    return {
+        "arm": list(ks),
+        "mu_high": pick(inst.mu_high.tolist()),
+        "gap": pick(inst.gaps.tolist()),
+        "static_bias": pick(inst.low.static_biases().tolist()),
+        "tau": pick(a.tau),
+        "class": pick(a.classes),
+        "low_count_bound": [0 if k == best else low for k in ks],
+        "high_count_bound": pick(a.high_count_bound),
+        "theorem_term": pick(a.theorem.terms),
+        "theorem_term_if_cd": pick(a.theorem_if_all_cd.terms),
+        "corollary_explicit": pick(a.corollary.explicit),
+        "static_minus_adaptive": [d if ok else None for d, ok in zip(pick(cmp.difference), pick(cmp.applies),
+                                                                      strict=True)],
+        "rdfe_low_cost": pick(a.rdfe_low_cost),
+        "rdfe_high_cost": pick(a.rdfe_high_cost),
+        "rdfe_oracle_cost": pick(a.rdfe.paper_cost),
+        "rdfe_phase_index": pick(a.rdfe.phase_index),
+        "rdfe_dyadic_constant": pick(a.rdfe.dyadic_constant),
+    }
+
+
+def _strict_columns(a: Analysis, cols: dict) -> dict:
+    """The columns as strict JSON: a class by its name, every null (an infinite or undefined number, a quantity
+    not stated) beside its column's ``<key>_reason``, a mapping from each reason to the arms it explains."""
+    out = {}
+    arm = cols["arm"]
+    for key, col in cols.items():
+        if key == "class":
+            out[key] = [c._value_ for c in col]          # the enum's value, read without its property (10^5 arms)
+            continue
+        reasons: dict = {}
+        if key == "static_minus_adaptive":
+            values, why = col, {c._value_: _not_stated(c) for c in ArmClass}
+            for i in (i for i, x in enumerate(col) if x is None):
+                reasons.setdefault(why[a.classes[arm[i]]._value_], []).append(arm[i])
+        else:
+            bad = np.flatnonzero(~np.isfinite(np.asarray(col, dtype=float))).tolist()
+            values = list(col)
+            for i in bad:
+                reasons.setdefault(reason_of(key, float(col[i])), []).append(arm[i])
+                values[i] = None
+        out[key] = values
+        if reasons:
+            out[f"{key}_reason"] = reasons
+    return out
+
+
+def to_record(a: Analysis, continuation=None) -> dict:
+    """Every quantity with its paper label (the JSON of ``tacc bounds``), as strict JSON values: the instance's
+    quantities each with ``value``, ``label`` and ``meaning``; the per-arm quantities' labels, meanings and units
+    once in ``fields`` and their values as columns in ``arms``, as is the continuation window's per-arm part.
+    ``continuation`` is ``bounds.continuation_of(a)`` when already computed."""
+    cont = _continuation_view.to_record(continuation or continuation_of(a), columns=True)
+    cont_arms = cont.pop("arms")
+    return dict(jsonable(_scalars(a)),
+                fields={k: {"label": lab, "meaning": m, "unit": u} for k, (lab, m, u) in ARM_FIELDS.items()},
+                arms=_strict_columns(a, arm_columns(a)),
+                continuation=dict(jsonable(cont), arms=cont_arms))
+
+
+def to_json(a: Analysis, continuation=None) -> str:
+    """:func:`to_record` as strict JSON text, one line per column."""
+    return dumps(to_record(a, continuation), depth=2, converted=True)
+
+
+def _scalars(a: Analysis) -> dict:
+    """The record's parts that do not grow with the number of arms: configuration, quantities, assumptions."""
     cfg, inst = a.config, a.instance
     p, c = cfg.params, cfg.costs
 
-    def q(value, label, meaning, name=None, reason=None):
-        """A labelled quantity; a value that is None or not finite gets ``value_reason`` beside its JSON null,
-        saying what it means for the quantity ``name``."""
+    def q(value, label, meaning, name=None):
+        """A labelled quantity; a value that is not finite gets ``value_reason`` beside its JSON null, saying what
+        it means for the quantity ``name``."""
         out = {"value": value, "label": label, "meaning": meaning}
-        reason = reason if value is None else reason_of(name, value)
+        reason = reason_of(name, value)
         return out if reason is None else dict(out, value_reason=reason)
 
-    gaps, mu, best = inst.gaps.tolist(), inst.mu_high.tolist(), inst.best_arm    # once: each is O(K)
-    zeta = inst.low.static_biases().tolist()
-    rows = []
-    for k in (range(inst.n_arms) if arms is None else arms):
-        rows.append({
-            "arm": k,
-            "mu_high": mu[k],
-            "gap": q(gaps[k], "sec:problem", "Delta_k = mu^* - mu_k^(H)"),
-            "static_bias": q(zeta[k], "rem:evolving_vs_static", "zeta_k = B_k(1), MF-UCB's bias"),
-            "tau": q(a.tau[k], "eq:analysis-cert-time", "tau_k(gamma), low-fidelity certification time", "tau"),
-            "class": q(a.classes[k], "eq:analysis-arm-partition", "A / B / C (C^d or C^u only after a run)"),
-            "low_count_bound": q(0 if k == best else a.low_count_bound, "prop:analysis-low-query-bound",
-                                 "N_k^(L) <= N_gamma + S0 + 1"),
-            "high_count_bound": q(a.high_count_bound[k], "prop:analysis-high-selection",
-                                  "N_k^(H) <= 1 + ceil(4 ell / Delta_k^2)", "high_count_bound"),
-            "theorem_term": q(a.theorem.terms[k], "thm:analysis-main-regret", "arm's term, C counted in H"),
-            "theorem_term_if_cd": q(a.theorem_if_all_cd.terms[k], "thm:analysis-main-regret",
-                                    "arm's term if a C arm is in C^d"),
-            "corollary_explicit": q(a.corollary.explicit[k], "cor:analysis-main-regret-order",
-                                    "the theorem's term after the proof's substitutions"),
-            "static_minus_adaptive": q(a.comparison.difference[k] if a.comparison.applies[k] else None,
-                                       "prop:analysis-regret-improvement",
-                                       "Delta_k [lambda_H ceil(4 ell/Delta^2) - lambda_L S0], for C arms",
-                                       reason=f"not stated for {_arm_kind(a.classes[k])}: "
-                                              f"prop:analysis-regret-improvement compares the rules on C arms"),
-            "rdfe_low_cost": q(a.rdfe_low_cost[k], "app:benchmark-rdfe", "c_k^(L)(Delta_k / 4)"),
-            "rdfe_high_cost": q(a.rdfe_high_cost[k], "app:benchmark-rdfe", "c^(H)(Delta_k / 4)"),
-            "rdfe_oracle_cost": q(a.rdfe.paper_cost[k], "app:benchmark-rdfe", "c_k^*(Delta_k / 4)"),
-            "rdfe_phase_index": q(a.rdfe.phase_index[k], "ass:app-rdfe-dyadic", "r_k = min{r : 2^-r <= Delta_k/2}",
-                                  "rdfe_phase_index"),
-            "rdfe_dyadic_constant": q(a.rdfe.dyadic_constant[k], "ass:app-rdfe-dyadic", "smallest C_dyad"),
-        })
-    counts = Counter(x.value for x in a.classes)
+    counts = Counter(x._value_ for x in a.classes)          # the enum's value, read without its property
     return {
         "name": cfg.name,
         "source": cfg.source,
@@ -98,24 +172,24 @@ def to_record(a: Analysis, continuation=None, arms=None) -> dict:
             "first_round_covered": q(inst.n_arms * (c.low + c.high) <= p.budget, "alg:adaptive-mf-mab",
                                      "K (lambda_L + lambda_H) <= Lambda"),
         },
-        "arms": rows,
-        "continuation": _continuation_view.to_record(continuation or continuation_of(a)),
     }
 
 
-def _arm_kind(c: ArmClass) -> str:
-    return "an optimal arm" if c is ArmClass.OPTIMAL else f"an arm of class {c.value}"
+def _not_stated(c: ArmClass) -> str:
+    """Why the static-versus-adaptive difference of an arm of class ``c`` (outside C) is null."""
+    kind = "an optimal arm" if c is ArmClass.OPTIMAL else f"an arm of class {c.value}"
+    return f"not stated for {kind}: prop:analysis-regret-improvement compares the rules on C arms"
 
 
 def render(a: Analysis, max_arms: int = 40, continuation=None) -> str:
     """The human-readable view: the scalar quantities, then a per-arm table (best arm and suboptimal arms);
     ``continuation`` is ``bounds.continuation_of(a)`` when already computed."""
     cont = continuation or continuation_of(a)
-    gaps = a.instance.gaps.tolist()
-    order = sorted(range(a.instance.n_arms), key=lambda k: (gaps[k], k))
+    n_arms = a.instance.n_arms
+    gaps = a.instance.gaps
+    order = np.lexsort((np.arange(n_arms), gaps)).tolist()     # smallest gaps first, ties by arm index
     shown = order[:max_arms]
-    rec = to_record(a, cont, arms=shown)
-    by_arm = {r["arm"]: r for r in rec["arms"]}
+    rec = _scalars(a)
     out = [f"tacc bounds: {rec['name']} ({rec['source']})",
            f"K = {rec['instance']['n_arms']}, k* = {rec['instance']['best_arm']}, "
            f"mu* = {fmt(rec['instance']['mu_star'])}, "
@@ -128,13 +202,11 @@ def render(a: Analysis, max_arms: int = 40, continuation=None) -> str:
     out.append(table(["assumption", "holds", "label", "condition"],
                      [(k, v["value"], v["label"], v["meaning"]) for k, v in rec["assumptions"].items()]))
     out.append("")
-    rows = []
-    for k in shown:
-        r = by_arm[k]
-        rows.append((k, r["mu_high"], r["gap"]["value"], r["tau"]["value"], r["class"]["value"],
-                     r["low_count_bound"]["value"], r["high_count_bound"]["value"], r["theorem_term"]["value"],
-                     r["static_minus_adaptive"]["value"] if r["static_minus_adaptive"]["value"] is not None else "-",
-                     r["rdfe_oracle_cost"]["value"], r["rdfe_dyadic_constant"]["value"]))
+    col = arm_columns(a, shown)
+    names = ("arm", "mu_high", "gap", "tau", "class", "low_count_bound", "high_count_bound", "theorem_term",
+             "static_minus_adaptive", "rdfe_oracle_cost", "rdfe_dyadic_constant")
+    col["static_minus_adaptive"] = ["-" if x is None else x for x in col["static_minus_adaptive"]]
+    rows = list(zip(*(col[n] for n in names), strict=True))
     out.append("per arm (smallest gaps first): tau = eq:analysis-cert-time, class = eq:analysis-arm-partition, "
                "N_L/N_H bounds = prop:analysis-low-query-bound / prop:analysis-high-selection, "
                "term = thm:analysis-main-regret, static-adapt = prop:analysis-regret-improvement, "

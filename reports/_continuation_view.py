@@ -7,16 +7,23 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from bounds import Continuation
-from reports._tables import fmt, table
+from reports._tables import fmt, reason_of, table
 
 __all__ = ["to_record", "summary", "render", "window_figure"]
 
 LABEL = "eq:fidelity-selection"
 
 
-def to_record(c: Continuation) -> dict:
-    """Every number of the continuation diagnostics, with its meaning."""
+#: what an empty window means (``window_reason`` beside its JSON null).
+EMPTY_WINDOW = "empty: the continuation test passes at no low count from N_gamma (0 pulls)"
+
+
+def to_record(c: Continuation, columns: bool = False) -> dict:
+    """Every number of the continuation diagnostics, with its meaning; ``arms`` is a list of one mapping per arm,
+    or with ``columns`` the strict columns of :func:`arm_columns` (``tacc bounds --json``)."""
     w = c.window
     return {
         "label": LABEL,
@@ -26,8 +33,33 @@ def to_record(c: Continuation) -> dict:
         "reachable": w.reachable, "can_fire": w.can_fire, "rho": c.rho, "rho_min": c.rho_min,
         "rho_max": c.instance_rho_max, "fires_only_below_rho_min": c.fires_only_below_rho_min,
         "summary": summary(c),
-        "arms": [_arm(c, k) for k in range(len(w.pulls))],
+        "arms": arm_columns(c) if columns else [_arm(c, k) for k in range(len(w.pulls))],
     }
+
+
+def arm_columns(c: Continuation) -> dict:
+    """The per-arm numbers of :func:`to_record` as strict JSON columns (entry k is arm k): ``window`` is
+    ``[first, last]`` or null, an infinite ``tau`` is null, and beside each column holding nulls ``<key>_reason``
+    maps each reason to the arms it explains."""
+    w = c.window
+    K = len(w.pulls)
+    tau = list(w.tau)
+    inf = [k for k, t in enumerate(tau) if t == math.inf]
+    for k in inf:
+        tau[k] = None
+    pulls = np.asarray(w.pulls, dtype=np.int64)
+    windows = np.stack([np.full(K, w.n_gamma), w.n_gamma + pulls - 1], axis=1).tolist()
+    empty = np.flatnonzero(pulls == 0).tolist()
+    for k in empty:
+        windows[k] = None
+    out = {"arm": list(range(K)), "tau": tau}
+    if inf:
+        out["tau_reason"] = {reason_of("tau", math.inf): inf}
+    out.update({"gain_at_n_gamma": list(w.gain), "pulls": list(w.pulls), "window": windows})
+    if empty:
+        out["window_reason"] = {EMPTY_WINDOW: empty}
+    out.update({"reaches_tau": list(w.reaches_tau), "last_count": list(c.last_count), "rho_max": list(c.rho_max)})
+    return out
 
 
 def _arm(c: Continuation, k: int) -> dict:
@@ -37,7 +69,7 @@ def _arm(c: Continuation, k: int) -> dict:
            "window": list(win) if win else None, "reaches_tau": w.reaches_tau[k],
            "last_count": c.last_count[k], "rho_max": c.rho_max[k]}
     if out["window"] is None:
-        out["window_reason"] = "empty: the continuation test passes at no low count from N_gamma (0 pulls)"
+        out["window_reason"] = EMPTY_WINDOW
     return out
 
 
@@ -49,7 +81,7 @@ def summary(c: Continuation) -> str:
         return "Continuation cannot fire: S0 = 0 (line 9 of alg:adaptive-mf-mab needs A_k < S0)."
     n_max = max(c.last_count)
     if n_max:
-        k_max = max(range(K), key=lambda k: (c.rho_max[k], -k))
+        k_max = int(np.argmax(c.rho_max))                    # the first arm of the largest rho_max
         where = (f"It can fire at some arm only while N_gamma <= {n_max}, that is for rho <= {fmt(c.instance_rho_max)} "
                  f"(arm {k_max})")
         if c.fires_only_below_rho_min:
@@ -61,12 +93,12 @@ def summary(c: Continuation) -> str:
         return (f"Continuation cannot fire at rho = {fmt(c.rho)}: N_gamma = {w.n_gamma} is not below the horizon "
                 f"T = {w.horizon}. {where}")
     if not w.can_fire:
-        k = max(range(K), key=lambda j: (w.gain[j], -j))
+        k = int(np.argmax(w.gain))                             # the first arm of the largest gain
         return (f"Continuation cannot fire at rho = {fmt(c.rho)}: at N_gamma = {w.n_gamma} the largest gain "
                 f"B_k(N_gamma) - B_k(N_gamma + S0) is {fmt(w.gain[k])} (arm {k}), below 2 eta gamma = "
                 f"{fmt(w.threshold)}. {where}")
-    firing = [k for k in range(K) if w.pulls[k] > 0]
-    reach = [k for k in range(K) if w.reaches_tau[k]]
+    firing = np.flatnonzero(np.asarray(w.pulls) > 0)
+    reach = np.flatnonzero(np.asarray(w.reaches_tau, dtype=bool)).tolist()
     text = (f"Continuation can fire at rho = {fmt(c.rho)} on {len(firing)} of {K} arms, at most "
             f"{max(w.pulls)} pull(s) each (low counts from N_gamma = {w.n_gamma}). {where}")
     if reach:

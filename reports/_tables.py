@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import enum
+import functools
 import json
 import math
 from dataclasses import fields, is_dataclass
 from typing import Any, Sequence
 
 import numpy as np
-
-from certify import UNDEFINED_RATIO
 
 
 #: what an infinite value means, by the key it is stored under (a reader of the JSON gets it as ``<key>_reason``).
@@ -23,12 +22,17 @@ _INFINITE_MEANS = {
 }
 
 
-#: what an undefined (NaN) value means, by the key it is stored under.
-_UNDEFINED_MEANS = {
-    "ratio": UNDEFINED_RATIO,
-    "corollary_constant": "undefined: 0 / 0, the order total and the explicit total are both 0 (no suboptimal arm)",
-    "regret_fraction": "undefined: the run's regret is 0, so an arm's share of it is 0 / 0",
-}
+@functools.cache
+def _undefined_means() -> dict:
+    """What an undefined (NaN) value means, by the key it is stored under. Built on first use: ``certify`` (which
+    states the ratio's meaning) imports scipy.stats, about 2 s that ``tacc bounds`` would pay for nothing."""
+    from certify import UNDEFINED_RATIO
+    return {
+        "ratio": UNDEFINED_RATIO,
+        "corollary_constant": "undefined: 0 / 0, the order total and the explicit total are both 0 (no suboptimal "
+                              "arm)",
+        "regret_fraction": "undefined: the run's regret is 0, so an arm's share of it is 0 / 0",
+    }
 
 
 def reason_of(key: str, x: Any) -> str | None:
@@ -41,7 +45,7 @@ def reason_of(key: str, x: Any) -> str | None:
 
 def _reason(key: str | None, x: float) -> str:
     if math.isnan(x):
-        return _UNDEFINED_MEANS.get(key or "", "undefined (not a number): no value exists for this quantity")
+        return _undefined_means().get(key or "", "undefined (not a number): no value exists for this quantity")
     sign = "+" if x > 0 else "-"
     return _INFINITE_MEANS.get(key, f"{sign}infinity") if key else f"{sign}infinity"
 
@@ -50,12 +54,28 @@ def _reason(key: str | None, x: float) -> str:
 _PLAIN = frozenset({str, int, bool, type(None)})
 
 
+def _plain_list(x: list | tuple) -> bool:
+    """Every entry of ``x`` is already a strict JSON value that is not a container (an int, str, bool, None or
+    finite float), checked in vector calls (a column of 10^5 numbers is not visited entry by entry)."""
+    types = set(map(type, x))
+    if types <= _PLAIN:
+        return True
+    if types <= {float, int}:
+        try:
+            return bool(np.isfinite(np.asarray(x, dtype=float)).all())
+        except OverflowError:                    # an int beyond the float range: checked entry by entry
+            return False
+    return False
+
+
 def _nonfinite(x: Any) -> float | None:
     """The first non-finite float in ``x`` (a number, list or tuple), or None."""
     t = type(x)
     if t is float:
         return None if math.isfinite(x) else x
     if t in _PLAIN or t is dict:
+        return None
+    if (t is list or t is tuple) and _plain_list(x):
         return None
     if isinstance(x, (float, np.floating)) and not math.isfinite(float(x)):
         return float(x)
@@ -81,7 +101,7 @@ def jsonable(x: Any, key: str | None = None) -> Any:
     if t is dict:
         return _mapping(x)
     if t is list or t is tuple:
-        return [jsonable(v, key) for v in x]
+        return list(x) if _plain_list(x) else [jsonable(v, key) for v in x]
     if isinstance(x, enum.Enum):
         return x.value
     if is_dataclass(x) and not isinstance(x, type):
@@ -115,21 +135,39 @@ def _mapping(x: dict) -> dict:
     return out
 
 
-def dumps(x: Any, depth: int = 2) -> str:
+def dumps(x: Any, depth: int = 2, converted: bool = False) -> str:
     """Strict JSON of ``x`` (:func:`jsonable`): the first ``depth`` levels of mappings and lists indented by two
     spaces, every deeper value on one line (so a record of 10^5 arms is one line per arm, written by json's C
-    encoder, which the indented encoder is not)."""
-    return _pretty(jsonable(x), depth, 0)
+    encoder, which the indented encoder is not). ``converted``: ``x`` already holds JSON values only (lists,
+    mappings, str, int, finite float, bool, None: a record with columns of 10^5 values, which :func:`jsonable`
+    would visit one by one); a NaN or infinity left in it raises ValueError."""
+    return _pretty(x if converted else jsonable(x), depth, 0)
 
 
 def _pretty(x: Any, depth: int, level: int) -> str:
     if level >= depth or not isinstance(x, (dict, list)) or not x:
-        return json.dumps(x, allow_nan=False)
+        return _line(x)
     pad, inner = "  " * level, "  " * (level + 1)
     if isinstance(x, dict):
         items = [f"{inner}{json.dumps(k)}: {_pretty(v, depth, level + 1)}" for k, v in x.items()]
         return "{\n" + ",\n".join(items) + "\n" + pad + "}"
     return "[\n" + ",\n".join(inner + _pretty(v, depth, level + 1) for v in x) + "\n" + pad + "]"
+
+
+def _line(x: Any) -> str:
+    """``json.dumps(x, allow_nan=False)``, the same text; a long list of numbers of one type with few distinct
+    values (a column repeating a per-class value over 10^5 arms) encodes each distinct value once. Numbers equal
+    across types (1, 1.0, True) or signs (0.0, -0.0) would share a text, so lists mixing types or holding a zero
+    float take json's path."""
+    head = x[:1024] if type(x) is list and len(x) >= 1024 else ()
+    if set(map(type, head)) in ({float}, {int}) and len(set(head)) <= 128:     # the first entries repeat
+        types = set(map(type, x))
+        if types == {float} or types == {int}:
+            distinct = set(x)
+            if 8 * len(distinct) <= len(x) and 0.0 not in distinct:
+                text = {v: json.dumps(v, allow_nan=False) for v in distinct}
+                return "[" + ", ".join(map(text.__getitem__, x)) + "]"
+    return json.dumps(x, allow_nan=False)
 
 
 def fmt(x: Any, digits: int = 4) -> str:

@@ -117,16 +117,15 @@ def _resume_hint(args) -> str:
 # ------------------------------------------------------------------------------------------- subcommands
 def _cmd_bounds(args) -> int:
     from bounds import analyze, continuation_of
-    from reports._bounds_view import render, to_record
+    from reports._bounds_view import render, to_json
     from reports._estimate import estimate
-    from reports._tables import dumps
 
     config = _config_text(args.config)
     estimate([config], (), 0, tables=False).refuse_if_too_large()
     analysis = analyze(config)
     cont = continuation_of(analysis)
     if args.json:
-        _write_json(dumps(to_record(analysis, cont)), args.json)
+        _write_json(to_json(analysis, cont), args.json)
     if args.json != "-":
         print(render(analysis, max_arms=args.max_arms, continuation=cont))
         if args.json:

@@ -13,6 +13,7 @@ from bounds import (TableLowFidelity, TaccInputError, analyze, continuation_gain
                     load_config, log_factor,
                     n_gamma, power_decay)
 from simulate import Tacc
+from tests.bounds._relabel import relabelled
 
 
 def outlier(D=1.0, t=8, length=10):
@@ -225,3 +226,31 @@ def test_arms_sharing_b_share_one_search_and_agree_with_one_by_one():
     one_by_one = tuple(continuation_last_count(m, k, **kw) for k in range(5))
     assert continuation_last_counts(m, **kw) == continuation_last_counts(generic, **kw) == one_by_one
     assert not np.array_equal(m.mismatch_bound(1, n), m.mismatch_bound(4, n))   # the labels separate unequal B_k
+
+
+def test_window_computed_once_per_label_equals_every_arm_computed():
+    """continuation_window computes one window per B_k label; a model that gives no labels computes every arm:
+    the windows, gains and reaches_tau agree, and a wrong labelling (every arm one label) is seen."""
+    from bounds import residual_decay
+
+    m = residual_decay([0.9, 0.5, 0.6, 0.4, 0.7, 0.55], zeta=0.3, r=0.5, signs=[1, -1, 1, 1, -1, 1],
+                       b=[0.0, 0.3, 0.0, 0.3, 0.123, 0.0], n0=0)
+    kw = dict(n_gamma=40, s0=30, eta=1e-3, gamma=0.05, horizon=10**5, tau=[math.inf, 45, 41, 70, 60, 50])
+    windows = [continuation_window(x, **kw) for x in (m, relabelled(m, None), relabelled(m, [0] * 6))]
+    assert windows[0] == windows[1]
+    assert windows[2].gain != windows[1].gain        # |b_k| cancels in the gain but for its rounding (last bits)
+
+
+@given(st.lists(st.tuples(st.sampled_from([0.0, 0.01, -0.01, 0.02]), st.sampled_from([1, -1])), min_size=1,
+                max_size=30))
+def test_labels_are_equal_exactly_for_equal_parameters(arms):
+    """Two arms share a label exactly when (|b_k|, |a_k|) are equal; labels are the ranks 0, 1, ... of the distinct
+    pairs in (|b_k|, |a_k|) order."""
+    from bounds import residual_decay
+
+    b, s = [x for x, _ in arms], [y for _, y in arms]
+    m = residual_decay([0.5] * len(arms), zeta=0.3, r=0.5, signs=s, b=b)
+    labels = m.mismatch_bound_classes().tolist()
+    pairs = [(abs(x), 0.3) for x in b]
+    rank = {p: i for i, p in enumerate(sorted(set(pairs)))}
+    assert labels == [rank[p] for p in pairs]

@@ -9,6 +9,7 @@ from hypothesis import given, strategies as st
 from bounds import (TaccInputError, power_decay, radius, rdfe_dyadic_constant, rdfe_high_cost, rdfe_high_count,
                     rdfe_low_cost, rdfe_low_count, rdfe_oracle_cost, rdfe_phase_index, rdfe_regret_bound,
                     residual_decay)
+from tests.bounds._relabel import relabelled
 
 
 def test_values():
@@ -93,3 +94,26 @@ def test_invalid_gap_list():
     with pytest.raises(TaccInputError) as info:
         rdfe_regret_bound(m, [0.0], ell=1.0, cost_low=1.0, cost_high=2.0)
     assert info.value.field == "gaps"
+
+
+def test_low_counts_searched_once_per_label_and_accuracy_equal_one_by_one():
+    """rdfe_low_counts searches once per distinct (B_k label, eps) pair, repeated pairs and arms sharing B_k
+    included; the counts equal a model that gives no labels and one search per pair; a wrong labelling is seen.
+    rdfe_regret_bound's low and high costs at Delta_k / 4 are rdfe_low_cost and rdfe_high_cost."""
+    from bounds._rdfe import rdfe_low_counts
+
+    m = residual_decay([0.9, 0.5, 0.6, 0.4, 0.7], zeta=0.3, r=0.5, signs=[1, -1, 1, 1, -1],
+                       b=[0.0, 0.001, 0.0, 0.001, 0.004], n0=1)
+    unlabelled = relabelled(m, None)
+    arms = [0, 2, 1, 3, 4, 0, 2, 4, 1, 0]
+    eps = [0.2, 0.2, 0.2, 0.2, 0.2, 0.05, 0.05, 0.05, 0.1, 0.2]
+    one_by_one = [rdfe_low_count(unlabelled, k, e, 2.0) for k, e in zip(arms, eps, strict=True)]
+    assert rdfe_low_counts(m, arms, eps, 2.0).tolist() == rdfe_low_counts(unlabelled, arms, eps, 2.0).tolist() \
+        == one_by_one
+    assert rdfe_low_counts(relabelled(m, [0] * 5), arms, eps, 2.0).tolist() != one_by_one
+    assert rdfe_low_counts(m, [], [], 2.0).tolist() == []
+    gaps = [0.0, 0.4, 0.3, 0.5, 0.2]
+    r = rdfe_regret_bound(m, gaps, ell=2.0, cost_low=1.5, cost_high=20.0)
+    assert r.low_cost == (0.0,) + tuple(rdfe_low_cost(m, k, gaps[k] / 4, 2.0, 1.5) for k in range(1, 5))
+    assert r.high_cost == (0.0,) + tuple(rdfe_high_cost(gaps[k] / 4, 2.0, 20.0) for k in range(1, 5))
+    assert r.paper_cost == tuple(min(lo, hi) for lo, hi in zip(r.low_cost, r.high_cost, strict=True)) != r.low_cost

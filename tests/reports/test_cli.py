@@ -18,44 +18,106 @@ def test_bounds_json_every_quantity(name, capsys):
     for key in ("horizon", "rho", "rho_min", "ell", "n_gamma", "theorem_total", "corollary_order_total",
                 "rdfe_bound", "rdfe_c1", "rdfe_c2"):
         assert "value" in q[key] and q[key]["label"]
-    arm = rec["arms"][1]
+    fields, arms = rec["fields"], rec["arms"]
     for key in ("gap", "tau", "class", "low_count_bound", "high_count_bound", "theorem_term",
                 "static_minus_adaptive", "rdfe_low_cost", "rdfe_high_cost", "rdfe_oracle_cost",
                 "rdfe_dyadic_constant"):
-        assert arm[key]["label"]
-    assert len(rec["arms"]) == rec["instance"]["n_arms"]
+        assert fields[key]["label"] and fields[key]["meaning"] and fields[key]["unit"]
+    # every column is one field's values, one entry per arm; every field has its column
+    assert {k for k in arms if not k.endswith("_reason")} == set(fields)
+    assert all(len(arms[k]) == rec["instance"]["n_arms"] for k in fields)
+    assert arms["arm"] == list(range(rec["instance"]["n_arms"]))
 
 
-def _nulls(x, where=""):
-    """(path, the dict holding it, key) of every JSON null in ``x``."""
+def test_bounds_json_states_each_label_once(tmp_path):
+    """A per-arm quantity's label and meaning are written once, whatever the number of arms (they were repeated in
+    every arm's entry: 204 MB at 10^5 arms)."""
+    texts = {}
+    for n in (50, 400):
+        path = tmp_path / f"b{n}.toml"
+        path.write_text(_SET_B_LIKE.format(n=n, budget=4000 * n))
+        out = tmp_path / f"b{n}.json"
+        assert main(["bounds", str(path), "--json", str(out)]) == 0
+        texts[n] = out.read_text()
+    for meaning in ("tau_k(gamma), low-fidelity certification time", "c_k^*(Delta_k / 4)", "smallest C_dyad"):
+        assert texts[50].count(f'"{meaning}"') == texts[400].count(f'"{meaning}"') == 1
+    assert texts[400].count("tau_k(gamma) is infinite") <= 2       # one reason per column, not per arm
+
+
+_SET_B_LIKE = """name = "set-b-like"
+[instance]
+means = {{ distribution = "normal", mean = 0.0, sd = 1.0, n_arms = {n} }}
+seed = 0
+noise = {{ model = "gaussian", sigma = 1.0 }}
+[instance.low]
+model = "power_decay"
+zeta = 1.0
+r = 0.5
+signs = "random"
+[costs]
+low = 1.0
+high = 50.0
+[params]
+budget = {budget}
+rho = "min"
+gamma = 0.141
+eta = 1e-4
+s0 = 50
+"""
+
+
+def _unexplained(x, where=""):
+    """The path of every JSON null in ``x`` that has no reason: a null under ``key`` in a mapping needs
+    ``<key>_reason`` beside it; entry i of a column (a list under ``key``) needs ``<key>_reason`` beside the column,
+    mapping a reason to a list of arms that holds the arm of entry i (the mapping's ``arm`` column, else i)."""
     if isinstance(x, dict):
         for k, v in x.items():
-            if v is None:
-                yield f"{where}.{k}", x, k
-            yield from _nulls(v, f"{where}.{k}")
+            if v is None and not isinstance(x.get(f"{k}_reason"), str):
+                yield f"{where}.{k}"
+            elif isinstance(v, list) and any(e is None for e in v):
+                reasons = x.get(f"{k}_reason")
+                arm = x.get("arm", list(range(len(v))))
+                explained = {a for arms in reasons.values() for a in arms} if isinstance(reasons, dict) else set()
+                yield from (f"{where}.{k}[{i}]" for i, e in enumerate(v) if e is None and arm[i] not in explained)
+            yield from _unexplained(v, f"{where}.{k}")
     elif isinstance(x, list):
         for i, v in enumerate(x):
-            yield from _nulls(v, f"{where}[{i}]")
+            if not isinstance(v, list):
+                yield from _unexplained(v, f"{where}[{i}]")
+
+
+def _strict(text):
+    def refuse(token):
+        raise AssertionError(f"not strict JSON: {token}")
+    return json.loads(text, parse_constant=refuse)
 
 
 def test_bounds_json_gives_every_null_its_reason(tmp_path, capsys):
-    """Every null of `tacc bounds --json` has `<key>_reason` beside it saying what it means: an infinite tau_k
-    (value_reason inside the labelled quantity, tau_reason in the continuation records), the static-versus-adaptive
-    difference of a non-C arm, an empty window, and a corollary constant 0 / 0 when every mean is equal."""
+    """Every null of `tacc bounds --json` has a reason: `<key>_reason` beside a null in a mapping (a quantity's
+    `value_reason`), and beside a column with nulls `<key>_reason` mapping each reason to its arms: an infinite
+    tau_k (in `arms` and in the continuation's columns), the static-versus-adaptive difference of a non-C arm, an
+    empty window, and a corollary constant 0 / 0 when every mean is equal."""
     path = tmp_path / "equal.toml"
     path.write_text('name = "equal"\n[instance]\nmu_high = [0.5, 0.5, 0.5]\n[instance.low]\nmodel = "power_decay"\n'
                     'zeta = 0.2\nr = 0.5\n[costs]\nlow = 1.0\nhigh = 10.0\n[params]\nbudget = 2000\n'
                     'rho = "min"\ngamma = 0.1\neta = 1e-4\ns0 = 10\n')
-    for name in ("set-b", str(path)):
+    for name in ("set-b", "set-a", str(path)):
         assert main(["bounds", name, "--json", "-"]) == 0
-        rec = json.loads(capsys.readouterr().out)
-        nulls = list(_nulls(rec))
-        missing = [p for p, d, k in nulls if f"{k}_reason" not in d]
-        assert nulls and not missing, missing
-    assert "never certified" in rec["arms"][1]["tau"]["value_reason"]
-    assert "C arms" in rec["arms"][1]["static_minus_adaptive"]["value_reason"]
+        rec = _strict(capsys.readouterr().out)
+        assert not list(_unexplained(rec))
+    arms, never = rec["arms"], "tau_k(gamma) is infinite: the arm is never certified (eq:analysis-cert-time)"
+    assert arms["tau"][1] is None and 1 in arms["tau_reason"][never]
+    assert [why for why, ks in arms["static_minus_adaptive_reason"].items() if 1 in ks][0].endswith("C arms")
+    assert set(rec["continuation"]["arms"]["window_reason"]) == {"empty: the continuation test passes at no low "
+                                                                 "count from N_gamma (0 pulls)"}
     c = rec["quantities"]["corollary_constant"]
     assert c["value"] is None and "0 / 0" in c["value_reason"]           # was 0
+    # the check fails when a reason is missing: drop one arm from a reason, or a quantity's reason
+    k = arms["tau_reason"][never].pop()
+    assert list(_unexplained(rec)) == [f".arms.tau[{k}]"]
+    arms["tau_reason"][never].append(k)
+    del rec["quantities"]["corollary_constant"]["value_reason"]
+    assert list(_unexplained(rec)) == [".quantities.corollary_constant.value"]
     assert main(["bounds", str(path)]) == 0
     assert next(x for x in capsys.readouterr().out.splitlines() if x.startswith("corollary_constant")).split()[1] \
         == "undefined"
@@ -205,7 +267,7 @@ def test_bounds_shows_the_continuation_window(capsys):
     assert main(["bounds", "set-a", "--json", "-"]) == 0
     cont = json.loads(capsys.readouterr().out)["continuation"]
     assert cont["label"] == "eq:fidelity-selection" and not cont["can_fire"]
-    assert {a["pulls"] for a in cont["arms"]} == {0} and all(a["window"] is None for a in cont["arms"])
+    assert set(cont["arms"]["pulls"]) == {0} and all(w is None for w in cont["arms"]["window"])
     assert 0 < cont["rho_max"] < cont["rho_min"] and cont["fires_only_below_rho_min"]
     assert "cannot fire" in cont["summary"] and "below 2 eta gamma" in cont["summary"]
     assert main(["bounds", "llm-residual"]) == 0

@@ -3,6 +3,9 @@
 import json
 import math
 
+import numpy as np
+import pytest
+
 from reports._tables import dumps, fmt, jsonable
 
 
@@ -36,3 +39,34 @@ def test_dumps_indents_the_top_levels_and_keeps_every_value():
     assert out.splitlines()[:3] == ['{', '  "arms": [',
                                     '    {"tau": {"value": null, "value_reason": "+infinity"}, "n": 3}']
     assert '"empty": {}' in out
+
+
+def test_lists_checked_in_vector_calls_keep_every_null_and_reason():
+    """A list of plain values passes through as it is; a list with an infinity, a NaN, an int beyond the float
+    range or a numpy number takes the path that converts entry by entry (a null and its reason)."""
+    assert jsonable({"n": [1, 2, 3], "s": ["a", None, True], "x": [0.5, 2]}) == \
+        {"n": [1, 2, 3], "s": ["a", None, True], "x": [0.5, 2]}
+    assert jsonable({"tau": [3, math.inf, 5.0]}) == {"tau": [3, None, 5.0], "tau_reason": "null entries: tau_k(gamma) "
+                     "is infinite: the arm is never certified (eq:analysis-cert-time)"}
+    assert jsonable({"r": (1.0, math.nan)}) == {"r": [1.0, None], "r_reason": "null entries: undefined (not a "
+                                                                           "number): no value exists for this quantity"}
+    assert jsonable([10**400, 1.5]) == [10**400, 1.5]
+    assert jsonable([np.float64(1.5), 2.0]) == [1.5, 2.0] and type(jsonable([np.float64(1.5)])[0]) is float
+    with pytest.raises(ValueError):
+        dumps({"x": [math.inf]}, converted=True)       # a record said to be converted is still checked
+
+
+def test_long_lists_with_repeated_numbers_encode_as_json_does():
+    """A long column repeating a few numbers encodes each distinct number once: the text is json's, including the
+    cases where equal numbers have different texts (1 and 1.0, 0.0 and -0.0) and a NaN is still refused."""
+    from reports._tables import _line
+
+    rng = np.random.default_rng(0)
+    cases = [rng.choice([0.5, 1.25, 3e300, -2.0, 12.033526349546898], 5000).tolist(),
+             [int(v) for v in rng.choice([1, 2, -7], 3000)] + [10**30] * 100, [1.0] * 2000,
+             rng.random(3000).tolist(), [-0.0] * 1500 + [0.0] * 1500, [1] * 1500 + [1.0] * 1500, [True] * 2000,
+             [1.0] * 1024 + rng.random(3000).tolist(), [[1, 2]] * 2000, [1.5] * 10]
+    for c in cases:
+        assert _line(c) == json.dumps(c, allow_nan=False)
+    with pytest.raises(ValueError):
+        _line([math.nan] * 2000)
