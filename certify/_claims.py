@@ -240,7 +240,7 @@ class ClaimContext:
     def _fraction(self, x) -> Fraction | float:
         return x if x == math.inf else Fraction(x, 1 << self.shift)
 
-    def cost_weighted(self, k: int, n_low, n_high) -> Fraction:
+    def cost_weighted(self, k: int, n_low, n_high) -> Fraction | float:
         """Delta_k (lambda_L n_low + lambda_H n_high) in exact arithmetic (0 for Delta_k = 0): a regret share or
         a term of the theorem, from integer counts and the instance's floats (inf for an infinite count)."""
         return self._fraction(self._weighted(k, n_low, n_high))
@@ -494,7 +494,7 @@ def _rdfe_regret(ctx, rec, bound: float) -> list:
     if math.isinf(bound):
         return [Measurement("R", bound, r / (1 << ctx.shift))]
     err = rounding_error(bound, _RDFE_BOUND_ROUNDINGS)
-    b, shift = scaled(bound)
+    b, shift = _float_scaled(bound)
     s = max(shift, ctx.shift)
     return [_scaled_measurement("R", b << (s - shift), r << (s - ctx.shift), s, error=err)]
 

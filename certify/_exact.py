@@ -116,8 +116,8 @@ def rounding_error(value, roundings: int) -> float:
     if type(n) is int and 0 <= 2 * n < 2**53 and type(value) in (int, float):
         a, b = abs(value).as_integer_ratio()          # OverflowError for inf, ValueError for NaN, as Fraction's
         return _ceil_float(n * a, b * (2**53 - 2 * n))
-    n = Fraction(roundings)
-    g = n * UNIT_ROUNDOFF / (1 - n * UNIT_ROUNDOFF)
+    nf = Fraction(roundings)
+    g = nf * UNIT_ROUNDOFF / (1 - nf * UNIT_ROUNDOFF)
     return upper_float(g * abs(exact(value)) / (1 - g))
 
 
@@ -170,7 +170,9 @@ def decide_le(lhs, rhs, error=0.0) -> Decision:
             return Decision.HOLDS if (rhs == math.inf or lhs == -math.inf) else Decision.FAILS
         if error != error or error in (math.inf, -math.inf):
             return compare_le(lhs, rhs, error).decision
-        (a, sa), (b, sb), (e, se) = scaled(lhs), scaled(rhs), scaled(error)
+        sl, sr, se_ = scaled(lhs), scaled(rhs), scaled(error)
+        assert sl is not None and sr is not None and se_ is not None     # finite ints and floats
+        (a, sa), (b, sb), (e, se) = sl, sr, se_
         s = max(sa, sb, se)
         return _decide((b << (s - sb)) - (a << (s - sa)), e << (s - se))
     return compare_le(lhs, rhs, error).decision

@@ -171,7 +171,7 @@ def _old_fraction_regret(ctx, rec):
     """R(Lambda) by its definition in Fractions: sum_k Delta_k (lambda_L N_L + lambda_H N_H)."""
     p = ctx.problem
     return sum((exact(g) * (exact(p.cost_low) * a + exact(p.cost_high) * b)
-                for g, a, b in zip(ctx.gaps, rec.n_low, rec.n_high) if g != 0), Fraction(0))
+                for g, a, b in zip(ctx.gaps, rec.n_low, rec.n_high, strict=True) if g != 0), Fraction(0))
 
 
 @pytest.mark.parametrize("name", ["llm-vanishing", "llm-residual"])
@@ -192,7 +192,7 @@ def test_integer_measurements_equal_their_fraction_definitions(name):
     done = [ph for ph in rdfe.phases if ph.completed]
     expected = []
     for ph in done:
-        for k, u, lo in zip(ph.active, ph.ucb, ph.lcb):
+        for k, u, lo in zip(ph.active, ph.ucb, ph.lcb, strict=True):
             w, c = exact(u) - exact(lo), (exact(u) + exact(lo)) / 2
             err = rounding_error(abs(u) + abs(lo), 4)
             dev = abs(exact(float(mu[k])) - c)
