@@ -192,8 +192,11 @@ def _slug(text: str) -> str:
 
 def _summaries(verdicts) -> tuple:
     out = []
+    by_claim: dict = {}
+    for v in verdicts:
+        by_claim.setdefault(v.claim, []).append(v)
     for c in CLAIMS + (LEM_CI,):
-        vs = [v for v in verdicts if v.claim == c.key]
+        vs = by_claim.get(c.key, [])
         if not vs:
             continue
         counts = Counter(v.verdict.value for v in vs)
@@ -254,9 +257,10 @@ def check(configs, *, policies=DEFAULT_POLICIES, seeds=range(10), executor: str 
         contexts[c.name] = ClaimContext(problem, assumptions[c.name])
     verdicts: list[RunVerdict] = []
     groups: dict = {}
+    about = {p: claims_for(p) for p in policies}
     for task, rec in zip(tasks, records, strict=True):
         ctx = contexts[task.config.name]
-        verdicts += [judge(c, ctx, rec) for c in claims_for(task.policy)]
+        verdicts += [judge(c, ctx, rec) for c in about[task.policy]]
         groups.setdefault((task.config.name, task.policy), []).append((task, rec))
     for (name, _policy), pairs in groups.items():
         verdicts.append(judge_lem_ci(contexts[name], [r for _, r in pairs]))

@@ -13,10 +13,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Callable
 
-from bounds import (ArmClass, arm_partition, high_query_bound, low_query_bound, prior_partition,
+from bounds import (ArmClass, arm_partition, dyadic_ints, high_query_bound, low_query_bound, prior_partition,
                     rdfe_high_count, rdfe_low_count, rdfe_oracle_cost, rdfe_regret_bound, refine_partition,
                     tacc_regret_bound)
-from certify._exact import Comparison, Decision, compare_le, exact, rounding_error
+from certify._exact import (Comparison, Decision, compare_le, decide_le, decide_scaled, exact, rounding_error,
+                            scaled)
+
+_PLAIN = (int, float)
 
 __all__ = ["UNDEFINED_RATIO", "Measurement", "Claim", "ClaimContext", "CLAIMS", "LEM_CI", "claim", "claims_for",
            "ucb_count_bound"]
@@ -33,7 +36,11 @@ class Measurement:
 
     ``error`` bounds the error of the computed margin bound - empirical against the quantities the claim is
     about (0: the values compared are exact). Values made exactly in rational arithmetic are built with
-    :meth:`exact`: they are compared exactly, and shown (and written to JSON) as their nearest floats.
+    :meth:`exact` (or, as integers over a power of two, :func:`_scaled_measurement`): they are compared exactly,
+    and shown (and written to JSON) as their nearest floats.
+
+    :attr:`decision` is what a verdict reads (exact, in integers: ``certify._exact.decide_le``);
+    :attr:`comparison` is the same comparison in ``Fraction`` with its margin, built only when asked for.
     """
 
     what: str
@@ -42,6 +49,16 @@ class Measurement:
     arm: int | None = None
     phase: int | None = None
     error: float = 0.0
+
+    def __init__(self, what: str, bound: float, empirical: float, arm: int | None = None,
+                 phase: int | None = None, error: float = 0.0):
+        # the fields stored directly: a frozen dataclass's own __init__ pays a call per field, and a sweep
+        # builds a measurement per arm, claim and run
+        d = self.__dict__
+        d["what"], d["bound"], d["empirical"], d["arm"], d["phase"], d["error"] = \
+            what, bound, empirical, arm, phase, error
+        if error == 0 and type(bound) in _PLAIN and type(empirical) in _PLAIN:
+            d["_decision"] = decide_le(empirical, bound)                    # exact on ints and floats
 
     @classmethod
     def exact(cls, what: str, bound: Fraction, empirical: Fraction, **kw) -> "Measurement":
@@ -63,19 +80,41 @@ class Measurement:
 
     @functools.cached_property
     def comparison(self) -> Comparison:
-        """empirical <= bound, decided exactly or with :attr:`error` (``certify._exact.compare_le``)."""
-        bound, empirical = getattr(self, "_exact", (self.bound, self.empirical))
+        """empirical <= bound, decided exactly or with :attr:`error` (``certify._exact.compare_le``), with the
+        exact margin; its decision is :attr:`decision`."""
+        s = self.__dict__.get("_scaled")
+        if s is not None:
+            bound, empirical = Fraction(s[0], 1 << s[3]), Fraction(s[1], 1 << s[3])
+        else:
+            bound, empirical = self.__dict__.get("_exact", (self.bound, self.empirical))
         return compare_le(empirical, bound, self.error)
+
+    @property
+    def decision(self) -> Decision:
+        """``comparison.decision``, decided in integers (``certify._exact.decide_le``, ``decide_scaled``)."""
+        d = self.__dict__
+        out = d.get("_decision")
+        if out is None:
+            s = d.get("_scaled")
+            if s is not None:
+                out = decide_scaled(s[1], s[0], s[2])
+            elif "_exact" in d:
+                bound, empirical = d["_exact"]
+                out = compare_le(empirical, bound, d["error"]).decision
+            else:
+                out = decide_le(d["empirical"], d["bound"], d["error"])
+            d["_decision"] = out
+        return out
 
     @property
     def exceeded(self) -> bool:
         """empirical > bound by more than the error bound: a witness."""
-        return self.comparison.decision is Decision.FAILS
+        return self.decision is Decision.FAILS
 
     @property
     def undecided(self) -> bool:
         """The margin lies inside the error bound: neither held nor exceeded."""
-        return self.comparison.decision is Decision.UNDECIDED
+        return self.decision is Decision.UNDECIDED
 
 
 class ClaimContext:
@@ -89,6 +128,17 @@ class ClaimContext:
         self.suboptimal = [k for k, g in enumerate(self.gaps) if g > 0]
         self.classes = arm_partition(problem.tau, problem.n_gamma, problem.s0, inst.best_arm)
         self._oracle: dict = {}
+        self._status: dict = {}             # assumption keys -> (failed, undecided)
+        self._bounds: dict = {}             # (classes, s0) -> (TaccBound, scaled terms, scaled total)
+        self._low_bounds: dict = {}         # s0 -> low_query_bound(n_gamma, s0)
+        self._run: tuple = (None, None, None)   # the last record judged: (record, refined classes, regret shares)
+        # Delta_k lambda_L and Delta_k lambda_H exactly, as integers over 2**shift (Delta_k and the costs are
+        # floats: integers over powers of two, so their products are too)
+        g, sg = dyadic_ints(self.gaps)
+        (cl, ch), sc = dyadic_ints([problem.cost_low, problem.cost_high])
+        self.shift = sg + sc
+        self._w_low = [x * cl for x in g]
+        self._w_high = [x * ch for x in g]
 
     def failed(self, keys) -> tuple:
         """The assumptions among ``keys`` that fail on this instance (with a witness)."""
@@ -98,40 +148,129 @@ class ClaimContext:
         """The assumptions among ``keys`` whose check lies inside its error bound."""
         return tuple(k for k in keys if self.assumptions[k].undecided)
 
+    def status(self, keys: tuple) -> tuple:
+        """(:meth:`failed`, :meth:`undecided`) of ``keys``, computed once per tuple of keys."""
+        out = self._status.get(keys)
+        if out is None:
+            out = self._status[keys] = (self.failed(keys), self.undecided(keys))
+        return out
+
+    def _of_run(self, record) -> tuple:
+        """(refined classes, regret shares scaled by 2**shift) of ``record``, computed once while the claims of
+        one record are judged (the last record is kept)."""
+        if self._run[0] is not record:
+            self._run = (record, None, None)
+        return self._run
+
     def refined(self, record) -> tuple:
         """The arm classes with C split into C^d / C^u by this run (``eq:app-analysis-Cdet``)."""
-        return refine_partition(self.classes, self.problem.tau, record.facts())
+        rec, refined, shares = self._of_run(record)
+        if refined is None:
+            refined = refine_partition(self.classes, self.problem.tau, record.facts())
+            self._run = (rec, refined, shares)
+        return refined
+
+    def low_bound(self, s0: int):
+        """``bounds.low_query_bound(N_gamma, s0)``, once per s0."""
+        if s0 not in self._low_bounds:
+            self._low_bounds[s0] = low_query_bound(self.problem.n_gamma, s0)
+        return self._low_bounds[s0]
 
     def tacc_bound(self, classes, s0: int):
-        p = self.problem
-        return tacc_regret_bound(self.gaps, classes, n_gamma=p.n_gamma, s0=s0, ell=p.ell, cost_low=p.cost_low,
-                                 cost_high=p.cost_high)
+        """``bounds.tacc_regret_bound`` for these classes and S0, computed once per (classes, s0): a bound depends
+        on the run only through its refined classes."""
+        return self._tacc(tuple(classes), s0)[0]
+
+    def _tacc(self, classes: tuple, s0: int) -> tuple:
+        key = (classes, s0)
+        if key not in self._bounds:
+            p = self.problem
+            b = tacc_regret_bound(self.gaps, classes, n_gamma=p.n_gamma, s0=s0, ell=p.ell, cost_low=p.cost_low,
+                                  cost_high=p.cost_high)
+            terms = [self._weighted(k, b.low_count_bound[k], b.high_count_bound[k]) for k in range(len(b.terms))]
+            self._bounds[key] = (b, terms, math.inf if math.inf in terms else sum(terms))
+        return self._bounds[key]
+
+    def bound_scaled(self, classes, s0: int) -> tuple:
+        """(per-arm terms, total) of the theorem's bound for these classes, exactly, as integers over
+        2**:attr:`shift` (``inf`` for a term with an infinite count)."""
+        _, terms, total = self._tacc(tuple(classes), s0)
+        return terms, total
+
+    def regret_scaled(self, record) -> list:
+        """Each arm's regret share Delta_k (lambda_L N_k^(L) + lambda_H N_k^(H)) exactly, as integers over
+        2**:attr:`shift` (R(Lambda) is their sum)."""
+        rec, refined, shares = self._of_run(record)
+        if shares is None:
+            shares = [self._weighted(k, a, b) for k, (a, b) in enumerate(zip(record.n_low, record.n_high,
+                                                                              strict=True))]
+            self._run = (rec, refined, shares)
+        return shares
+
+    def _weighted(self, k: int, n_low, n_high):
+        """Delta_k (lambda_L n_low + lambda_H n_high) * 2**shift: an int, or inf for an infinite count
+        (:meth:`cost_weighted` is this value as a Fraction)."""
+        if self.gaps[k] == 0:
+            return 0
+        if type(n_low) is not int or type(n_high) is not int:
+            if math.inf in (n_low, n_high):
+                return math.inf
+            n_low, n_high = int(n_low), int(n_high)          # numpy integers
+        return self._w_low[k] * n_low + self._w_high[k] * n_high
 
     @functools.cached_property
     def high_bounds(self) -> list:
         return [high_query_bound(self.problem.ell, g) if g > 0 else math.inf for g in self.gaps]
 
     @functools.cached_property
+    def mu_high(self) -> list:
+        """mu_k^(H) per arm, as floats."""
+        return [float(m) for m in self.problem.instance.mu_high]
+
+    @functools.cached_property
+    def ucb_bounds(self) -> list:
+        """:func:`ucb_count_bound` per arm (inf for Delta_k = 0)."""
+        return [ucb_count_bound(self.problem.ell, g) for g in self.gaps]
+
+    @functools.cached_property
     def rdfe(self):
         p = self.problem
         return rdfe_regret_bound(p.instance.low, self.gaps, ell=p.ell, cost_low=p.cost_low, cost_high=p.cost_high)
 
-    def cost_weighted(self, k: int, n_low, n_high) -> Fraction:
+    def _fraction(self, x) -> Fraction | float:
+        return x if x == math.inf else Fraction(x, 1 << self.shift)
+
+    def cost_weighted(self, k: int, n_low, n_high) -> Fraction | float:
         """Delta_k (lambda_L n_low + lambda_H n_high) in exact arithmetic (0 for Delta_k = 0): a regret share or
-        a term of the theorem, from integer counts and the instance's floats."""
-        if self.gaps[k] == 0:
-            return Fraction(0)
-        p = self.problem
-        return exact(self.gaps[k]) * (exact(p.cost_low) * n_low + exact(p.cost_high) * n_high)
+        a term of the theorem, from integer counts and the instance's floats (inf for an infinite count)."""
+        return self._fraction(self._weighted(k, n_low, n_high))
 
     def regret(self, record, arms=None) -> Fraction:
         """R(Lambda) of a run (or the shares of ``arms``), exactly, from its counts."""
+        shares = self.regret_scaled(record)
         arms = range(self.problem.n_arms) if arms is None else arms
-        return sum((self.cost_weighted(k, record.n_low[k], record.n_high[k]) for k in arms), Fraction(0))
+        return Fraction(sum(shares[k] for k in arms), 1 << self.shift)
 
     def bound_terms(self, b) -> list:
         """The terms of a ``bounds.TaccBound``, exactly, from its integer count bounds."""
         return [self.cost_weighted(k, b.low_count_bound[k], b.high_count_bound[k]) for k in range(len(b.terms))]
+
+    def price(self, fidelity: int) -> tuple:
+        """(lambda, num, shift) of a fidelity's price, lambda = num / 2**shift (0: low, else high)."""
+        key = ("price", fidelity == 0)
+        if key not in self._oracle:
+            price = self.problem.cost_low if fidelity == 0 else self.problem.cost_high
+            self._oracle[key] = (price, *_float_scaled(price))
+        return self._oracle[key]
+
+    def oracle_cost_scaled(self, k: int, r: int) -> tuple:
+        """(:meth:`oracle_cost_exact`, the same as (num, shift), or None when it is not an integer over a power
+        of two), cached."""
+        key = ("scaled", k, r)
+        if key not in self._oracle:
+            c = self.oracle_cost_exact(k, r)
+            self._oracle[key] = (c, scaled(c))
+        return self._oracle[key]
 
     def oracle_cost_exact(self, k: int, r: int) -> Fraction:
         """c_k^*(eps_r) = min(lambda_L n_L(eps_r), lambda_H n_H(eps_r)) exactly, from ``bounds``' stopping
@@ -177,7 +316,7 @@ class Claim:
 # ------------------------------------------------------------------------------------------------ measures
 def _low_count(s0_of: Callable):
     def measure(ctx, rec):
-        bound = low_query_bound(ctx.problem.n_gamma, s0_of(ctx, rec))
+        bound = ctx.low_bound(s0_of(ctx, rec))
         return [Measurement("N_L", bound, rec.n_low[k], arm=k) for k in ctx.suboptimal]
     return measure
 
@@ -197,7 +336,7 @@ def _class_a(ctx, rec):
 
 def _class_cd(ctx, rec):
     refined = ctx.refined(rec)
-    cap = low_query_bound(ctx.problem.n_gamma, ctx.problem.s0)
+    cap = ctx.low_bound(ctx.problem.s0)
     out = []
     for k in ctx.suboptimal:
         if refined[k] is ArmClass.C_D:
@@ -205,26 +344,29 @@ def _class_cd(ctx, rec):
     return out
 
 
+def _total_regret(ctx, rec, classes, s0: int) -> list:
+    """R(Lambda) against the theorem's bound for ``classes`` and ``s0``, both exact (integers over 2**shift)."""
+    _, total = ctx.bound_scaled(classes, s0)
+    return [_scaled_measurement("R", total, sum(ctx.regret_scaled(rec)), ctx.shift)]
+
+
 def _theorem(ctx, rec):
-    b = ctx.tacc_bound(ctx.refined(rec), ctx.problem.s0)
-    return [Measurement.exact("R", sum(ctx.bound_terms(b), Fraction(0)), ctx.regret(rec))]
+    return _total_regret(ctx, rec, ctx.refined(rec), ctx.problem.s0)
 
 
 def _theorem_arms(ctx, rec):
-    b = ctx.tacc_bound(ctx.refined(rec), ctx.problem.s0)
-    terms = ctx.bound_terms(b)
-    return [Measurement.exact("R_k", terms[k], ctx.regret(rec, (k,)), arm=k) for k in ctx.suboptimal]
+    terms, _ = ctx.bound_scaled(ctx.refined(rec), ctx.problem.s0)
+    shares = ctx.regret_scaled(rec)
+    return [_scaled_measurement("R_k", terms[k], shares[k], ctx.shift, arm=k) for k in ctx.suboptimal]
 
 
 def _dnc_theorem(ctx, rec):
-    b = ctx.tacc_bound(prior_partition(ctx.classes), 0)
-    return [Measurement.exact("R", sum(ctx.bound_terms(b), Fraction(0)), ctx.regret(rec))]
+    return _total_regret(ctx, rec, prior_partition(ctx.classes), 0)
 
 
 def _static_theorem(ctx, rec):
     every_h = tuple(ArmClass.OPTIMAL if g == 0 else ArmClass.B for g in ctx.gaps)
-    b = ctx.tacc_bound(every_h, 0)
-    return [Measurement.exact("R", sum(ctx.bound_terms(b), Fraction(0)), ctx.regret(rec))]
+    return _total_regret(ctx, rec, every_h, 0)
 
 
 def _completed(rec):
@@ -243,25 +385,67 @@ _RDFE_BOUND_ROUNDINGS = 8
 def _rdfe_width(ctx, rec):
     """Each end of a stored interval is a float rounding of mu_hat +- (G(n) + B_k(n)) with at most
     ``_INTERVAL_ROUNDINGS`` roundings, so width and centre are compared with the error bound
-    gamma_4 (|UCB| + |LCB|) (``certify._exact.rounding_error``)."""
-    mu = ctx.problem.instance.mu_high
+    gamma_4 (|UCB| + |LCB|) (``certify._exact.rounding_error``). Width UCB - LCB, half-width and
+    |mu_H - (UCB + LCB) / 2| are exact: integers over 2**(shift + 2)."""
+    mu = ctx.mu_high
     out = []
     for ph in _completed(rec):
         for k, u, lo in zip(ph.active, ph.ucb, ph.lcb, strict=True):
             err = rounding_error(abs(u) + abs(lo), _INTERVAL_ROUNDINGS)
-            eu, el = exact(u), exact(lo)
-            width, centre = eu - el, (eu + el) / 2
-            out.append(_with_exact(Measurement("UCB - LCB", ph.eps / 4, float(width), arm=k, phase=ph.r,
-                                               error=err), exact(ph.eps) / 4, width))
-            dev = abs(exact(float(mu[k])) - centre)
-            out.append(_with_exact(Measurement("|mu_H - center|", float(width / 2), float(dev), arm=k,
-                                               phase=ph.r, error=err), width / 2, dev))
+            (eu, su), (el, sl), (em, sm), (ee, se) = (_float_scaled(u), _float_scaled(lo), _float_scaled(mu[k]),
+                                                      _float_scaled(ph.eps))
+            s = max(su, sl, sm, se)
+            eu, el, em, ee = eu << (s - su), el << (s - sl), em << (s - sm), ee << (s - se)
+            half = (eu - el) << 1                           # (UCB - LCB) / 2, over 2**(s + 2)
+            dev = abs((em << 2) - ((eu + el) << 1))         # |mu_H - (UCB + LCB) / 2|
+            out.append(_scaled_measurement("UCB - LCB", ee, half << 1, s + 2, arm=k, phase=ph.r, error=err))
+            out.append(_scaled_measurement("|mu_H - center|", half, dev, s + 2, arm=k, phase=ph.r, error=err))
     return out
 
 
-def _with_exact(m: Measurement, bound: Fraction, empirical: Fraction) -> Measurement:
-    object.__setattr__(m, "_exact", (bound, empirical))
+def _float_scaled(x: float) -> tuple:
+    """A finite float as (num, shift), x = num / 2**shift (``certify._exact.scaled`` for a float known finite)."""
+    num, den = x.as_integer_ratio()
+    return num, den.bit_length() - 1
+
+
+def _with_exact(m: Measurement, bound, empirical) -> Measurement:
+    """``m`` compared exactly on ``bound`` and ``empirical`` (ints, floats or Fractions): as integers over one
+    power of two when both are such (:func:`certify._exact.scaled`), else as Fractions."""
+    b, e = scaled(bound), scaled(empirical)
+    if b is None or e is None:
+        m.__dict__.pop("_decision", None)             # decided on these values, not on the floats shown
+        m.__dict__["_exact"] = (bound, empirical)
+        return m
+    s = max(b[1], e[1])
+    return _attach(m, b[0] << (s - b[1]), e[0] << (s - e[1]), s)
+
+
+def _attach(m: Measurement, bound: int, empirical: int, shift: int) -> Measurement:
+    """``m`` compared on the exact values bound / 2**shift and empirical / 2**shift: kept with its error bound
+    as three integers over one power of two (``certify._exact.decide_scaled``)."""
+    m.__dict__.pop("_decision", None)                 # decided on these values, not on the floats shown
+    err = m.error
+    e = scaled(err) if err != 0 else (0, 0)
+    if e is None:                                     # an error bound that is not a finite float: Fractions
+        m.__dict__["_exact"] = (Fraction(bound, 1 << shift), Fraction(empirical, 1 << shift))
+        return m
+    num, se = e
+    if se > shift:
+        bound, empirical, shift = bound << (se - shift), empirical << (se - shift), se
+    m.__dict__["_scaled"] = (bound, empirical, num << (shift - se), shift)
     return m
+
+
+def _scaled_measurement(what: str, bound, empirical: int, shift: int, **kw) -> Measurement:
+    """A measurement of exact values given as integers over 2**shift (``bound`` may be inf): shown as their
+    correctly rounded floats (int / int true division is correctly rounded, as ``float(Fraction)`` is) and
+    compared in integers (:func:`_attach`). A float given this way is shown as itself (its num / 2**shift is
+    exact)."""
+    d = 1 << shift
+    if bound == math.inf:
+        return Measurement(what, math.inf, empirical / d, **kw)
+    return _attach(Measurement(what, bound / d, empirical / d, **kw), bound, empirical, shift)
 
 
 def _rdfe_elim(ctx, rec):
@@ -275,35 +459,44 @@ def _rdfe_elim(ctx, rec):
 def _phase_cost(ctx, cost: float, fidelity: int) -> tuple:
     """A completed block's cost, a running float sum of n equal prices: exactly n lambda, with n recovered as
     round(cost / lambda) (the sum's error, at most gamma_n n lambda, is far below lambda / 2). If the stored cost
-    is not such a sum (a tampered record), it is compared with the summation bound gamma_T cost instead."""
-    p = ctx.problem
-    price = p.cost_low if fidelity == 0 else p.cost_high
+    is not such a sum (a tampered record), it is compared with the summation bound gamma_T cost instead.
+
+    Returns ((num, shift), error): the value num / 2**shift exactly, and the error bound of the comparison."""
+    price, pr, sp = ctx.price(fidelity)
     n = round(cost / price)
-    value = exact(price) * n
-    if abs(exact(cost) - value) <= exact(rounding_error(cost, max(n, 1))):
-        return value, 0.0
-    return exact(cost), rounding_error(cost, p.horizon)
+    c, sc = _float_scaled(cost)
+    tol, st = _float_scaled(rounding_error(cost, max(n, 1)))
+    s = max(sp, sc, st)
+    if abs((c << (s - sc)) - ((pr * n) << (s - sp))) <= tol << (s - st):     # |cost - n lambda| <= gamma_n cost
+        return (pr * n, sp), 0.0
+    return (c, sc), rounding_error(cost, ctx.problem.horizon)
 
 
 def _rdfe_cost(ctx, rec):
     out = []
     for ph in _completed(rec):
         for k, f, c in zip(ph.active, ph.fidelity, ph.cost, strict=True):
-            value, err = _phase_cost(ctx, c, f)
-            bound = ctx.oracle_cost_exact(k, ph.r)
-            out.append(_with_exact(Measurement("Delta Lambda_{k,r}", float(bound), c, arm=k, phase=ph.r,
-                                               error=err), bound, value))
+            (value, shift), err = _phase_cost(ctx, c, f)
+            bound, b = ctx.oracle_cost_scaled(k, ph.r)
+            m = Measurement("Delta Lambda_{k,r}", float(bound), c, arm=k, phase=ph.r, error=err)
+            if b is None:                                   # not an integer over a power of two: Fractions
+                out.append(_with_exact(m, bound, Fraction(value, 1 << shift)))
+                continue
+            s = max(shift, b[1])
+            out.append(_attach(m, b[0] << (s - b[1]), value << (s - shift), s))
     return out
 
 
 def _rdfe_regret(ctx, rec, bound: float) -> list:
     """R (exact, from the counts) against a float RDFE bound with its rounding error (an infinite bound, for
     example when c_k^*(Delta_k / 4) overflows at gaps near 0, is compared as a value: it holds)."""
-    r = ctx.regret(rec)
+    r = sum(ctx.regret_scaled(rec))
     if math.isinf(bound):
-        return [Measurement("R", bound, float(r))]
-    m = Measurement("R", bound, float(r), error=rounding_error(bound, _RDFE_BOUND_ROUNDINGS))
-    return [_with_exact(m, exact(bound), r)]
+        return [Measurement("R", bound, r / (1 << ctx.shift))]
+    err = rounding_error(bound, _RDFE_BOUND_ROUNDINGS)
+    b, shift = _float_scaled(bound)
+    s = max(shift, ctx.shift)
+    return [_scaled_measurement("R", b << (s - shift), r << (s - ctx.shift), s, error=err)]
 
 
 def _rdfe_total(ctx, rec):
@@ -327,8 +520,8 @@ def ucb_count_bound(ell: float, gap: float) -> int | float:
 
 
 def _control(ctx, rec):
-    return [Measurement("N_H", ucb_count_bound(ctx.problem.ell, ctx.gaps[k]), rec.n_high[k], arm=k)
-            for k in ctx.suboptimal]
+    bounds = ctx.ucb_bounds
+    return [Measurement("N_H", bounds[k], rec.n_high[k], arm=k) for k in ctx.suboptimal]
 
 
 _P = ("ass:plugin",)

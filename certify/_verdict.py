@@ -6,11 +6,12 @@ import enum
 import math
 from dataclasses import dataclass
 
-from scipy import stats
-
 from certify._claims import LEM_CI, Claim, ClaimContext, Measurement
+from certify._exact import Decision
 
 __all__ = ["Verdict", "RunVerdict", "judge", "judge_lem_ci", "LEM_CI_ALPHA"]
+
+_FAILS, _UNDECIDED = Decision.FAILS, Decision.UNDECIDED
 
 #: significance level of the exact binomial test of lem:ci (one-sided: failures more frequent than delta).
 LEM_CI_ALPHA = 0.01
@@ -54,6 +55,17 @@ class RunVerdict:
     undecided_assumptions: tuple = ()
     reason: str = ""
 
+    def __init__(self, claim: str, label: str, config: str, policy: str, seed: int | None, verdict: Verdict,
+                 ratio: float | None, worst: Measurement | None, measurements: int, failed_assumptions: tuple = (),
+                 undecided_assumptions: tuple = (), reason: str = ""):
+        # the fields stored directly: a frozen dataclass's own __init__ pays a call per field (a sweep makes a
+        # verdict per claim and run)
+        d = self.__dict__
+        d["claim"], d["label"], d["config"], d["policy"], d["seed"], d["verdict"] = \
+            claim, label, config, policy, seed, verdict
+        d["ratio"], d["worst"], d["measurements"], d["failed_assumptions"], d["undecided_assumptions"], \
+            d["reason"] = ratio, worst, measurements, failed_assumptions, undecided_assumptions, reason
+
     @property
     def judged(self) -> bool:
         """Asserted on something: HOLDS or VIOLATED, always with at least one measurement (a run with nothing the
@@ -61,25 +73,29 @@ class RunVerdict:
         return self.verdict in (Verdict.HOLDS, Verdict.VIOLATED) and self.measurements > 0
 
 
-def _tightness(m: Measurement) -> tuple:
-    """Order of measurements for the worst one: exceeded first, then the largest defined ratio (an undefined
-    0 / 0 ranks below every number)."""
-    r = m.ratio
-    return (m.exceeded, not math.isnan(r), 0.0 if math.isnan(r) else r)
-
-
 def judge(claim: Claim, ctx: ClaimContext, record) -> RunVerdict:
     """The verdict of ``claim`` on one run record.
 
     Precedence: NOT_APPLICABLE (an assumption failed), UNDECIDED (an assumption undecided), OFF_EVENT,
     VIOLATED (a measurement exceeded beyond its error bound), UNDECIDED (a measurement inside its error
-    bound), NOTHING_TO_MEASURE (no measurement: the run has nothing the claim bounds), HOLDS."""
+    bound), NOTHING_TO_MEASURE (no measurement: the run has nothing the claim bounds), HOLDS.
+
+    The worst measurement, whose ratio the verdict reports, is the first maximum of (exceeded, ratio defined,
+    ratio): exceeded first, then the largest defined ratio (an undefined 0 / 0 ranks below every number)."""
     if claim.measure is None:
         raise TypeError(f"claim {claim.key} is judged over seeds (judge_lem_ci), not on one run")
     ms = claim.measure(ctx, record)
-    worst = max(ms, key=_tightness, default=None)
-    failed = ctx.failed(claim.assumptions)
-    undecided = ctx.undecided(claim.assumptions)
+    worst, top, exceeded, inside = None, None, False, None
+    for m in ms:
+        d, r = m.decision, m.ratio
+        key = (d is _FAILS, r == r, r if r == r else 0.0)          # r != r: NaN, the undefined 0 / 0
+        if top is None or key > top:
+            worst, top = m, key
+        if d is _FAILS:
+            exceeded = True
+        elif d is _UNDECIDED and inside is None:
+            inside = m
+    failed, undecided = ctx.status(claim.assumptions)
     reason = ""
     if failed:
         v = Verdict.NOT_APPLICABLE
@@ -90,12 +106,11 @@ def judge(claim: Claim, ctx: ClaimContext, record) -> RunVerdict:
     elif claim.needs_event and not record.event_held:
         v = Verdict.OFF_EVENT
         reason = "the confidence event of lem:ci failed on this run"
-    elif any(m.exceeded for m in ms):
+    elif exceeded:
         v = Verdict.VIOLATED
-    elif any(m.undecided for m in ms):
+    elif inside is not None:
         v = Verdict.UNDECIDED
-        m = next(m for m in ms if m.undecided)
-        worst = m
+        m = worst = inside
         reason = f"{m.what} = {m.empirical:.17g} against {m.bound:.17g}: {m.comparison.describe()}"
     elif not ms:
         v = Verdict.NOTHING_TO_MEASURE
@@ -116,9 +131,10 @@ def judge_lem_ci(ctx: ClaimContext, records, alpha: float = LEM_CI_ALPHA) -> Run
     n = len(records)
     f = sum(not r.event_held for r in records)
     delta = ctx.problem.delta
+    from scipy import stats                  # imported here: scipy costs seconds, and only lem:ci needs it
+
     p = stats.binomtest(f, n, delta, alternative="greater").pvalue if n else 1.0
-    failed = ctx.failed(LEM_CI.assumptions)
-    undecided = ctx.undecided(LEM_CI.assumptions)
+    failed, undecided = ctx.status(LEM_CI.assumptions)
     if failed:
         v = Verdict.NOT_APPLICABLE
     elif undecided:

@@ -126,3 +126,83 @@ def test_an_infinite_rdfe_bound_is_compared_as_a_value(llm):
     assert not m.exceeded and m.ratio == 0.0
     (low,) = _rdfe_regret(ctx, rec, float(ctx.regret(rec)) / 2)
     assert low.exceeded
+
+
+# ------------------------------------------------------------------- exact values, decided in integers
+from certify._claims import _scaled_measurement, _with_exact  # noqa: E402
+from certify._exact import Decision, compare_le, exact  # noqa: E402
+
+
+def test_exact_values_decide_not_the_floats_shown():
+    """R = 2^60 + 1 against a bound of 2^60: both are shown as the float 2^60 (ratio 1.0), yet R exceeds the bound
+    exactly. Deciding on the floats shown (the mutant) would say it holds."""
+    m = _scaled_measurement("R", 2**60, 2**60 + 1, 0)
+    assert m.bound == m.empirical == 2.0**60 and m.ratio == 1.0
+    assert m.exceeded and m.comparison.decision is Decision.FAILS and m.comparison.margin == -1
+    assert Measurement("R", m.bound, m.empirical).decision is Decision.HOLDS        # the mutant's answer
+    tie = _scaled_measurement("R", 2**60, 2**60, 0)
+    assert tie.decision is Decision.HOLDS and not tie.exceeded
+
+
+def test_a_near_tie_inside_the_error_bound_is_undecided_and_decided_without_it():
+    """An exceedance of one unit over 2**shift with an error bound of two units is UNDECIDED; the same values with
+    the error bound set to 0 (the mutant) are decided FAILS, and beyond the bound they are FAILS."""
+    shift = 70
+    inside = _scaled_measurement("x", 2**70, 2**70 + 1, shift, error=2 * 2.0**-70)
+    assert inside.undecided and inside.comparison.decision is Decision.UNDECIDED
+    assert _scaled_measurement("x", 2**70, 2**70 + 1, shift).exceeded                 # error bound 0
+    assert _scaled_measurement("x", 2**70, 2**70 + 3, shift, error=2 * 2.0**-70).exceeded
+
+
+@given(st.integers(0, 2**70), st.integers(-2, 2), st.integers(0, 80),
+       st.sampled_from([0.0, 2.0**-80, 3 * 2.0**-80, 1e-300, 1.0, 0.1]))
+def test_scaled_measurement_decides_as_fractions(bound, delta, shift, error):
+    """Near ties (empirical within 2 units over 2**shift of the bound), any error bound: the integer decision is
+    the Fraction decision of compare_le on the same exact values."""
+    m = _scaled_measurement("x", bound, bound + delta, shift, error=error)
+    expected = compare_le(Fraction(bound + delta, 2**shift), Fraction(bound, 2**shift), error).decision
+    assert m.decision is expected is m.comparison.decision
+    w = _with_exact(Measurement("x", 0.0, 0.0, error=error), Fraction(bound, 2**shift),
+                    Fraction(bound + delta, 2**shift))
+    assert w.decision is expected
+
+
+def _old_fraction_regret(ctx, rec):
+    """R(Lambda) by its definition in Fractions: sum_k Delta_k (lambda_L N_L + lambda_H N_H)."""
+    p = ctx.problem
+    return sum((exact(g) * (exact(p.cost_low) * a + exact(p.cost_high) * b)
+                for g, a, b in zip(ctx.gaps, rec.n_low, rec.n_high, strict=True) if g != 0), Fraction(0))
+
+
+@pytest.mark.parametrize("name", ["llm-vanishing", "llm-residual"])
+def test_integer_measurements_equal_their_fraction_definitions(name):
+    """Every exact measurement of a real run (theorem, RDFE width, centre, cost, regret): the float shown is the
+    rounding of the value defined in Fractions, and the decision is compare_le's on those Fractions."""
+    p = make_problem(load_config(name))
+    ctx = ClaimContext(p, check_assumptions(p))
+    tacc, rdfe = run(p, "tacc", 0), run(p, "rdfe", 1)
+    r = _old_fraction_regret(ctx, tacc)
+    assert ctx.regret(tacc) == r
+    (total,) = claim("theorem").measure(ctx, tacc)
+    bound = sum(ctx.bound_terms(ctx.tacc_bound(ctx.refined(tacc), p.s0)), Fraction(0))
+    assert (total.bound, total.empirical) == (float(bound), float(r))
+    assert total.decision is compare_le(r, bound).decision
+    mu = p.instance.mu_high
+    width = claim("rdfe-width").measure(ctx, rdfe)
+    done = [ph for ph in rdfe.phases if ph.completed]
+    expected = []
+    for ph in done:
+        for k, u, lo in zip(ph.active, ph.ucb, ph.lcb, strict=True):
+            w, c = exact(u) - exact(lo), (exact(u) + exact(lo)) / 2
+            err = rounding_error(abs(u) + abs(lo), 4)
+            dev = abs(exact(float(mu[k])) - c)
+            expected += [(ph.eps / 4, float(w), compare_le(w, exact(ph.eps) / 4, err).decision),
+                         (float(w / 2), float(dev), compare_le(dev, w / 2, err).decision)]
+    assert [(m.bound, m.empirical, m.decision) for m in width] == expected
+    for m in claim("rdfe-cost").measure(ctx, rdfe):             # a block's cost: n lambda exactly
+        bound = ctx.oracle_cost_exact(m.arm, m.phase)
+        assert m.error == 0 and m.bound == float(bound) and m.comparison.margin == bound - exact(m.empirical)
+        assert m.decision is compare_le(exact(m.empirical), bound).decision
+    (reg,) = claim("rdfe-theorem").measure(ctx, rdfe)
+    rr = _old_fraction_regret(ctx, rdfe)
+    assert reg.empirical == float(rr) and reg.decision is compare_le(rr, exact(reg.bound), reg.error).decision

@@ -54,3 +54,71 @@ def test_upper_float_is_the_smallest_float_at_least(x):
 def test_exact_rejects_bool():
     with pytest.raises(TypeError):
         exact(True)
+
+
+# ------------------------------------------------------------------------------------------ integer decisions
+# decide_le and decide_scaled decide what compare_le decides, in integers over one power of two instead of
+# Fractions. The property draws values on either side of a threshold within one ulp (ties, near-ties), with
+# error bounds equal to the margin or one ulp off it, infinities, signed zeros and subnormals.
+from certify._exact import decide_le, decide_scaled, scaled  # noqa: E402
+
+
+def _ulp_neighbours(x: float) -> list:
+    return [x, math.nextafter(x, math.inf), math.nextafter(x, -math.inf)]
+
+
+@st.composite
+def _near_ties(draw):
+    """(lhs, rhs, error): rhs within one ulp of lhs, or lhs + error within one ulp of rhs."""
+    x = draw(st.one_of(finite, st.sampled_from([0.0, -0.0, 5e-324, -5e-324, 2.0**-1022, 1.0, 1e308, -1e308]),
+                       st.integers(-2**70, 2**70)))
+    y = draw(st.sampled_from(_ulp_neighbours(float(x))))
+    margin = Fraction(y) - Fraction(x)
+    e = draw(st.one_of(st.just(0.0), st.just(0), st.floats(0, 1e300),
+                       st.sampled_from(_ulp_neighbours(abs(float(margin))) if margin else [0.0, 5e-324])))
+    lhs, rhs = draw(st.sampled_from([(x, y), (y, x)]))
+    return lhs, rhs, abs(e)
+
+
+values = st.one_of(finite, st.integers(-2**80, 2**80), st.sampled_from([math.inf, -math.inf, 0.0, -0.0, 5e-324]))
+
+
+@given(st.one_of(_near_ties(), st.tuples(values, values, st.one_of(st.just(0.0), st.floats(0, 1e300)))))
+def test_integer_decision_equals_the_fraction_decision(case):
+    lhs, rhs, error = case
+    assert decide_le(lhs, rhs, error) is compare_le(lhs, rhs, error).decision
+    a, b, e = scaled(lhs), scaled(rhs), scaled(error)
+    if None not in (a, b, e):                                    # finite: as integers over one power of two
+        s = max(a[1], b[1], e[1])
+        ints = [n << (s - k) for n, k in (a, b, e)]
+        assert decide_scaled(*ints) is compare_le(lhs, rhs, error).decision
+
+
+@pytest.mark.parametrize("lhs,rhs,error,decision", [
+    (1.0, 1.0, 0.0, Decision.HOLDS),                          # a tie holds
+    (math.nextafter(1.0, 2), 1.0, 0.0, Decision.FAILS),         # one ulp above fails
+    (1.0, math.nextafter(1.0, 2), 2**-52, Decision.HOLDS),      # margin = error: holds (margin - error >= 0)
+    (1.0, math.nextafter(1.0, 2), math.nextafter(2**-52, 1), Decision.UNDECIDED),   # error one ulp larger
+    (math.nextafter(1.0, 2), 1.0, math.nextafter(2**-52, 0), Decision.FAILS),       # excess one ulp beyond
+    (2**60 + 1, float(2**60), 0.0, Decision.FAILS),              # an int is never rounded to a float to compare
+    (math.inf, math.inf, 1.0, Decision.HOLDS), (math.inf, 1e308, 0.0, Decision.FAILS),
+    (-0.0, 0.0, 0.0, Decision.HOLDS), (5e-324, 0.0, 0.0, Decision.FAILS), (5e-324, 0.0, 5e-324, Decision.UNDECIDED)])
+def test_integer_decision_at_ties_and_one_ulp(lhs, rhs, error, decision):
+    assert decide_le(lhs, rhs, error) is decision is compare_le(lhs, rhs, error).decision
+
+
+def test_what_the_integer_decision_does_not_take_goes_to_fractions():
+    assert decide_le(Fraction(1, 3), Fraction(1, 3)) is Decision.HOLDS
+    with pytest.raises(TypeError):
+        decide_le(True, 1)
+    with pytest.raises(ValueError):
+        decide_le(math.nan, 1.0)                                 # NaN is not a value to compare, as in compare_le
+
+
+@given(st.one_of(st.floats(0, 1e300), st.floats(0, 2.0**-1000), st.integers(0, 2**80)),
+       st.one_of(st.integers(0, 64), st.integers(0, 2**51)))
+def test_rounding_error_in_integers_is_the_fraction_definition(x, n):
+    """The integer path returns the same float as the definition: the smallest float >= gamma_n / (1 - gamma_n) |x|
+    (gamma_n = n u / (1 - n u)), computed in Fractions."""
+    g = n * UNIT_ROUNDOFF / (1 - n * UNIT_ROUNDOFF)
+    assert rounding_error(x, n) == upper_float(g * Fraction(x) / (1 - g))

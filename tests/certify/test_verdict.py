@@ -82,3 +82,12 @@ def test_undecided_comparison_and_assumption(setup):
     assert u.verdict is Verdict.UNDECIDED and u.undecided_assumptions == ("ass:plugin",)
     assert "ass:plugin undecided" in u.reason and open_["ass:plugin"].status == "UNDECIDED"
     assert judge(claim("fidelity-rule"), ClaimContext(p, open_), rec).verdict is Verdict.HOLDS   # not needed
+
+
+def test_importing_certify_does_not_import_scipy_stats():
+    """scipy.stats (seconds to import) is imported by judge_lem_ci when it runs, not by ``import certify``."""
+    import subprocess
+    import sys
+    code = "import sys, certify; print('scipy.stats' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"
