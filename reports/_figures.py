@@ -10,6 +10,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.layout_engine import TightLayoutEngine  # noqa: E402
 
 __all__ = ["save", "regret_curves", "count_distribution", "tightness"]
 
@@ -23,13 +24,21 @@ def _fig(width=6.4, height=4.0):
     return fig, ax
 
 
+#: resolution of the layers drawn as an image inside a PDF (the per-seed points, ``rasterized=True``): print quality.
+_PDF_RASTER_DPI = 300
+
+
 def save(fig, out_dir: Path, name: str, formats=("png", "pdf")) -> list[str]:
-    """Write ``name``.png and ``name``.pdf (or the given formats); returns the file names."""
+    """Write ``name``.png and ``name``.pdf (or the given formats); returns the file names.
+
+    The tight layout is made once and applied without leaving a layout engine on the figure (``Figure.tight_layout``
+    leaves a placeholder engine, which makes every ``savefig`` lay the whole figure out again before drawing it).
+    """
     out_dir.mkdir(parents=True, exist_ok=True)
-    fig.tight_layout()
+    TightLayoutEngine().execute(fig)
     files = []
     for ext in formats:
-        fig.savefig(out_dir / f"{name}.{ext}")
+        fig.savefig(out_dir / f"{name}.{ext}", **({"dpi": _PDF_RASTER_DPI} if ext == "pdf" else {}))
         files.append(f"{name}.{ext}")
     plt.close(fig)
     return files
@@ -102,7 +111,7 @@ def count_distribution(labels, groups: list, bounds: list, *, title: str, ylabel
             ax.boxplot([ys], positions=[x], widths=width * 0.8, showfliers=False, manage_ticks=False,
                        medianprops={"color": colour})
             jitter = np.linspace(-width * 0.3, width * 0.3, ys.size) if ys.size > 1 else np.zeros(1)
-            ax.scatter(x + jitter, ys, s=6, alpha=0.5, color=colour,
+            ax.scatter(x + jitter, ys, s=6, alpha=0.5, color=colour, rasterized=True,
                        label=None if c in seen else f"runs with the arm in {c}")
             seen.add(c)
             drawn += ys.tolist()
@@ -128,6 +137,7 @@ def tightness(ratios: dict, *, title: str):
     import numpy as np
     names = list(ratios)
     fig, ax = _fig(6.4, 0.35 * len(names) + 1.8)
+    xs, ys_all = [], []                                     # every claim's points, drawn as one collection
     for i, name in enumerate(names):
         ys = np.asarray([r for r in ratios[name] if math.isfinite(r)], dtype=float)
         if ys.size == 0:
@@ -137,7 +147,10 @@ def tightness(ratios: dict, *, title: str):
                       >= (3, 10) else {"vert": False})      # 'vert' is deprecated from matplotlib 3.10 on
         ax.boxplot([ys], positions=[i], widths=0.6, showfliers=False, manage_ticks=False, **horizontal)
         jitter = np.linspace(-0.2, 0.2, ys.size) if ys.size > 1 else np.zeros(1)
-        ax.scatter(ys, i + jitter, s=5, alpha=0.4, color="C0")
+        xs.append(ys)
+        ys_all.append(i + jitter)
+    if xs:
+        ax.scatter(np.concatenate(xs), np.concatenate(ys_all), s=5, alpha=0.4, color="C0", rasterized=True)
     ax.axvline(1.0, color="C3", lw=1.2, label="empirical = bound")
     ax.set_yticks(range(len(names)))
     ax.set_yticklabels(names, fontsize=7)

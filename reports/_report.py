@@ -8,7 +8,7 @@ certificate of ``certify`` at the full budget, and the bounds of ``bounds`` at e
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from importlib import resources
 from pathlib import Path
 
@@ -147,18 +147,32 @@ def _event_sentence(event: dict, delta: float) -> str:
             f"lemma.")
 
 
+def _unnamed(record) -> tuple:
+    """A run record's fields apart from the policy's name, in field order: two records of one type are equal apart
+    from the name exactly when these tuples are equal (what the dataclass's own ``==`` compares)."""
+    return tuple(getattr(record, f.name) for f in fields(record) if f.compare and f.name != "policy")
+
+
 def identical_runs(by: dict, budgets, policies, seeds) -> list[tuple]:
     """Groups of policies (two or more, in ``policies`` order) whose run records are equal apart from the name on
     every seed at every budget: the same queries, counts, checkpoints and regret."""
-    def anonymous(p):
-        return [replace(r, policy="") for b in budgets for r in by[b, p]]
+    def same_runs(p, q):
+        """Record by record, the dataclass equality of the records with the name blanked, stopping at the first
+        difference (no copies made: most pairs differ on their first record)."""
+        for b in budgets:
+            rp, rq = by[b, p], by[b, q]
+            if len(rp) != len(rq):
+                return False
+            for x, y in zip(rp, rq, strict=True):
+                if x is not y and (type(x) is not type(y) or _unnamed(x) != _unnamed(y)):
+                    return False
+        return True
 
     groups, seen = [], set()
     for i, p in enumerate(policies):
         if p in seen:
             continue
-        runs = anonymous(p)
-        same = [q for q in policies[i + 1:] if q not in seen and anonymous(q) == runs]
+        same = [q for q in policies[i + 1:] if q not in seen and same_runs(p, q)]
         if same and seeds:
             groups.append((p, *same))
             seen.update(same)
@@ -257,8 +271,8 @@ def make_report(config=None, *, seeds=range(1000), out_dir="tacc-report", polici
     files = []
 
     # regret against budget, with the theorem's and RDFE's bounds
-    curves = {p: ([summarize([r.regret for r in by[b, p]]).mean for b in budgets],
-                  [summarize([r.regret for r in by[b, p]]).se for b in budgets]) for p in policies}
+    regret = {(b, p): summarize([r.regret for r in by[b, p]]) for b in budgets for p in policies}
+    curves = {p: ([regret[b, p].mean for b in budgets], [regret[b, p].se for b in budgets]) for p in policies}
     bound_lines = {"thm:analysis-main-regret (C in H)": [analyses[b].theorem.total for b in budgets],
                    "thm:analysis-main-regret (C in C^d)": [analyses[b].theorem_if_all_cd.total for b in budgets]}
     if "rdfe" in policies:
@@ -268,7 +282,8 @@ def make_report(config=None, *, seeds=range(1000), out_dir="tacc-report", polici
                                           f"({len(seeds)} seeds, separate runs per budget)", bounds=bound_lines,
                                           logy=True, identical=same), fig_dir, "regret_vs_budget")
     # per-arm counts against their bounds (TACC at the full budget)
-    tacc = by[full, "tacc"] if "tacc" in policies else by[full, policies[0]]
+    lead = "tacc" if "tacc" in policies else policies[0]
+    tacc = by[full, lead]
     sub = [k for k in range(inst.n_arms) if inst.gaps[k] > 0]
     nl = np.array([[r.n_low[k] for k in sub] for r in tacc])
     nh = np.array([[r.n_high[k] for k in sub] for r in tacc])
@@ -305,7 +320,7 @@ def make_report(config=None, *, seeds=range(1000), out_dir="tacc-report", polici
                 classes_after[c.value] = classes_after.get(c.value, 0) + 1
     event = {p: {"policy": p, "runs": len(by[full, p]), "failures": sum(not r.event_held for r in by[full, p]),
                  "frequency": sum(not r.event_held for r in by[full, p]) / len(by[full, p])} for p in policies}
-    tacc_mean = summarize([r.regret for r in tacc]).mean
+    tacc_mean = regret[full, lead].mean
     results = {
         "config": config.name, "source": config.source, "seeds": list(seeds), "policies": list(policies),
         "budgets": list(budgets), "delta": config.params.delta,
@@ -316,8 +331,7 @@ def make_report(config=None, *, seeds=range(1000), out_dir="tacc-report", polici
                        "cost_low": config.costs.low, "cost_high": config.costs.high},
         "assumptions": {k: {"label": k, "statement": ASSUMPTIONS[k], "held": r.held, "detail": r.detail,
                             "witness": r.witness} for k, r in assumptions.items()},
-        "regret": {p: [{"budget": b, **summarize([r.regret for r in by[b, p]]).__dict__} for b in budgets]
-                   for p in policies},
+        "regret": {p: [{"budget": b, **regret[b, p].__dict__} for b in budgets] for p in policies},
         "bounds_by_budget": {name: list(v) for name, v in bound_lines.items()},
         "arms": [{"arm": k, "class": a.classes[k].value, "tau": a.tau[k], "gap": float(inst.gaps[k]),
                   "low_bound": low_bound, "low_mean": float(nl[:, i].mean()), "low_max": int(nl[:, i].max()),

@@ -210,3 +210,19 @@ def test_count_groups_and_tightness_ratios_follow_the_runs(report):
     from reports._figures import tightness
     fig = tightness({"x (lem:x)": [0.5, 0.25], "y (lem:y)": []}, title="t")
     assert sorted(fig.axes[0].collections[0].get_offsets()[:, 0].tolist()) == [0.25, 0.5]
+
+
+def test_figures_are_laid_out_once_and_their_points_rasterized(tmp_path):
+    """``save`` leaves no layout engine on the figure (``Figure.tight_layout`` leaves a placeholder, and with one
+    every ``savefig`` lays the figure out again), and the per-seed points are drawn as an image inside the PDF while
+    the boxes, bounds and text stay vector; ``Figure.tight_layout`` would fail the first assertion."""
+    from reports._figures import count_distribution, save, tightness
+    fig = count_distribution(["1 (B)"], [{"B": [3, 4, 5]}], [6.0], title="t", ylabel="N", bound_label="bound")
+    assert save(fig, tmp_path, "c") == ["c.png", "c.pdf"]
+    assert fig.get_layout_engine() is None
+    ax = fig.axes[0]
+    assert ax.collections and all(c.get_rasterized() for c in ax.collections)
+    assert ax.lines and not any(line.get_rasterized() for line in ax.lines)
+    assert (tmp_path / "c.pdf").read_bytes().count(b"/Subtype /Image") >= 1
+    t = tightness({"x (lem:x)": [0.5, 0.25], "y (lem:y)": [0.75]}, title="t")
+    assert len(t.axes[0].collections) == 1 and t.axes[0].collections[0].get_rasterized()
