@@ -24,7 +24,7 @@ import os
 from dataclasses import dataclass
 from typing import Sequence
 
-from bounds import Config, TaccInputError, horizon, log_factor, min_rho, n_gamma
+from bounds import Config, TaccInputError, cost_units, horizon, log_factor, min_rho, n_gamma
 
 __all__ = ["Estimate", "estimate", "combined", "announce", "machine_memory", "LONG_SECONDS", "PER_ARM_BYTES",
            "NS_PER_ROUND", "BASE_BYTES"]
@@ -129,6 +129,7 @@ def estimate(configs: Sequence[Config], policies: Sequence[str], n_seeds: int, *
     arms = rounds = entries = 0
     memory, round_total, worst = 0.0, 0.0, ""
     for c in configs:
+        cost_units(c.costs.low, c.costs.high, c.params.budget)   # refuse what exact accounting cannot hold, first
         K = c.instance.n_arms
         T = horizon(c.params.budget, c.costs.low)
         e = _table_entries(c, K, T) if tables else 0

@@ -53,8 +53,8 @@ class ArmStory:
 
 
 def _percent(fraction: float) -> str:
-    """A share of the run's regret; undefined (0 / 0) when the run's regret is 0."""
-    return "undefined share (regret 0)" if math.isnan(fraction) else f"{100 * fraction:.1f}%"
+    """A share of the run's regret, as a percentage; "undefined" (0 / 0) when the run's regret is 0."""
+    return "undefined" if math.isnan(fraction) else f"{100 * fraction:.1f}%"
 
 
 @dataclass(frozen=True)
@@ -93,7 +93,8 @@ class Explanation:
         parts.append(f"last queried at round {a.last_round}")
         parts.append(f"N_H = {a.n_high} against the bound {fmt(a.high_bound)} (prop:analysis-high-selection)"
                      if a.gap > 0 else f"N_H = {a.n_high}")
-        parts.append(f"{_percent(a.regret_fraction)} of the regret")
+        parts.append("no share of the regret: the run's regret is 0" if math.isnan(a.regret_fraction)
+                     else f"{_percent(a.regret_fraction)} of the regret")
         return "; ".join(parts) + "."
 
 
@@ -198,7 +199,8 @@ def render(e: Explanation, max_arms: int = 40) -> str:
                      fmt(s.bound_before - s.bound_after) if s.continuation else "-",
                      s.certified_round, s.certified_by.split(" ")[0], s.last_round, s.n_high,
                      s.high_bound if s.gap > 0 else "-",
-                     f"{fmt(s.regret_share)} ({_percent(s.regret_fraction)})"))
+                     f"{fmt(s.regret_share)} ({_percent(s.regret_fraction)})" if not math.isnan(s.regret_fraction)
+                     else f"{fmt(s.regret_share)} (share undefined: regret 0)"))
     out = [head, "", "per arm, largest regret share first (rounds count from 1, -1 = never):",
            table(["arm", "gap", "class", "after run", "tau", "N_gamma at round", "continuation", "window",
                   "B_k decrease", "certified at", "by", "last query", "N_H", "N_H bound", "regret share"], rows), ""]

@@ -97,6 +97,9 @@ def _cases(tmp_path):
                                                  'n_arms = 1000000000 }')], ["config", "memory"]),
         "explain a 1e12-round trace": (["explain", _config(tmp_path, "budget", "budget = 1000", "budget = 1e12")],
                                        ["config", "memory"]),  # it crashed allocating the trace (exit 3)
+        # refused before the work estimate and a progress bar were printed (it printed both, then the error)
+        "budget 5e18": (["simulate", _config(tmp_path, "huge", "budget = 1000", "budget = 5e18"), "--policy", "tacc",
+                         "--seeds", "2"], ["params.budget", "too large"]),
         "s0 1e12": (["simulate", _config(tmp_path, "s0", "s0 = 10", "s0 = 1000000000000"), "--policy", "tacc"],
                     ["config", "memory"]),
         "huge sigma": (["bounds", _config(tmp_path, "sigma", "sigma = 1.0", "sigma = 1e200")],

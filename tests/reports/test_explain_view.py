@@ -108,7 +108,8 @@ def test_a_share_of_no_regret_is_undefined_not_zero_percent():
     e = explain(cfg, "tacc", 0)
     assert e.regret == 0 and all(np.isnan(a.regret_fraction) for a in e.arms)
     out = render(e)
-    assert "undefined share (regret 0)" in out and "0.0%" not in out
+    assert "(share undefined: regret 0)" in out and "no share of the regret: the run's regret is 0" in out
+    assert "0.0%" not in out and "((" not in out and "))" not in out
     arm = json.loads(json.dumps(to_json(e), allow_nan=False))["arms"][0]
     assert arm["regret_fraction"] is None and "0 / 0" in arm["regret_fraction_reason"]
     story = explain(default_config(), "tacc", 0)

@@ -261,15 +261,18 @@ _SWEEP = textwrap.dedent("""
     from simulate import iter_runs, iter_tasks
     c = load_config("llm-residual")
     c = replace(c, params=replace(c.params, budget=20000.0))
-    for rec in iter_runs(iter_tasks([c], ["tacc"], range(10**6)), executor="processes", workers=2, cache=sys.argv[1]):
+    for rec in iter_runs(iter_tasks([c], ["tacc"], range(10**6)), executor=sys.argv[2], workers=2, cache=sys.argv[1]):
         print(rec.seed, time.monotonic(), flush=True)
 """)
 
 
-def test_kill_9_during_a_sweep_loses_at_most_the_runs_in_flight_and_leaves_no_worker(tmp_path):
+@pytest.mark.parametrize("executor", ["processes", "dask"])
+def test_kill_9_during_a_sweep_loses_at_most_the_runs_in_flight_and_leaves_no_worker(tmp_path, executor):
+    """kill -9 of the parent: the local pool's workers, and Dask's nannies and workers, exit with it."""
     import psutil
     from dataclasses import replace
-    proc = subprocess.Popen([sys.executable, "-c", _SWEEP, str(tmp_path)], stdout=subprocess.PIPE, text=True)
+    proc = subprocess.Popen([sys.executable, "-c", _SWEEP, str(tmp_path), executor], stdout=subprocess.PIPE,
+                            text=True)
     seen = []
     try:
         while len(seen) < 300 or seen[-1][1] - seen[0][1] < 3.0:        # well past the first commits
