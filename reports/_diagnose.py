@@ -11,14 +11,18 @@ frequency there.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import fields
 
 import numpy as np
 
 from reports._tables import fmt
+from simulate import RunRecord
 
 __all__ = ["regret_sources", "continuation_use", "identical_seeds", "equal_pairs", "explain_claim",
            "claim_methods", "sweep_marks"]
+
+#: the fields of a run record that make a run, every one but the policy's name.
+_RUN_FIELDS = tuple(f.name for f in fields(RunRecord) if f.compare and f.name != "policy")
 
 
 def regret_sources(records, gaps, cost_low: float, cost_high: float, classes) -> dict:
@@ -65,9 +69,15 @@ def _continuation_sentence(use: dict, window_sentence: str) -> str:
             f"lambda_L x gap x pulls = {fmt(use['regret'])} per run. {window_sentence}")
 
 
+def _same_run(x, y) -> bool:
+    """Whether two run records are equal apart from the policy's name (field by field as the records' own ``==``
+    compares them, without copying either)."""
+    return all((u := getattr(x, f)) is (w := getattr(y, f)) or u == w for f in _RUN_FIELDS)
+
+
 def identical_seeds(a, b) -> tuple[int, int, int]:
     """(seeds with identical runs apart from the policy's name, seeds with exactly equal regret, seeds)."""
-    same = sum(replace(x, policy="") == replace(y, policy="") for x, y in zip(a, b, strict=True))
+    same = sum(_same_run(x, y) for x, y in zip(a, b, strict=True))
     equal = sum(x.regret == y.regret for x, y in zip(a, b, strict=True))
     return same, equal, len(a)
 

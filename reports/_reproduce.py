@@ -3,10 +3,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -18,7 +19,7 @@ from reports._consistency import consistency, problems_of
 from reports._paper import EXPERIMENTS, Experiment, experiment
 from reports._stats import paired, summarize
 from reports._tables import fmt, jsonable, table
-from simulate import make_problem, run_tasks, tasks_for
+from simulate import LOW, SingleFidelityUcb, Task, config_key, iter_runs, make_problem, policy_class, tasks_for
 
 __all__ = ["work", "ExperimentResult", "reproduce", "variant_config"]
 
@@ -165,13 +166,114 @@ def _selected(keys, seeds) -> list:
     return exps
 
 
-def _run_experiment(exp: Experiment, *, seeds, quick, out: Path, run_kw, problems=None) -> ExperimentResult:
-    t0 = time.perf_counter()
+@dataclass(frozen=True)
+class _Plan:
+    """The runs of one experiment: every variant at every budget (``tasks``) and the rho sweep (``sens_tasks``)."""
+
+    exp: Experiment
+    quick: bool
+    seeds: list
+    budgets: list
+    configs: dict
+    tasks: list
+    sv: object
+    swept: list
+    scales: tuple
+    sens_seeds: list
+    sweep_keys: list
+    sens_cfgs: list
+    sens_tasks: list
+
+
+def _plan(exp: Experiment, *, seeds, quick) -> _Plan:
     budgets = _budgets(exp, quick)
     configs = {(v.name, b): variant_config(exp, v, budget=b) for v in exp.variants for b in budgets}
+    tasks = tasks_for(list(configs.values()), exp.methods, seeds)
+    # rho sweep, final budget: the representative variant and every variant a claim is judged on, above and below
+    # the rho used (rho_min)
+    sv, swept = _swept(exp, quick)
+    scales = _sweep_scales(exp, quick)
+    sens_seeds = seeds[:_sweep_seeds(len(seeds))]
+    prob = make_problem(configs[(sv.name, budgets[-1])])
+    rmin = min_rho(prob.instance.noise.subgaussian_scale, prob.n_arms, prob.horizon, prob.delta)
+    sweep_keys = [(s, v) for s in scales for v in swept]
+    sens_cfgs = [variant_config(exp, experiment_variant(exp, v), budget=budgets[-1], rho=round(s * rmin, 10))
+                 for s, v in sweep_keys]
+    return _Plan(exp, quick, seeds, budgets, configs, tasks, sv, swept, scales, sens_seeds, sweep_keys, sens_cfgs,
+                 tasks_for(sens_cfgs, exp.methods, sens_seeds))
+
+
+def _low_only(policy: str) -> bool:
+    """Whether every query of ``policy`` is at the low fidelity (Weak-Fixed, Low-Improving): its start and its
+    choices are ``Action(k, fidelity)`` with the class's fidelity LOW."""
+    cls = policy_class(policy)
+    return issubclass(cls, SingleFidelityUcb) and cls.fidelity == LOW
+
+
+class _Shared:
+    """Every run of a reproduction made once.
+
+    Two tasks with the same key (the same configuration, policy and seed: Set A's runs in the decay experiment)
+    are one run. A policy whose every query is at the low fidelity (:func:`_low_only`) never reads lambda^(H): its
+    budget check, counts, cost and regret (lambda^(H) N^(H) = 0) do not involve it, so on configurations that
+    differ only in ``costs.high`` (the LLM experiments' variants) it makes the same run; such tasks are run once,
+    on the first of those configurations met. That is checked, not assumed: on every other configuration the first
+    seed is also run for real, and a record that differs stops the reproduction (:meth:`check`).
+    """
+
+    def __init__(self):
+        self.order: list[Task] = []         # the runs to make, each once, in the order first needed
+        self._seen: set = set()
+        self._canon: dict = {}              # id(config) -> (config, representative configuration)
+        self._rep: dict = {}                # digest of a configuration without costs.high -> the first met
+        self.guards: list[tuple] = []       # (real key, shared key, task) of the first seed on each other config
+
+    def _representative(self, config):
+        hit = self._canon.get(id(config))
+        if hit is None:
+            free = config_key(replace(config, costs=replace(config.costs, high=config.costs.low)))
+            hit = self._canon[id(config)] = (config, self._rep.setdefault(free, config))
+        return hit[1]
+
+    def _add(self, task: Task) -> str:
+        key = task.key()
+        if key not in self._seen:
+            self._seen.add(key)
+            self.order.append(task)
+        return key
+
+    def keys(self, tasks: list[Task]) -> list[str]:
+        """The key of the run that serves each task (adding the runs not met before)."""
+        out, guarded = [], set()
+        for t in tasks:
+            rep = self._representative(t.config) if _low_only(t.policy) else t.config
+            if rep is t.config or config_key(rep) == config_key(t.config):
+                out.append(self._add(t))
+                continue
+            shared = self._add(Task(rep, t.policy, t.seed, t.checkpoints))
+            out.append(shared)
+            if (id(t.config), t.policy) not in guarded:
+                guarded.add((id(t.config), t.policy))
+                self.guards.append((self._add(t), shared, t))
+        return out
+
+    def check(self, done: dict) -> None:
+        """Every guard whose two runs are in ``done``: a record that differs from the shared one is an error."""
+        for real, shared, t in list(self.guards):
+            if real in done and shared in done:
+                self.guards.remove((real, shared, t))
+                if done[real] != done[shared]:
+                    raise RuntimeError(f"{t.policy} on {t.config.name}, seed {t.seed}: the run differs from the one "
+                                       f"on a configuration that differs only in costs.high, so its runs cannot "
+                                       f"be shared")
+
+
+def _run_experiment(plan: _Plan, records: list, sens_recs: list, *, out: Path, problems=None,
+                    t0: float) -> ExperimentResult:
+    """The analysis of one experiment's runs (``records`` in the order of ``plan.tasks``, ``sens_recs`` of
+    ``plan.sens_tasks``); ``t0`` is when its work began."""
+    exp, seeds, budgets, configs = plan.exp, plan.seeds, plan.budgets, plan.configs
     keys = list(configs)
-    tasks = tasks_for([configs[k] for k in keys], exp.methods, seeds)
-    records = run_tasks(tasks, **run_kw)
     by = {}
     i = 0
     for k in keys:
@@ -195,21 +297,10 @@ def _run_experiment(exp: Experiment, *, seeds, quick, out: Path, run_kw, problem
                     refined[c.value] += 1
         classes[v.name] = {**counts, **{k: v_ / len(seeds) for k, v_ in refined.items()}}
         priors[v.name] = (problem, prior)
-    # rho sweep, final budget: the representative variant and every variant a claim is judged on, above and below
-    # the rho used (rho_min)
-    sv, swept = _swept(exp, quick)
-    scales = _sweep_scales(exp, quick)
-    sens_seeds = seeds[:_sweep_seeds(len(seeds))]
-    base = variant_config(exp, sv, budget=budgets[-1])
-    prob = make_problem(base)
-    rmin = min_rho(prob.instance.noise.subgaussian_scale, prob.n_arms, prob.horizon, prob.delta)
-    sweep_keys = [(s, v) for s in scales for v in swept]
-    sens_cfgs = [variant_config(exp, experiment_variant(exp, v), budget=budgets[-1], rho=round(s * rmin, 10))
-                 for s, v in sweep_keys]
-    sens_recs = run_tasks(tasks_for(sens_cfgs, exp.methods, sens_seeds), **run_kw)
+    sv, swept, scales, sens_seeds = plan.sv, plan.swept, plan.scales, plan.sens_seeds
     sens, sweep_by = [], {}
     i = 0
-    for (s, v), c in zip(sweep_keys, sens_cfgs, strict=True):
+    for (s, v), c in zip(plan.sweep_keys, plan.sens_cfgs, strict=True):
         for m in exp.methods:
             rs = sens_recs[i:i + len(sens_seeds)]
             i += len(sens_seeds)
@@ -221,7 +312,14 @@ def _run_experiment(exp: Experiment, *, seeds, quick, out: Path, run_kw, problem
                          "event_failure_frequency": sum(not r.event_held for r in rs) / len(rs)})
     s0 = load_config(exp.preset).params.s0
     claims = tuple((c.text, *_claim(c, final, pairs, diag, exp, s0)) for c in exp.claims)
-    explanations = _explanations(exp, claims, by, budgets, priors, scales, swept, sweep_by, s0, configs)
+    analyses: dict = {}
+
+    def analysis(v):           # bounds.analyze of a variant at the full budget, once (figures and explanations)
+        if v not in analyses:
+            analyses[v] = analyze(configs[(v, budgets[-1])])
+        return analyses[v]
+
+    explanations = _explanations(exp, claims, by, budgets, priors, scales, swept, sweep_by, s0, analysis)
     checks = consistency(exp, problems=problems)
     # figures
     fig_names = []
@@ -233,7 +331,7 @@ def _run_experiment(exp: Experiment, *, seeds, quick, out: Path, run_kw, problem
                   out / "figures", name, formats=("png",))
         fig_names.append((v.name, f"figures/{name}.png"))
     for v in exp.variants:
-        a = analyze(configs[(v.name, budgets[-1])])
+        a = analysis(v.name)
         name = f"{exp.key}_{_slug(v.name)}_continuation"
         figs.save(_continuation_view.window_figure(continuation_of(a), a.classes), out / "figures", name,
                   formats=("png",))
@@ -246,7 +344,8 @@ def _run_experiment(exp: Experiment, *, seeds, quick, out: Path, run_kw, problem
     figs.save(fig, out / "figures", f"{exp.key}_rho", formats=("png",))
     seconds = time.perf_counter() - t0
     results = {"key": exp.key, "title": exp.title, "labels": exp.labels, "seeds": len(seeds), "budgets": budgets,
-               "quick": quick, "final": {v: {m: s.__dict__ for m, s in d.items()} for v, d in final.items()},
+               "quick": plan.quick,
+               "final": {v: {m: s.__dict__ for m, s in d.items()} for v, d in final.items()},
                "paired": {v: {m: p.__dict__ for m, p in d.items()} for v, d in pairs.items()},
                "diagnostics": diag, "classes": classes, "rho_sensitivity": sens,
                "claims": [{"claim": t, "reproduced": ok, "ours": ours, "explanation": explanations["claims"].get(t)}
@@ -282,14 +381,15 @@ def _sweep_outcomes(c, exp, scales, swept, sweep_by, s0) -> list:
     return out
 
 
-def _explanations(exp, claims, by, budgets, priors, scales, swept, sweep_by, s0, configs) -> dict:
-    """The computed explanation of every claim not reproduced, and every equal-regret pair (``reports._diagnose``)."""
+def _explanations(exp, claims, by, budgets, priors, scales, swept, sweep_by, s0, analysis) -> dict:
+    """The computed explanation of every claim not reproduced, and every equal-regret pair (``reports._diagnose``);
+    ``analysis(v)`` is ``bounds.analyze`` of variant ``v`` at the full budget."""
     full = budgets[-1]
     windows = {}
 
     def window(v):
         if v not in windows:
-            windows[v] = _continuation_view.summary(continuation_of(analyze(configs[(v, full)])))
+            windows[v] = _continuation_view.summary(continuation_of(analysis(v)))
         return windows[v]
 
     out: dict = {"claims": {}, "equalities": []}
@@ -425,15 +525,41 @@ def reproduce(keys=("all",), *, seeds: int | None = None, quick: bool = False, o
     run_kw = dict(executor=executor, workers=workers, scheduler=scheduler,
                   cache=cache if cache is not None else out / "runs", progress=progress)
     t0 = time.perf_counter()
-    results = []
     tabled = [e for e in EXPERIMENTS if e.paper_table]      # the consistency checks compare every printed table
     problems = problems_of(tabled) if any(e.paper_table for e in exps) else {}
-    for exp in exps:
-        n = seeds if seeds is not None else (exp.quick_seeds if quick else exp.seeds)
-        r = _run_experiment(exp, seeds=list(range(n)), quick=quick, out=out, run_kw=run_kw, problems=problems)
-        (out / f"{exp.key}.md").write_text(r.markdown)
-        (out / f"{exp.key}.json").write_text(json.dumps(jsonable(r.results), indent=2, allow_nan=False))
-        results.append(r)
+    plans = [_plan(exp, seeds=list(range(seeds if seeds is not None else exp.quick_seeds if quick else exp.seeds)),
+                   quick=quick) for exp in exps]
+    shared = _Shared()
+    wanted = []
+    for p in plans:
+        a, b = shared.keys(p.tasks), shared.keys(p.sens_tasks)
+        wanted.append((a, b, [g[0] for g in shared.guards if g[0] not in {x for w in wanted for x in w[2]}]))
+    last: dict = {}                      # key -> the last experiment that reads its record (then it is let go)
+    for i, (a, b, g) in enumerate(wanted):
+        last.update(dict.fromkeys(a + b + g, i))
+    results = []
+    done: dict = {}
+    runs = iter_runs(shared.order, **run_kw)
+    start = t0
+    with contextlib.closing(runs):
+        taken = 0
+        for i, (plan, (a, b, g)) in enumerate(zip(plans, wanted, strict=True)):
+            need = set(a + b + g)
+            while not need <= done.keys():
+                done[shared.order[taken].key()] = next(runs)
+                taken += 1
+            shared.check(done)
+            r = _run_experiment(plan, [done[k] for k in a], [done[k] for k in b], out=out, problems=problems,
+                                t0=start)
+            for k in need:
+                if last[k] == i:
+                    del done[k]
+            (out / f"{plan.exp.key}.md").write_text(r.markdown)
+            (out / f"{plan.exp.key}.json").write_text(json.dumps(jsonable(r.results), indent=2, allow_nan=False))
+            results.append(r)
+            start = time.perf_counter()
+    if shared.guards:                   # every guard's two runs belong to one experiment, so none is left
+        raise RuntimeError(f"{len(shared.guards)} shared runs were not checked")
     total = time.perf_counter() - t0
     rows = [(f"[{r.key}]({r.key}.md)", experiment(r.key).title, r.results["seeds"],
              f"{sum(ok for _, ok, _ in r.claims)} of {len(r.claims)}", f"{r.seconds:.0f} s") for r in results]

@@ -54,6 +54,9 @@ def test_identical_runs_are_counted(runs):
     shifted = [replace(r, regret=r.regret + 1.0) for r in copy[:2]] + copy[2:]
     same, equal, n = identical_seeds(recs["tacc"], shifted)
     assert (same, equal, n) == (1, 1, 3)
+    other = [replace(copy[0], n_low=(copy[0].n_low[0] + 1,) + copy[0].n_low[1:])] + copy[1:]
+    assert identical_seeds(recs["tacc"], other) == (2, 3, 3)          # a count differs, the regret does not
+    assert identical_seeds(recs["tacc"], copy[:1] + [replace(copy[1], trace=((0, 0),))] + copy[2:])[0] == 2
     assert equal_pairs({"tacc": recs["tacc"], "dnc": copy}) == [("tacc", "dnc", 3, 3, 3)]
     assert equal_pairs({"tacc": recs["tacc"], "dnc": shifted}) == []       # equal on 1 of 3: not a majority
 

@@ -38,3 +38,47 @@ def test_unknown_experiment_names_the_field(tmp_path):
     with pytest.raises(TaccInputError) as e:
         reproduce(["set-c"], out_dir=tmp_path)
     assert e.value.field == "experiment"
+
+
+def _llm_tasks(policy, budget=2000.0, seeds=(0, 1)):
+    from simulate import tasks_for
+    exp = next(e for e in EXPERIMENTS if e.key == "llm-residual")
+    return tasks_for([variant_config(exp, v, budget=budget) for v in exp.variants], [policy], list(seeds))
+
+
+@pytest.mark.parametrize("policy", ["weak-fixed", "low-improving"])
+def test_a_low_only_policy_is_run_once_across_costs_high_and_the_shared_run_is_its_own(policy):
+    from simulate import run_tasks
+    from reports._reproduce import _Shared
+    tasks = _llm_tasks(policy)
+    shared = _Shared()
+    keys = shared.keys(tasks)
+    assert keys[0::2] == [keys[0]] * 3 and keys[1::2] == [keys[1]] * 3     # one run per seed for the 3 variants
+    assert len(shared.guards) == 2                                          # the first seed of the 2 other variants
+    real = run_tasks(tasks)                                                 # what running every task gives
+    done = dict(zip((t.key() for t in shared.order), run_tasks(shared.order), strict=True))
+    assert [done[k] for k in keys] == real
+    shared.check(done)
+    assert not shared.guards
+
+
+def test_a_policy_that_queries_the_high_fidelity_is_not_shared_across_costs_high():
+    from reports._reproduce import _Shared
+    for policy in ("tacc", "ucb", "mf-ucb", "dnc"):
+        shared = _Shared()
+        keys = shared.keys(_llm_tasks(policy))
+        assert len(set(keys)) == 6 and not shared.guards
+
+
+def test_a_shared_run_that_differs_stops_the_reproduction():
+    from dataclasses import replace
+
+    from simulate import run_tasks
+    from reports._reproduce import _Shared
+    shared = _Shared()
+    shared.keys(_llm_tasks("weak-fixed"))
+    done = dict(zip((t.key() for t in shared.order), run_tasks(shared.order), strict=True))
+    real, _, _ = shared.guards[0]
+    done[real] = replace(done[real], regret=done[real].regret + 1)          # as if lambda_H had moved the run
+    with pytest.raises(RuntimeError, match="costs.high"):
+        shared.check(done)
