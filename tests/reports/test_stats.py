@@ -47,6 +47,19 @@ def test_paired_interval_by_hand():
     assert paired([1.0], [0.5]) == type(p)(1, 0.5, 0.5, 0.5)
 
 
+@pytest.mark.parametrize("n", [2, 3, 4, 10, 50, 120, 200, 1000, 12345])
+def test_paired_interval_is_the_one_scipy_stats_computes(n):
+    """The t quantile comes from scipy.special (scipy.stats costs seconds to import): the same interval, to the
+    bit, as scipy.stats.t.ppf's."""
+    from scipy import stats
+    rng = np.random.default_rng(n)
+    a, b = rng.normal(size=n), rng.normal(size=n)
+    p = paired(a, b)
+    d = a - b
+    half = float(stats.t.ppf(0.975, n - 1)) * summarize(d).se
+    assert (p.low, p.high) == (p.mean - half, p.mean + half)
+
+
 def test_empty_values_are_refused():
     with pytest.raises(TaccInputError):
         summarize([])
