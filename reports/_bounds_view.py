@@ -3,6 +3,8 @@ quantity's label, meaning and unit stated once, its values a column)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from collections import Counter
 
 import numpy as np
@@ -76,7 +78,7 @@ def arm_columns(a: Analysis, arms=None) -> dict:
 def _strict_columns(a: Analysis, cols: dict) -> dict:
     """The columns as strict JSON: a class by its name, every null (an infinite or undefined number, a quantity
     not stated) beside its column's ``<key>_reason``, a mapping from each reason to the arms it explains."""
-    out = {}
+    out: dict[str, Any] = {}
     arm = cols["arm"]
     for key, col in cols.items():
         if key == "class":

@@ -5,6 +5,8 @@ Used by ``tacc bounds`` and by the instance section of ``tacc report``.
 
 from __future__ import annotations
 
+from typing import Any
+
 import math
 
 import numpy as np
@@ -52,7 +54,7 @@ def arm_columns(c: Continuation) -> dict:
     empty = np.flatnonzero(pulls == 0).tolist()
     for k in empty:
         windows[k] = None
-    out = {"arm": list(range(K)), "tau": tau}
+    out: dict[str, Any] = {"arm": list(range(K)), "tau": tau}
     if inf:
         out["tau_reason"] = {reason_of("tau", math.inf): inf}
     out.update({"gain_at_n_gamma": list(w.gain), "pulls": list(w.pulls), "window": windows})

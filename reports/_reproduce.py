@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import contextlib
 import json
 import re
@@ -16,7 +18,7 @@ from bounds import (analyze, arm_partition, config_to_dict, continuation_of, loa
                     refine_partition)
 from reports import _continuation_view, _diagnose, _figures as figs
 from reports._consistency import consistency, problems_of
-from reports._paper import EXPERIMENTS, Experiment, experiment
+from reports._paper import EXPERIMENTS, Experiment, Variant, experiment
 from reports._stats import paired, summarize
 from reports._tables import fmt, jsonable, table
 from simulate import LOW, SingleFidelityUcb, Task, config_key, iter_runs, make_problem, policy_class, tasks_for
@@ -176,7 +178,7 @@ class _Plan:
     budgets: list
     configs: dict
     tasks: list
-    sv: object
+    sv: Variant
     swept: list
     scales: tuple
     sens_seeds: list
@@ -522,7 +524,7 @@ def reproduce(keys=("all",), *, seeds: int | None = None, quick: bool = False, o
     exps = _selected(keys, seeds)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    run_kw = dict(executor=executor, workers=workers, scheduler=scheduler,
+    run_kw: dict[str, Any] = dict(executor=executor, workers=workers, scheduler=scheduler,
                   cache=cache if cache is not None else out / "runs", progress=progress)
     t0 = time.perf_counter()
     tabled = [e for e in EXPERIMENTS if e.paper_table]      # the consistency checks compare every printed table
@@ -530,7 +532,7 @@ def reproduce(keys=("all",), *, seeds: int | None = None, quick: bool = False, o
     plans = [_plan(exp, seeds=list(range(seeds if seeds is not None else exp.quick_seeds if quick else exp.seeds)),
                    quick=quick) for exp in exps]
     shared = _Shared()
-    wanted = []
+    wanted: list[tuple[list, list, list]] = []
     for p in plans:
         a, b = shared.keys(p.tasks), shared.keys(p.sens_tasks)
         wanted.append((a, b, [g[0] for g in shared.guards if g[0] not in {x for w in wanted for x in w[2]}]))
@@ -539,7 +541,7 @@ def reproduce(keys=("all",), *, seeds: int | None = None, quick: bool = False, o
         last.update(dict.fromkeys(a + b + g, i))
     results = []
     done: dict = {}
-    runs = iter_runs(shared.order, **run_kw)
+    runs: Any = iter_runs(shared.order, **run_kw)        # a generator: closed when the loop ends
     start = t0
     with contextlib.closing(runs):
         taken = 0

@@ -18,6 +18,8 @@ cache on a cluster).
 
 from __future__ import annotations
 
+from typing import Any
+
 import hashlib
 import json
 import os
@@ -126,6 +128,11 @@ def decode_record(data: bytes) -> tuple[str, RunRecord]:
     body = _body(K, n)
     x = body.unpack_from(data, at)
     at += body.size
+    policy: str
+    v: Any
+    phases: Any
+    output: Any
+    trace: Any
     if data[at:at + 1] == b"\x00":
         policy, v, phases, output, trace = data[at + 1:].decode(), None, (), None, None
     elif data[at:at + 1] == b"\x01":
@@ -197,7 +204,7 @@ class RunCache:
 
     def get_many(self, keys: list) -> list:
         """:meth:`get` of every key, in order, with one query per 500 keys."""
-        out = [None] * len(keys)
+        out: list[RunRecord | None] = [None] * len(keys)
         missing = []
         for i, key in enumerate(keys):
             pending = self._pending.get(key)
@@ -207,7 +214,7 @@ class RunCache:
                 missing.append(i)
         if not missing or (self._db is None and not self.path.exists()):
             return out
-        db, rows = self._connect(), {}
+        db, rows = self._connect(), dict[str, tuple[str, bytes]]()
         for start in range(0, len(missing), 500):
             chunk = [keys[i] for i in missing[start:start + 500]]
             query = f"SELECT key, checksum, record FROM runs WHERE key IN ({','.join('?' * len(chunk))})"

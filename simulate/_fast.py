@@ -11,6 +11,8 @@ the checkpoint snapshots, the B_k rows (shared between arms with equal B_k), and
 
 from __future__ import annotations
 
+from typing import Any
+
 import math
 
 import numpy as np
@@ -372,7 +374,7 @@ class _Plan:
         self.policy, self.cps, self.K = policy, tuple(float(c) for c in cps), K
         s = problem.frozen_schedule if cls.source == "frozen" else problem.schedule
         acct = problem.units
-        self.acct, self.costs = acct, {}
+        self.acct, self.costs = acct, dict[Any, Any]()
         self.units = (acct.low, acct.high, acct.budget)
         self.cps_units = problem.checkpoint_units(cps)
         # TACC and DNC read B_k(n); the static rules the bias zeta_k = B_k(1) (MF-UCB, LUCB); unused otherwise
@@ -411,7 +413,7 @@ def _plan(problem, policy: str, checkpoints) -> _Plan:
     if plan is None:
         if len(plans) >= 64:
             plans.pop(next(iter(plans)))
-        cps = default_checkpoints(problem.budget) if checkpoints is None else key[1]
+        cps = default_checkpoints(problem.budget) if checkpoints is None else tuple(checkpoints)
         plan = plans[key] = _Plan(problem, policy, cps)
     return plan
 
