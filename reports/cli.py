@@ -160,6 +160,15 @@ def _cmd_simulate(args) -> int:
     return EXIT_OK
 
 
+def _option(option: str, load, value):
+    """``load(value)``, an error about the value naming the command-line option the user wrote (the libraries name
+    their own argument: ``baseline``)."""
+    try:
+        return load(value)
+    except TaccInputError as exc:
+        raise TaccInputError(option, exc.value, exc.reason) from None
+
+
 def _workers(args):
     return args.workers if args.executor != "serial" else 1
 
@@ -175,7 +184,7 @@ def _cmd_check(args) -> int:
     n_random = args.random if args.random is not None else (20 if not args.config else 0)
     if not args.config:
         configs = [_config_text(c) for c in PRESETS]
-    baseline = load_baseline(args.baseline) if args.baseline else None
+    baseline = _option("--baseline", load_baseline, args.baseline) if args.baseline else None
     seeds = parse_seeds(args.seeds)
     policies = tuple(args.policy) if args.policy else DEFAULT_POLICIES
     configs += sample_configs(n_random, args.random_seed)
@@ -201,7 +210,7 @@ def _cmd_proofs(args) -> int:
     from reports._tables import dumps
 
     path = BASELINE if args.baseline == "repo" else args.baseline
-    baseline = load_baseline(path) if path else set()
+    baseline = _option("--baseline", load_baseline, path) if path else set()
     reports = run_steps(STEPS, baseline, mutate_steps=not args.coverage)
     if args.coverage:
         rows = coverage_rows({r.step.sid: r.result.outcome.value for r in reports})

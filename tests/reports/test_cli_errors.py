@@ -65,6 +65,8 @@ def _cases(tmp_path):
     latin1.write_bytes('name = "\u00e9t\u00e9"\n'.encode("latin-1"))
     a_file = tmp_path / "a-file"
     a_file.write_text("x")
+    a_dict = tmp_path / "a-dict.json"
+    a_dict.write_text('{"a": 1}')
     a_dir = tmp_path / "a-dir"
     a_dir.mkdir()
     cfg = _config(tmp_path, "ok")
@@ -85,6 +87,10 @@ def _cases(tmp_path):
         "--cache onto a file": (["simulate", cfg, "--policy", "tacc", "--cache", str(a_file)], ["--cache"]),
         "check --baseline binary": (["check", cfg, "--baseline", str(binary)], ["--baseline", "UTF-8"]),
         "proofs --baseline binary": (["proofs", "--baseline", str(binary)], ["--baseline", "UTF-8"]),
+        # valid JSON of the wrong shape: the line names the option as written (it said "baseline =")
+        "check --baseline not a list": (["check", cfg, "--baseline", str(a_dict), "--seeds", "1", "--evidence", "0"],
+                                        ["--baseline =", "JSON list"]),
+        "proofs --baseline not a list": (["proofs", "--baseline", str(a_dict)], ["--baseline =", "JSON list"]),
         "mean 1e308": (["simulate", _config(tmp_path, "mean", "0.9, 0.5", "1e308, 0.5"), "--policy", "tacc"],
                        ["instance.mu_high", "1e+308"]),
         "mean 1e308 (bounds)": (["bounds", _config(tmp_path, "mean", "0.9, 0.5", "1e308, 0.5")],
