@@ -246,7 +246,7 @@ def test_proofs_bad_baseline_exits_2(tmp_path, capsys):
     bad = tmp_path / "b.json"
     bad.write_text("{}")
     assert main(["proofs", "--baseline", str(bad)]) == 2
-    assert capsys.readouterr().err.startswith("tacc: error: baseline = ")
+    assert capsys.readouterr().err.startswith("tacc: error: --baseline = ")
 
 
 def test_report_command_on_the_default(tmp_path, capsys):
