@@ -208,6 +208,9 @@ def render(a: Analysis, max_arms: int = 40, continuation=None) -> str:
     names = ("arm", "mu_high", "gap", "tau", "class", "low_count_bound", "high_count_bound", "theorem_term",
              "static_minus_adaptive", "rdfe_oracle_cost", "rdfe_dyadic_constant")
     col["static_minus_adaptive"] = ["-" if x is None else x for x in col["static_minus_adaptive"]]
+    # as in the JSON: an arm tied with k* (Delta_k = 0) has no high-count bound, not an infinite one
+    col["high_count_bound"] = ["-" if g == 0 and k != a.instance.best_arm else x
+                               for k, g, x in zip(col["arm"], col["gap"], col["high_count_bound"], strict=True)]
     rows = list(zip(*(col[n] for n in names), strict=True))
     out.append("per arm (smallest gaps first): tau = eq:analysis-cert-time, class = eq:analysis-arm-partition, "
                "N_L/N_H bounds = prop:analysis-low-query-bound / prop:analysis-high-selection, "

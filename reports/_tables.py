@@ -197,8 +197,12 @@ def fmt(x: Any, digits: int = 4) -> str:
 def table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     """A left-aligned text table with a header rule."""
     cells = [[fmt(c) for c in r] for r in rows]
-    numeric = [all(isinstance(r[i], (int, float, np.integer, np.floating)) and not isinstance(r[i], bool)
-                   for r in rows) for i in range(len(headers))]
+    def number(x):
+        return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool)
+
+    # a column of numbers is right-aligned, also when some entries are "-" / None (not stated)
+    numeric = [all(number(r[i]) or r[i] is None or r[i] == "-" for r in rows) and any(number(r[i]) for r in rows)
+               for i in range(len(headers))]
     widths = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(headers)]
 
     def line(r):

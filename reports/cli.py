@@ -229,6 +229,8 @@ def _cmd_report(args) -> int:
     from simulate import load_runs, parse_seeds
 
     config = default_config() if args.config is None else _config_text(args.config)
+    if args.runs_from is not None:
+        _need_tables("--from", args.runs_from)
     saved = {} if args.runs_from is None else {"runs": load_runs(args.runs_from), "policies": None}
     seeds = parse_seeds(args.seeds) if args.seeds else (None if saved else parse_seeds("1000"))
     show = _show_progress(args)
@@ -251,7 +253,17 @@ def _cmd_report(args) -> int:
 def _cmd_runs(args) -> int:
     from reports._runs_view import cmd_runs
 
+    _need_tables("dir", args.dir)
     return cmd_runs(args)
+
+
+def _need_tables(option: str, value) -> None:
+    """Refuse, before any work, a command that reads saved runs as tables without pandas (the tables extra)."""
+    import importlib.util
+
+    if importlib.util.find_spec("pandas") is None:
+        raise TaccInputError(option, str(value), "reading saved runs as tables needs pandas, which is not installed: "
+                                                 "pip install 'tacc[tables]'")
 
 
 def _cmd_reproduce(args) -> int:

@@ -286,3 +286,17 @@ def test_simulate_shows_the_first_runs_and_aggregates_all(capsys, monkeypatch):
     assert main(["simulate", "llm-residual", "--policy", "tacc", "--seeds", "0:4"]) == 0
     out = capsys.readouterr().out
     assert "first 2 of 4 runs" in out and "event held on 4 of 4 runs" in out
+
+
+@pytest.mark.parametrize("args", [["report", "--from", "{d}", "--out", "{d}/out"], ["runs", "{d}"]])
+def test_reading_saved_runs_without_pandas_is_refused_before_any_work(tmp_path, capsys, monkeypatch, args):
+    """The tables extra missing: one line naming the option and the extra, exit 2, nothing written (it read the
+    saved runs for seconds, then said "tables = 'pandas'")."""
+    import importlib.util
+    find = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "pandas" else find(name, *a))
+    argv = [a.format(d=tmp_path) for a in args]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"tacc: error: {'--from' if args[0] == 'report' else 'dir'} = ") and "tacc[tables]" in err
+    assert not (tmp_path / "out").exists()

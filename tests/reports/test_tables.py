@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from reports._tables import dumps, fmt, jsonable
+from reports._tables import dumps, fmt, jsonable, table
 
 
 def _strict(text):
@@ -70,3 +70,12 @@ def test_long_lists_with_repeated_numbers_encode_as_json_does():
         assert _line(c) == json.dumps(c, allow_nan=False)
     with pytest.raises(ValueError):
         _line([math.nan] * 2000)
+
+
+def test_a_column_of_numbers_stays_right_aligned_with_entries_not_stated():
+    """'-' (not stated) among numbers keeps the column right-aligned (tacc check's max-ratio columns went left);
+    a column of text stays left-aligned."""
+    out = table(["n", "ratio", "name"], [(1, 0.9999, "a"), (10, "-", "bb"), (100, None, "c")]).splitlines()
+    assert out[2] == "  1  0.9999  a"
+    assert out[3] == " 10       -  bb"
+    assert out[4] == "100       -  c"
