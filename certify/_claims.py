@@ -36,7 +36,7 @@ class Measurement:
 
     ``error`` bounds the error of the computed margin bound - empirical against the quantities the claim is
     about (0: the values compared are exact). Values made exactly in rational arithmetic are built with
-    :meth:`exact` (or, as integers over a power of two, :func:`_scaled_measurement`): they are compared exactly,
+    :meth:`exact` (or, as integers over a power of two, ``_scaled_measurement``): they are compared exactly,
     and shown (and written to JSON) as their nearest floats.
 
     :attr:`decision` is what a verdict reads (exact, in integers: ``certify._exact.decide_le``);
