@@ -3,9 +3,8 @@ quantity's label, meaning and unit stated once, its values a column)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from collections import Counter
+from typing import Any
 
 import numpy as np
 

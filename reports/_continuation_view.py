@@ -5,9 +5,8 @@ Used by ``tacc bounds`` and by the instance section of ``tacc report``.
 
 from __future__ import annotations
 
-from typing import Any
-
 import math
+from typing import Any
 
 import numpy as np
 

@@ -3,14 +3,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import contextlib
 import json
 import re
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 

@@ -18,8 +18,6 @@ cache on a cluster).
 
 from __future__ import annotations
 
-from typing import Any
-
 import hashlib
 import json
 import os
@@ -29,6 +27,7 @@ import struct
 import time
 import warnings
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -214,7 +213,8 @@ class RunCache:
                 missing.append(i)
         if not missing or (self._db is None and not self.path.exists()):
             return out
-        db, rows = self._connect(), dict[str, tuple[str, bytes]]()
+        db = self._connect()
+        rows: dict[str, tuple[str, bytes]] = {}
         for start in range(0, len(missing), 500):
             chunk = [keys[i] for i in missing[start:start + 500]]
             query = f"SELECT key, checksum, record FROM runs WHERE key IN ({','.join('?' * len(chunk))})"

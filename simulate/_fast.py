@@ -11,8 +11,6 @@ the checkpoint snapshots, the B_k rows (shared between arms with equal B_k), and
 
 from __future__ import annotations
 
-from typing import Any
-
 import math
 
 import numpy as np
@@ -374,7 +372,8 @@ class _Plan:
         self.policy, self.cps, self.K = policy, tuple(float(c) for c in cps), K
         s = problem.frozen_schedule if cls.source == "frozen" else problem.schedule
         acct = problem.units
-        self.acct, self.costs = acct, dict[Any, Any]()
+        self.acct = acct
+        self.costs: dict[int, float] = {}            # units spent -> the cost as a float, memoised
         self.units = (acct.low, acct.high, acct.budget)
         self.cps_units = problem.checkpoint_units(cps)
         # TACC and DNC read B_k(n); the static rules the bias zeta_k = B_k(1) (MF-UCB, LUCB); unused otherwise
@@ -391,8 +390,10 @@ class _Plan:
         self.mu = np.ascontiguousarray(problem.instance.mu_high, dtype=float)
         self.sched = (s.prefix, s.prefix_len, s.c, s.a, s.n0, s.r, s.clip)
         self.noise, self.sigma = noise_code(problem.noise), problem.sigma
-        self.tail = (problem.ell, problem.n_gamma, np.array(problem.tau, dtype=float), problem.cost_low,
-                     problem.cost_high, np.ascontiguousarray(problem.instance.gaps, dtype=float))
+        self.gaps = np.ascontiguousarray(problem.instance.gaps, dtype=float)
+        self.cost_low, self.cost_high = problem.cost_low, problem.cost_high
+        self.tail = (problem.ell, problem.n_gamma, np.array(problem.tau, dtype=float), self.cost_low,
+                     self.cost_high, self.gaps)
         self.max_rounds = acct.budget // min(acct.low, acct.high) + 1
         self.phase_info = _phase_info(problem, self.R) if policy == "rdfe" else None
         self.free: list[_Work] = []
@@ -460,7 +461,7 @@ def run_fast(problem, policy: str, seed: int, *, checkpoints=None, trace: bool =
     st, viol = w.st.tolist(), w.viol.tolist()
     rounds, n_snaps, regret = int(st[1]), int(st[2]), st[3]
     if not st[4]:                                    # a sum that is not finite: math.fsum decides it
-        regret = regret_summary(plan.tail[5], plan.tail[3], plan.tail[4], w.cnt[0], w.cnt[1], w.snaps, n_snaps,
+        regret = regret_summary(plan.gaps, plan.cost_low, plan.cost_high, w.cnt[0], w.cnt[1], w.snaps, n_snaps,
                                 w.shares, w.at, w.work)
     phases, output = (), None
     if plan.phase_info is not None:
