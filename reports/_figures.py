@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 import textwrap
 from pathlib import Path
 
@@ -33,12 +34,16 @@ def save(fig, out_dir: Path, name: str, formats=("png", "pdf")) -> list[str]:
 
     The tight layout is made once and applied without leaving a layout engine on the figure (``Figure.tight_layout``
     leaves a placeholder engine, which makes every ``savefig`` lay the whole figure out again before drawing it).
+    Each file is written whole or not at all: drawn into ``.name.ext.partial`` beside it, then renamed over it, so
+    an interrupt never leaves a truncated figure under its name.
     """
     out_dir.mkdir(parents=True, exist_ok=True)
     TightLayoutEngine().execute(fig)
     files = []
     for ext in formats:
-        fig.savefig(out_dir / f"{name}.{ext}", **({"dpi": _PDF_RASTER_DPI} if ext == "pdf" else {}))
+        partial = out_dir / f".{name}.{ext}.partial"
+        fig.savefig(partial, format=ext, **({"dpi": _PDF_RASTER_DPI} if ext == "pdf" else {}))
+        os.replace(partial, out_dir / f"{name}.{ext}")
         files.append(f"{name}.{ext}")
     plt.close(fig)
     return files

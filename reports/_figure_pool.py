@@ -1,0 +1,85 @@
+"""Figures drawn while the rest of a report is computed: in a helper process (the second core), or here.
+
+A figure is named by its builder (``"module:function"``, resolved where it is drawn, so the caller never imports
+matplotlib) and the builder's arguments (plain numbers, lists and ``bounds`` objects, pickled exactly). The helper
+draws the figures one after the other in the order they were given, with the same code as in this process, so the
+files are the same wherever they are drawn (``reports._figures.save``: each file written whole or not at all).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import signal
+from concurrent.futures import Future, ProcessPoolExecutor
+from multiprocessing import get_context
+from pathlib import Path
+
+__all__ = ["FigureWriter"]
+
+
+def _draw(builder: str, args: tuple, kwargs: dict, out_dir: str, name: str) -> list[str]:
+    """Build the figure with ``builder(*args, **kwargs)`` and save it as ``out_dir/name``.png and .pdf."""
+    from reports._figures import save
+    module, function = builder.split(":")
+    return save(getattr(importlib.import_module(module), function)(*args, **kwargs), Path(out_dir), name)
+
+
+def _start_helper(parent: int) -> None:
+    """In the helper process: Ctrl-C is left to the parent (which waits for the figure being drawn, then stops
+    it); the helper dies with the parent, even under ``kill -9`` (Linux: PR_SET_PDEATHSIG; elsewhere its queue
+    from the parent closes); matplotlib is imported now, while the parent reads its runs."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        import ctypes
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL)
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != parent:                # the parent died before the line above
+        os._exit(1)
+    import reports._figures  # noqa: F401
+
+
+class FigureWriter:
+    """Draws figures into ``out_dir``: in one helper process with ``process`` (started at once, so its imports
+    overlap the caller's work), else in this process when each is given. Use as a context manager: leaving it
+    waits for the figure being drawn and drops those not started (an interrupt leaves no half-written file)."""
+
+    def __init__(self, out_dir, *, process: bool):
+        self.out_dir = Path(out_dir)
+        self._futures: list[Future] = []
+        self._pool = None
+        if process:
+            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn"),
+                                             initializer=_start_helper, initargs=(os.getpid(),))
+            self._pool.submit(int)            # a pool starts its process on the first task: start it now
+
+    def draw(self, builder: str, name: str, *args, **kwargs) -> None:
+        """Draw ``builder(*args, **kwargs)`` (``"module:function"`` returning a figure) as ``name``.png and .pdf."""
+        if self._pool is not None:
+            self._futures.append(self._pool.submit(_draw, builder, args, kwargs, str(self.out_dir), name))
+            return
+        done: Future = Future()
+        done.set_result(_draw(builder, args, kwargs, str(self.out_dir), name))
+        self._futures.append(done)
+
+    def files(self, progress=None) -> list[str]:
+        """The files written, in the order the figures were given, once every figure is drawn (an error in the
+        helper is raised here); ``progress`` is called once per figure finished."""
+        out = []
+        for f in self._futures:
+            out += f.result()
+            if progress is not None:
+                progress()
+        return out
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+
+    def __enter__(self) -> FigureWriter:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
