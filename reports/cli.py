@@ -520,8 +520,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 # ------------------------------------------------------------------------------------------- entry point
-#: commands whose work draws with hypothesis (generated configurations, the evidence search).
-_USES_HYPOTHESIS = ("check", "report")
+#: commands whose work draws with hypothesis (generated configurations, the evidence search); ``tacc report`` judges
+#: runs without drawing and does not import hypothesis.
+_USES_HYPOTHESIS = ("check",)
 
 
 def _hypothesis_home(folder: str) -> None:
