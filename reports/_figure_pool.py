@@ -12,7 +12,7 @@ import importlib
 import os
 import signal
 from concurrent.futures import Future, ProcessPoolExecutor
-from multiprocessing import get_context
+from multiprocessing import active_children, get_context
 from pathlib import Path
 
 __all__ = ["FigureWriter"]
@@ -26,8 +26,7 @@ def _draw(builder: str, args: tuple, kwargs: dict, out_dir: str, name: str) -> l
 
 
 def _start_helper(parent: int) -> None:
-    """In the helper process: Ctrl-C is left to the parent (which waits for the figure being drawn, then stops
-    it); the helper dies with the parent, even under ``kill -9`` (Linux: PR_SET_PDEATHSIG; elsewhere its queue
+    """In the helper process: Ctrl-C is left to the parent (which stops the helper); the helper dies with the parent, even under ``kill -9`` (Linux: PR_SET_PDEATHSIG; elsewhere its queue
     from the parent closes); matplotlib is imported now, while the parent reads its runs."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
@@ -42,30 +41,37 @@ def _start_helper(parent: int) -> None:
 
 class FigureWriter:
     """Draws figures into ``out_dir``: in one helper process with ``process`` (started at once, so its imports
-    overlap the caller's work), else in this process when each is given. Use as a context manager: leaving it
-    waits for the figure being drawn and drops those not started (an interrupt leaves no half-written file)."""
+    overlap the caller's work), else in this process when each is given.
+
+    Use as a context manager: leaving it normally waits for every figure; leaving it on an error or an interrupt
+    stops the helper at once and removes the partial files of the figure it was drawing (no file under a
+    figure's name is ever half-written, ``reports._figures.save``).
+    """
 
     def __init__(self, out_dir, *, process: bool):
         self.out_dir = Path(out_dir)
         self._futures: list[Future] = []
-        self._pool = None
+        self._pool, self._helper = None, []
         if process:
+            before = set(active_children())
             self._pool = ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn"),
                                              initializer=_start_helper, initargs=(os.getpid(),))
             self._pool.submit(int)            # a pool starts its process on the first task: start it now
+            self._helper = [p for p in active_children() if p not in before]
 
     def draw(self, builder: str, name: str, *args, **kwargs) -> None:
         """Draw ``builder(*args, **kwargs)`` (``"module:function"`` returning a figure) as ``name``.png and .pdf."""
+        job = (builder, args, kwargs, str(self.out_dir), name)
         if self._pool is not None:
-            self._futures.append(self._pool.submit(_draw, builder, args, kwargs, str(self.out_dir), name))
-            return
-        done: Future = Future()
-        done.set_result(_draw(builder, args, kwargs, str(self.out_dir), name))
-        self._futures.append(done)
+            self._futures.append(self._pool.submit(_draw, *job))
+        else:
+            done: Future = Future()
+            done.set_result(_draw(*job))
+            self._futures.append(done)
 
     def files(self, progress=None) -> list[str]:
         """The files written, in the order the figures were given, once every figure is drawn (an error in the
-        helper is raised here); ``progress`` is called once per figure finished."""
+        helper, or its death, is raised here); ``progress`` is called once per figure finished."""
         out = []
         for f in self._futures:
             out += f.result()
@@ -73,13 +79,23 @@ class FigureWriter:
                 progress()
         return out
 
-    def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
-            self._pool = None
+    def close(self, *, stop: bool = False) -> None:
+        """Wait for the helper to finish its figures and end it; with ``stop``, end it at once (the partial file
+        of the figure it was drawing is removed)."""
+        if self._pool is None:
+            return
+        pool, self._pool = self._pool, None
+        if stop:
+            for p in self._helper:
+                p.kill()
+            pool.shutdown(wait=True, cancel_futures=True)
+            for partial in self.out_dir.glob(".*.partial"):
+                partial.unlink(missing_ok=True)
+        else:
+            pool.shutdown(wait=True)
 
     def __enter__(self) -> FigureWriter:
         return self
 
-    def __exit__(self, *exc) -> None:
-        self.close()
+    def __exit__(self, exc_type, *exc) -> None:
+        self.close(stop=exc_type is not None)

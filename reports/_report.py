@@ -242,17 +242,22 @@ FROM_SAVED_NOTE = (" This report was rebuilt from saved runs (`--from`): its VIO
 
 def make_report(config=None, *, seeds=range(1000), out_dir="tacc-report", policies=DEFAULT_POLICIES,
                 budgets=None, executor: str = "serial", workers: int | None = None, progress: bool = False,
-                cache=None, runs=None) -> ReportResult:
+                cache=None, runs=None, figures: FigureWriter | None = None) -> ReportResult:
     """Run everything the report needs and write ``report.md``, figures (PNG and PDF) and ``results.json``.
 
     With ``runs`` (``simulate.RunFrames``: saved runs, ``simulate.load_runs``) nothing is run: the records of
     ``config`` at each budget are read from the tables (policies and seeds: those saved for every budget, unless
     given) and analysed as if just made.
+
+    The figures are drawn by ``figures`` (a ``FigureWriter`` into ``out_dir/figures``, which a caller starts early
+    so that its imports overlap its own), by default one made here: a helper process that draws them while this
+    one judges the claims and runs the relations, or with the serial executor this process.
     """
     config = default_config() if config is None else config
     out = Path(out_dir)
-    # the figures are drawn in a helper process (started now, so matplotlib is imported while the runs are read)
-    # while this one judges the claims and runs the relations; with the serial executor, here
+    if figures is not None:
+        return _make_report(config, out, figures, seeds=seeds, policies=policies, budgets=budgets,
+                            executor=executor, workers=workers, progress=progress, cache=cache, runs=runs)
     with FigureWriter(out / "figures", process=executor != "serial") as figures:
         return _make_report(config, out, figures, seeds=seeds, policies=policies, budgets=budgets,
                             executor=executor, workers=workers, progress=progress, cache=cache, runs=runs)

@@ -224,6 +224,14 @@ def _cmd_proofs(args) -> int:
 
 
 def _cmd_report(args) -> int:
+    from reports._figure_pool import FigureWriter
+
+    # the helper process that draws the figures starts first: its imports (matplotlib) overlap this process's
+    with FigureWriter(Path(args.out) / "figures", process=args.executor != "serial") as figures:
+        return _report(args, figures)
+
+
+def _report(args, figures) -> int:
     from certify import DEFAULT_POLICIES
     from reports._report import budget_sweep, default_config, make_report
     from simulate import load_runs, parse_seeds
@@ -240,7 +248,7 @@ def _cmd_report(args) -> int:
                      workers=_workers(args), what="tacc report")
     t = time.perf_counter()
     res = make_report(config, seeds=seeds, out_dir=args.out, executor=args.executor, workers=args.workers,
-                      progress=show, **saved)
+                      progress=show, figures=figures, **saved)
     print(res.summary)
     print()
     for line in res.results["conclusions"]:
