@@ -50,7 +50,7 @@ class FigureWriter:
 
     def __init__(self, out_dir, *, process: bool):
         self.out_dir = Path(out_dir)
-        self._futures: list[Future] = []
+        self._futures: list[tuple[str, Future]] = []
         self._pool, self._helper = None, []
         if process:
             before = set(active_children())
@@ -63,18 +63,18 @@ class FigureWriter:
         """Draw ``builder(*args, **kwargs)`` (``"module:function"`` returning a figure) as ``name``.png and .pdf."""
         job = (builder, args, kwargs, str(self.out_dir), name)
         if self._pool is not None:
-            self._futures.append(self._pool.submit(_draw, *job))
+            self._futures.append((name, self._pool.submit(_draw, *job)))
         else:
             done: Future = Future()
             done.set_result(_draw(*job))
-            self._futures.append(done)
+            self._futures.append((name, done))
 
-    def files(self, progress=None) -> list[str]:
-        """The files written, in the order the figures were given, once every figure is drawn (an error in the
-        helper, or its death, is raised here); ``progress`` is called once per figure finished."""
-        out = []
-        for f in self._futures:
-            out += f.result()
+    def files(self, progress=None) -> dict[str, list[str]]:
+        """{figure name: the files written}, once every figure is drawn (an error in the helper, or its death, is
+        raised here); ``progress`` is called once per figure finished."""
+        out = {}
+        for name, f in self._futures:
+            out[name] = f.result()
             if progress is not None:
                 progress()
         return out

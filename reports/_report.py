@@ -240,6 +240,10 @@ FROM_SAVED_NOTE = (" This report was rebuilt from saved runs (`--from`): its VIO
                    " and not confirmed on a fresh run; `tacc report` without `--from` (or `tacc check`) confirms them.")
 
 
+#: the report's figures, in the order its file list names them.
+_FIGURES = ("regret_vs_budget", "low_counts", "high_counts", "continuation_window", "tightness")
+
+
 def make_report(config=None, *, seeds=range(1000), out_dir="tacc-report", policies=DEFAULT_POLICIES,
                 budgets=None, executor: str = "serial", workers: int | None = None, progress: bool = False,
                 cache=None, runs=None, figures: FigureWriter | None = None) -> ReportResult:
@@ -268,6 +272,11 @@ def _make_report(config, out: Path, figures: FigureWriter, *, seeds, policies, b
     budgets = tuple(float(b) for b in (budgets or budget_sweep(config.params.budget)))
     full = budgets[-1]
     configs = [_at_budget(config, b) for b in budgets]
+    analyses = {b: analyze(c) for b, c in zip(budgets, configs, strict=True)}
+    a = analyses[full]
+    # the continuation window against N_gamma per arm: it needs no run, so the helper draws it during the sweep
+    cont = continuation_of(a)
+    figures.draw("reports._continuation_view:window_figure", "continuation_window", cont, a.classes)
     if runs is not None:                                       # load: saved runs, no simulation
         from reports._runs_view import runs_by_budget
         by, policies, seeds = runs_by_budget(runs, configs, policies=policies, seeds=seeds)
@@ -286,8 +295,6 @@ def _make_report(config, out: Path, figures: FigureWriter, *, seeds, policies, b
     final_config = configs[-1]
     problem = make_problem(final_config)
     assumptions = check_assumptions(problem)
-    analyses = {b: analyze(c) for b, c in zip(budgets, configs, strict=True)}
-    a = analyses[full]
     inst = a.instance
 
     # regret against budget, with the theorem's and RDFE's bounds
@@ -322,10 +329,6 @@ def _make_report(config, out: Path, figures: FigureWriter, *, seeds, policies, b
                  bound_label="bound 1 + ceil(4 ell / Delta^2) (prop:analysis-high-selection)",
                  title=f"high-fidelity counts of TACC over {len(tacc)} seeds against their bound, by the arm's "
                        f"class in the run")
-
-    # the continuation window against N_gamma per arm
-    cont = continuation_of(a)
-    figures.draw("reports._continuation_view:window_figure", "continuation_window", cont, a.classes)
 
     # the certificate, while the figures above are drawn
     steps.set_postfix_str(f"judging {len(seeds) * len(policies)} runs")
@@ -381,7 +384,8 @@ def _make_report(config, out: Path, figures: FigureWriter, *, seeds, policies, b
     }
     results["conclusions"] = _conclusions(results)
     steps.set_postfix_str("figures")
-    files = figures.files(progress=steps.update)
+    drawn = figures.files(progress=steps.update)
+    files = [f for name in _FIGURES for f in drawn[name]]
     steps.close()
     md = _markdown(results, files, cert)
     out.mkdir(parents=True, exist_ok=True)
