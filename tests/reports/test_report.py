@@ -226,3 +226,23 @@ def test_figures_are_laid_out_once_and_their_points_rasterized(tmp_path):
     assert (tmp_path / "c.pdf").read_bytes().count(b"/Subtype /Image") >= 1
     t = tightness({"x (lem:x)": [0.5, 0.25], "y (lem:y)": [0.75]}, title="t")
     assert len(t.axes[0].collections) == 1 and t.axes[0].collections[0].get_rasterized()
+
+
+def test_figures_drawn_in_a_helper_process_make_the_same_report(report, tmp_path):
+    """The default ``tacc report`` draws its figures in a helper process while it judges the runs: the same
+    results.json and report.md bytes, the same PNG pixels, the same file list as drawn in this process."""
+    import numpy as np
+    from matplotlib.image import imread
+
+    from reports._figure_pool import FigureWriter
+    with FigureWriter(tmp_path / "figures", process=True) as figures:
+        other = make_report(default_config(), seeds=SEEDS, out_dir=tmp_path, budgets=[1000.0, 4000.0],
+                            figures=figures)
+    assert other.files == report.files
+    for name in ("results.json", "report.md"):
+        assert (tmp_path / name).read_bytes() == (report.out_dir / name).read_bytes(), name
+    for f in report.files:
+        if f.endswith(".png"):
+            a, b = imread(tmp_path / f), imread(report.out_dir / f)
+            assert a.shape == b.shape and np.array_equal(a, b), f
+    assert not list(tmp_path.rglob("*.partial"))
