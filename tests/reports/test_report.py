@@ -237,7 +237,7 @@ def test_figures_drawn_in_a_helper_process_make_the_same_report(report, tmp_path
     from reports._figure_pool import FigureWriter
     with FigureWriter(tmp_path / "figures", process=True) as figures:
         other = make_report(default_config(), seeds=SEEDS, out_dir=tmp_path, budgets=[1000.0, 4000.0],
-                            figures=figures)
+                            figures=figures, cache=report.out_dir / "runs")         # the runs: read, not made
     assert other.files == report.files
     for name in ("results.json", "report.md"):
         assert (tmp_path / name).read_bytes() == (report.out_dir / name).read_bytes(), name
