@@ -194,6 +194,26 @@ def fmt(x: Any, digits: int = 4) -> str:
     return str(x)
 
 
+def fmt_apart(a: float, b: float, digits: int = 4) -> tuple[str, str]:
+    """Two values for one sentence, with as many significant digits as it takes to show that they differ.
+
+    ``fmt`` at ``digits`` may print two different floats alike ("from 0.05114 to 0.05114"); here the digits grow
+    (to 17 at most, which tells any two doubles apart) until the texts differ. Equal values print alike.
+    """
+    a, b = float(a), float(b)
+    if a == b or not (math.isfinite(a) and math.isfinite(b)):
+        return fmt(a, digits), fmt(b, digits)
+    for d in range(digits, 18):
+        sa, sb = fmt(a, d), fmt(b, d)
+        if sa != sb:
+            return sa, sb
+        if 1e4 <= abs(a) < 1e6 or 1e4 <= abs(b) < 1e6:      # fmt prints these as integers: go to .g
+            sa, sb = f"{a:.{d}g}", f"{b:.{d}g}"
+            if sa != sb:
+                return sa, sb
+    return repr(a), repr(b)
+
+
 def table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     """A left-aligned text table with a header rule."""
     cells = [[fmt(c) for c in r] for r in rows]
