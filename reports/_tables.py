@@ -170,6 +170,11 @@ def _line(x: Any) -> str:
     return json.dumps(x, allow_nan=False)
 
 
+class CountMean(float):
+    """A mean of integer counts, printed by ``fmt`` to one decimal (never above its column's maximum, as
+    ``fmt``'s four significant digits would print a mean of 99998012.3 as 1.000e+08 beside a max of 99998677)."""
+
+
 def fmt(x: Any, digits: int = 4) -> str:
     """A value for a table: infinities as ``inf``, NaN as ``undefined``, None as ``-``, exact zero as ``0``."""
     if x is None:
@@ -180,6 +185,8 @@ def fmt(x: Any, digits: int = 4) -> str:
         return "yes" if x else "no"
     if isinstance(x, (int, np.integer)):
         return str(int(x))
+    if isinstance(x, CountMean) and math.isfinite(x) and abs(x) >= 1e4:
+        return f"{x:.1f}"
     if isinstance(x, (float, np.floating)):
         x = float(x)
         if math.isinf(x):

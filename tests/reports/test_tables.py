@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 import numpy as np
 import pytest
 
-from reports._tables import dumps, fmt, fmt_apart, jsonable, table
+from reports._tables import CountMean, dumps, fmt, fmt_apart, jsonable, table
 
 
 def _strict(text):
@@ -97,3 +97,17 @@ def test_two_close_values_are_printed_apart():
 def test_different_values_never_print_alike(a, b):
     sa, sb = fmt_apart(a, b)
     assert (sa == sb) == (a == b)
+
+
+def test_a_mean_count_never_prints_above_its_maximum():
+    # `tacc simulate` printed "N_H mean 1.000e+08" beside "N_H max 99998677"
+    assert fmt(99998012.3) == "1.000e+08"
+    assert fmt(CountMean(99998012.3)) == "99998012.3"
+    assert fmt(CountMean(12.25)) == fmt(12.25) == "12.25"
+    assert table(["N mean", "N max"], [(CountMean(99998012.3), 99998677)]).splitlines()[-1] == "99998012.3  99998677"
+
+
+@given(st.lists(st.integers(0, 10**12), min_size=1, max_size=20))
+def test_a_printed_mean_count_lies_between_the_smallest_and_largest_count(counts):
+    shown = float(fmt(CountMean(sum(counts) / len(counts))))
+    assert min(counts) <= shown <= max(counts)
