@@ -27,7 +27,7 @@ __all__ = [
     "Reproducer", "check", "load_baseline", "BASELINE", "IntegrityError", "NotJudged", "accepted", "sample_configs",
     "Evidence", "assumption_evidence", "CLAIMS", "LEM_CI", "UNDEFINED_RATIO", "Claim", "ClaimContext", "Measurement",
     "claim",
-    "READS", "RELATIONS", "RelationResult", "changed_parts", "default_runner", "relabel_relation", "s0_zero_relation", "scale_relation",
-    "static_relation", "unread_relation",
+    "READS", "RELATIONS", "RelationResult", "changed_parts", "default_runner", "relabel_relation", "s0_zero_relation",
+    "scale_relation", "static_relation", "unread_relation",
     "claims_for", "ucb_count_bound", "LEM_CI_ALPHA", "RunVerdict", "Verdict", "judge", "judge_lem_ci",
 ]

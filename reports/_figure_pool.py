@@ -26,8 +26,9 @@ def _draw(builder: str, args: tuple, kwargs: dict, out_dir: str, name: str) -> l
 
 
 def _start_helper(parent: int) -> None:
-    """In the helper process: Ctrl-C is left to the parent (which stops the helper); the helper dies with the parent, even under ``kill -9`` (Linux: PR_SET_PDEATHSIG; elsewhere its queue
-    from the parent closes); matplotlib is imported now, while the parent reads its runs."""
+    """In the helper process: Ctrl-C is left to the parent (which stops the helper); the helper dies with the
+    parent, even under ``kill -9`` (Linux: PR_SET_PDEATHSIG; elsewhere its queue from the parent closes);
+    matplotlib is imported now, while the parent reads its runs."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         import ctypes
