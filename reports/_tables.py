@@ -171,7 +171,7 @@ def _line(x: Any) -> str:
 
 
 class CountMean(float):
-    """A mean of integer counts, printed by ``fmt`` to one decimal (never above its column's maximum, as
+    """A mean of integer counts, printed by ``fmt`` whole or to one decimal (never above its column's maximum, as
     ``fmt``'s four significant digits would print a mean of 99998012.3 as 1.000e+08 beside a max of 99998677)."""
 
 
@@ -186,7 +186,7 @@ def fmt(x: Any, digits: int = 4) -> str:
     if isinstance(x, (int, np.integer)):
         return str(int(x))
     if isinstance(x, CountMean) and math.isfinite(x) and abs(x) >= 1e4:
-        return f"{x:.1f}"
+        return str(int(x)) if x.is_integer() else f"{x:.1f}"
     if isinstance(x, (float, np.floating)):
         x = float(x)
         if math.isinf(x):

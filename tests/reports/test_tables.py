@@ -104,6 +104,7 @@ def test_a_mean_count_never_prints_above_its_maximum():
     assert fmt(99998012.3) == "1.000e+08"
     assert fmt(CountMean(99998012.3)) == "99998012.3"
     assert fmt(CountMean(12.25)) == fmt(12.25) == "12.25"
+    assert fmt(CountMean(14066.0)) == "14066"
     assert table(["N mean", "N max"], [(CountMean(99998012.3), 99998677)]).splitlines()[-1] == "99998012.3  99998677"
 
 
