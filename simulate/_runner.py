@@ -170,13 +170,25 @@ def run_tasks(tasks: Sequence[Task], *, executor: str = "serial", workers: int |
                           engine=engine, progress=progress))
 
 
-def _stream(tasks, executor, n_workers, scheduler, cache, engine, progress, total):
-    from tqdm import tqdm
+class _NoBar:
+    """The progress bar when none is shown (tqdm is imported only to show one)."""
 
+    def update(self, n: int) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def _stream(tasks, executor, n_workers, scheduler, cache, engine, progress, total):
     store = RunCache(cache) if cache is not None else None
     if store is not None:      # the configurations beside their runs, so the folder can be tabulated (load_runs)
         tasks = _saving_configs(tasks, cache)
-    bar = tqdm(total=total, disable=not progress, unit="run", desc="runs", leave=False)
+    if progress:
+        from tqdm import tqdm
+        bar = tqdm(total=total, unit="run", desc="runs", leave=False)
+    else:
+        bar = _NoBar()
     pool = None
     try:
         if executor == "serial":
