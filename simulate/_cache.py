@@ -115,26 +115,28 @@ def _plain(x):
 _JSON = json.JSONEncoder(separators=(",", ":"), default=_plain)
 
 
-#: struct codes of the scalars of RDFE's phases (:func:`_encode_phases`): None is one byte, read back as bytes.
-_CODES = {int: "q", float: "d", bool: "?", type(None): "c"}
+#: struct codes of the scalars of RDFE's phases (:func:`_encode_phases`): None is a pad byte (no value).
+_CODES = {int: "q", float: "d", bool: "?", type(None): "x"}
 _FLATS: dict = {}
 
 
-def _flat(codes: str) -> struct.Struct:
+def _flat(codes: bytes) -> tuple[struct.Struct, tuple]:
+    """The struct of ``codes`` and where its Nones go (positions in the unpacked values, ascending)."""
     flat = _FLATS.get(codes)
     if flat is None:
         if len(_FLATS) >= 256:
             _FLATS.clear()
-        flat = _FLATS[codes] = struct.Struct("<" + codes)
+        text = codes.decode("ascii")
+        flat = _FLATS[codes] = (struct.Struct("<" + text), tuple(i for i, c in enumerate(text) if c == "x"))
     return flat
 
 
 def _encode_phases(output, phases) -> bytes | None:
     """RDFE's output and phases as flat typed scalars: the length of the codes (uint32), one struct code per
-    scalar (``q`` int, ``d`` float, ``?`` bool, ``c`` None), the scalars packed by those codes. The scalars are
-    the output, the number of phases, then per phase |S_r|, the number of survivors (-1: None), r, eps,
-    completed, leader, and the tuples active, fidelity, target, cost, ucb, lcb, width, survivors. None when a
-    value has another type or does not fit (the record is then stored as JSON text)."""
+    scalar (``q`` int, ``d`` float, ``?`` bool, ``x`` None: a pad byte), the scalars packed by those codes.
+    The scalars are the output, the number of phases, then per phase |S_r|, the number of survivors (-1: None),
+    r, eps, completed, leader, and the tuples active, fidelity, target, cost, ucb, lcb, width, survivors. None
+    when a value has another type or does not fit (the record is then stored as JSON text)."""
     flat: list = [output, len(phases)]
     for p in phases:
         surv = p.survivors
@@ -143,9 +145,8 @@ def _encode_phases(output, phases) -> bytes | None:
         if surv is not None:
             flat += surv
     try:
-        codes = "".join([_CODES[type(x)] for x in flat])
-        return b"".join((_LEN.pack(len(codes)), codes.encode(),
-                         _flat(codes).pack(*[b"\x00" if x is None else x for x in flat])))
+        codes = "".join([_CODES[type(x)] for x in flat]).encode()
+        return b"".join((_LEN.pack(len(codes)), codes, _flat(codes)[0].pack(*[x for x in flat if x is not None])))
     except (KeyError, struct.error):
         return None
 
@@ -154,12 +155,16 @@ def _decode_phases(data: bytes, at: int) -> tuple[int | None, tuple, int]:
     """(output, phases, where the name starts) from :func:`_encode_phases`' bytes at ``at``."""
     (length,) = _LEN.unpack_from(data, at)
     at += _LEN.size
-    codes = data[at:at + length].decode("ascii")
-    flat = _flat(codes)
+    flat, nones = _flat(data[at:at + length])
     x = flat.unpack_from(data, at + length)
-    if "c" in codes:
-        x = tuple([None if type(v) is bytes else v for v in x])
+    if nones:
+        x = list(x)
+        for i in nones:
+            x.insert(i, None)
+        x = tuple(x)
     output, count, i = x[0], x[1], 2
+    if type(count) is not int or not 0 <= count <= len(x):
+        raise ValueError("the RDFE phases do not match their layout")
     phases = []
     for _ in range(count):
         m, s, r, eps, done, lead = x[i:i + 6]
@@ -169,7 +174,7 @@ def _decode_phases(data: bytes, at: int) -> tuple[int | None, tuple, int]:
             x[i + 4 * m:i + 5 * m], x[i + 5 * m:i + 6 * m], x[i + 6 * m:i + 7 * m], done, lead,
             None if s < 0 else x[i + 7 * m:i + 7 * m + s])))
         i += 7 * m + max(s, 0)
-    if i != len(x) or not all(type(v) is int for v in (count, *(p.r for p in phases))):
+    if i != len(x) or not all(type(p.r) is int for p in phases):
         raise ValueError("the RDFE phases do not match their layout")
     return output, tuple(phases), at + length + flat.size
 

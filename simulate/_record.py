@@ -195,7 +195,7 @@ def built(cls, names: tuple, values) -> object:
     ``object.__setattr__`` and costs about as much as the rest of decoding a stored record. The object is the same:
     the same fields holding the same values (``names`` must be every field, in order)."""
     obj = object.__new__(cls)
-    obj.__dict__.update(zip(names, values))
+    obj.__dict__.update(zip(names, values, strict=True))
     return obj
 
 

@@ -27,7 +27,7 @@ from simulate._cache import RunCache, run_key
 from simulate._engine import ENGINES, run
 from simulate._fingerprint import code_fingerprint
 from simulate._frame import save_configs
-from simulate._problem import config_key, make_problem
+from simulate._problem import config_key, make_problem, problem_of
 from simulate._record import RunRecord
 from simulate._registry import policy_class
 
@@ -89,11 +89,14 @@ _WINDOW_PER_WORKER = 256
 
 
 def _problem(config: Config):
+    """The problem of ``config``, built once; configurations that differ only in their costs and parameters
+    (a sweep over budgets: the same instance object) share the built instance and, at the same gamma, tau_k."""
     key = config_key(config)
     if key not in _PROBLEMS:
         if len(_PROBLEMS) >= 8:
             _PROBLEMS.pop(next(iter(_PROBLEMS)))
-        _PROBLEMS[key] = make_problem(config)
+        like = next((p for p in reversed(_PROBLEMS.values()) if p.config.instance is config.instance), None)
+        _PROBLEMS[key] = make_problem(config) if like is None else problem_of(config, like.instance, like)
     return _PROBLEMS[key]
 
 
