@@ -130,8 +130,10 @@ def _and(names) -> str:
 
 def _pct(x: float, digits: int = 1) -> str:
     """100 x as a percentage with ``digits`` decimals; a positive share too small for them keeps two significant
-    digits (1.2e-03%, not 0.0%)."""
+    digits (1.2e-03%, not 0.0%); a share that is not 1 gets the decimals that keep it from reading 100% (99.998%)."""
     p = 100 * x
+    while p != 100 and digits < 15 and float(f"{p:.{digits}f}") == 100:
+        digits += 1
     return f"{p:.{digits}f}%" if p == 0 or round(p, digits) != 0 else f"{p:.2g}%"
 
 

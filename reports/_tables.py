@@ -170,6 +170,11 @@ def _line(x: Any) -> str:
     return json.dumps(x, allow_nan=False)
 
 
+class Ratio(float):
+    """A ratio empirical / bound, printed by ``fmt`` with the digits that keep it from reading ``1`` unless it is
+    exactly 1 (0.99998 printed "1", like class-A's exact 1)."""
+
+
 class CountMean(float):
     """A mean of integer counts, printed by ``fmt`` whole or to one decimal (never above its column's maximum, as
     ``fmt``'s four significant digits would print a mean of 99998012.3 as 1.000e+08 beside a max of 99998677)."""
@@ -185,6 +190,8 @@ def fmt(x: Any, digits: int = 4) -> str:
         return "yes" if x else "no"
     if isinstance(x, (int, np.integer)):
         return str(int(x))
+    if isinstance(x, Ratio) and math.isfinite(x) and x != 1.0:
+        return fmt_apart(float(x), 1.0, digits)[0]
     if isinstance(x, CountMean) and math.isfinite(x) and abs(x) >= 1e4:
         return str(int(x)) if x.is_integer() else f"{x:.1f}"
     if isinstance(x, (float, np.floating)):

@@ -177,6 +177,9 @@ def test_a_bound_that_falls_with_the_budget_gets_its_reason():
 def test_a_small_positive_share_is_not_written_as_zero_percent():
     from reports._report import _pct
     assert _pct(1.174e-05) == "0.0012%" and _pct(0.092) == "9.2%" and _pct(1.0, 0) == "100%" and _pct(0.0) == "0.0%"
+    # a share just below 1 never reads 100% ("runs reach 100.0%" beside a table's 0.9999)
+    assert _pct(0.99998) == "99.998%" and _pct(0.9999) == "99.99%" and _pct(0.999) == "99.9%" and _pct(1.0) == "100.0%"
+    assert _pct(1.00004) == "100.004%"
 
 
 def test_count_distribution_tells_cd_from_cu():

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 import numpy as np
 import pytest
 
-from reports._tables import CountMean, dumps, fmt, fmt_apart, jsonable, table
+from reports._tables import CountMean, Ratio, dumps, fmt, fmt_apart, jsonable, table
 
 
 def _strict(text):
@@ -112,3 +112,15 @@ def test_a_mean_count_never_prints_above_its_maximum():
 def test_a_printed_mean_count_lies_between_the_smallest_and_largest_count(counts):
     shown = float(fmt(CountMean(sum(counts) / len(counts))))
     assert min(counts) <= shown <= max(counts)
+
+
+def test_a_ratio_below_one_never_prints_as_one():
+    # tacc check printed the theorem's max ratio 0.99998 as "1", like class-A's exact 1
+    assert fmt(0.99998) == "1" and fmt(Ratio(0.99998)) == "0.99998" and fmt(Ratio(1.0)) == "1"
+    assert fmt(Ratio(0.5)) == "0.5" and fmt(Ratio(math.nan)) == "undefined" and fmt(Ratio(math.inf)) == "inf"
+    assert fmt(Ratio(1 + 2**-52)) == "1.0000000000000002"
+
+
+@given(st.floats(0, 10, allow_nan=False))
+def test_a_printed_ratio_is_one_only_when_it_is(x):
+    assert (fmt(Ratio(x)) == "1") == (x == 1.0)
