@@ -88,7 +88,8 @@ def regret_curves(budgets, curves: dict, *, title: str, bounds: dict | None = No
     ax.set_title(textwrap.fill(title, 70), fontsize=9)
     if logy and drawn and min(drawn) > 0:
         ax.set_yscale("log")
-    ax.legend(fontsize=8)
+    if ax.get_legend_handles_labels()[0]:          # nothing labelled: no legend (matplotlib would warn)
+        ax.legend(fontsize=8)
     return fig
 
 
@@ -132,7 +133,8 @@ def count_distribution(labels, groups: list, bounds: list, *, title: str, ylabel
     ax.set_xlabel("arm (class before the run)")
     ax.set_ylabel(ylabel)
     ax.set_title(textwrap.fill(title, 70), fontsize=9)
-    ax.legend(fontsize=7)
+    if ax.get_legend_handles_labels()[0]:          # nothing labelled: no legend (matplotlib would warn)
+        ax.legend(fontsize=7)
     return fig
 
 
@@ -161,5 +163,6 @@ def tightness(ratios: dict, *, title: str):
     ax.set_yticklabels(names, fontsize=7)
     ax.set_xlabel("empirical / bound per run (asserted runs)")
     ax.set_title(textwrap.fill(title, 70), fontsize=9)
-    ax.legend(fontsize=7)
+    if ax.get_legend_handles_labels()[0]:          # nothing labelled: no legend (matplotlib would warn)
+        ax.legend(fontsize=7)
     return fig

@@ -196,6 +196,17 @@ def test_count_distribution_tells_cd_from_cu():
     assert "runs with the arm in C^d" not in merged.axes[0].get_legend_handles_labels()[1]
 
 
+def test_a_figure_with_nothing_labelled_draws_no_legend_and_no_warning():
+    # every arm tied: no suboptimal arm to draw (matplotlib warned "No artists with labels found" twice)
+    import warnings
+
+    from reports._figures import count_distribution
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fig = count_distribution([], [], [], title="t", ylabel="N", bound_label="bound")
+    assert fig.axes[0].get_legend() is None
+
+
 def test_count_groups_and_tightness_ratios_follow_the_runs(report):
     from types import SimpleNamespace
 
