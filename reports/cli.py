@@ -411,8 +411,8 @@ def _run_options(p: argparse.ArgumentParser, executor: str, *, cluster: bool = T
                    help="no progress bar (shown on a terminal, and always for work estimated to be long)")
 
 
-def _debug_option(default) -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(add_help=False)
+def _debug_option(default) -> _Parser:
+    p = _Parser(add_help=False)
     p.add_argument("--debug", action="store_true", default=default,
                    help="on an internal error, print the full traceback")
     return p
