@@ -182,8 +182,11 @@ _ONE_TEXT = tuple(frozenset({t, type(None)}) for t in (int, float, str, bool))
 def _repeated(x: list) -> str | None:
     """The JSON text of the long list ``x`` with each distinct entry encoded once, or None when its entries are
     mostly distinct or equal entries could have different texts (then json encodes it whole)."""
+    head = x[:_LONG]                             # a column of distinct numbers is recognised by its head
+    if not any(set(map(type, head)) <= one for one in _ONE_TEXT) or len(set(head)) > _FEW:
+        return None
     types = set(map(type, x))
-    if not any(types <= one for one in _ONE_TEXT) or len(set(x[:_LONG])) > _FEW:
+    if not any(types <= one for one in _ONE_TEXT):
         return None
     distinct = set(x)
     if 8 * len(distinct) > len(x):
