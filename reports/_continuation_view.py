@@ -110,14 +110,16 @@ def summary(c: Continuation) -> str:
 
 
 def render(c: Continuation, classes=None, order=None, max_arms: int = 40) -> str:
-    """The sentence and a per-arm table (arms in ``order``, at most ``max_arms``)."""
+    """The sentence and a per-arm table (arms in ``order``, at most ``max_arms``). Where N_gamma >= T no low count
+    reaches the window, which the window column says ("not below T") beside the counts where the test passes."""
     w = c.window
     order = list(range(len(w.pulls))) if order is None else list(order)
     rows = []
     for k in order[:max_arms]:
         win = w.window(k)
         rows.append((k, classes[k].value if classes is not None else "", w.tau[k],
-                     f"{win[0]}..{win[1]}" if win else "empty", w.pulls[k], fmt(w.gain[k]),
+                     ("empty" if not win else f"{win[0]}..{win[1]}" if w.reachable
+                      else f"{win[0]}..{win[1]}, not below T"), w.pulls[k], fmt(w.gain[k]),
                      "yes" if w.reaches_tau[k] else "no", c.last_count[k], fmt(c.rho_max[k])))
     head = (f"continuation window ({LABEL}): N_gamma = {w.n_gamma}, S0 = {w.s0}, 2 eta gamma = {fmt(w.threshold)}, "
             f"rho = {fmt(c.rho)} (rho_min {fmt(c.rho_min)}), largest rho at which it can fire: "

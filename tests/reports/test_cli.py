@@ -325,3 +325,16 @@ def test_reading_saved_runs_without_pandas_is_refused_before_any_work(tmp_path, 
     err = capsys.readouterr().err.strip()
     assert err.startswith(f"tacc: error: {'--from' if args[0] == 'report' else 'dir'} = ") and "tacc[tables]" in err
     assert not (tmp_path / "out").exists()
+
+
+def test_a_window_no_low_count_reaches_says_so():
+    # budget 11 on two arms: T = 11 < N_gamma, so the counts where the test passes are never reached (the table
+    # showed the window 942..950 beside "continuation cannot fire")
+    from bounds import analyze, config_to_dict, continuation_of, load_config, parse_config
+    from reports._continuation_view import render
+    d = config_to_dict(load_config("llm-residual"))
+    d["params"]["budget"] = 11.0 * d["costs"]["low"]
+    c = continuation_of(analyze(parse_config(d)))
+    assert not c.window.reachable and any(c.window.pulls)
+    rows = [line for line in render(c).splitlines() if ".." in line and "N_gamma" not in line]
+    assert rows and all("not below T" in line for line in rows), rows
