@@ -40,19 +40,18 @@ def to_record(c: Continuation, columns: bool = False) -> dict:
 
 def arm_columns(c: Continuation) -> dict:
     """The per-arm numbers of :func:`to_record` as strict JSON columns (entry k is arm k): ``window`` is
-    ``[first, last]`` or null, an infinite ``tau`` is null, and beside each column holding nulls ``<key>_reason``
-    maps each reason to the arms it explains."""
+    ``[first, last]`` or null (arms with the same number of pulls share one list), an infinite ``tau`` is null,
+    and beside each column holding nulls ``<key>_reason`` maps each reason to the arms it explains."""
     w = c.window
     K = len(w.pulls)
     tau = list(w.tau)
-    inf = [k for k, t in enumerate(tau) if t == math.inf]
+    inf = np.flatnonzero(np.asarray(tau, dtype=float) == math.inf).tolist()
     for k in inf:
         tau[k] = None
-    pulls = np.asarray(w.pulls, dtype=np.int64)
-    windows = np.stack([np.full(K, w.n_gamma), w.n_gamma + pulls - 1], axis=1).tolist()
-    empty = np.flatnonzero(pulls == 0).tolist()
-    for k in empty:
-        windows[k] = None
+    # one [first, last] list per number of pulls, shared by the arms with that number (10^5 arms, few numbers)
+    window_of = {p: [w.n_gamma, w.n_gamma + p - 1] if p else None for p in set(w.pulls)}
+    windows = list(map(window_of.__getitem__, w.pulls))
+    empty = [k for k, p in enumerate(w.pulls) if not p] if 0 in window_of else []
     out: dict[str, Any] = {"arm": list(range(K)), "tau": tau}
     if inf:
         out["tau_reason"] = {reason_of("tau", math.inf): inf}
