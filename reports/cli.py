@@ -166,7 +166,7 @@ def _cmd_simulate(args) -> int:
     config = _config_text(args.config)
     seeds = parse_seeds(args.seeds)
     if args.json:
-        check_json_size(len(seeds), args.json)
+        _option("--json", lambda dest: check_json_size(len(seeds), dest), args.json)
     show = _plan(args, [config], [args.policy], len(seeds), workers=_workers(args), what="tacc simulate")
     problem = make_problem(config)
     summary, records = SimulateSummary(problem), []

@@ -77,6 +77,9 @@ def _cases(tmp_path):
         "config latin-1": (["simulate", str(latin1), "--policy", "tacc"], ["config", "UTF-8"]),
         "--json into a missing folder": (["bounds", cfg, "--json", missing], ["--json", missing]),
         "--json onto a folder": (["simulate", cfg, "--policy", "tacc", "--json", str(a_dir)], ["--json", "folder"]),
+        # the option as written (it said "json =")
+        "--json of too many runs": (["simulate", cfg, "--policy", "tacc", "--seeds", "0:200000", "--json",
+                                     str(tmp_path / "many.json")], ["--json =", "200000 per-run records"]),
         "--out onto a file": (["report", cfg, "--out", str(a_file)], ["--out", str(a_file)]),
         "--out unwritable": (["reproduce", "decay", "--quick", "--out", "/proc/tacc-out"], ["--out", "/proc"]),
         "check --junit into a missing folder": (["check", cfg, "--junit", missing], ["--junit", missing]),

@@ -7,8 +7,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 import numpy as np
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 from reports._tables import CountMean, Ratio, dumps, fmt, fmt_apart, jsonable, table
 
