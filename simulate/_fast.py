@@ -32,17 +32,10 @@ _NO_TRACE = np.zeros((0, 2), dtype=np.int32)
 # ------------------------------------------------------------------------------------------- tournament tree
 @compiled(inline="always")
 def _wins(va, ia, vb, ib):
-    """Does (value va, arm ia) win against (vb, ib)? Larger value; ties to the lower arm (as np.argmax); -1 is
-    an empty leaf."""
-    if ib < 0:
-        return True
-    if ia < 0:
-        return False
-    if va > vb:
-        return True
-    if vb > va:
-        return False
-    return ia < ib
+    """Does (value va, arm ia) win against (vb, ib)? Larger value; ties (and a NaN) to the lower index, as
+    ``np.argmax``. Antisymmetric for ia != ib, so the winner does not depend on the order of the two; written
+    without branches (a comparison per tree level is as likely to go either way)."""
+    return (va > vb) | ((not (vb > va)) & (ia < ib))
 
 
 @compiled()
@@ -57,15 +50,14 @@ def _tree_size(n):
 @compiled()
 def _tree_fill(tv, ti, vals):
     """Fill the tournament tree (tv, ti) of 2 x ``_tree_size(vals.size)`` nodes over ``vals``: each node keeps its
-    winner's value and arm, so an update compares stored values only (O(log K) per change, no indirection). The
+    winner's value and arm, so an update compares stored values only (O(log K) per change, no indirection). A leaf
+    j >= vals.size is empty: (-inf, j), which every arm beats (a larger value, or a tie and a lower index). The
     arrays are allocated once per run and refilled in place (a compiled loop that rebinds arrays pays reference
     counting on every round)."""
     size = tv.size // 2
-    tv[:] = -np.inf
-    ti[:] = -1
-    for k in range(vals.size):
-        tv[size + k] = vals[k]
-        ti[size + k] = k
+    for j in range(size):
+        tv[size + j] = vals[j] if j < vals.size else -np.inf
+        ti[size + j] = j
     for node in range(size - 1, 0, -1):
         left, right = 2 * node, 2 * node + 1
         w = left if _wins(tv[left], ti[left], tv[right], ti[right]) else right
@@ -75,15 +67,19 @@ def _tree_fill(tv, ti, vals):
 
 @compiled(inline="always")
 def _tree_update(tv, ti, vals, k):
+    """Arm k's value changed: recompute the winners on its path, reading only each node's sibling (the path's own
+    winner is carried along)."""
     node = tv.size // 2 + k
-    tv[node] = vals[k]
-    node //= 2
-    while node >= 1:
-        left, right = 2 * node, 2 * node + 1
-        w = left if _wins(tv[left], ti[left], tv[right], ti[right]) else right
-        tv[node] = tv[w]
-        ti[node] = ti[w]
+    v, i = vals[k], ti[node]
+    tv[node] = v
+    while node > 1:
+        sib = node ^ 1
+        vs, js = tv[sib], ti[sib]
+        if not _wins(v, i, vs, js):
+            v, i = vs, js
         node //= 2
+        tv[node] = v
+        ti[node] = i
 
 
 # ------------------------------------------------------------------------------------------- index policies
@@ -93,6 +89,11 @@ FAMILY_TWO_FIDELITY = 0
 FAMILY_SINGLE = 1
 FAMILY_LUCB = 2
 FAMILY_RDFE = 3
+
+
+#: the columns of the per-arm rows (``F[k, m]`` is the sum and ``I[k, m]`` the count at fidelity m = 0, 1)
+F_TRUTH, F_UCB, F_MU, F_TAU = 2, 3, 5, 6        # F[k, F_UCB + m]: UCB at fidelity m
+I_AUX, I_BASE = 2, 6                              # I[k, I_AUX + j]: observer column j; I[k, I_BASE + m]: key
 
 
 @compiled()
@@ -107,21 +108,27 @@ def _run(family, continuation, fidelity, rows, row_of, eta, gamma, s0, units, rd
     RDFE's plan and phase outputs: (fidelity, target, B at block end, B_k(1), active, done, ucb, lcb, cost,
     [completed, leader], [output]).
 
-    The work arrays belong to the problem and are reset here, in place, at the start of every run: ``cnt`` the
-    counts (low, high), ``aux`` the observer's columns (continuation, threshold count, high in window, high before
-    threshold), ``bases`` the reward table's keys of ``seed``. At the end the regret numbers are
+    A round reads and writes the state of the arm it queries in two rows, ``F[k]`` (floats: the sums, the
+    low-fidelity truth, the two UCBs, mu_k, tau_k) and ``I[k]`` (ints: the counts, the observer's columns, the
+    reward table's keys), built here at the start of every run, so a round touches a few cache lines whatever K.
+    At the end they are written to the problem's work arrays: ``cnt`` the counts (low, high), ``aux`` the
+    observer's columns (continuation, threshold count, high in window, high before threshold), ``sums``,
+    ``truth_low``; ``bases`` gets the reward table's keys of ``seed``. At the end the regret numbers are
     computed here too (``simulate._record.regret_sums``: ``shares``, ``at``, and ``st[3]`` the regret, ``st[4]``
     1 when every sum was finite)."""
     K = mu.size
-    cnt[:] = 0
-    aux[:] = 0
-    aux[1, :] = -1
-    sums[:] = 0.0
-    truth_low[:] = 0.0
+    prefix, prefix_len, tail_c, tail_a, n0, r, clip, power = sched
+    F = np.zeros((K, 8))
+    I = np.zeros((K, 8), dtype=np.int64)
+    for k in range(K):
+        F[k, F_MU] = mu[k]
+        F[k, F_TAU] = tau[k]
+        I[k, I_AUX + 1] = -1
     for m in range(2):
         for k in range(K):
-            bases[m, k] = key_base(seed, k, m)
-    prefix, prefix_len, tail_c, tail_a, n0, r, clip = sched
+            b = key_base(seed, k, m)
+            bases[m, k] = b
+            I[k, I_BASE + m] = np.int64(b)
     fid, target, bias_end, bias_one, ph_active, ph_done, ph_ucb, ph_lcb, ph_cost, ph_state, out = rdfe
     n_phases = fid.shape[1]
     ph_active[:] = False
@@ -134,7 +141,6 @@ def _run(family, continuation, fidelity, rows, row_of, eta, gamma, s0, units, rd
     n_active, phase, pos, marked, output = K, 0, 0, False, -1
     width = rows.shape[1]
     start_len = K if family == FAMILY_SINGLE else 2 * K
-    ucb = np.empty((2, K))
     lcb = np.empty((2, K))
     vals = np.full(K, -np.inf)
     lvals = np.full(K, -np.inf)
@@ -158,12 +164,12 @@ def _run(family, continuation, fidelity, rows, row_of, eta, gamma, s0, units, rd
                 k, m = step // 2, step % 2
         elif family == FAMILY_TWO_FIDELITY:                        # lines 5-12
             k = ti[1]
-            n_low = cnt[0, k]
+            n_low = I[k, 0]
             row = row_of[k]
             if n_low < n_gamma:
                 m = LOW
-            elif (continuation and aux[0, k] < s0 and continuation_gain_passes(
-                    rows[row, n_low - 1], rows[row, n_low + s0 - aux[0, k] - 1], eta, gamma)):
+            elif (continuation and I[k, I_AUX] < s0 and continuation_gain_passes(
+                    rows[row, n_low - 1], rows[row, n_low + s0 - I[k, I_AUX] - 1], eta, gamma)):
                 m = LOW
                 cont = True
             else:
@@ -184,7 +190,7 @@ def _run(family, continuation, fidelity, rows, row_of, eta, gamma, s0, units, rd
                 k = leader
             else:
                 k = challenger
-            m = LOW if cnt[0, k] < n_gamma else HIGH
+            m = LOW if I[k, 0] < n_gamma else HIGH
         else:                                                      # RDFE: the next query of the phase in progress
             k = -1
             while n_active > 1 and phase < n_phases:
@@ -195,12 +201,12 @@ def _run(family, continuation, fidelity, rows, row_of, eta, gamma, s0, units, rd
                 if pos < n_active:                                 # for each arm k in S_r
                     j = active[pos]
                     mj = fid[j, phase]
-                    if cnt[mj, j] < target[j, phase]:              # query until the stopping condition
+                    if I[j, mj] < target[j, phase]:                # query until the stopping condition
                         k, m = j, mj
                         break
                     b = bias_end[j, phase] if mj == LOW else 0.0
-                    ph_ucb[phase, j] = upper(sums[mj, j], cnt[mj, j], ell, b)
-                    ph_lcb[phase, j] = lower(sums[mj, j], cnt[mj, j], ell, b)
+                    ph_ucb[phase, j] = upper(F[j, mj], I[j, mj], ell, b)
+                    ph_lcb[phase, j] = lower(F[j, mj], I[j, mj], ell, b)
                     ph_done[phase, j] = True
                     pos += 1
                     continue
@@ -233,39 +239,40 @@ def _run(family, continuation, fidelity, rows, row_of, eta, gamma, s0, units, rd
         # ---- the query and the run's bookkeeping (the reference engine's order)
         new_cost = cost + price
         while ci < cps.size and new_cost > cps[ci]:
-            snaps[ci, 0, :] = cnt[0, :]
-            snaps[ci, 1, :] = cnt[1, :]
+            for j in range(K):
+                snaps[ci, 0, j] = I[j, 0]
+                snaps[ci, 1, j] = I[j, 1]
             ci += 1
-        n_low = cnt[0, k]
+        n_low = I[k, 0]
         if selected:
-            if aux[1, k] < 0 and n_low >= n_gamma:
-                aux[1, k] = n_low
+            if I[k, I_AUX + 1] < 0 and n_low >= n_gamma:
+                I[k, I_AUX + 1] = n_low
             if m == HIGH:
                 if n_low < n_gamma:
-                    aux[3, k] += 1
-                elif n_low < tau[k]:
-                    aux[2, k] += 1
+                    I[k, I_AUX + 3] += 1
+                elif n_low < F[k, F_TAU]:
+                    I[k, I_AUX + 2] += 1
         if tracing:
             trace[rounds, 0] = k
             trace[rounds, 1] = m
-        n = cnt[m, k] + 1
+        n = I[k, m] + 1
         if m == LOW:
-            mean = schedule_mean(prefix, prefix_len, tail_c, tail_a, n0, r, clip, k, n)
+            mean = schedule_mean(prefix, prefix_len, tail_c, tail_a, n0, r, clip, power, k, n)
         else:
-            mean = mu[k]
-        total = sums[m, k] + draw_from(noise, sigma, mean, bases[m, k], n)
-        sums[m, k] = total
-        cnt[m, k] = n
+            mean = F[k, F_MU]
+        total = F[k, m] + draw_from(noise, sigma, mean, np.uint64(I[k, I_BASE + m]), n)
+        F[k, m] = total
+        I[k, m] = n
         cost = new_cost
         rounds += 1
         step += 1
         if cont:
-            aux[0, k] += 1
+            I[k, I_AUX] += 1
         if family == FAMILY_RDFE and selected:
             ph_cost[phase, k] += cost_low if m == LOW else cost_high
         if m == LOW:
-            truth = truth_low[k] + mean
-            truth_low[k] = truth
+            truth = F[k, F_TRUTH] + mean
+            F[k, F_TRUTH] = truth
             truth = truth / n
         else:
             truth = mean
@@ -276,7 +283,7 @@ def _run(family, continuation, fidelity, rows, row_of, eta, gamma, s0, units, rd
             if step == start_len:                                  # the warm-start LCB leader
                 best = -np.inf
                 for j in range(K):
-                    lc = max(lower(sums[0, j], cnt[0, j], ell, bias_one[j]), lower(sums[1, j], cnt[1, j], ell, 0.0))
+                    lc = max(lower(F[j, 0], I[j, 0], ell, bias_one[j]), lower(F[j, 1], I[j, 1], ell, 0.0))
                     if lc > best:
                         output, best = j, lc
         elif step >= start_len:
@@ -284,18 +291,18 @@ def _run(family, continuation, fidelity, rows, row_of, eta, gamma, s0, units, rd
             lo, hi = (0, K) if full else (k, k + 1)
             for j in range(lo, hi):
                 if family == FAMILY_SINGLE:
-                    vals[j] = upper(sums[fidelity, j], cnt[fidelity, j], ell, 0.0)
+                    vals[j] = upper(F[j, fidelity], I[j, fidelity], ell, 0.0)
                     continue
                 if full or m == LOW:
-                    b = rows[row_of[j], min(cnt[0, j], width) - 1]
-                    ucb[0, j] = upper(sums[0, j], cnt[0, j], ell, b)
+                    b = rows[row_of[j], min(I[j, 0], width) - 1]
+                    F[j, F_UCB] = upper(F[j, 0], I[j, 0], ell, b)
                     if family == FAMILY_LUCB:
-                        lcb[0, j] = lower(sums[0, j], cnt[0, j], ell, b)
+                        lcb[0, j] = lower(F[j, 0], I[j, 0], ell, b)
                 if full or m == HIGH:
-                    ucb[1, j] = upper(sums[1, j], cnt[1, j], ell, 0.0)
+                    F[j, F_UCB + 1] = upper(F[j, 1], I[j, 1], ell, 0.0)
                     if family == FAMILY_LUCB:
-                        lcb[1, j] = lower(sums[1, j], cnt[1, j], ell, 0.0)
-                vals[j] = min(ucb[0, j], ucb[1, j])
+                        lcb[1, j] = lower(F[j, 1], I[j, 1], ell, 0.0)
+                vals[j] = min(F[j, F_UCB], F[j, F_UCB + 1])
                 if family == FAMILY_LUCB:
                     lvals[j] = max(lcb[0, j], lcb[1, j])
             if step > start_len:
@@ -305,6 +312,14 @@ def _run(family, continuation, fidelity, rows, row_of, eta, gamma, s0, units, rd
             else:
                 _tree_fill(tv, ti, vals)
                 _tree_fill(ltv, lti, lvals)
+    for j in range(K):
+        cnt[0, j] = I[j, 0]
+        cnt[1, j] = I[j, 1]
+        for c4 in range(4):
+            aux[c4, j] = I[j, I_AUX + c4]
+        sums[0, j] = F[j, 0]
+        sums[1, j] = F[j, 1]
+        truth_low[j] = F[j, F_TRUTH]
     units[3] = cost
     viol[0], viol[1], viol[2] = vk, vm, vn
     out[0] = output
@@ -388,7 +403,7 @@ class _Plan:
         self.head = (family, policy == "tacc", getattr(cls, "fidelity", LOW), rows, row_of, problem.eta,
                      problem.gamma, problem.s0)
         self.mu = np.ascontiguousarray(problem.instance.mu_high, dtype=float)
-        self.sched = (s.prefix, s.prefix_len, s.c, s.a, s.n0, s.r, s.clip)
+        self.sched = (s.prefix, s.prefix_len, s.c, s.a, s.n0, s.r, s.clip, s.power)
         self.noise, self.sigma = noise_code(problem.noise), problem.sigma
         self.gaps = np.ascontiguousarray(problem.instance.gaps, dtype=float)
         self.cost_low, self.cost_high = problem.cost_low, problem.cost_high
