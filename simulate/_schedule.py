@@ -45,7 +45,8 @@ class MeanSchedule:
     n0: float
     r: float
     clip: bool
-    power: np.ndarray = field(default_factory=lambda: _NO_POWER)   # (P,) float64: (n + n0)^(-r) for n = 1..P (empty: ``pow`` at every count)
+    #: (P,) float64: (n + n0)^(-r) for n = 1..P, shared by every arm (empty: ``pow`` at every count)
+    power: np.ndarray = field(default_factory=lambda: _NO_POWER)
 
     def mean(self, k: int, n: int) -> float:
         """mean_low(k, n) as the engines see it."""
