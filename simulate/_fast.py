@@ -389,7 +389,7 @@ class _Work:
         self.snaps = np.zeros((n_cps, 2, K), dtype=np.int64)
         self.st = np.zeros(5)
         self.viol = np.full(3, -1, dtype=np.int64)
-        self.shares, self.at, self.work = np.zeros(K), np.zeros(n_cps), np.zeros((2, K + 1))
+        self.shares, self.at, self.work = np.zeros(K), np.zeros(n_cps), np.zeros(K)
         self.ph = (np.zeros((R, K), dtype=np.bool_), np.zeros((R, K), dtype=np.bool_), np.zeros((R, K)),
                    np.zeros((R, K)), np.zeros((R, K)), np.zeros((R, 2), dtype=np.int64))
         self.out = np.full(1, -1, dtype=np.int64)
