@@ -178,6 +178,11 @@ def load_baseline(path) -> set:
     data = validate.json_file("baseline", BASELINE if str(path) == "repo" else path)
     if not isinstance(data, list) or not all(isinstance(d, dict) and {"claim", "config"} <= set(d) for d in data):
         raise TaccInputError("baseline", str(path), 'must be a JSON list of {"claim": ..., "config": ...}')
+    keys = [c.key for c in CLAIMS + (LEM_CI,)]
+    for d in data:
+        if d["claim"] not in keys:           # a typo would accept nothing, silently
+            raise TaccInputError("baseline", str(path), f"entry {d!r} names no claim: the claims are "
+                                 f"{', '.join(keys)}")
     return {(d["claim"], d["config"]) for d in data}
 
 

@@ -70,8 +70,9 @@ def run_steps(steps, baseline: set | None = None, *, mutate_steps: bool = True) 
     return [_one(s, baseline, mutate_steps) for s in steps]
 
 
-def load_baseline(path) -> set:
-    """Accepted REFUTED steps: a JSON list of step ids (or objects with an "id")."""
+def load_baseline(path, known=None) -> set:
+    """Accepted REFUTED steps: a JSON list of step ids (or objects with an "id"); with ``known`` (the step ids
+    that exist), an id outside it is refused (a typo would accept nothing, silently)."""
     data = validate.json_file("baseline", path)
     if not isinstance(data, list):
         raise TaccInputError("baseline", str(path), "must be a JSON list of step ids")
@@ -80,5 +81,7 @@ def load_baseline(path) -> set:
         sid = d.get("id") if isinstance(d, dict) else d
         if not isinstance(sid, str):
             raise TaccInputError("baseline", str(path), f"entry {d!r} is not a step id")
+        if known is not None and sid not in known:
+            raise TaccInputError("baseline", str(path), f"entry {d!r} names no step (tacc proofs lists the ids)")
         ids.add(sid)
     return ids

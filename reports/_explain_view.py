@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from bounds import TaccInputError, analyze, confirmation_count, continuation_window, refine_partition
-from reports._tables import fmt, table
+from reports._tables import fmt, fmt_apart, table
 from simulate import HIGH, LOW, make_problem, run
 
 __all__ = ["ArmStory", "Explanation", "explain", "to_json", "render", "timeline_figure"]
@@ -81,8 +81,9 @@ class Explanation:
                      else f"never reached N_gamma = {self.n_gamma} (N_L = {a.n_low})")
         if a.continuation:
             first, last = a.continuation_rounds[0], a.continuation_rounds[-1]
+            before, after = fmt_apart(a.bound_before, a.bound_after)
             parts.append(f"{a.continuation} continuation pull(s) in rounds {first}..{last} (window {a.window_pulls}) "
-                         f"took B_k from {fmt(a.bound_before)} to {fmt(a.bound_after)} "
+                         f"took B_k from {before} to {after} "
                          f"(-{fmt(a.bound_before - a.bound_after)}), at a cost of {a.continuation} low queries"
                          + (" and carried it to tau_k" if a.reached_tau_by_continuation else ""))
         elif a.window_pulls and a.threshold_round > 0:

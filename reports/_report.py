@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from bounds import ArmClass, analyze, continuation_of, parse_config, refine_partition
-from certify import ASSUMPTIONS, DEFAULT_POLICIES, check, check_assumptions
+from certify import ASSUMPTIONS, CLAIMS, DEFAULT_POLICIES, LEM_CI, check, check_assumptions
 from reports import _continuation_view, _figures as figs, _metamorphic_view
 from reports._check_view import verdict_table
 from reports._stats import summarize
@@ -65,8 +65,14 @@ def _conclusions(res: dict) -> list[str]:
         out.append(f"{viol} VIOLATED verdict(s): see the violations below; each has a reproducer.")
     failed = [k for k, a in res["assumptions"].items() if not a["held"]]
     if failed:
-        out.append(f"Assumption(s) {', '.join(failed)} fail on this instance, so the claims that need them are "
-                   f"NOT_APPLICABLE; their bound and empirical values are still shown.")
+        judged = {c["key"] for c in cert["claims"]}
+        needing = [c.key for c in (*CLAIMS, LEM_CI) if c.key in judged and set(c.assumptions) & set(failed)]
+        if needing:
+            out.append(f"Assumption(s) {', '.join(failed)} fail on this instance, so the claims that need them "
+                       f"({', '.join(needing)}) are NOT_APPLICABLE; their bound and empirical values are still shown.")
+        else:
+            out.append(f"Assumption(s) {', '.join(failed)} fail on this instance; no claim judged here needs them, "
+                       f"so every claim is judged as usual.")
     else:
         out.append("Every assumption the claims need holds on this instance.")
     asserted = [c for c in cert["claims"] if c["key"] in _QUANTITATIVE and isinstance(c["max_ratio"], float)

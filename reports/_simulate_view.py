@@ -13,7 +13,7 @@ from collections import Counter
 import numpy as np
 
 from bounds import TaccInputError, arm_partition, refine_partition
-from reports._tables import fmt, table
+from reports._tables import CountMean, fmt, table
 
 __all__ = ["MAX_ROWS", "MAX_JSON_RUNS", "SimulateSummary", "check_json_size", "per_arm_regret_mean", "to_json",
            "render"]
@@ -113,8 +113,8 @@ def render(summary: SimulateSummary, engine: str, max_arms: int = 40) -> str:
         arm_rows.append((k, float(inst.mu_high[k]), float(inst.gaps[k]),
                          "k*" if k == inst.best_arm else s.classes[k].value, problem.tau[k],
                          " ".join(f"{c}:{n}" for c, n in sorted(s.after[k].items())) if k != inst.best_arm else "-",
-                         float(mean["n_low"][k]), int(s.maxes["n_low"][k]), float(mean["n_high"][k]),
-                         int(s.maxes["n_high"][k]), float(mean["continuation"][k]),
+                         CountMean(mean["n_low"][k]), int(s.maxes["n_low"][k]), CountMean(mean["n_high"][k]),
+                         int(s.maxes["n_high"][k]), CountMean(mean["continuation"][k]),
                          int(s.maxes["high_in_window"][k]), float(share[k])))
     shown = "" if len(arms) == problem.n_arms else f" ({len(arms)} of {problem.n_arms} arms: largest mean regret)"
     out += ["", "per arm, over seeds" + shown,

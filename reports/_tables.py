@@ -170,6 +170,11 @@ def _line(x: Any) -> str:
     return json.dumps(x, allow_nan=False)
 
 
+class CountMean(float):
+    """A mean of integer counts, printed by ``fmt`` whole or to one decimal (never above its column's maximum, as
+    ``fmt``'s four significant digits would print a mean of 99998012.3 as 1.000e+08 beside a max of 99998677)."""
+
+
 def fmt(x: Any, digits: int = 4) -> str:
     """A value for a table: infinities as ``inf``, NaN as ``undefined``, None as ``-``, exact zero as ``0``."""
     if x is None:
@@ -180,6 +185,8 @@ def fmt(x: Any, digits: int = 4) -> str:
         return "yes" if x else "no"
     if isinstance(x, (int, np.integer)):
         return str(int(x))
+    if isinstance(x, CountMean) and math.isfinite(x) and abs(x) >= 1e4:
+        return str(int(x)) if x.is_integer() else f"{x:.1f}"
     if isinstance(x, (float, np.floating)):
         x = float(x)
         if math.isinf(x):
@@ -192,6 +199,26 @@ def fmt(x: Any, digits: int = 4) -> str:
             return f"{x:.{digits - 1}e}"
         return f"{x:.{digits}g}" if abs(x) < 1e4 else f"{x:.0f}"
     return str(x)
+
+
+def fmt_apart(a: float, b: float, digits: int = 4) -> tuple[str, str]:
+    """Two values for one sentence, with as many significant digits as it takes to show that they differ.
+
+    ``fmt`` at ``digits`` may print two different floats alike ("from 0.05114 to 0.05114"); here the digits grow
+    (to 17 at most, which tells any two doubles apart) until the texts differ. Equal values print alike.
+    """
+    a, b = float(a), float(b)
+    if a == b or not (math.isfinite(a) and math.isfinite(b)):
+        return fmt(a, digits), fmt(b, digits)
+    for d in range(digits, 18):
+        sa, sb = fmt(a, d), fmt(b, d)
+        if sa != sb:
+            return sa, sb
+        if 1e4 <= abs(a) < 1e6 or 1e4 <= abs(b) < 1e6:      # fmt prints these as integers: go to .g
+            sa, sb = f"{a:.{d}g}", f"{b:.{d}g}"
+            if sa != sb:
+                return sa, sb
+    return repr(a), repr(b)
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:

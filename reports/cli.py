@@ -210,7 +210,8 @@ def _cmd_proofs(args) -> int:
     from reports._tables import dumps
 
     path = BASELINE if args.baseline == "repo" else args.baseline
-    baseline = _option("--baseline", load_baseline, path) if path else set()
+    known = {s.sid for s in STEPS}
+    baseline = _option("--baseline", lambda p: load_baseline(p, known), path) if path else set()
     reports = run_steps(STEPS, baseline, mutate_steps=not args.coverage)
     if args.coverage:
         rows = coverage_rows({r.step.sid: r.result.outcome.value for r in reports})

@@ -27,6 +27,8 @@ from simulate._schedule import schedule_mean
 __all__ = ["run_fast"]
 
 _NO_TRACE = np.zeros((0, 2), dtype=np.int32)
+#: a trace is allocated for every round the budget allows up to this many rows (1 MiB); beyond, for the run's rounds
+_TRACE_ROWS_AT_ONCE = 1 << 17
 
 
 # ------------------------------------------------------------------------------------------- tournament tree
@@ -495,7 +497,15 @@ def run_fast(problem, policy: str, seed: int, *, checkpoints=None, trace: bool =
         w = plan.free.pop()
     except IndexError:
         w = _Work(plan)
-    tr = np.zeros((plan.max_rounds, 2), dtype=np.int32) if trace else _NO_TRACE
+    tr = _NO_TRACE
+    if trace:
+        # a trace row per round the run can make; where that bound is large (budget / cheapest cost: 10^12 rows,
+        # 7 TiB, on a budget of 10^12 whose runs end after 17,783 rounds on high queries of cost 10^9), the same
+        # seed is first run untraced to learn its own length (runs are a pure function of the seed)
+        rows = plan.max_rounds
+        if rows > _TRACE_ROWS_AT_ONCE:
+            rows = run_fast(problem, policy, seed, checkpoints=checkpoints).rounds + 1
+        tr = np.zeros((rows, 2), dtype=np.int32)
     before, middle, after = w.args
     _run(*before, tr, *middle, int(seed), *after)
     st, viol = w.st.tolist(), w.viol.tolist()

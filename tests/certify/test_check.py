@@ -55,7 +55,8 @@ def test_violation_gets_a_reproducer_the_baseline_can_accept(tmp_path, monkeypat
     assert check([cfg], policies=("tacc",), seeds=range(2), baseline=load_baseline(base)).ok
 
 
-@pytest.mark.parametrize("text", ["{", '{"claim": 1}', '[{"claim": "x"}]'])
+@pytest.mark.parametrize("text", ["{", '{"claim": 1}', '[{"claim": "x"}]',
+                                  '[{"claim": "high-cnt", "config": "*"}]'])      # a typo of a claim's key
 def test_bad_baseline_names_the_field(tmp_path, text):
     p = tmp_path / "b.json"
     p.write_text(text)

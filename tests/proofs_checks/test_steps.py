@@ -2,8 +2,11 @@
 correction; every PROVED step can fail (no VACUOUS row); every premise a step does not need and every slack is
 explained; every comparison with ``bounds`` agrees."""
 
+import json
+
 import pytest
 
+from bounds import TaccInputError
 from proofs_checks import STEPS, Outcome, load_baseline, run_steps
 from proofs_checks._run import BASELINE
 from reports._proofs_view import failures, undeclared_slack
@@ -82,6 +85,16 @@ def test_every_label_has_a_row():
 
 def test_the_repository_baseline_is_the_current_findings():
     assert load_baseline(BASELINE) == REFUTED
+    assert load_baseline(BASELINE, {s.sid for s in STEPS}) == REFUTED
+
+
+def test_a_baseline_naming_no_step_is_refused(tmp_path):
+    p = tmp_path / "b.json"
+    p.write_text(json.dumps(sorted(REFUTED) + ["nonexistent.step"]))
+    assert load_baseline(p) == REFUTED | {"nonexistent.step"}            # without the known ids: read as written
+    with pytest.raises(TaccInputError, match="nonexistent.step") as e:
+        load_baseline(p, {s.sid for s in STEPS})
+    assert e.value.field == "baseline"
 
 
 def test_constants_only_shown_to_suffice_get_their_least_value(reports):

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from bounds import arm_partition
+from bounds import arm_partition, config_to_dict, parse_config
 from reports._report import budget_sweep, default_config, make_report
 from simulate import make_problem, run_tasks, tasks_for
 
@@ -226,3 +226,21 @@ def test_figures_are_laid_out_once_and_their_points_rasterized(tmp_path):
     assert (tmp_path / "c.pdf").read_bytes().count(b"/Subtype /Image") >= 1
     t = tightness({"x (lem:x)": [0.5, 0.25], "y (lem:y)": [0.75]}, title="t")
     assert len(t.axes[0].collections) == 1 and t.axes[0].collections[0].get_rasterized()
+
+
+@pytest.mark.parametrize("section,change,budget,failed,needing", [
+    # Gaussian sigma = 3 is not 1-sub-Gaussian: lem:ci's frequency claim needs it, the counts do not
+    ("instance", {"noise": {"model": "gaussian", "sigma": 3.0}}, 200.0, "sec:problem:noise",
+     "(lem-ci) are NOT_APPLICABLE"),
+    # a budget below the first round's K (lambda_L + lambda_H): no claim judged here needs alg:start
+    ("params", {"budget": 1.0}, 1.0, "alg:start", "no claim judged here needs them"),
+])
+def test_a_failed_assumption_names_the_claims_that_need_it(tmp_path, section, change, budget, failed, needing):
+    d = config_to_dict(default_config())
+    d[section].update(change)
+    make_report(parse_config(d), seeds=range(2), out_dir=tmp_path, budgets=[budget], policies=("tacc",))
+    res = json.loads((tmp_path / "results.json").read_text())
+    sentence = next(c for c in res["conclusions"] if c.startswith("Assumption"))
+    assert failed in sentence and needing in sentence, sentence
+    not_applicable = {c["key"] for c in res["certificate"]["claims"] if c["counts"]["NOT_APPLICABLE"]}
+    assert not_applicable == ({"lem-ci"} if failed == "sec:problem:noise" else set()), not_applicable

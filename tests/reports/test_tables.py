@@ -3,10 +3,12 @@
 import json
 import math
 
+from hypothesis import given
+from hypothesis import strategies as st
 import numpy as np
 import pytest
 
-from reports._tables import dumps, fmt, jsonable, table
+from reports._tables import CountMean, dumps, fmt, fmt_apart, jsonable, table
 
 
 def _strict(text):
@@ -79,3 +81,34 @@ def test_a_column_of_numbers_stays_right_aligned_with_entries_not_stated():
     assert out[2] == "  1  0.9999  a"
     assert out[3] == " 10       -  bb"
     assert out[4] == "100       -  c"
+
+
+def test_two_close_values_are_printed_apart():
+    # the case `tacc explain` printed as "B_k from 0.05114 to 0.05114 (-2.548e-06)"
+    before, after = fmt_apart(0.0511427, 0.0511427 - 2.548e-06)
+    assert before != after and (before, after) == ("0.051143", "0.05114")
+    assert fmt_apart(0.0511427, 0.0511427) == ("0.05114", "0.05114")      # equal values print alike
+    assert fmt_apart(12345.4, 12345.45) == ("12345.4", "12345.5")           # fmt prints 12345 for both
+    assert fmt_apart(1.0, math.nextafter(1.0, 2.0)) == ("1", "1.0000000000000002")
+    assert fmt_apart(math.inf, 1.0) == ("inf", "1")
+
+
+@given(st.floats(allow_nan=False, allow_infinity=False), st.floats(allow_nan=False, allow_infinity=False))
+def test_different_values_never_print_alike(a, b):
+    sa, sb = fmt_apart(a, b)
+    assert (sa == sb) == (a == b)
+
+
+def test_a_mean_count_never_prints_above_its_maximum():
+    # `tacc simulate` printed "N_H mean 1.000e+08" beside "N_H max 99998677"
+    assert fmt(99998012.3) == "1.000e+08"
+    assert fmt(CountMean(99998012.3)) == "99998012.3"
+    assert fmt(CountMean(12.25)) == fmt(12.25) == "12.25"
+    assert fmt(CountMean(14066.0)) == "14066"
+    assert table(["N mean", "N max"], [(CountMean(99998012.3), 99998677)]).splitlines()[-1] == "99998012.3  99998677"
+
+
+@given(st.lists(st.integers(0, 10**12), min_size=1, max_size=20))
+def test_a_printed_mean_count_lies_between_the_smallest_and_largest_count(counts):
+    shown = float(fmt(CountMean(sum(counts) / len(counts))))
+    assert min(counts) <= shown <= max(counts)

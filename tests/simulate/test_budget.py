@@ -79,3 +79,16 @@ def test_accounting_that_would_overflow_is_refused_naming_the_field(config):
         with pytest.raises(TaccInputError) as e:
             run(p, "tacc", 0, engine=engine)
         assert e.value.field == "costs.low"
+
+
+def test_a_trace_is_sized_by_the_run_not_by_the_budget(config):
+    # budget / cheapest cost allows 10^10 rounds (an 80 GB trace up front); TACC's high queries at cost 10^6 end
+    # every run within a few thousand rounds: the trace is the run's own, equal to the reference engine's
+    cfg = config(**{"costs.low": 1.0, "costs.high": 1e6, "params.budget": 1e10,
+                    "instance.mu_high": [0.9, 0.8, 0.7]})
+    p = make_problem(cfg)
+    fast = run(p, "tacc", 3, trace=True)
+    assert fast.rounds < 10**6 < p.horizon
+    assert len(fast.trace) == fast.rounds
+    assert fast == run(p, "tacc", 3, engine="reference", trace=True)
+    assert dataclasses.replace(fast, trace=None) == run(p, "tacc", 3)
