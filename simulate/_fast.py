@@ -90,23 +90,22 @@ def _tree_update(tv, ti, vals, k):
     v, i = vals[k], ti[node]
     tv[node] = v
     if tv.size // 2 < _FLAT_FROM:
-        while node > 1:
-            sib = node ^ 1
-            vs, js = tv[sib], ti[sib]
-            if not _wins(v, i, vs, js):
-                v, i = vs, js
-            node //= 2
-            tv[node] = v
-            ti[node] = i
+        _climb(tv, ti, node, v, i, _wins)
     else:
-        while node > 1:
-            sib = node ^ 1
-            vs, js = tv[sib], ti[sib]
-            if not _wins_flat(v, i, vs, js):
-                v, i = vs, js
-            node //= 2
-            tv[node] = v
-            ti[node] = i
+        _climb(tv, ti, node, v, i, _wins_flat)
+
+
+@compiled(inline="always")
+def _climb(tv, ti, node, v, i, wins):
+    """The winners from ``node`` (holding (v, i)) up to the root, compared by ``wins`` (compiled once per form)."""
+    while node > 1:
+        sib = node ^ 1
+        vs, js = tv[sib], ti[sib]
+        if not wins(v, i, vs, js):
+            v, i = vs, js
+        node //= 2
+        tv[node] = v
+        ti[node] = i
 
 
 # ------------------------------------------------------------------------------------------- index policies
@@ -118,9 +117,9 @@ FAMILY_LUCB = 2
 FAMILY_RDFE = 3
 
 
-#: the columns of the per-arm rows (``F[k, m]`` is the sum and ``I[k, m]`` the count at fidelity m = 0, 1)
-F_TRUTH, F_UCB, F_MU, F_TAU = 2, 3, 5, 6        # F[k, F_UCB + m]: UCB at fidelity m
-I_AUX, I_BASE = 2, 6                              # I[k, I_AUX + j]: observer column j; I[k, I_BASE + m]: key
+#: the columns of the per-arm rows (``arm_f[k, m]`` is the sum and ``arm_i[k, m]`` the count at fidelity m = 0, 1)
+F_TRUTH, F_UCB, F_MU, F_TAU = 2, 3, 5, 6        # arm_f[k, F_UCB + m]: UCB at fidelity m
+I_AUX, I_BASE = 2, 6                              # arm_i[k, I_AUX + j]: observer column j; arm_i[k, I_BASE + m]: key
 
 
 @compiled()
@@ -135,8 +134,8 @@ def _run(family, continuation, fidelity, rows, row_of, eta, gamma, s0, units, rd
     RDFE's plan and phase outputs: (fidelity, target, B at block end, B_k(1), active, done, ucb, lcb, cost,
     [completed, leader], [output]).
 
-    A round reads and writes the state of the arm it queries in two rows, ``F[k]`` (floats: the sums, the
-    low-fidelity truth, the two UCBs, mu_k, tau_k) and ``I[k]`` (ints: the counts, the observer's columns, the
+    A round reads and writes the state of the arm it queries in two rows, ``arm_f[k]`` (floats: the sums, the
+    low-fidelity truth, the two UCBs, mu_k, tau_k) and ``arm_i[k]`` (ints: the counts, the observer's columns, the
     reward table's keys), built here at the start of every run, so a round touches a few cache lines whatever K.
     At the end they are written to the problem's work arrays: ``cnt`` the counts (low, high), ``aux`` the
     observer's columns (continuation, threshold count, high in window, high before threshold), ``sums``,
@@ -145,17 +144,17 @@ def _run(family, continuation, fidelity, rows, row_of, eta, gamma, s0, units, rd
     1 when every sum was finite)."""
     K = mu.size
     prefix, prefix_len, tail_c, tail_a, n0, r, clip, power = sched
-    F = np.zeros((K, 8))
-    I = np.zeros((K, 8), dtype=np.int64)
+    arm_f = np.zeros((K, 8))
+    arm_i = np.zeros((K, 8), dtype=np.int64)
     for k in range(K):
-        F[k, F_MU] = mu[k]
-        F[k, F_TAU] = tau[k]
-        I[k, I_AUX + 1] = -1
+        arm_f[k, F_MU] = mu[k]
+        arm_f[k, F_TAU] = tau[k]
+        arm_i[k, I_AUX + 1] = -1
     for m in range(2):
         for k in range(K):
             b = key_base(seed, k, m)
             bases[m, k] = b
-            I[k, I_BASE + m] = np.int64(b)
+            arm_i[k, I_BASE + m] = np.int64(b)
     fid, target, bias_end, bias_one, ph_active, ph_done, ph_ucb, ph_lcb, ph_cost, ph_state, out = rdfe
     n_phases = fid.shape[1]
     ph_active[:] = False
@@ -191,12 +190,12 @@ def _run(family, continuation, fidelity, rows, row_of, eta, gamma, s0, units, rd
                 k, m = step // 2, step % 2
         elif family == FAMILY_TWO_FIDELITY:                        # lines 5-12
             k = ti[1]
-            n_low = I[k, 0]
+            n_low = arm_i[k, 0]
             row = row_of[k]
             if n_low < n_gamma:
                 m = LOW
-            elif (continuation and I[k, I_AUX] < s0 and continuation_gain_passes(
-                    rows[row, n_low - 1], rows[row, n_low + s0 - I[k, I_AUX] - 1], eta, gamma)):
+            elif (continuation and arm_i[k, I_AUX] < s0 and continuation_gain_passes(
+                    rows[row, n_low - 1], rows[row, n_low + s0 - arm_i[k, I_AUX] - 1], eta, gamma)):
                 m = LOW
                 cont = True
             else:
@@ -217,7 +216,7 @@ def _run(family, continuation, fidelity, rows, row_of, eta, gamma, s0, units, rd
                 k = leader
             else:
                 k = challenger
-            m = LOW if I[k, 0] < n_gamma else HIGH
+            m = LOW if arm_i[k, 0] < n_gamma else HIGH
         else:                                                      # RDFE: the next query of the phase in progress
             k = -1
             while n_active > 1 and phase < n_phases:
@@ -228,12 +227,12 @@ def _run(family, continuation, fidelity, rows, row_of, eta, gamma, s0, units, rd
                 if pos < n_active:                                 # for each arm k in S_r
                     j = active[pos]
                     mj = fid[j, phase]
-                    if I[j, mj] < target[j, phase]:                # query until the stopping condition
+                    if arm_i[j, mj] < target[j, phase]:                # query until the stopping condition
                         k, m = j, mj
                         break
                     b = bias_end[j, phase] if mj == LOW else 0.0
-                    ph_ucb[phase, j] = upper(F[j, mj], I[j, mj], ell, b)
-                    ph_lcb[phase, j] = lower(F[j, mj], I[j, mj], ell, b)
+                    ph_ucb[phase, j] = upper(arm_f[j, mj], arm_i[j, mj], ell, b)
+                    ph_lcb[phase, j] = lower(arm_f[j, mj], arm_i[j, mj], ell, b)
                     ph_done[phase, j] = True
                     pos += 1
                     continue
@@ -267,39 +266,39 @@ def _run(family, continuation, fidelity, rows, row_of, eta, gamma, s0, units, rd
         new_cost = cost + price
         while ci < cps.size and new_cost > cps[ci]:
             for j in range(K):
-                snaps[ci, 0, j] = I[j, 0]
-                snaps[ci, 1, j] = I[j, 1]
+                snaps[ci, 0, j] = arm_i[j, 0]
+                snaps[ci, 1, j] = arm_i[j, 1]
             ci += 1
-        n_low = I[k, 0]
+        n_low = arm_i[k, 0]
         if selected:
-            if I[k, I_AUX + 1] < 0 and n_low >= n_gamma:
-                I[k, I_AUX + 1] = n_low
+            if arm_i[k, I_AUX + 1] < 0 and n_low >= n_gamma:
+                arm_i[k, I_AUX + 1] = n_low
             if m == HIGH:
                 if n_low < n_gamma:
-                    I[k, I_AUX + 3] += 1
-                elif n_low < F[k, F_TAU]:
-                    I[k, I_AUX + 2] += 1
+                    arm_i[k, I_AUX + 3] += 1
+                elif n_low < arm_f[k, F_TAU]:
+                    arm_i[k, I_AUX + 2] += 1
         if tracing:
             trace[rounds, 0] = k
             trace[rounds, 1] = m
-        n = I[k, m] + 1
+        n = arm_i[k, m] + 1
         if m == LOW:
             mean = schedule_mean(prefix, prefix_len, tail_c, tail_a, n0, r, clip, power, k, n)
         else:
-            mean = F[k, F_MU]
-        total = F[k, m] + draw_from(noise, sigma, mean, np.uint64(I[k, I_BASE + m]), n)
-        F[k, m] = total
-        I[k, m] = n
+            mean = arm_f[k, F_MU]
+        total = arm_f[k, m] + draw_from(noise, sigma, mean, np.uint64(arm_i[k, I_BASE + m]), n)
+        arm_f[k, m] = total
+        arm_i[k, m] = n
         cost = new_cost
         rounds += 1
         step += 1
         if cont:
-            I[k, I_AUX] += 1
+            arm_i[k, I_AUX] += 1
         if family == FAMILY_RDFE and selected:
             ph_cost[phase, k] += cost_low if m == LOW else cost_high
         if m == LOW:
-            truth = F[k, F_TRUTH] + mean
-            F[k, F_TRUTH] = truth
+            truth = arm_f[k, F_TRUTH] + mean
+            arm_f[k, F_TRUTH] = truth
             truth = truth / n
         else:
             truth = mean
@@ -310,7 +309,8 @@ def _run(family, continuation, fidelity, rows, row_of, eta, gamma, s0, units, rd
             if step == start_len:                                  # the warm-start LCB leader
                 best = -np.inf
                 for j in range(K):
-                    lc = max(lower(F[j, 0], I[j, 0], ell, bias_one[j]), lower(F[j, 1], I[j, 1], ell, 0.0))
+                    lc = max(lower(arm_f[j, 0], arm_i[j, 0], ell, bias_one[j]),
+                             lower(arm_f[j, 1], arm_i[j, 1], ell, 0.0))
                     if lc > best:
                         output, best = j, lc
         elif step >= start_len:
@@ -318,18 +318,18 @@ def _run(family, continuation, fidelity, rows, row_of, eta, gamma, s0, units, rd
             lo, hi = (0, K) if full else (k, k + 1)
             for j in range(lo, hi):
                 if family == FAMILY_SINGLE:
-                    vals[j] = upper(F[j, fidelity], I[j, fidelity], ell, 0.0)
+                    vals[j] = upper(arm_f[j, fidelity], arm_i[j, fidelity], ell, 0.0)
                     continue
                 if full or m == LOW:
-                    b = rows[row_of[j], min(I[j, 0], width) - 1]
-                    F[j, F_UCB] = upper(F[j, 0], I[j, 0], ell, b)
+                    b = rows[row_of[j], min(arm_i[j, 0], width) - 1]
+                    arm_f[j, F_UCB] = upper(arm_f[j, 0], arm_i[j, 0], ell, b)
                     if family == FAMILY_LUCB:
-                        lcb[0, j] = lower(F[j, 0], I[j, 0], ell, b)
+                        lcb[0, j] = lower(arm_f[j, 0], arm_i[j, 0], ell, b)
                 if full or m == HIGH:
-                    F[j, F_UCB + 1] = upper(F[j, 1], I[j, 1], ell, 0.0)
+                    arm_f[j, F_UCB + 1] = upper(arm_f[j, 1], arm_i[j, 1], ell, 0.0)
                     if family == FAMILY_LUCB:
-                        lcb[1, j] = lower(F[j, 1], I[j, 1], ell, 0.0)
-                vals[j] = min(F[j, F_UCB], F[j, F_UCB + 1])
+                        lcb[1, j] = lower(arm_f[j, 1], arm_i[j, 1], ell, 0.0)
+                vals[j] = min(arm_f[j, F_UCB], arm_f[j, F_UCB + 1])
                 if family == FAMILY_LUCB:
                     lvals[j] = max(lcb[0, j], lcb[1, j])
             if step > start_len:
@@ -340,13 +340,13 @@ def _run(family, continuation, fidelity, rows, row_of, eta, gamma, s0, units, rd
                 _tree_fill(tv, ti, vals)
                 _tree_fill(ltv, lti, lvals)
     for j in range(K):
-        cnt[0, j] = I[j, 0]
-        cnt[1, j] = I[j, 1]
+        cnt[0, j] = arm_i[j, 0]
+        cnt[1, j] = arm_i[j, 1]
         for c4 in range(4):
-            aux[c4, j] = I[j, I_AUX + c4]
-        sums[0, j] = F[j, 0]
-        sums[1, j] = F[j, 1]
-        truth_low[j] = F[j, F_TRUTH]
+            aux[c4, j] = arm_i[j, I_AUX + c4]
+        sums[0, j] = arm_f[j, 0]
+        sums[1, j] = arm_f[j, 1]
+        truth_low[j] = arm_f[j, F_TRUTH]
     units[3] = cost
     viol[0], viol[1], viol[2] = vk, vm, vn
     out[0] = output
