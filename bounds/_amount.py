@@ -70,6 +70,12 @@ class CostUnits:
         return float(Fraction(units, self.denominator))
 
 
+def _digits(n: int) -> str:
+    """An integer for a message: whole up to 20 digits, else its power of ten (10**323 has 324 digits)."""
+    text = str(n)
+    return text if len(text) <= 20 else f"about {text[0]}.{text[1:3]}e+{len(text) - 1}, {len(text)} digits"
+
+
 def cost_units(cost_low, cost_high, budget) -> CostUnits:
     """The common integer units of the budget check (see the module docstring).
 
@@ -89,8 +95,8 @@ def cost_units(cost_low, cost_high, budget) -> CostUnits:
             field = "params.budget"
         why = ("exact cost accounting needs the budget plus a cost below 2**62 (the costs and budget are "
                "integers); the budget is too large" if d == 1 else
-               f"exact cost accounting needs Lambda x {d} < 2**62 (the common denominator of the costs and budget "
-               f"is {d}); write the costs and budget with fewer decimal digits, or a smaller budget")
+               f"exact cost accounting needs Lambda x D < 2**62, D being the common denominator of the costs and "
+               f"budget (here {_digits(d)}); write the costs and budget with fewer decimal digits, or a smaller budget")
         raise TaccInputError(field, {"costs.low": cost_low, "costs.high": cost_high, "params.budget": budget}[field],
                              why)
     return CostUnits(low, high, total, d)

@@ -303,6 +303,8 @@ def parse_config(data: dict, source: str = "<dict>") -> Config:
     ct.done()
     pt = top.sub("params")
     rho = pt.get("rho", "min")
+    if isinstance(rho, str) and rho != "min":
+        raise TaccInputError("params.rho", rho, 'must be a number > 0 or "min" (the smallest valid rho of lem:ci)')
     if rho != "min":
         rho = _real("params.rho", rho, low=0.0, low_open=True)
     params = Params(budget=pt.real("budget", low=0.0, low_open=True),

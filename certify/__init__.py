@@ -9,7 +9,7 @@ no arm of its class: not evidence either way). Hypothesis strategies for propert
 
 Public beyond the verdicts: ``sample_configs`` (the gate's generated configurations) and ``assumption_evidence``
 (the search for what breaking one assumption does), both used by ``tacc check``; the metamorphic relations
-(``READS``, ``RELATIONS`` and the ``*_relation`` checks), used by ``tacc report``.
+(``READS``, ``RELATIONS``, the ``*_relation`` checks and their ``default_runner``), used by ``tacc report``.
 """
 
 from certify._assumptions import ASSUMPTIONS, AssumptionResult, check_assumptions
@@ -17,8 +17,8 @@ from certify._check import (BASELINE, DEFAULT_POLICIES, Certificate, ClaimSummar
                             Reproducer, accepted, check, load_baseline, sample_configs)
 from certify._claims import (CLAIMS, LEM_CI, UNDEFINED_RATIO, Claim, ClaimContext, Measurement, claim, claims_for,
                              ucb_count_bound)
-from certify._metamorphic import (READS, RELATIONS, RelationResult, changed_parts, relabel_relation, s0_zero_relation,
-                                  scale_relation, static_relation, unread_relation)
+from certify._metamorphic import (READS, RELATIONS, RelationResult, changed_parts, default_runner, relabel_relation,
+                                  s0_zero_relation, scale_relation, static_relation, unread_relation)
 from certify._search import Evidence, assumption_evidence
 from certify._verdict import LEM_CI_ALPHA, RunVerdict, Verdict, judge, judge_lem_ci
 
@@ -27,7 +27,7 @@ __all__ = [
     "Reproducer", "check", "load_baseline", "BASELINE", "IntegrityError", "NotJudged", "accepted", "sample_configs",
     "Evidence", "assumption_evidence", "CLAIMS", "LEM_CI", "UNDEFINED_RATIO", "Claim", "ClaimContext", "Measurement",
     "claim",
-    "READS", "RELATIONS", "RelationResult", "changed_parts", "relabel_relation", "s0_zero_relation", "scale_relation",
-    "static_relation", "unread_relation",
+    "READS", "RELATIONS", "RelationResult", "changed_parts", "default_runner", "relabel_relation", "s0_zero_relation",
+    "scale_relation", "static_relation", "unread_relation",
     "claims_for", "ucb_count_bound", "LEM_CI_ALPHA", "RunVerdict", "Verdict", "judge", "judge_lem_ci",
 ]

@@ -5,10 +5,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hypothesis import HealthCheck, Phase, find, settings
-from hypothesis import strategies as st
-from hypothesis.errors import NoSuchExample
-
 from bounds import dump_config
 from certify._assumptions import check_assumptions
 from certify._draws import seed_only_draws
@@ -20,6 +16,7 @@ __all__ = ["Evidence", "assumption_evidence", "search"]
 
 
 def _settings(max_examples: int):
+    from hypothesis import HealthCheck, Phase, settings
     return settings(max_examples=max_examples, database=None, derandomize=True, deadline=None,
                     suppress_health_check=list(HealthCheck), phases=(Phase.generate, Phase.target, Phase.shrink))
 
@@ -28,8 +25,14 @@ def search(strategy, condition, max_examples: int):
     """The smallest (config, seed) drawn from ``strategy`` x seeds for which ``condition(config, seed)`` returns a
     truthy value, shrunk by hypothesis; None if none was found in ``max_examples`` examples.
 
-    Returns (config, seed, value) with ``value`` what ``condition`` returned on the shrunk example.
+    Returns (config, seed, value) with ``value`` what ``condition`` returned on the shrunk example. Hypothesis is
+    imported here, not with ``certify``: a command that judges runs without searching (``tacc report``) does not pay
+    for it.
     """
+    from hypothesis import find
+    from hypothesis import strategies as st
+    from hypothesis.errors import NoSuchExample
+
     try:
         with seed_only_draws():
             cfg, seed = find(st.tuples(strategy, st.integers(0, 2**16)), lambda x: bool(condition(*x)),

@@ -121,6 +121,17 @@ def judge(claim: Claim, ctx: ClaimContext, record) -> RunVerdict:
                       None if worst is None else worst.ratio, worst, len(ms), failed, undecided, reason)
 
 
+def _binomial_tail(f: int, n: int, p: float) -> float:
+    """P(Bin(n, p) >= f), the p-value of the exact one-sided binomial test (scipy's ``binomtest``, alternative
+    'greater'); exactly 1 when f = 0 (every outcome is at least 0 failures), without importing scipy.stats (seconds
+    to import), which the usual case (no failed event) does not need."""
+    if f == 0:
+        return 1.0
+    from scipy import stats                  # imported here: scipy costs seconds, and only a failed event needs it
+
+    return float(stats.binomtest(f, n, p, alternative="greater").pvalue)
+
+
 def judge_lem_ci(ctx: ClaimContext, records, alpha: float = LEM_CI_ALPHA) -> RunVerdict:
     """``lem:ci`` as a statistical claim over the seeds of one (configuration, policy): with f runs whose event
     failed out of n, VIOLATED when the exact one-sided binomial test rejects P(fail) <= delta at level alpha.
@@ -131,9 +142,7 @@ def judge_lem_ci(ctx: ClaimContext, records, alpha: float = LEM_CI_ALPHA) -> Run
     n = len(records)
     f = sum(not r.event_held for r in records)
     delta = ctx.problem.delta
-    from scipy import stats                  # imported here: scipy costs seconds, and only lem:ci needs it
-
-    p = stats.binomtest(f, n, delta, alternative="greater").pvalue if n else 1.0
+    p = _binomial_tail(f, n, delta)
     failed, undecided = ctx.status(LEM_CI.assumptions)
     if failed:
         v = Verdict.NOT_APPLICABLE

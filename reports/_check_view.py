@@ -5,18 +5,24 @@ from __future__ import annotations
 from xml.etree import ElementTree as ET
 
 from certify import ASSUMPTIONS, Certificate, Verdict
-from reports._tables import jsonable, table
+from reports._tables import Ratio, jsonable, table
 
 
 #: the legend of the ratio columns: what ``undefined`` and ``-`` mean there.
 RATIO_LEGEND = "ratio = empirical / bound; undefined: 0 / 0 on every such run; -: no such run"
 
 
+def _ratio(x):
+    """A ratio for the table: one that is not 1 never prints as 1 (None, not stated, stays None)."""
+    return x if x is None else Ratio(x)
+
+
 def verdict_table(summaries, all_runs: bool = True) -> str:
     """One row per claim: its verdict counts (every verdict of ``certify.Verdict``) and the largest ratio over
     asserted runs (and, with ``all_runs``, over every run that measured something)."""
     verdicts = [x.value for x in Verdict]
-    rows = [(s.key, s.label, *(s.counts[x] for x in verdicts), s.max_ratio, *((s.max_ratio_all,) if all_runs else ()))
+    rows = [(s.key, s.label, *(s.counts[x] for x in verdicts), _ratio(s.max_ratio),
+             *((_ratio(s.max_ratio_all),) if all_runs else ()))
             for s in summaries]
     return table(["claim", "label", *verdicts, "max ratio", *(("max ratio (all runs)",) if all_runs else ())], rows)
 

@@ -40,19 +40,18 @@ def to_record(c: Continuation, columns: bool = False) -> dict:
 
 def arm_columns(c: Continuation) -> dict:
     """The per-arm numbers of :func:`to_record` as strict JSON columns (entry k is arm k): ``window`` is
-    ``[first, last]`` or null, an infinite ``tau`` is null, and beside each column holding nulls ``<key>_reason``
-    maps each reason to the arms it explains."""
+    ``[first, last]`` or null (arms with the same number of pulls share one list), an infinite ``tau`` is null,
+    and beside each column holding nulls ``<key>_reason`` maps each reason to the arms it explains."""
     w = c.window
     K = len(w.pulls)
     tau = list(w.tau)
-    inf = [k for k, t in enumerate(tau) if t == math.inf]
+    inf = np.flatnonzero(np.asarray(tau, dtype=float) == math.inf).tolist()
     for k in inf:
         tau[k] = None
-    pulls = np.asarray(w.pulls, dtype=np.int64)
-    windows = np.stack([np.full(K, w.n_gamma), w.n_gamma + pulls - 1], axis=1).tolist()
-    empty = np.flatnonzero(pulls == 0).tolist()
-    for k in empty:
-        windows[k] = None
+    # one [first, last] list per number of pulls, shared by the arms with that number (10^5 arms, few numbers)
+    window_of = {p: [w.n_gamma, w.n_gamma + p - 1] if p else None for p in set(w.pulls)}
+    windows = list(map(window_of.__getitem__, w.pulls))
+    empty = [k for k, p in enumerate(w.pulls) if not p] if 0 in window_of else []
     out: dict[str, Any] = {"arm": list(range(K)), "tau": tau}
     if inf:
         out["tau_reason"] = {reason_of("tau", math.inf): inf}
@@ -111,14 +110,16 @@ def summary(c: Continuation) -> str:
 
 
 def render(c: Continuation, classes=None, order=None, max_arms: int = 40) -> str:
-    """The sentence and a per-arm table (arms in ``order``, at most ``max_arms``)."""
+    """The sentence and a per-arm table (arms in ``order``, at most ``max_arms``). Where N_gamma >= T no low count
+    reaches the window, which the window column says ("not below T") beside the counts where the test passes."""
     w = c.window
     order = list(range(len(w.pulls))) if order is None else list(order)
     rows = []
     for k in order[:max_arms]:
         win = w.window(k)
         rows.append((k, classes[k].value if classes is not None else "", w.tau[k],
-                     f"{win[0]}..{win[1]}" if win else "empty", w.pulls[k], fmt(w.gain[k]),
+                     ("empty" if not win else f"{win[0]}..{win[1]}" if w.reachable
+                      else f"{win[0]}..{win[1]}, not below T"), w.pulls[k], fmt(w.gain[k]),
                      "yes" if w.reaches_tau[k] else "no", c.last_count[k], fmt(c.rho_max[k])))
     head = (f"continuation window ({LABEL}): N_gamma = {w.n_gamma}, S0 = {w.s0}, 2 eta gamma = {fmt(w.threshold)}, "
             f"rho = {fmt(c.rho)} (rho_min {fmt(c.rho_min)}), largest rho at which it can fire: "

@@ -91,7 +91,7 @@ class Explanation:
         if a.gap > 0:
             parts.append(f"certified by {a.certified_by} at round {a.certified_round}" if a.certified_round > 0
                          else "not certified by the theory's counts")
-        parts.append(f"last queried at round {a.last_round}")
+        parts.append(f"last queried at round {a.last_round}" if a.last_round >= 0 else "never queried")
         parts.append(f"N_H = {a.n_high} against the bound {fmt(a.high_bound)} (prop:analysis-high-selection)"
                      if a.gap > 0 else f"N_H = {a.n_high}")
         parts.append("no share of the regret: the run's regret is 0" if math.isnan(a.regret_fraction)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 import textwrap
 from pathlib import Path
 
@@ -33,12 +34,16 @@ def save(fig, out_dir: Path, name: str, formats=("png", "pdf")) -> list[str]:
 
     The tight layout is made once and applied without leaving a layout engine on the figure (``Figure.tight_layout``
     leaves a placeholder engine, which makes every ``savefig`` lay the whole figure out again before drawing it).
+    Each file is written whole or not at all: drawn into ``.name.ext.partial`` beside it, then renamed over it, so
+    an interrupt never leaves a truncated figure under its name.
     """
     out_dir.mkdir(parents=True, exist_ok=True)
     TightLayoutEngine().execute(fig)
     files = []
     for ext in formats:
-        fig.savefig(out_dir / f"{name}.{ext}", **({"dpi": _PDF_RASTER_DPI} if ext == "pdf" else {}))
+        partial = out_dir / f".{name}.{ext}.partial"
+        fig.savefig(partial, format=ext, **({"dpi": _PDF_RASTER_DPI} if ext == "pdf" else {}))
+        os.replace(partial, out_dir / f"{name}.{ext}")
         files.append(f"{name}.{ext}")
     plt.close(fig)
     return files
@@ -83,7 +88,8 @@ def regret_curves(budgets, curves: dict, *, title: str, bounds: dict | None = No
     ax.set_title(textwrap.fill(title, 70), fontsize=9)
     if logy and drawn and min(drawn) > 0:
         ax.set_yscale("log")
-    ax.legend(fontsize=8)
+    if ax.get_legend_handles_labels()[0]:          # nothing labelled: no legend (matplotlib would warn)
+        ax.legend(fontsize=8)
     return fig
 
 
@@ -127,7 +133,8 @@ def count_distribution(labels, groups: list, bounds: list, *, title: str, ylabel
     ax.set_xlabel("arm (class before the run)")
     ax.set_ylabel(ylabel)
     ax.set_title(textwrap.fill(title, 70), fontsize=9)
-    ax.legend(fontsize=7)
+    if ax.get_legend_handles_labels()[0]:          # nothing labelled: no legend (matplotlib would warn)
+        ax.legend(fontsize=7)
     return fig
 
 
@@ -156,5 +163,6 @@ def tightness(ratios: dict, *, title: str):
     ax.set_yticklabels(names, fontsize=7)
     ax.set_xlabel("empirical / bound per run (asserted runs)")
     ax.set_title(textwrap.fill(title, 70), fontsize=9)
-    ax.legend(fontsize=7)
+    if ax.get_legend_handles_labels()[0]:          # nothing labelled: no legend (matplotlib would warn)
+        ax.legend(fontsize=7)
     return fig

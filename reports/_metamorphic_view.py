@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bounds import TaccInputError
-from certify import (READS, RELATIONS, RelationResult, relabel_relation, s0_zero_relation,
+from simulate import config_key
+from certify import (READS, RELATIONS, RelationResult, default_runner, relabel_relation, s0_zero_relation,
                      scale_relation, static_relation, unread_relation)
 from reports._tables import table
 
@@ -24,14 +25,28 @@ def _variants(config):
     return out
 
 
+def _each_run_once():
+    """``certify.default_runner``, each (configuration, policy, seed) run made once: every relation compares
+    against runs of the same configuration (a run is a pure function of them; the key is the run cache's)."""
+    made: dict = {}
+
+    def runner(problem, policy: str, seed: int):
+        key = (config_key(problem.config), policy, seed)
+        if key not in made:
+            made[key] = default_runner(problem, policy, seed)
+        return made[key]
+    return runner
+
+
 def run_relations(config, seeds, policies=tuple(READS)) -> list[RelationResult]:
     """Every relation on ``config`` and ``seeds`` (a relation that cannot be applied gives a not-applicable
     result with the reason)."""
     seeds = tuple(seeds)
+    runner = _each_run_once()
     out = []
     for other in _variants(config):
         try:
-            out += unread_relation(config, other, seeds=seeds, policies=policies)
+            out += unread_relation(config, other, seeds=seeds, policies=policies, runner=runner)
         except TaccInputError as exc:
             out.append(RelationResult("unread", "*", config.name, -1, None, str(exc)))
     try:
@@ -41,9 +56,9 @@ def run_relations(config, seeds, policies=tuple(READS)) -> list[RelationResult]:
                                           if p in policies])
     except TaccInputError as exc:
         out.append(RelationResult("relabel", "*", config.name, -1, None, str(exc)))
-    out += s0_zero_relation(config, seeds=seeds)
-    out += static_relation(config, seeds=seeds)
-    out += scale_relation(config, 2.0, seeds=seeds, policies=policies)
+    out += s0_zero_relation(config, seeds=seeds, runner=runner)
+    out += static_relation(config, seeds=seeds, runner=runner)
+    out += scale_relation(config, 2.0, seeds=seeds, policies=policies, runner=runner)
     return out
 
 

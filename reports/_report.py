@@ -8,6 +8,7 @@ certificate of ``certify`` at the full budget, and the bounds of ``bounds`` at e
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import dataclass, fields, replace
 from importlib import resources
 from pathlib import Path
@@ -16,7 +17,8 @@ import numpy as np
 
 from bounds import ArmClass, analyze, continuation_of, parse_config, refine_partition
 from certify import ASSUMPTIONS, CLAIMS, DEFAULT_POLICIES, LEM_CI, check, check_assumptions
-from reports import _continuation_view, _figures as figs, _metamorphic_view
+from reports import _continuation_view, _metamorphic_view
+from reports._figure_pool import FigureWriter
 from reports._check_view import verdict_table
 from reports._stats import summarize
 from reports._tables import dumps, fmt, jsonable, table
@@ -128,8 +130,10 @@ def _and(names) -> str:
 
 def _pct(x: float, digits: int = 1) -> str:
     """100 x as a percentage with ``digits`` decimals; a positive share too small for them keeps two significant
-    digits (1.2e-03%, not 0.0%)."""
+    digits (1.2e-03%, not 0.0%); a share that is not 1 gets the decimals that keep it from reading 100% (99.998%)."""
     p = 100 * x
+    while p != 100 and digits < 15 and float(f"{p:.{digits}f}") == 100:
+        digits += 1
     return f"{p:.{digits}f}%" if p == 0 or round(p, digits) != 0 else f"{p:.2g}%"
 
 
@@ -244,21 +248,43 @@ FROM_SAVED_NOTE = (" This report was rebuilt from saved runs (`--from`): its VIO
                    " and not confirmed on a fresh run; `tacc report` without `--from` (or `tacc check`) confirms them.")
 
 
+#: the report's figures, in the order its file list names them.
+_FIGURES = ("regret_vs_budget", "low_counts", "high_counts", "continuation_window", "tightness")
+
+
 def make_report(config=None, *, seeds=range(1000), out_dir="tacc-report", policies=DEFAULT_POLICIES,
                 budgets=None, executor: str = "serial", workers: int | None = None, progress: bool = False,
-                cache=None, runs=None) -> ReportResult:
+                cache=None, runs=None, figures: FigureWriter | None = None) -> ReportResult:
     """Run everything the report needs and write ``report.md``, figures (PNG and PDF) and ``results.json``.
 
     With ``runs`` (``simulate.RunFrames``: saved runs, ``simulate.load_runs``) nothing is run: the records of
     ``config`` at each budget are read from the tables (policies and seeds: those saved for every budget, unless
     given) and analysed as if just made.
+
+    The figures are drawn by ``figures`` (a ``FigureWriter`` into ``out_dir/figures``, which a caller starts early
+    so that its imports overlap its own), by default one made here: a helper process that draws them while this
+    one judges the claims and runs the relations, or with the serial executor this process.
     """
     config = default_config() if config is None else config
     out = Path(out_dir)
-    fig_dir = out / "figures"
+    if figures is not None:
+        return _make_report(config, out, figures, seeds=seeds, policies=policies, budgets=budgets,
+                            executor=executor, workers=workers, progress=progress, cache=cache, runs=runs)
+    with FigureWriter(out / "figures", process=executor != "serial") as figures:
+        return _make_report(config, out, figures, seeds=seeds, policies=policies, budgets=budgets,
+                            executor=executor, workers=workers, progress=progress, cache=cache, runs=runs)
+
+
+def _make_report(config, out: Path, figures: FigureWriter, *, seeds, policies, budgets, executor, workers,
+                 progress, cache, runs) -> ReportResult:
     budgets = tuple(float(b) for b in (budgets or budget_sweep(config.params.budget)))
     full = budgets[-1]
     configs = [_at_budget(config, b) for b in budgets]
+    analyses = {b: analyze(c) for b, c in zip(budgets, configs, strict=True)}
+    a = analyses[full]
+    # the continuation window against N_gamma per arm: it needs no run, so the helper draws it during the sweep
+    cont = continuation_of(a)
+    figures.draw("reports._continuation_view:window_figure", "continuation_window", cont, a.classes)
     if runs is not None:                                       # load: saved runs, no simulation
         from reports._runs_view import runs_by_budget
         by, policies, seeds = runs_by_budget(runs, configs, policies=policies, seeds=seeds)
@@ -272,15 +298,12 @@ def make_report(config=None, *, seeds=range(1000), out_dir="tacc-report", polici
             for j, p in enumerate(policies):
                 start = (i * len(policies) + j) * len(seeds)
                 by[b, p] = records[start:start + len(seeds)]
+    from tqdm import tqdm
+    steps = tqdm(total=7, disable=not progress, unit="step", desc="report", leave=False)  # 5 figures, 2 steps here
     final_config = configs[-1]
     problem = make_problem(final_config)
     assumptions = check_assumptions(problem)
-    cert = check([final_config], policies=policies, seeds=seeds, reproducer_dir=out / "reproducers",
-                 records=[r for p in policies for r in by[full, p]], confirm_violations=runs is None)
-    analyses = {b: analyze(c) for b, c in zip(budgets, configs, strict=True)}
-    a = analyses[full]
     inst = a.instance
-    files = []
 
     # regret against budget, with the theorem's and RDFE's bounds
     regret = {(b, p): summarize([r.regret for r in by[b, p]]) for b in budgets for p in policies}
@@ -290,9 +313,9 @@ def make_report(config=None, *, seeds=range(1000), out_dir="tacc-report", polici
     if "rdfe" in policies:
         bound_lines["thm:app-rdfe-regret (corrected)"] = [analyses[b].rdfe.total for b in budgets]
     same = identical_runs(by, budgets, policies, seeds)
-    files += figs.save(figs.regret_curves(budgets, curves, title=f"{config.name}: regret against budget "
-                                          f"({len(seeds)} seeds, separate runs per budget)", bounds=bound_lines,
-                                          logy=True, identical=same), fig_dir, "regret_vs_budget")
+    figures.draw("reports._figures:regret_curves", "regret_vs_budget", budgets, curves,
+                 title=f"{config.name}: regret against budget ({len(seeds)} seeds, separate runs per budget)",
+                 bounds=bound_lines, logy=True, identical=same)
     # per-arm counts against their bounds (TACC at the full budget)
     lead = "tacc" if "tacc" in policies else policies[0]
     tacc = by[full, lead]
@@ -304,25 +327,27 @@ def make_report(config=None, *, seeds=range(1000), out_dir="tacc-report", polici
     high_bound = [a.high_count_bound[k] for k in sub]
     run_classes = [refine_partition(a.classes, a.tau, r.facts()) for r in tacc]     # C split by each run
     groups_low, groups_high = count_groups(nl, run_classes, sub), count_groups(nh, run_classes, sub)
-    files += figs.save(figs.count_distribution(
-        labels, groups_low, [float(low_bound)] * len(sub), ylabel="N^(L)_k",
-        bound_label="bound N_gamma + S0 + 1 (prop:analysis-low-query-bound)",
-        title=f"low-fidelity counts of TACC over {len(tacc)} seeds against their bound, by the arm's class in the "
-              f"run"), fig_dir, "low_counts")
-    files += figs.save(figs.count_distribution(
-        labels, groups_high, [float(b) for b in high_bound], ylabel="N^(H)_k",
-        bound_label="bound 1 + ceil(4 ell / Delta^2) (prop:analysis-high-selection)",
-        title=f"high-fidelity counts of TACC over {len(tacc)} seeds against their bound, by the arm's class in the "
-              f"run"), fig_dir, "high_counts")
+    figures.draw("reports._figures:count_distribution", "low_counts", labels, groups_low,
+                 [float(low_bound)] * len(sub), ylabel="N^(L)_k",
+                 bound_label="bound N_gamma + S0 + 1 (prop:analysis-low-query-bound)",
+                 title=f"low-fidelity counts of TACC over {len(tacc)} seeds against their bound, by the arm's class "
+                       f"in the run")
+    figures.draw("reports._figures:count_distribution", "high_counts", labels, groups_high,
+                 [float(b) for b in high_bound], ylabel="N^(H)_k",
+                 bound_label="bound 1 + ceil(4 ell / Delta^2) (prop:analysis-high-selection)",
+                 title=f"high-fidelity counts of TACC over {len(tacc)} seeds against their bound, by the arm's "
+                       f"class in the run")
 
-    # the continuation window against N_gamma per arm
-    cont = continuation_of(a)
-    files += figs.save(_continuation_view.window_figure(cont, a.classes), fig_dir, "continuation_window")
+    # the certificate, while the figures above are drawn
+    steps.set_postfix_str(f"judging {len(seeds) * len(policies)} runs")
+    cert = check([final_config], policies=policies, seeds=seeds, reproducer_dir=out / "reproducers",
+                 records=[r for p in policies for r in by[full, p]], confirm_violations=runs is None)
+    steps.update()
 
     # tightness: empirical / bound per run, per claim (asserted runs)
-    files += figs.save(figs.tightness(tightness_ratios(cert), title=f"tightness at the full budget: empirical / "
-                                      f"bound per run ({len(seeds)} seeds x {len(policies)} policies)"),
-                       fig_dir, "tightness")
+    figures.draw("reports._figures:tightness", "tightness", tightness_ratios(cert),
+                 title=f"tightness at the full budget: empirical / bound per run ({len(seeds)} seeds x "
+                       f"{len(policies)} policies)")
 
     # numbers
     classes_after: dict[str, int] = {}
@@ -333,6 +358,11 @@ def make_report(config=None, *, seeds=range(1000), out_dir="tacc-report", polici
     event = {p: {"policy": p, "runs": len(by[full, p]), "failures": sum(not r.event_held for r in by[full, p]),
                  "frequency": sum(not r.event_held for r in by[full, p]) / len(by[full, p])} for p in policies}
     tacc_mean = regret[full, lead].mean
+    # the relations need fresh paired runs: a report rebuilt from saved runs (``runs``) makes none
+    steps.set_postfix_str("metamorphic relations")
+    metamorphic = None if runs is not None else _metamorphic_view.summarize(
+        _metamorphic_view.run_relations(final_config, seeds[:3], policies))
+    steps.update()
     results = {
         "config": config.name, "source": config.source, "seeds": list(seeds), "policies": list(policies),
         "budgets": list(budgets), "delta": config.params.delta,
@@ -352,9 +382,7 @@ def make_report(config=None, *, seeds=range(1000), out_dir="tacc-report", polici
         "theorem": {"tacc_mean": tacc_mean, "bound_prior": a.theorem.total, "bound_all_cd": a.theorem_if_all_cd.total},
         "classes_after_run": classes_after,
         "continuation": _continuation_view.to_record(cont),
-        # the relations need fresh paired runs: a report rebuilt from saved runs (``runs``) makes none
-        "metamorphic": None if runs is not None else _metamorphic_view.summarize(
-            _metamorphic_view.run_relations(final_config, seeds[:3], policies)),
+        "metamorphic": metamorphic,
         "identical_runs": [list(g) for g in same],
         "non_monotone_bounds": non_monotone_bounds(budgets, bound_lines, analyses),
         "event": event,
@@ -363,12 +391,24 @@ def make_report(config=None, *, seeds=range(1000), out_dir="tacc-report", polici
                         "violations": [jsonable(r) for r in cert.reproducers]},
     }
     results["conclusions"] = _conclusions(results)
+    steps.set_postfix_str("figures")
+    drawn = figures.files(progress=steps.update)
+    files = [f for name in _FIGURES for f in drawn[name]]
+    steps.close()
     md = _markdown(results, files, cert)
     out.mkdir(parents=True, exist_ok=True)
-    (out / "report.md").write_text(md)
-    (out / "results.json").write_text(dumps(results))
+    _write_whole(out / "results.json", dumps(results))       # the report last: it names the files above
+    _write_whole(out / "report.md", md)
     summary = verdict_table(cert.summaries, all_runs=False)
     return ReportResult(out, tuple(["report.md", "results.json"] + [f"figures/{f}" for f in files]), summary, results)
+
+
+def _write_whole(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all (a temporary file beside it, renamed over it): an interrupt
+    never leaves a truncated report that a reader would take for a finished one."""
+    partial = path.with_name(f".{path.name}.partial")
+    partial.write_text(text)
+    os.replace(partial, path)
 
 
 def _markdown(res: dict, files: list, cert) -> str:

@@ -30,7 +30,32 @@ _EXIT_HELP = """exit status:
 
 
 class _Parser(argparse.ArgumentParser):
-    """Usage errors exit 2 with one line on standard error, no usage block and no traceback."""
+    """Usage errors exit 2 with one line on standard error, no usage block and no traceback.
+
+    ``arguments``: a function adding the parser's arguments, called the first time the parser parses or shows its
+    help or usage. A subcommand's arguments are declared that way, so that a command imports only what its own
+    choices need: ``tacc bounds`` does not import ``simulate`` (and numba) for ``tacc simulate``'s policy names."""
+
+    def __init__(self, *args, arguments=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._arguments = arguments
+
+    def _complete(self) -> None:
+        add, self._arguments = self._arguments, None
+        if add is not None:
+            add(self)
+
+    def parse_known_args(self, args=None, namespace=None):
+        self._complete()
+        return super().parse_known_args(args, namespace)
+
+    def format_usage(self) -> str:
+        self._complete()
+        return super().format_usage()
+
+    def format_help(self) -> str:
+        self._complete()
+        return super().format_help()
 
     def error(self, message):
         self.exit(EXIT_INPUT, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
@@ -225,6 +250,14 @@ def _cmd_proofs(args) -> int:
 
 
 def _cmd_report(args) -> int:
+    from reports._figure_pool import FigureWriter
+
+    # the helper process that draws the figures starts first: its imports (matplotlib) overlap this process's
+    with FigureWriter(Path(args.out) / "figures", process=args.executor != "serial") as figures:
+        return _report(args, figures)
+
+
+def _report(args, figures) -> int:
     from certify import DEFAULT_POLICIES
     from reports._report import budget_sweep, default_config, make_report
     from simulate import load_runs, parse_seeds
@@ -241,7 +274,7 @@ def _cmd_report(args) -> int:
                      workers=_workers(args), what="tacc report")
     t = time.perf_counter()
     res = make_report(config, seeds=seeds, out_dir=args.out, executor=args.executor, workers=args.workers,
-                      progress=show, **saved)
+                      progress=show, figures=figures, **saved)
     print(res.summary)
     print()
     for line in res.results["conclusions"]:
@@ -368,12 +401,11 @@ def _config_help() -> str:
     return f"a TOML configuration file or a preset: {', '.join(PRESETS)}"
 
 
-def _run_options(executor: str, *, cluster: bool = True) -> argparse.ArgumentParser:
-    """The options of every command that makes runs, declared once (``executor``: the command's default;
-    ``cluster``: with ``--scheduler`` and ``--cache``)."""
+def _run_options(p: argparse.ArgumentParser, executor: str, *, cluster: bool = True) -> None:
+    """Add the options of every command that makes runs to ``p``, declared once (``executor``: the command's
+    default; ``cluster``: with ``--scheduler`` and ``--cache``)."""
     from simulate import EXECUTORS
 
-    p = argparse.ArgumentParser(add_help=False)
     g = p.add_argument_group("where the runs are made")
     g.add_argument("--executor", choices=EXECUTORS, default=executor,
                    help="serial (this process), processes (a local pool) or dask (default %(default)s)")
@@ -386,39 +418,41 @@ def _run_options(executor: str, *, cluster: bool = True) -> argparse.ArgumentPar
                        help="store every finished run in DIR; the same command run again skips them (resume)")
     g.add_argument("--no-progress", dest="progress", action="store_false",
                    help="no progress bar (shown on a terminal, and always for work estimated to be long)")
-    return p
 
 
-def _debug_option(default) -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(add_help=False)
+def _debug_option(default) -> _Parser:
+    p = _Parser(add_help=False)
     p.add_argument("--debug", action="store_true", default=default,
                    help="on an internal error, print the full traceback")
     return p
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from reports._paper import EXPERIMENTS
-    from simulate import ENGINES, POLICIES
-
+    """The ``tacc`` parser. Each subcommand's arguments are added when that subcommand is parsed or its help shown
+    (``_Parser``'s ``arguments``), so a command imports only what its own options need."""
     debug = _debug_option(argparse.SUPPRESS)
-    runs = _run_options("serial")
     p = _Parser(prog="tacc", description="Check the TACC paper's theory against runs.", epilog=_EXIT_HELP,
                 formatter_class=argparse.RawDescriptionHelpFormatter, parents=[_debug_option(False)])
     p.add_argument("--version", action="version", version=f"tacc {_version()}")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser, metavar="COMMAND")
+    for name, help_, arguments in _COMMANDS:
+        sub.add_parser(name, help=help_, description=help_, parents=[debug], epilog=_EXIT_HELP,
+                       formatter_class=argparse.RawDescriptionHelpFormatter, arguments=arguments)
+    return p
 
-    def command(name, help_, parents=()):
-        return sub.add_parser(name, help=help_, description=help_, parents=[debug, *parents], epilog=_EXIT_HELP,
-                              formatter_class=argparse.RawDescriptionHelpFormatter)
 
-    b = command("bounds", "every quantity the theorems define, for one instance")
+def _bounds_arguments(b: argparse.ArgumentParser) -> None:
     b.add_argument("config", help=_config_help())
     b.add_argument("--json", metavar="PATH", help="write every quantity as JSON to PATH ('-' for stdout)")
     b.add_argument("--max-arms", type=_int_at_least(1), default=40, metavar="N",
                    help="arms shown in the table (default 40)")
     b.set_defaults(func=_cmd_bounds)
 
-    s = command("simulate", "run a policy on seeds; per-run and per-arm results", [runs])
+
+def _simulate_arguments(s: argparse.ArgumentParser) -> None:
+    from simulate import ENGINES, POLICIES
+
+    _run_options(s, "serial")
     s.add_argument("config", help=_config_help())
     s.add_argument("--policy", required=True, choices=POLICIES, metavar="POLICY",
                    help=f"one of {', '.join(POLICIES)}")
@@ -430,7 +464,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="arms shown in the per-arm table (default 40)")
     s.set_defaults(func=_cmd_simulate)
 
-    c = command("check", "the gate: every claim's verdict on runs; exit 1 on a new violation", [runs])
+
+def _check_arguments(c: argparse.ArgumentParser) -> None:
+    from simulate import POLICIES
+
+    _run_options(c, "serial")
     c.add_argument("config", nargs="*",
                    help=_config_help() + " (default: every preset and a generated sample)")
     c.add_argument("--random", type=_int_at_least(0), default=None, metavar="N",
@@ -454,7 +492,8 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--json", metavar="PATH", help="write the certificate as JSON to PATH ('-' for stdout)")
     c.set_defaults(func=_cmd_check)
 
-    pr = command("proofs", "every proof step checked by sympy or z3; exit 1 on a new refuted step")
+
+def _proofs_arguments(pr: argparse.ArgumentParser) -> None:
     pr.add_argument("--baseline", metavar="PATH",
                     help="accepted refuted steps (a JSON list of step ids); 'repo' for the repository's baseline of "
                          "the paper's current findings")
@@ -464,8 +503,9 @@ def build_parser() -> argparse.ArgumentParser:
                                                             "check it, or why none does")
     pr.set_defaults(func=_cmd_proofs)
 
-    rp = command("report", "the bound-versus-empirical report (default: a built-in instance with every arm class)",
-                 [_run_options("processes", cluster=False)])
+
+def _report_arguments(rp: argparse.ArgumentParser) -> None:
+    _run_options(rp, "processes", cluster=False)
     rp.add_argument("config", nargs="?", default=None, help=_config_help() + " (default: the built-in instance)")
     rp.add_argument("--seeds", default=None, help="N runs seeds 0..N-1; A:B runs A..B-1 (default 1000; with "
                                                   "--from, every saved seed)")
@@ -476,15 +516,20 @@ def build_parser() -> argparse.ArgumentParser:
                     help="output folder (default ./tacc-report; finished runs are kept in DIR/runs)")
     rp.set_defaults(func=_cmd_report)
 
-    ru = command("runs", "saved runs (a cache folder or tables) as a summary, or exported as tables")
+
+def _runs_arguments(ru: argparse.ArgumentParser) -> None:
     ru.add_argument("dir", help="a cache folder (--cache DIR, a report's OUT/runs) or a folder of tables")
     ru.add_argument("--to", choices=("parquet", "csv"), default=None, help="export runs, arms and configs tables")
     ru.add_argument("--out", default="tacc-runs", metavar="DIR",
                     help="folder for the exported tables (default ./tacc-runs)")
     ru.set_defaults(func=_cmd_runs)
 
+
+def _reproduce_arguments(rr: argparse.ArgumentParser) -> None:
+    from reports._paper import EXPERIMENTS
+
     keys = [e.key for e in EXPERIMENTS]
-    rr = command("reproduce", "the paper's experiments beside the paper's numbers", [_run_options("processes")])
+    _run_options(rr, "processes")
     rr.add_argument("experiment", nargs="*", metavar="EXPERIMENT",
                     help=f"{', '.join(keys)} or all (default all)")
     rr.add_argument("--seeds", type=_int_at_least(2), default=None, metavar="N",
@@ -493,8 +538,10 @@ def build_parser() -> argparse.ArgumentParser:
     rr.add_argument("--out", default="tacc-reproduce", metavar="DIR", help="output folder (default ./tacc-reproduce)")
     rr.set_defaults(func=_cmd_reproduce)
 
-    ex = command("explain", "one run, arm by arm as the theory sees it (class, threshold, continuation, "
-                            "certification, counts against bounds, regret share)")
+
+def _explain_arguments(ex: argparse.ArgumentParser) -> None:
+    from simulate import ENGINES, POLICIES
+
     ex.add_argument("config", help=_config_help())
     ex.add_argument("--policy", default="tacc", choices=POLICIES, metavar="POLICY",
                     help=f"the policy to run (default tacc): {', '.join(POLICIES)}")
@@ -506,7 +553,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="arms shown (largest regret share first; default 40)")
     ex.set_defaults(func=_cmd_explain)
 
-    bn = command("bench", "engine speed as ratios against references measured in the same run")
+
+def _bench_arguments(bn: argparse.ArgumentParser) -> None:
     bn.add_argument("--quick", action="store_true", help="smaller budgets and fewer seeds")
     bn.add_argument("--smpy-python", metavar="PYTHON", default=None,
                     help="an interpreter with SMPyBandits 0.9.7 installed (it needs scipy < 1.14: keep it in its own "
@@ -517,12 +565,28 @@ def build_parser() -> argparse.ArgumentParser:
                     help="processes for the scaling runs (default: the machine's cores)")
     bn.add_argument("--json", metavar="PATH", help="write every measurement as JSON ('-' for stdout)")
     bn.set_defaults(func=_cmd_bench)
-    return p
+
+
+#: the subcommands in the order ``tacc --help`` lists them: name, help, the function adding their arguments.
+_COMMANDS = (
+    ("bounds", "every quantity the theorems define, for one instance", _bounds_arguments),
+    ("simulate", "run a policy on seeds; per-run and per-arm results", _simulate_arguments),
+    ("check", "the gate: every claim's verdict on runs; exit 1 on a new violation", _check_arguments),
+    ("proofs", "every proof step checked by sympy or z3; exit 1 on a new refuted step", _proofs_arguments),
+    ("report", "the bound-versus-empirical report (default: a built-in instance with every arm class)",
+     _report_arguments),
+    ("runs", "saved runs (a cache folder or tables) as a summary, or exported as tables", _runs_arguments),
+    ("reproduce", "the paper's experiments beside the paper's numbers", _reproduce_arguments),
+    ("explain", "one run, arm by arm as the theory sees it (class, threshold, continuation, certification, counts "
+                "against bounds, regret share)", _explain_arguments),
+    ("bench", "engine speed as ratios against references measured in the same run", _bench_arguments),
+)
 
 
 # ------------------------------------------------------------------------------------------- entry point
-#: commands whose work draws with hypothesis (generated configurations, the evidence search).
-_USES_HYPOTHESIS = ("check", "report")
+#: commands whose work draws with hypothesis (generated configurations, the evidence search); ``tacc report`` judges
+#: runs without drawing and does not import hypothesis.
+_USES_HYPOTHESIS = ("check",)
 
 
 def _hypothesis_home(folder: str) -> None:

@@ -4,7 +4,7 @@ A run is determined by its configuration (its canonical serialized form, :func:`
 policy, the seed, the checkpoints, and the code that computes it (:func:`simulate._fingerprint.code_fingerprint`:
 the sources of ``bounds`` and ``simulate`` with numba's, numpy's and Python's versions), so changed code never
 reuses a stale run. The fingerprint is computed once per process and a configuration's digest once per
-configuration, so a run's key is one short hash.
+configuration, so a run's key is a cheap combination (a digest of everything but the seed, and the seed).
 
 Each stored record carries its own key and the sha256 of its bytes (a compact binary form, :func:`encode_record`,
 numbers exact): a record whose checksum or key does not match (a tampered or damaged row) is reported with a
@@ -20,12 +20,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import operator
 import os
 import sqlite3
 import stat
 import struct
 import time
 import warnings
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
@@ -34,12 +36,12 @@ import numpy as np
 from bounds import TaccInputError
 from simulate._fingerprint import code_fingerprint
 from simulate._rdfe import RdfePhase
-from simulate._record import RunRecord, Violation
+from simulate._record import RECORD_FIELDS, RunRecord, Violation, built
 
 __all__ = ["RECORD_FORMAT", "run_key", "encode_record", "decode_record", "RunCache", "CacheMismatchWarning"]
 
 #: bump when the stored form of a record changes (the code fingerprint covers every change to the engines).
-RECORD_FORMAT = 4
+RECORD_FORMAT = 5
 
 #: the cache file inside the cache folder.
 DB_NAME = "runs.sqlite"
@@ -53,23 +55,43 @@ class CacheMismatchWarning(UserWarning):
 
 
 def run_key(config_digest: str, policy: str, seed: int, checkpoints) -> str:
-    """The cache key of one run (a sha256 hex digest): the code fingerprint, the configuration's digest, the
-    policy, the seed and the checkpoints (floats by ``repr``, which is exact)."""
-    cps = "-" if checkpoints is None else ",".join(repr(float(c)) for c in checkpoints)
-    text = f"{RECORD_FORMAT}|{code_fingerprint()}|{config_digest}|{policy}|{int(seed)}|{cps}"
-    return hashlib.sha256(text.encode()).hexdigest()
+    """The cache key of one run: ``<digest>:<seed>``, the digest (sha256 hex) of everything but the seed (the
+    record format, the code fingerprint, the configuration's digest, the policy and the checkpoints, floats by
+    ``repr``, which is exact), then the seed in decimal.
+
+    The digest is made once per (fingerprint, configuration, policy, checkpoints object), so a sweep's key is a
+    cheap combination, no hash per run."""
+    fp = code_fingerprint()
+    memo = (fp, config_digest, policy, id(checkpoints))
+    hit = _GROUPS.get(memo)
+    if hit is None or hit[0] is not checkpoints:
+        cps = "-" if checkpoints is None else ",".join(repr(float(c)) for c in checkpoints)
+        hit = (checkpoints, hashlib.sha256(f"{RECORD_FORMAT}|{fp}|{config_digest}|{policy}|{cps}".encode())
+               .hexdigest())
+        if checkpoints is None or (type(checkpoints) is tuple and all(type(c) is float for c in checkpoints)):
+            if len(_GROUPS) >= 1024:     # kept only for immutable checkpoints (the entry holds the object, so
+                _GROUPS.clear()          # its id is not reused meanwhile)
+            _GROUPS[memo] = hit
+    return f"{hit[1]}:{int(seed)}"
+
+
+_GROUPS: dict = {}
 
 
 # ----------------------------------------------------------------------------------------------- record codec
 #: a stored row: the magic and the format, the key's length and the key (UTF-8), then little-endian int64
 #: (K, checkpoints, seed, rounds, event_held) and the six per-arm int64 columns, then float64 (cost, regret, the
 #: K shares, the checkpoints, the regrets at them), then the rest: the policy's name alone when there is no
-#: violation, no RDFE phase, no output and no trace (byte 0, then the name), else (byte 1) JSON text of
-#: [policy, violation, phases, output, trace]. Numbers are stored in binary, so they come back exactly.
+#: violation, no RDFE phase, no output and no trace (byte 0, then the name); RDFE's phases and output in binary
+#: when there is no violation and no trace (byte 2, then :func:`_encode_phases`' layout, then the name); else
+#: (byte 1) JSON text of [policy, violation, phases, output, trace]. Numbers are stored in binary (or by ``repr``
+#: in the JSON text), so they come back exactly, with their types.
 _MAGIC = b"TACC" + RECORD_FORMAT.to_bytes(2, "little")
 _LEN = struct.Struct("<I")
 _HEAD = struct.Struct("<5q")
 _BODIES: dict = {}
+_PHASE_FIELDS = tuple(f.name for f in fields(RdfePhase))
+_phase_values = operator.attrgetter(*_PHASE_FIELDS)
 
 
 def _body(K: int, n: int) -> struct.Struct:
@@ -89,17 +111,89 @@ def _plain(x):
     raise TypeError(f"cannot store {type(x).__name__} in a run record")
 
 
+#: ``json.dumps(x, separators=(",", ":"), default=_plain)``, without making an encoder per record.
+_JSON = json.JSONEncoder(separators=(",", ":"), default=_plain)
+
+
+#: struct codes of the scalars of RDFE's phases (:func:`_encode_phases`): None is a pad byte (no value).
+_CODES = {int: "q", float: "d", bool: "?", type(None): "x"}
+_FLATS: dict = {}
+
+
+def _flat(codes: bytes) -> tuple[struct.Struct, tuple]:
+    """The struct of ``codes`` and where its Nones go (positions in the unpacked values, ascending)."""
+    flat = _FLATS.get(codes)
+    if flat is None:
+        if len(_FLATS) >= 256:
+            _FLATS.clear()
+        text = codes.decode("ascii")
+        flat = _FLATS[codes] = (struct.Struct("<" + text), tuple(i for i, c in enumerate(text) if c == "x"))
+    return flat
+
+
+def _encode_phases(output, phases) -> bytes | None:
+    """RDFE's output and phases as flat typed scalars: the length of the codes (uint32), one struct code per
+    scalar (``q`` int, ``d`` float, ``?`` bool, ``x`` None: a pad byte), the scalars packed by those codes.
+    The scalars are the output, the number of phases, then per phase |S_r|, the number of survivors (-1: None),
+    r, eps, completed, leader, and the tuples active, fidelity, target, cost, ucb, lcb, width, survivors. None
+    when a value has another type or does not fit (the record is then stored as JSON text)."""
+    flat: list = [output, len(phases)]
+    for p in phases:
+        surv = p.survivors
+        flat += (len(p.active), -1 if surv is None else len(surv), p.r, p.eps, p.completed, p.leader)
+        flat += (*p.active, *p.fidelity, *p.target, *p.cost, *p.ucb, *p.lcb, *p.width)
+        if surv is not None:
+            flat += surv
+    try:
+        codes = "".join([_CODES[type(x)] for x in flat]).encode()
+        return b"".join((_LEN.pack(len(codes)), codes, _flat(codes)[0].pack(*[x for x in flat if x is not None])))
+    except (KeyError, struct.error):
+        return None
+
+
+def _decode_phases(data: bytes, at: int) -> tuple[int | None, tuple, int]:
+    """(output, phases, where the name starts) from :func:`_encode_phases`' bytes at ``at``."""
+    (length,) = _LEN.unpack_from(data, at)
+    at += _LEN.size
+    flat, nones = _flat(data[at:at + length])
+    x = flat.unpack_from(data, at + length)
+    if nones:
+        x = list(x)
+        for i in nones:
+            x.insert(i, None)
+        x = tuple(x)
+    output, count, i = x[0], x[1], 2
+    if type(count) is not int or not 0 <= count <= len(x):
+        raise ValueError("the RDFE phases do not match their layout")
+    phases = []
+    for _ in range(count):
+        m, s, r, eps, done, lead = x[i:i + 6]
+        i += 6
+        phases.append(built(RdfePhase, _PHASE_FIELDS, (
+            r, eps, x[i:i + m], x[i + m:i + 2 * m], x[i + 2 * m:i + 3 * m], x[i + 3 * m:i + 4 * m],
+            x[i + 4 * m:i + 5 * m], x[i + 5 * m:i + 6 * m], x[i + 6 * m:i + 7 * m], done, lead,
+            None if s < 0 else x[i + 7 * m:i + 7 * m + s])))
+        i += 7 * m + max(s, 0)
+    if i != len(x) or not all(type(p.r) is int for p in phases):
+        raise ValueError("the RDFE phases do not match their layout")
+    return output, tuple(phases), at + length + flat.size
+
+
 def encode_record(key: str, record: RunRecord) -> bytes:
     """The stored form of ``record`` under ``key`` (see the layout above)."""
     r, v = record, record.violation
     K, n = len(r.n_low), len(r.checkpoints)
+    binary = None
+    if v is None and r.trace is None and r.phases:
+        binary = _encode_phases(r.output, r.phases)
     if v is None and not r.phases and r.output is None and r.trace is None:
         rest = b"\x00" + r.policy.encode()
+    elif binary is not None:
+        rest = b"\x02" + binary + r.policy.encode()
     else:
-        rest = b"\x01" + json.dumps(
-            [r.policy, None if v is None else [v.arm, v.fidelity, v.count],
-             [[p.r, p.eps, p.active, p.fidelity, p.target, p.cost, p.ucb, p.lcb, p.width, p.completed, p.leader,
-               p.survivors] for p in r.phases], r.output, r.trace], separators=(",", ":"), default=_plain).encode()
+        rest = b"\x01" + _JSON.encode(
+            [r.policy, None if v is None else [v.arm, v.fidelity, v.count], [_phase_values(p) for p in r.phases],
+             r.output, r.trace]).encode()
     key_bytes = key.encode()
     return b"".join((
         _MAGIC, _LEN.pack(len(key_bytes)), key_bytes, _HEAD.pack(K, n, r.seed, r.rounds, r.event_held),
@@ -115,8 +209,9 @@ def _tuple(x):
 def decode_record(data: bytes) -> tuple[str, RunRecord]:
     """The inverse of :func:`encode_record`: (key, record); ValueError (or struct.error) if ``data`` is not a
     stored row of this format."""
-    data = bytes(data)
-    if data[:len(_MAGIC)] != _MAGIC:
+    if type(data) is not bytes:
+        data = bytes(data)
+    if not data.startswith(_MAGIC):
         raise ValueError("not a stored run of this format")
     at = len(_MAGIC) + _LEN.size
     (length,) = _LEN.unpack_from(data, len(_MAGIC))
@@ -134,21 +229,22 @@ def decode_record(data: bytes) -> tuple[str, RunRecord]:
     trace: Any
     if data[at:at + 1] == b"\x00":
         policy, v, phases, output, trace = data[at + 1:].decode(), None, (), None, None
+    elif data[at:at + 1] == b"\x02":
+        output, phases, at = _decode_phases(data, at + 1)
+        policy, v, trace = data[at:].decode(), None, None
     elif data[at:at + 1] == b"\x01":
         policy, v, phases, output, trace = json.loads(data[at + 1:])
+        phases = tuple(built(RdfePhase, _PHASE_FIELDS, (r, eps, tuple(a), tuple(fi), tuple(t), tuple(c), tuple(u),
+                                                        tuple(lo), tuple(w), done, lead, _tuple(surv)))
+                       for r, eps, a, fi, t, c, u, lo, w, done, lead, surv in phases)
     else:
         raise ValueError("not a stored run of this format")
     f = 6 * K
-    return key, RunRecord(
-        policy=policy, seed=seed, n_low=x[:K], n_high=x[K:2 * K], continuation=x[2 * K:3 * K],
-        threshold_count=x[3 * K:4 * K], high_in_window=x[4 * K:5 * K], high_before_threshold=x[5 * K:f],
-        regret_share=x[f + 2:f + 2 + K], rounds=rounds, cost=x[f], regret=x[f + 1],
-        checkpoints=x[f + 2 + K:f + 2 + K + n], regret_at=x[f + 2 + K + n:], event_held=bool(held),
-        violation=None if v is None else Violation(*v),
-        phases=tuple(RdfePhase(r, eps, tuple(a), tuple(fi), tuple(t), tuple(c), tuple(u), tuple(lo), tuple(w),
-                               done, lead, _tuple(surv))
-                     for r, eps, a, fi, t, c, u, lo, w, done, lead, surv in phases),
-        output=output, trace=None if trace is None else tuple(tuple(t) for t in trace))
+    return key, built(RunRecord, RECORD_FIELDS, (      # the fields in order (RunRecord(policy=..., ...))
+        policy, seed, x[:K], x[K:2 * K], x[2 * K:3 * K], x[3 * K:4 * K], x[4 * K:5 * K], x[5 * K:f],
+        x[f + 2:f + 2 + K], rounds, x[f], x[f + 1], x[f + 2 + K:f + 2 + K + n], x[f + 2 + K + n:], bool(held),
+        None if v is None else Violation(*v), phases, output,
+        None if trace is None else tuple(tuple(t) for t in trace)))
 
 
 def _checksum(data: bytes) -> str:

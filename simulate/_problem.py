@@ -205,12 +205,19 @@ def make_problem(config, **parameters) -> Problem:
     return problem_of(config, build_instance(config.instance))
 
 
-def problem_of(config: Config, inst: Instance) -> Problem:
-    """The :class:`Problem` of a configuration whose instance is already built."""
+def problem_of(config: Config, inst: Instance, like: Problem | None = None) -> Problem:
+    """The :class:`Problem` of a configuration whose instance is already built.
+
+    ``like``: a problem of the same instance (``inst`` is ``like.instance``) and the same gamma, whose
+    certification times tau_k(gamma) are reused (they depend on nothing else; a sweep over budgets searches them
+    once)."""
     c, p = config.costs, config.params
     t = thresholds(inst.n_arms, c.low, p.budget, delta=p.delta, rho=p.rho, gamma=p.gamma, s0=p.s0,
                    noise_scale=inst.noise.subgaussian_scale)
-    tau = instance_certification_times(inst, p.gamma)
+    if like is not None and like.instance is inst and like.gamma == float(p.gamma):
+        tau = like.tau
+    else:
+        tau = instance_certification_times(inst, p.gamma)
     return Problem(config=config, instance=inst, cost_low=float(c.low), cost_high=float(c.high),
                    budget=float(p.budget), horizon=t.horizon, delta=float(p.delta), rho=t.rho, ell=t.ell,
                    gamma=float(p.gamma), eta=float(p.eta), s0=int(p.s0), n_gamma=t.n_gamma, tau=tau)

@@ -20,7 +20,7 @@ from simulate._rdfe import RdfePhase
 from simulate._rewards import HIGH, LOW
 
 __all__ = ["Violation", "RunRecord", "regret_shares", "regret_sums", "regret_summary", "record_from_arrays",
-           "default_checkpoints", "FIDELITY_NAMES"]
+           "default_checkpoints", "FIDELITY_NAMES", "RECORD_FIELDS", "built"]
 
 FIDELITY_NAMES = {LOW: "L", HIGH: "H"}
 
@@ -179,12 +179,24 @@ def record_from_arrays(policy: str, seed: int, per_arm, shares, rounds: int, cos
     (n_low, n_high, continuation, threshold_count, high_in_window, high_before_threshold), ``shares`` and ``at``
     float arrays (converted once with ``tolist``, so every field holds Python ints and floats)."""
     n_low, n_high, cont, thr, win, early = per_arm.tolist()
-    return RunRecord(
-        policy=policy, seed=seed, n_low=tuple(n_low), n_high=tuple(n_high), continuation=tuple(cont),
-        threshold_count=tuple(thr), high_in_window=tuple(win), high_before_threshold=tuple(early),
-        regret_share=tuple(shares.tolist()), rounds=rounds, cost=cost, regret=regret, checkpoints=checkpoints,
-        regret_at=tuple(at.tolist()), event_held=violation is None, violation=violation, phases=phases,
-        output=output, trace=trace)
+    return built(RunRecord, RECORD_FIELDS, (
+        policy, seed, tuple(n_low), tuple(n_high), tuple(cont), tuple(thr), tuple(win), tuple(early),
+        tuple(shares.tolist()), rounds, cost, regret, checkpoints, tuple(at.tolist()), violation is None, violation,
+        phases, output, trace))
+
+
+#: the fields of :class:`RunRecord`, in order (the order of :func:`built`'s values).
+RECORD_FIELDS = tuple(f.name for f in fields(RunRecord))
+
+
+def built(cls, names: tuple, values) -> object:
+    """``cls(**dict(zip(names, values)))`` for a frozen dataclass without ``__post_init__`` (:class:`RunRecord`,
+    :class:`simulate.RdfePhase`), made without calling ``__init__``, which stores each field through
+    ``object.__setattr__`` and costs about as much as the rest of decoding a stored record. The object is the same:
+    the same fields holding the same values (``names`` must be every field, in order)."""
+    obj = object.__new__(cls)
+    obj.__dict__.update(zip(names, values, strict=True))
+    return obj
 
 
 def _phase(p: dict) -> RdfePhase:

@@ -27,7 +27,7 @@ from simulate._cache import RunCache, run_key
 from simulate._engine import ENGINES, run
 from simulate._fingerprint import code_fingerprint
 from simulate._frame import save_configs
-from simulate._problem import config_key, make_problem
+from simulate._problem import config_key, make_problem, problem_of
 from simulate._record import RunRecord
 from simulate._registry import policy_class
 
@@ -89,11 +89,14 @@ _WINDOW_PER_WORKER = 256
 
 
 def _problem(config: Config):
+    """The problem of ``config``, built once; configurations that differ only in their costs and parameters
+    (a sweep over budgets: the same instance object) share the built instance and, at the same gamma, tau_k."""
     key = config_key(config)
     if key not in _PROBLEMS:
         if len(_PROBLEMS) >= 8:
             _PROBLEMS.pop(next(iter(_PROBLEMS)))
-        _PROBLEMS[key] = make_problem(config)
+        like = next((p for p in reversed(_PROBLEMS.values()) if p.config.instance is config.instance), None)
+        _PROBLEMS[key] = make_problem(config) if like is None else problem_of(config, like.instance, like)
     return _PROBLEMS[key]
 
 
@@ -170,13 +173,25 @@ def run_tasks(tasks: Sequence[Task], *, executor: str = "serial", workers: int |
                           engine=engine, progress=progress))
 
 
-def _stream(tasks, executor, n_workers, scheduler, cache, engine, progress, total):
-    from tqdm import tqdm
+class _NoBar:
+    """The progress bar when none is shown (tqdm is imported only to show one)."""
 
+    def update(self, n: int) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def _stream(tasks, executor, n_workers, scheduler, cache, engine, progress, total):
     store = RunCache(cache) if cache is not None else None
     if store is not None:      # the configurations beside their runs, so the folder can be tabulated (load_runs)
         tasks = _saving_configs(tasks, cache)
-    bar = tqdm(total=total, disable=not progress, unit="run", desc="runs", leave=False)
+    if progress:
+        from tqdm import tqdm
+        bar = tqdm(total=total, unit="run", desc="runs", leave=False)
+    else:
+        bar = _NoBar()
     pool = None
     try:
         if executor == "serial":

@@ -49,6 +49,10 @@ def test_overflow_is_refused_naming_the_field_with_the_digits():
     assert e.value.field == "params.budget"
     assert "the budget is too large" in e.value.reason and "decimal digits" not in e.value.reason
     assert cost_units(1 / 3, 10.0, 100).denominator == 10**16     # fits: accepted
+    with pytest.raises(TaccInputError) as e:
+        cost_units(1.0, 10.0, 5e-324)           # the smallest subnormal: a denominator of 324 digits
+    assert e.value.field == "params.budget" and len(str(e.value)) < 300, str(e.value)
+    assert "324 digits" in e.value.reason
 
 
 def test_analyze_refuses_what_the_engines_cannot_account_for():

@@ -155,3 +155,9 @@ def test_dump_config_round_trips_every_preset(name, tmp_path):
 @given(configs())
 def test_dump_config_round_trips_generated_configs(c):
     assert parse_config(tomllib.loads(dump_config(c))) == c
+
+
+def test_a_word_other_than_min_for_rho_says_min_is_allowed():
+    with pytest.raises(TaccInputError, match='"min"') as info:
+        parse_config(with_("params.rho", "max"))
+    assert info.value.field == "params.rho" and info.value.value == "max"

@@ -91,3 +91,19 @@ def test_importing_certify_does_not_import_scipy_stats():
     code = "import sys, certify; print('scipy.stats' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+def test_lem_ci_without_failures_does_not_import_scipy_stats():
+    """No failed event: the p-value P(Bin(n, delta) >= 0) is exactly 1, and scipy.stats (seconds to import, most of
+    a report's judging time) is not imported; one failure imports it and gives the exact tail."""
+    import subprocess
+    import sys
+    code = ("import sys; from types import SimpleNamespace as run; from certify import ClaimContext, "
+            "check_assumptions, judge_lem_ci; from simulate import make_problem; from bounds import load_config; "
+            "p = make_problem(load_config('set-a')); ctx = ClaimContext(p, check_assumptions(p)); "
+            "held, failed = run(event_held=True, policy='tacc'), run(event_held=False, policy='tacc'); "
+            "v = judge_lem_ci(ctx, [held] * 20); print(v.worst.what, 'scipy.stats' in sys.modules); "
+            "w = judge_lem_ci(ctx, [failed] + [held] * 19); print(w.worst.what, 'scipy.stats' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split("\n")
+    assert out[0] == "failure frequency (p = 1) False"
+    assert out[1] == f"failure frequency (p = {1 - 0.95 ** 20:.3g}) True"     # P(Bin(20, .05) >= 1)

@@ -114,3 +114,15 @@ def test_a_share_of_no_regret_is_undefined_not_zero_percent():
     assert arm["regret_fraction"] is None and "0 / 0" in arm["regret_fraction_reason"]
     story = explain(default_config(), "tacc", 0)
     assert story.regret > 0 and "% of the regret" in render(story)
+
+
+def test_an_arm_never_queried_is_told_so():
+    # a budget of one low query: every other arm is never queried (the story said "last queried at round -1")
+    from bounds import config_to_dict, parse_config
+    d = config_to_dict(default_config())
+    d["params"]["budget"] = 1.0
+    e = explain(parse_config(d), "tacc", 0)
+    never = [k for k, a in enumerate(e.arms) if a.last_round == -1]
+    assert e.rounds == 1 and len(never) == len(e.arms) - 1        # one low query fits the budget of 1
+    stories = [e.story(k) for k in never]
+    assert all("; never queried;" in s and "round -1" not in s for s in stories), stories

@@ -177,6 +177,9 @@ def test_a_bound_that_falls_with_the_budget_gets_its_reason():
 def test_a_small_positive_share_is_not_written_as_zero_percent():
     from reports._report import _pct
     assert _pct(1.174e-05) == "0.0012%" and _pct(0.092) == "9.2%" and _pct(1.0, 0) == "100%" and _pct(0.0) == "0.0%"
+    # a share just below 1 never reads 100% ("runs reach 100.0%" beside a table's 0.9999)
+    assert _pct(0.99998) == "99.998%" and _pct(0.9999) == "99.99%" and _pct(0.999) == "99.9%" and _pct(1.0) == "100.0%"
+    assert _pct(1.00004) == "100.004%"
 
 
 def test_count_distribution_tells_cd_from_cu():
@@ -191,6 +194,17 @@ def test_count_distribution_tells_cd_from_cu():
     merged = count_distribution(["2 (C)"], [{"C^u": [10, 11, 20, 21, 22]}], [30.0], title="t", ylabel="N",
                                 bound_label="bound")
     assert "runs with the arm in C^d" not in merged.axes[0].get_legend_handles_labels()[1]
+
+
+def test_a_figure_with_nothing_labelled_draws_no_legend_and_no_warning():
+    # every arm tied: no suboptimal arm to draw (matplotlib warned "No artists with labels found" twice)
+    import warnings
+
+    from reports._figures import count_distribution
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fig = count_distribution([], [], [], title="t", ylabel="N", bound_label="bound")
+    assert fig.axes[0].get_legend() is None
 
 
 def test_count_groups_and_tightness_ratios_follow_the_runs(report):
@@ -244,3 +258,26 @@ def test_a_failed_assumption_names_the_claims_that_need_it(tmp_path, section, ch
     assert failed in sentence and needing in sentence, sentence
     not_applicable = {c["key"] for c in res["certificate"]["claims"] if c["counts"]["NOT_APPLICABLE"]}
     assert not_applicable == ({"lem-ci"} if failed == "sec:problem:noise" else set()), not_applicable
+
+
+def test_figures_drawn_in_a_helper_process_make_the_same_report(report, tmp_path):
+    """The default ``tacc report`` draws its figures in a helper process while it judges the runs: the same PNG
+    pixels and file list as the fixture's report, drawn in this process, and the same numbers (rebuilt from the
+    fixture's saved runs, which makes no fresh run: only the metamorphic relations are not run)."""
+    pytest.importorskip("pandas")
+    import numpy as np
+    from matplotlib.image import imread
+
+    from reports._figure_pool import FigureWriter
+    from reports._tables import dumps
+    from simulate import load_runs
+    with FigureWriter(tmp_path / "figures", process=True) as figures:
+        other = make_report(default_config(), seeds=SEEDS, out_dir=tmp_path, budgets=[1000.0, 4000.0],
+                            runs=load_runs(report.out_dir / "runs"), figures=figures)
+    assert other.files == report.files
+    assert (tmp_path / "results.json").read_text() == dumps(dict(report.results, metamorphic=None))
+    for f in report.files:
+        if f.endswith(".png"):
+            a, b = imread(tmp_path / f), imread(report.out_dir / f)
+            assert a.shape == b.shape and np.array_equal(a, b), f
+    assert not list(tmp_path.rglob("*.partial"))

@@ -7,8 +7,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from reports._tables import CountMean, dumps, fmt, fmt_apart, jsonable, table
+from reports._tables import CountMean, Ratio, dumps, fmt, fmt_apart, jsonable, table
 
 
 def _strict(text):
@@ -68,10 +70,42 @@ def test_long_lists_with_repeated_numbers_encode_as_json_does():
              [int(v) for v in rng.choice([1, 2, -7], 3000)] + [10**30] * 100, [1.0] * 2000,
              rng.random(3000).tolist(), [-0.0] * 1500 + [0.0] * 1500, [1] * 1500 + [1.0] * 1500, [True] * 2000,
              [1.0] * 1024 + rng.random(3000).tolist(), [[1, 2]] * 2000, [1.5] * 10]
+    cases += [[None, 2.5] * 1000, [None, -0.0] * 1000, [0.0, None] * 1000 + [-0.0], ["A", "B", None] * 700,
+              [False, None] * 600, [1, None] * 600 + [1.0], [None] * 2000, [[1, 2], None] * 800,
+              {"tau": [1, 5] * 800, "window": [[3, 4]] * 1600, "gain": [0.25] * 1600, "r": {"x": [7] * 2000}},
+              {1: [2.5] * 2000}, {"a": [], "b": {}, "c": "\u00e9\n"}]
     for c in cases:
         assert _line(c) == json.dumps(c, allow_nan=False)
-    with pytest.raises(ValueError):
-        _line([math.nan] * 2000)
+    for bad in ([math.nan] * 2000, {"x": [math.inf] * 2000}, [None, math.nan] * 600, {"y": -math.inf}):
+        with pytest.raises(ValueError):
+            _line(bad)
+
+
+#: the kinds of entries a column holds, each with few values (so they repeat): numbers of one type, both zeros,
+#: text, lists; a column draws from one kind, nulls, and sometimes a value of another kind.
+_KINDS = (st.integers(-3, 3), st.integers(), st.sampled_from([0.0, -0.0]), st.sampled_from([0.0, -0.0, 1.0, 2.5]),
+          st.floats(allow_nan=False, allow_infinity=False), st.sampled_from(["A", "C^d", "\u00e9", ""]),
+          st.booleans(), st.lists(st.integers(0, 3), max_size=2))
+
+
+@st.composite
+def _columns(draw):
+    kind = draw(st.sampled_from(_KINDS))
+    pool = draw(st.lists(kind, min_size=1, max_size=6)) + draw(st.lists(st.none(), max_size=1))
+    pool += draw(st.lists(st.one_of(*_KINDS), max_size=1))
+    picks = draw(st.lists(st.integers(0, len(pool) - 1), min_size=1, max_size=40))
+    length = draw(st.sampled_from([10, 1100, 1100, 3000]))
+    return [pool[picks[i % len(picks)]] for i in range(length)]
+
+
+@given(column=_columns(), wrap=st.booleans())
+def test_line_is_json_text_for_any_column(column, wrap):
+    """Whatever a long column repeats (numbers of one type or several, both zeros, text, nulls, lists), alone or
+    in a mapping of columns, ``_line`` writes json's text."""
+    from reports._tables import _line
+
+    x = {"column": column, "n": len(column)} if wrap else column
+    assert _line(x) == json.dumps(x, allow_nan=False)
 
 
 def test_a_column_of_numbers_stays_right_aligned_with_entries_not_stated():
@@ -112,3 +146,15 @@ def test_a_mean_count_never_prints_above_its_maximum():
 def test_a_printed_mean_count_lies_between_the_smallest_and_largest_count(counts):
     shown = float(fmt(CountMean(sum(counts) / len(counts))))
     assert min(counts) <= shown <= max(counts)
+
+
+def test_a_ratio_below_one_never_prints_as_one():
+    # tacc check printed the theorem's max ratio 0.99998 as "1", like class-A's exact 1
+    assert fmt(0.99998) == "1" and fmt(Ratio(0.99998)) == "0.99998" and fmt(Ratio(1.0)) == "1"
+    assert fmt(Ratio(0.5)) == "0.5" and fmt(Ratio(math.nan)) == "undefined" and fmt(Ratio(math.inf)) == "inf"
+    assert fmt(Ratio(1 + 2**-52)) == "1.0000000000000002"
+
+
+@given(st.floats(0, 10, allow_nan=False))
+def test_a_printed_ratio_is_one_only_when_it_is(x):
+    assert (fmt(Ratio(x)) == "1") == (x == 1.0)

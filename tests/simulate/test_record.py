@@ -85,3 +85,20 @@ def test_regret_share_of_a_tied_arm_is_exactly_zero(config):
     r = run(p, "tacc", 0)
     assert r.regret_share[:2] == (0.0, 0.0) and r.regret == r.regret_share[2]
     assert not math.isnan(r.regret)
+
+
+def test_built_is_the_constructor_and_refuses_a_missing_field(config):
+    """``built`` (records made without the frozen dataclass's ``__init__``) gives the same object as the
+    constructor; a field left out is an error, not a record without it."""
+    from simulate import RdfePhase
+    from simulate._record import RECORD_FIELDS, built
+    r = run(make_problem(config()), "rdfe", 5)
+    values = tuple(getattr(r, f) for f in RECORD_FIELDS)
+    b = built(RunRecord, RECORD_FIELDS, values)
+    assert type(b) is RunRecord and b == RunRecord(*values) and repr(b) == repr(RunRecord(*values))
+    assert hash(b) == hash(RunRecord(*values)) and b != built(RunRecord, RECORD_FIELDS, ("ucb", *values[1:]))
+    phase = r.phases[0]
+    names = tuple(RdfePhase.__dataclass_fields__)
+    assert built(RdfePhase, names, tuple(getattr(phase, n) for n in names)) == phase
+    with pytest.raises(ValueError):
+        built(RunRecord, RECORD_FIELDS, values[:-1])

@@ -8,6 +8,7 @@ import json
 import os
 import signal
 import sqlite3
+import struct
 import subprocess
 import sys
 import textwrap
@@ -132,6 +133,67 @@ def test_record_codec_round_trips_every_policy(config):
             key, back = decode_record(encode_record("0123456789abcdef" * 4, rec))
             assert key == "0123456789abcdef" * 4
             assert back == rec and repr(back) == repr(rec), policy      # the same values and the same types
+
+
+def test_rdfe_phases_are_stored_in_binary_with_their_types(config):
+    """RDFE's phases (ints, floats, inf, None, bools) come back with the same values and types from the binary
+    layout; a value the layout cannot hold falls back to JSON text; a damaged layout is refused."""
+    from simulate._cache import _MAGIC
+    p = make_problem(config(**{"params.budget": 4000}))
+    recs = [run(p, "rdfe", s) for s in range(6)]
+    assert any(None in ph.ucb for r in recs for ph in r.phases)            # unfinished blocks: None
+    assert any(r.violation is None for r in recs)
+    for r in recs:
+        data = encode_record("k", r)
+        tag = data[len(_MAGIC) + 4 + 1 + 40 + 8 * (7 * p.n_arms + 2 + 2 * len(r.checkpoints))]
+        assert tag == (2 if r.violation is None else 1)                     # a violation: JSON text
+        key, back = decode_record(data)
+        assert back == r and repr(back) == repr(r)
+    r = next(r for r in recs if r.violation is None)
+    big = dataclasses.replace(r, phases=(dataclasses.replace(r.phases[0], r=2**70),))       # no int64: JSON
+    data = encode_record("k", big)
+    assert b'"rdfe"' in data and decode_record(data)[1] == big
+    data = bytearray(encode_record("k", r))
+    at = len(_MAGIC) + 4 + 1 + 40 + 8 * (7 * p.n_arms + 2 + 2 * len(r.checkpoints)) + 1
+    data[at] += 1                                                            # one more struct code than scalars
+    with pytest.raises((ValueError, struct.error)):
+        decode_record(bytes(data))
+
+
+def test_run_key_is_a_group_digest_and_the_seed(config):
+    a, b = tasks_for([config()], ["tacc"], [7, 8])
+    assert a.key().split(":")[0] == b.key().split(":")[0] and a.key().endswith(":7") and b.key().endswith(":8")
+    c, = tasks_for([config()], ["rdfe"], [7])
+    d, = tasks_for([config()], ["tacc"], [7], checkpoints=[10.0])
+    assert len({a.key(), c.key(), d.key()}) == 3
+    # a list of checkpoints (mutable: never memoised) gives the key of the equal tuple
+    assert run_key(config_key(a.config), "tacc", 7, [10.0]) == d.key()
+
+
+def test_a_sweep_over_budgets_searches_tau_once_with_the_same_problems(config, monkeypatch):
+    """Problems of one instance at several budgets share the built instance and tau_k(gamma), and equal the
+    problems built alone (so the records are the same)."""
+    import simulate._problem as problem_module
+    from reports._report import _at_budget
+    base = config()
+    configs = [_at_budget(base, b) for b in (1000.0, 2000.0, 4000.0)]
+    calls = []
+    real = problem_module.instance_certification_times
+    monkeypatch.setattr(problem_module, "instance_certification_times", lambda *a: calls.append(a) or real(*a))
+    runner._PROBLEMS.clear()
+    shared = [runner._problem(c) for c in configs]
+    assert len(calls) == 1 and all(s.instance is shared[0].instance for s in shared)
+    alone = [make_problem(c) for c in configs]
+    for s, a in zip(shared, alone, strict=True):
+        assert s.tau == a.tau and (s.horizon, s.n_gamma, s.ell) == (a.horizon, a.n_gamma, a.ell)
+        assert [run(s, p, 3) for p in ("tacc", "rdfe")] == [run(a, p, 3) for p in ("tacc", "rdfe")]
+    runner._PROBLEMS.clear()
+    calls.clear()
+    other = config(**{"params.gamma": 0.11})
+    runner._problem(configs[0])
+    runner._problem(_at_budget(other, 1000.0))                               # another configuration's instance
+    assert len(calls) == 2
+    runner._PROBLEMS.clear()
 
 
 def test_a_changed_engine_source_gives_a_different_key(tmp_path):

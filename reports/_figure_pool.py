@@ -1,0 +1,102 @@
+"""Figures drawn while the rest of a report is computed: in a helper process (the second core), or here.
+
+A figure is named by its builder (``"module:function"``, resolved where it is drawn, so the caller never imports
+matplotlib) and the builder's arguments (plain numbers, lists and ``bounds`` objects, pickled exactly). The helper
+draws the figures one after the other in the order they were given, with the same code as in this process, so the
+files are the same wherever they are drawn (``reports._figures.save``: each file written whole or not at all).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import signal
+from concurrent.futures import Future, ProcessPoolExecutor
+from multiprocessing import active_children, get_context
+from pathlib import Path
+
+__all__ = ["FigureWriter"]
+
+
+def _draw(builder: str, args: tuple, kwargs: dict, out_dir: str, name: str) -> list[str]:
+    """Build the figure with ``builder(*args, **kwargs)`` and save it as ``out_dir/name``.png and .pdf."""
+    from reports._figures import save
+    module, function = builder.split(":")
+    return save(getattr(importlib.import_module(module), function)(*args, **kwargs), Path(out_dir), name)
+
+
+def _start_helper(parent: int) -> None:
+    """In the helper process: Ctrl-C is left to the parent (which stops the helper); the helper dies with the
+    parent, even under ``kill -9`` (Linux: PR_SET_PDEATHSIG; elsewhere its queue from the parent closes);
+    matplotlib is imported now, while the parent reads its runs."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        import ctypes
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL)
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != parent:                # the parent died before the line above
+        os._exit(1)
+    import reports._figures  # noqa: F401
+
+
+class FigureWriter:
+    """Draws figures into ``out_dir``: in one helper process with ``process`` (started at once, so its imports
+    overlap the caller's work), else in this process when each is given.
+
+    Use as a context manager: leaving it normally waits for every figure; leaving it on an error or an interrupt
+    stops the helper at once and removes the partial files of the figure it was drawing (no file under a
+    figure's name is ever half-written, ``reports._figures.save``).
+    """
+
+    def __init__(self, out_dir, *, process: bool):
+        self.out_dir = Path(out_dir)
+        self._futures: list[tuple[str, Future]] = []
+        self._pool, self._helper = None, []
+        if process:
+            before = set(active_children())
+            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn"),
+                                             initializer=_start_helper, initargs=(os.getpid(),))
+            self._pool.submit(int)            # a pool starts its process on the first task: start it now
+            self._helper = [p for p in active_children() if p not in before]
+
+    def draw(self, builder: str, name: str, *args, **kwargs) -> None:
+        """Draw ``builder(*args, **kwargs)`` (``"module:function"`` returning a figure) as ``name``.png and .pdf."""
+        job = (builder, args, kwargs, str(self.out_dir), name)
+        if self._pool is not None:
+            self._futures.append((name, self._pool.submit(_draw, *job)))
+        else:
+            done: Future = Future()
+            done.set_result(_draw(*job))
+            self._futures.append((name, done))
+
+    def files(self, progress=None) -> dict[str, list[str]]:
+        """{figure name: the files written}, once every figure is drawn (an error in the helper, or its death, is
+        raised here); ``progress`` is called once per figure finished."""
+        out = {}
+        for name, f in self._futures:
+            out[name] = f.result()
+            if progress is not None:
+                progress()
+        return out
+
+    def close(self, *, stop: bool = False) -> None:
+        """Wait for the helper to finish its figures and end it; with ``stop``, end it at once (the partial file
+        of the figure it was drawing is removed)."""
+        if self._pool is None:
+            return
+        pool, self._pool = self._pool, None
+        if stop:
+            for p in self._helper:
+                p.kill()
+            pool.shutdown(wait=True, cancel_futures=True)
+            for partial in self.out_dir.glob(".*.partial"):
+                partial.unlink(missing_ok=True)
+        else:
+            pool.shutdown(wait=True)
+
+    def __enter__(self) -> FigureWriter:
+        return self
+
+    def __exit__(self, exc_type, *exc) -> None:
+        self.close(stop=exc_type is not None)

@@ -1,0 +1,69 @@
+"""Figures drawn in a helper process: the same files as drawn here; an interrupt leaves no partial file and no
+helper; a file is written whole or not at all."""
+
+import multiprocessing
+
+import numpy as np
+import pytest
+from matplotlib.image import imread
+
+from reports._figure_pool import FigureWriter
+from reports._figures import save
+
+CURVES = ([250.0, 500.0, 1000.0], {"tacc": ([3.0, 5.0, 8.0], [0.5, 0.25, 0.125]),
+                                    "ucb": ([4.0, 9.0, 20.0], [1.0, 1.0, 2.0])})
+
+
+def _draw_all(writer: FigureWriter) -> dict:
+    writer.draw("reports._figures:regret_curves", "curves", *CURVES, title="regret", logy=True)
+    writer.draw("reports._figures:tightness", "tight", {"claim (lem:x)": [0.5, 0.75, 1.0], "empty (lem:y)": []},
+                title="tightness")
+    return writer.files()
+
+
+def test_helper_process_draws_the_same_files_as_this_process(tmp_path):
+    with FigureWriter(tmp_path / "here", process=False) as here:
+        files_here = _draw_all(here)
+    with FigureWriter(tmp_path / "helper", process=True) as helper:
+        files_helper = _draw_all(helper)
+    assert files_here == files_helper == {"curves": ["curves.png", "curves.pdf"], "tight": ["tight.png", "tight.pdf"]}
+    for name in ("curves.png", "tight.png"):
+        a, b = imread(tmp_path / "here" / name), imread(tmp_path / "helper" / name)
+        assert a.shape == b.shape and np.array_equal(a, b), name          # pixel for pixel
+    assert not list(tmp_path.rglob("*.partial"))
+
+
+def test_an_error_in_the_helper_is_raised_by_files(tmp_path):
+    with FigureWriter(tmp_path, process=True) as helper:
+        helper.draw("reports._figures:no_such_figure", "bad")
+        with pytest.raises(AttributeError, match="no_such_figure"):
+            helper.files()
+
+
+def test_an_interrupt_stops_the_helper_at_once_and_leaves_no_partial_file(tmp_path):
+    before = set(multiprocessing.active_children())
+    with pytest.raises(KeyboardInterrupt):
+        with FigureWriter(tmp_path, process=True) as helper:
+            helper.draw("reports._figures:regret_curves", "curves", *CURVES, title="regret")
+            (tmp_path / ".curves.png.partial").write_bytes(b"half a file")   # as a killed draw leaves it
+            raise KeyboardInterrupt
+    assert not [p for p in multiprocessing.active_children() if p not in before]     # the helper is gone
+    assert not list(tmp_path.glob(".*.partial"))
+
+
+def test_save_writes_a_file_whole_or_not_at_all(tmp_path, monkeypatch):
+    import matplotlib.pyplot as plt
+    (tmp_path / "f.png").write_bytes(b"the previous figure")
+    fig = plt.figure()
+
+    def killed(path, **kwargs):                         # dies half-way through writing
+        with open(path, "wb") as f:
+            f.write(b"\x89PNG half")
+        raise KeyboardInterrupt
+    monkeypatch.setattr(fig, "savefig", killed)
+    with pytest.raises(KeyboardInterrupt):
+        save(fig, tmp_path, "f", formats=("png",))
+    assert (tmp_path / "f.png").read_bytes() == b"the previous figure"
+    monkeypatch.undo()
+    assert save(fig, tmp_path, "f", formats=("png",)) == ["f.png"]
+    assert (tmp_path / "f.png").read_bytes().startswith(b"\x89PNG") and not list(tmp_path.glob(".*.partial"))
