@@ -25,7 +25,7 @@ __all__ = ["tacc_kernel", "draw_cost", "previous_draw_cost"]
 @numba.njit
 def _kernel(mu, sched, rows, row_of, bases, ell, n_gamma, s0, eta, gamma, cost_low, cost_high, budget, noise,
             sigma):
-    prefix, prefix_len, tail_c, tail_a, n0, r, clip = sched
+    prefix, prefix_len, tail_c, tail_a, n0, r, clip, power = sched
     K = mu.size
     width = rows.shape[1]
     cnt = np.zeros((2, K), dtype=np.int64)
@@ -55,7 +55,7 @@ def _kernel(mu, sched, rows, row_of, bases, ell, n_gamma, s0, eta, gamma, cost_l
         if cost + price > budget:
             break
         n = cnt[m, k] + 1
-        mean = schedule_mean(prefix, prefix_len, tail_c, tail_a, n0, r, clip, k, n) if m == LOW else mu[k]
+        mean = schedule_mean(prefix, prefix_len, tail_c, tail_a, n0, r, clip, power, k, n) if m == LOW else mu[k]
         sums[m, k] += draw_from(noise, sigma, mean, bases[m, k], n)
         cnt[m, k] = n
         cost += price
@@ -86,7 +86,7 @@ def tacc_kernel(problem, seed: int):
     s = problem.schedule
     rows, row_of = problem.bias_table
     cnt, cont, rounds = _kernel(np.asarray(problem.instance.mu_high, dtype=float),
-                                (s.prefix, s.prefix_len, s.c, s.a, s.n0, s.r, s.clip), rows, row_of,
+                                (s.prefix, s.prefix_len, s.c, s.a, s.n0, s.r, s.clip, s.power), rows, row_of,
                                 key_bases(int(seed), problem.n_arms), problem.ell, problem.n_gamma, problem.s0,
                                 problem.eta, problem.gamma, problem.cost_low, problem.cost_high, problem.budget,
                                 noise_code(problem.noise), problem.sigma)

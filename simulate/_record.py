@@ -2,8 +2,8 @@
 
 Records compare equal field by field (floats exactly), so "the two engines agree" is ``a == b``, and they
 round-trip through JSON (``to_dict``) and the runner's cache (``simulate._cache``). The regret numbers are
-correctly rounded sums (``math.fsum``, ported to compiled code in ``simulate._fsum`` so the fast engine computes
-them in its loop).
+correctly rounded sums (``math.fsum``'s float, computed exactly in compiled code by ``simulate._fsum``, so the fast
+engine computes them in its loop).
 """
 
 from __future__ import annotations
@@ -50,16 +50,16 @@ def shares_into(gaps, cost_low, cost_high, n_low, n_high, out):
 def regret_sums(gaps, cost_low, cost_high, n_low, n_high, snaps, n_snaps, shares, at, work):
     """The run's regret numbers in one compiled pass: ``shares`` (K) the final shares, ``at`` the regret at each
     checkpoint (the first ``n_snaps`` from the counts in ``snaps[i]`` = (low, high), the rest the final regret),
-    each sum correctly rounded (``math.fsum``, ported in ``simulate._fsum``); ``work`` is (2, K + 1) floats.
+    each sum correctly rounded (``math.fsum``'s float, ``simulate._fsum``); ``work`` is K floats.
     Returns (regret, ok); ok is False when a sum is not finite (then :func:`regret_summary` asks
     ``math.fsum``)."""
     K = gaps.size
     shares_into(gaps, cost_low, cost_high, n_low, n_high, shares)
-    regret, ok = fsum_into(shares, K, work[0])
-    row = work[1]
+    regret, ok = fsum_into(shares, K)
+    row = work
     for i in range(n_snaps):
         shares_into(gaps, cost_low, cost_high, snaps[i, 0], snaps[i, 1], row)
-        total, fine = fsum_into(row, K, work[0])
+        total, fine = fsum_into(row, K)
         at[i] = total
         ok = ok and fine
     for i in range(n_snaps, at.size):

@@ -76,7 +76,7 @@ def build_record(problem, name: str, seed: int, *, n_low, n_high, continuation, 
         snap_counts[i, 0], snap_counts[i, 1] = a, b
     shares, at = np.empty(K), np.empty(len(cps))
     regret = regret_summary(gaps, float(problem.cost_low), float(problem.cost_high), per_arm[0], per_arm[1],
-                            snap_counts, len(snaps), shares, at, np.empty((2, K + 1)))
+                            snap_counts, len(snaps), shares, at, np.empty(K))
     return record_from_arrays(name, int(seed), per_arm, shares, int(rounds), float(cost), regret, cps, at,
                               violation, tuple(phases), output,
                               None if trace is None else tuple((int(k), int(m)) for k, m in trace))

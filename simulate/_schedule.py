@@ -5,6 +5,11 @@ Every low-fidelity model of docs/design.md section 5 has the form "a finite pref
     mean_low(k, n) = prefix[k, n - 1]                                   for n <= prefix_len[k]
     mean_low(k, n) = clip01?( c_k + a_k (n + n0)^(-r) )                 for n >  prefix_len[k]
 
+The power (n + n0)^(-r) does not depend on the arm: :func:`with_prefix` tabulates it once, for every arm, over
+the counts where most queries fall (``power[n - 1]``, the same ``pow`` call, so the same float), so the engines read
+one shared row instead of calling ``pow``, and instead of a K-row table that a round at a random arm reads out of
+the CPU cache.
+
 - power and residual decay (``bounds.ResidualDecay``): no prefix, c_k = mu_k + b_k, a_k = s_k zeta;
 - table, checkpoint profile and frozen (``bounds.TableLowFidelity``): the table, then its last value (a_k = 0).
 
@@ -15,7 +20,7 @@ It agrees with the model's own ``mean_low`` up to the last bit of ``pow`` (teste
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -25,6 +30,8 @@ from simulate._compile import compiled
 __all__ = ["MeanSchedule", "mean_schedule", "schedule_mean", "with_prefix"]
 
 _TABULATE_LIMIT = 50_000_000
+_NO_POWER = np.zeros(0)
+_NO_POWER.setflags(write=False)
 
 
 @dataclass(frozen=True, eq=False)
@@ -38,10 +45,13 @@ class MeanSchedule:
     n0: float
     r: float
     clip: bool
+    #: (P,) float64: (n + n0)^(-r) for n = 1..P, shared by every arm (empty: ``pow`` at every count)
+    power: np.ndarray = field(default_factory=lambda: _NO_POWER)
 
     def mean(self, k: int, n: int) -> float:
         """mean_low(k, n) as the engines see it."""
-        return schedule_mean(self.prefix, self.prefix_len, self.c, self.a, self.n0, self.r, self.clip, k, n)
+        return schedule_mean(self.prefix, self.prefix_len, self.c, self.a, self.n0, self.r, self.clip, self.power,
+                             k, n)
 
 
 def _frozen(*arrays):
@@ -50,15 +60,15 @@ def _frozen(*arrays):
 
 
 def with_prefix(s: MeanSchedule, length: int) -> MeanSchedule:
-    """The same schedule with its first ``length`` counts tabulated (by :func:`schedule_mean` itself, so every
-    value is unchanged): the engines then read a table instead of calling ``pow`` where most queries fall."""
+    """The same schedule with the tail's power (n + n0)^(-r) tabulated for n = 1..``length`` (one row shared by
+    every arm, by the expression :func:`schedule_mean` evaluates, so every value is unchanged): the engines then
+    read a table instead of calling ``pow`` where most queries fall."""
     length = int(length)
-    if length <= int(s.prefix.shape[1]):          # a table at least that long already
+    if length <= int(s.power.size):              # a table at least that long already
         return s
-    prefix = _tabulate(s.prefix, s.prefix_len, s.c, s.a, s.n0, s.r, s.clip, length)
-    plen = np.full(s.c.size, length, dtype=np.int64)
-    _frozen(prefix, plen)
-    return MeanSchedule(prefix, plen, s.c, s.a, s.n0, s.r, s.clip)
+    power = _power_table(s.n0, s.r, length)
+    _frozen(power)
+    return MeanSchedule(s.prefix, s.prefix_len, s.c, s.a, s.n0, s.r, s.clip, power)
 
 
 def mean_schedule(model: LowFidelityModel, horizon: int) -> MeanSchedule:
@@ -89,11 +99,17 @@ def mean_schedule(model: LowFidelityModel, horizon: int) -> MeanSchedule:
 
 
 @compiled(inline="always")
-def schedule_mean(prefix, prefix_len, c, a, n0, r, clip, k, n):
+def _power(n0, r, n):
+    """(n + n0)^(-r): the tail's power, the same expression wherever it is evaluated."""
+    return (float(n) + n0) ** (-r)
+
+
+@compiled(inline="always")
+def schedule_mean(prefix, prefix_len, c, a, n0, r, clip, power, k, n):
     """mean_low(k, n) from a :class:`MeanSchedule`'s arrays (compiled; callable from Python)."""
     if n <= prefix_len[k]:
         return prefix[k, n - 1]
-    x = c[k] + a[k] * (float(n) + n0) ** (-r)
+    x = c[k] + a[k] * (power[n - 1] if n <= power.size else _power(n0, r, n))
     if clip:
         if x < 0.0:
             return 0.0
@@ -103,9 +119,8 @@ def schedule_mean(prefix, prefix_len, c, a, n0, r, clip, k, n):
 
 
 @compiled()
-def _tabulate(prefix, prefix_len, c, a, n0, r, clip, length):
-    out = np.empty((c.size, length))
-    for k in range(c.size):
-        for n in range(1, length + 1):
-            out[k, n - 1] = schedule_mean(prefix, prefix_len, c, a, n0, r, clip, k, n)
+def _power_table(n0, r, length):
+    out = np.empty(length)
+    for n in range(1, length + 1):
+        out[n - 1] = _power(n0, r, n)
     return out

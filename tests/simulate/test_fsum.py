@@ -18,7 +18,7 @@ def bits(x: float) -> bytes:
 
 def compiled_sum(values):
     a = np.array(values, dtype=float)
-    total, ok = fsum_into(a, a.size, np.empty(a.size + 1))
+    total, ok = fsum_into(a, a.size)
     assert ok
     return total
 
@@ -31,7 +31,9 @@ def compiled_sum(values):
     ([2.0 ** 53, -0.5, -2.0 ** -54], 2.0 ** 53 - 1.0),         # test_math: rounds down past the tie
     ([2.0 ** 53, 1.0, 2.0 ** -100], 2.0 ** 53 + 2.0),          # test_math: a tie broken by a tiny partial
     ([2.0 ** 53 + 10.0, 1.0, 2.0 ** -100], 2.0 ** 53 + 12.0),
-    ([1.7976931348623157e308, -1.7976931348623157e308, 5e-324], 5e-324),
+    ([2.0 ** 999, -2.0 ** 999, 5e-324], 5e-324),               # the widest exact range: 2^999 down to 2^-1074
+    ([2.0 ** 999, 2.0 ** 999, 2.0 ** 999], 3 * 2.0 ** 999),
+    ([5e-324] * 7, 3.5e-323),                                  # subnormals add exactly
 ])
 def test_exact_values(values, expected):
     assert bits(compiled_sum(values)) == bits(expected) == bits(math.fsum(values))
@@ -47,7 +49,7 @@ def test_empty_and_signed_zeros():
 def test_non_finite_values_are_left_to_math_fsum():
     for values in ([1.0, math.inf], [math.inf, -1e308, math.inf], [math.nan, 1.0], [-math.inf]):
         a = np.array(values)
-        assert fsum_into(a, a.size, np.empty(a.size + 1))[1] is False
+        assert fsum_into(a, a.size)[1] is False
     assert fsum([1.0, math.inf]) == math.inf
     assert math.isnan(fsum([math.nan, 1.0]))
     with pytest.raises(ValueError):                            # -inf + inf, as math.fsum says
@@ -56,14 +58,23 @@ def test_non_finite_values_are_left_to_math_fsum():
 
 def test_intermediate_overflow_is_left_to_math_fsum():
     a = np.array([1.7976931348623157e308, 1.7976931348623157e308, -1.7976931348623157e308])
-    assert fsum_into(a, a.size, np.empty(a.size + 1))[1] is False
+    assert fsum_into(a, a.size)[1] is False
     with pytest.raises(OverflowError):
         fsum(a)
 
 
+def test_magnitudes_from_2_to_the_1000_are_left_to_math_fsum():
+    a = np.array([1.7976931348623157e308, -1.7976931348623157e308, 5e-324])
+    assert fsum_into(a, a.size)[1] is False
+    assert fsum_into(a[1:], 2)[1] is False
+    assert fsum(a) == 5e-324 == math.fsum(a.tolist())
+    b = np.array([2.0 ** 1000 - 2.0 ** 947, 1.0])              # just below the limit: summed here
+    assert fsum_into(b, 2) == (math.fsum(b.tolist()), True)
+
+
 def test_only_the_first_n_values_are_summed():
     a = np.array([1.0, 2.0, 1e300])
-    assert fsum_into(a, 2, np.empty(3)) == (3.0, True)
+    assert fsum_into(a, 2) == (3.0, True)
 
 
 # -------------------------------------------------------------------------------------------------- properties
@@ -95,6 +106,16 @@ def test_equals_math_fsum_bit_for_bit(values):
             fsum(values)
         return
     assert bits(fsum(values)) == bits(expected)
+
+
+@given(st.lists(st.one_of(st.floats(-2.0 ** 999, 2.0 ** 999), magnitudes.filter(lambda x: x < 2.0 ** 999),
+                          st.floats(-1e-300, 1e-300)), max_size=60))
+def test_sums_below_the_limit_are_exact_here(values):
+    """Without the fallback: every value below 2^1000 is summed by the accumulator, to math.fsum's float."""
+    a = np.array(values, dtype=float)
+    total, ok = fsum_into(a, a.size)
+    assert ok
+    assert bits(total) == bits(math.fsum(values))
 
 
 @given(st.lists(st.floats(min_value=0.0, max_value=1e6), max_size=50),
