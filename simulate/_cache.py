@@ -158,10 +158,10 @@ def _decode_phases(data: bytes, at: int) -> tuple[int | None, tuple, int]:
     flat, nones = _flat(data[at:at + length])
     x = flat.unpack_from(data, at + length)
     if nones:
-        x = list(x)
+        filled = list(x)
         for i in nones:
-            x.insert(i, None)
-        x = tuple(x)
+            filled.insert(i, None)
+        x = tuple(filled)
     output, count, i = x[0], x[1], 2
     if type(count) is not int or not 0 <= count <= len(x):
         raise ValueError("the RDFE phases do not match their layout")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass, fields
+from typing import TypeVar
 
 import numpy as np
 
@@ -189,7 +190,10 @@ def record_from_arrays(policy: str, seed: int, per_arm, shares, rounds: int, cos
 RECORD_FIELDS = tuple(f.name for f in fields(RunRecord))
 
 
-def built(cls, names: tuple, values) -> object:
+_T = TypeVar("_T")
+
+
+def built(cls: type[_T], names: tuple, values) -> _T:
     """``cls(**dict(zip(names, values)))`` for a frozen dataclass without ``__post_init__`` (:class:`RunRecord`,
     :class:`simulate.RdfePhase`), made without calling ``__init__``, which stores each field through
     ``object.__setattr__`` and costs about as much as the rest of decoding a stored record. The object is the same:
