@@ -8,7 +8,8 @@ Everything here is an upper bound computed from the configuration alone (no inst
 - the largest arrays: the table of B_k(n) every two-fidelity policy reads, for n = 1..L with
   L = min(N_gamma, T) + S0 + 1 (one row shared by all arms under power and residual decay, one row per arm for
   table and checkpoint models; ``simulate.Problem.bias_table``), the low means tabulated over the same counts,
-  one row per arm, at most 2^16 columns (``simulate.Problem.schedule``), and the per-arm state (instance,
+  at most 2^16 columns (``simulate.Problem.schedule``: one row shared by all arms under power and residual decay,
+  one row per arm otherwise), and the per-arm state (instance,
   thresholds, run record, analysis);
 - the time: runs x T x the slowest per-round cost of the engine, spread over the workers.
 
@@ -41,6 +42,9 @@ NS_PER_ROUND = {"fast": 500.0, "reference": 30_000.0}
 #: work whose time bound exceeds this is announced before it starts.
 LONG_SECONDS = 600.0
 _SHARED_ROW_MODELS = ("power_decay", "residual_decay", "frozen")
+#: models whose low means are read through one row shared by every arm (the power (n + n0)^(-r) of the decay
+#: models, ``simulate.MeanSchedule``); the others tabulate one row per arm.
+_SHARED_SCHEDULE_MODELS = ("power_decay", "residual_decay")
 
 
 def machine_memory() -> int:
@@ -117,7 +121,8 @@ def _table_entries(config: Config, arms: int, T: int) -> int:
         ng = T  # the threshold count is not representable: bound it by the horizon
     rows = 1 if config.instance.low.model in _SHARED_ROW_MODELS else arms
     length = min(ng, T) + int(p.s0) + 1
-    return rows * length + arms * min(length, SCHEDULE_COLUMNS)
+    means = 1 if config.instance.low.model in _SHARED_SCHEDULE_MODELS else arms
+    return rows * length + means * min(length, SCHEDULE_COLUMNS)
 
 
 def estimate(configs: Sequence[Config], policies: Sequence[str], n_seeds: int, *, budgets_per_config: int = 1,

@@ -616,6 +616,9 @@ def main(argv: list[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
     except SystemExit as exc:  # argparse has printed its one line (or the help)
         return exc.code if isinstance(exc.code, int) else EXIT_INPUT
+    except KeyboardInterrupt:  # while a subcommand's arguments import what they list
+        print("tacc: interrupted", file=sys.stderr)
+        return 130
     try:
         _check_paths(args)
         if args.command in _USES_HYPOTHESIS:

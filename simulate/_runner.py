@@ -11,9 +11,11 @@ again skips every run already stored. Worker processes die with their parent, ev
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import signal
+import sys
 import threading
 import time
 from collections import deque
@@ -124,6 +126,9 @@ def _die_with_parent(parent: int) -> None:
         pass
     if os.getppid() != parent:                # the parent died before the line above
         os._exit(1)
+    # started with SIGINT ignored (_Pool): a terminal's Ctrl-C, sent to the whole process group, interrupted a
+    # worker still importing and printed its traceback; from here on a Ctrl-C stops its run as before
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
     def watch():
         while os.getppid() == parent:
@@ -206,8 +211,8 @@ def _stream(tasks, executor, n_workers, scheduler, cache, engine, progress, tota
             pool = _Pool(executor, n_workers, scheduler)
             yield from _pipeline(_looked_up(tasks, store), pool, store, engine, n_workers, bar)
     finally:
-        if pool is not None:
-            pool.close()
+        if pool is not None:      # stopped by an error, an interrupt or a consumer that stopped reading: no wait
+            pool.close(abort=sys.exc_info()[0] is not None)
         if store is not None:
             store.close()
         bar.close()
@@ -295,6 +300,26 @@ def _pipeline(tasks, pool, store, engine, n_workers, bar):
             sizes[g] = max(1, min(max_batch, int(_BATCH_SECONDS / per_run) if per_run > 0 else max_batch))
 
 
+def _started() -> int:
+    """A worker's first task: nothing (its submit started the worker)."""
+    return os.getpid()
+
+
+@contextlib.contextmanager
+def _sigint_ignored():
+    """SIGINT ignored in this process meanwhile (in the main thread; elsewhere nothing changes), so processes
+    started meanwhile inherit the ignored signal (a handler would not pass to a new program; SIG_IGN does). The
+    previous handler is restored after; the window is the time to start the workers (milliseconds)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 class _Pool:
     """A local process pool (workers that die with this process) or a Dask client, behind submit / wait_first."""
 
@@ -303,6 +328,9 @@ class _Pool:
         if executor == "processes":
             self.pool = ProcessPoolExecutor(max_workers=n_workers, mp_context=get_context("spawn"),
                                             initializer=_die_with_parent, initargs=(os.getpid(),))
+            with _sigint_ignored():            # every worker starts now, inheriting the ignored SIGINT
+                for _ in range(n_workers):     # (each submit to a pool without an idle worker starts one)
+                    self.pool.submit(_started)
         else:
             import distributed
             if scheduler is None:
@@ -321,10 +349,15 @@ class _Pool:
             return set(distributed.wait(futures, return_when="FIRST_COMPLETED").done)
         return wait(futures, return_when=FIRST_COMPLETED).done
 
-    def close(self) -> None:
+    def close(self, abort: bool = False) -> None:
+        """Shut the pool down; with ``abort`` (an interrupt, an error) local workers are killed, not waited for:
+        a worker that had not yet taken Ctrl-C (still starting, SIGINT ignored) would finish its batch first."""
         if self.client is not None:
             self.client.close()
             if self.cluster is not None:
                 self.cluster.close()
         else:
+            if abort:
+                for p in list((self.pool._processes or {}).values()):
+                    p.kill()
             self.pool.shutdown(wait=True, cancel_futures=True)

@@ -302,7 +302,7 @@ def test_bounds_shows_the_continuation_window(capsys):
 
 def test_simulate_refuses_per_run_json_for_too_many_seeds(capsys):
     assert main(["simulate", "llm-residual", "--policy", "tacc", "--seeds", "0:100000000", "--json", "-"]) == 2
-    assert capsys.readouterr().err.startswith("tacc: error: json = ")
+    assert capsys.readouterr().err.startswith("tacc: error: --json = ")
 
 
 def test_simulate_shows_the_first_runs_and_aggregates_all(capsys, monkeypatch):
@@ -338,3 +338,22 @@ def test_a_window_no_low_count_reaches_says_so():
     assert not c.window.reachable and any(c.window.pulls)
     rows = [line for line in render(c).splitlines() if ".." in line and "N_gamma" not in line]
     assert rows and all("not below T" in line for line in rows), rows
+
+
+@pytest.mark.parametrize("delay", [0.3, 1.0, 2.5])
+def test_ctrl_c_at_any_moment_ends_with_one_line(tmp_path, delay):
+    # a terminal's Ctrl-C reaches the whole process group: while the command line imported its libraries, and
+    # while the figures' helper or a worker was starting, it printed KeyboardInterrupt tracebacks (and an
+    # interrupted report waited 36 s for a worker that had not taken the signal)
+    import os
+    import signal
+    import time
+    proc = subprocess.Popen([sys.executable, "-c", "import sys; from reports._entry import main; sys.exit(main())",
+                             "report", "--seeds", "50", "--out", str(tmp_path / "r")], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    time.sleep(delay)
+    os.killpg(proc.pid, signal.SIGINT)
+    err = proc.communicate(timeout=60)[1]
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and err.strip().splitlines()[-1].endswith("interrupted"), err
+    assert not list(tmp_path.rglob("*.partial"))

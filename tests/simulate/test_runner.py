@@ -374,3 +374,24 @@ def test_a_worker_with_other_code_refuses(config):
         runner._run_batch([task], "fast", "0" * 64)
     (rec,), _ = runner._run_batch([task], "fast", runner.code_fingerprint())
     assert rec == run(make_problem(task.config), "tacc", 0)
+
+
+def test_workers_start_with_ctrl_c_ignored_then_take_it_as_before():
+    # a terminal's Ctrl-C reaches the whole process group: a worker still importing printed a KeyboardInterrupt
+    # traceback. Every worker is started at once with SIGINT ignored (inherited through exec), and its initializer
+    # restores Python's handler, so a Ctrl-C during a run stops it as before; this process's handler is unchanged.
+    import signal
+
+    from simulate._runner import _Pool, _sigint_ignored
+    before = signal.getsignal(signal.SIGINT)
+    pool = _Pool("processes", 2, None)
+    try:
+        assert signal.getsignal(signal.SIGINT) is before
+        assert len(pool.pool._processes) == 2                    # both started inside the ignored window
+        handlers = [pool.submit(signal.getsignal, signal.SIGINT) for _ in range(4)]
+        assert all(h.result(timeout=120) is signal.default_int_handler for h in handlers)
+    finally:
+        pool.close()
+    with _sigint_ignored():
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    assert signal.getsignal(signal.SIGINT) is before
