@@ -43,7 +43,7 @@ def test_refusal_names_the_configuration_and_the_estimate():
     big = _with(load_config("set-a"), s0=10**12)
     with pytest.raises(TaccInputError) as e:
         estimate([big], ["tacc"], 1).refuse_if_too_large()
-    assert e.value.field == "config" and "TiB" in str(e.value) and "1,000,000,077,377 values" in str(e.value)  # B_k row + one shared mean row
+    assert e.value.field == "config" and "TiB" in str(e.value) and "1,000,000,077,377 values" in str(e.value)
     estimate([load_config("set-a")], ["tacc"], 1).refuse_if_too_large()  # the preset fits
     with pytest.raises(TaccInputError):  # and a limit below its estimate refuses it: the check can fail
         estimate([load_config("set-a")], ["tacc"], 1).refuse_if_too_large(limit=1)
