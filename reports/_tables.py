@@ -141,37 +141,46 @@ def dumps(x: Any, depth: int = 2, converted: bool = False) -> str:
     encoder, which the indented encoder is not). ``converted``: ``x`` already holds JSON values only (lists,
     mappings, str, int, finite float, bool, None: a record with columns of 10^5 values, which :func:`jsonable`
     would visit one by one); a NaN or infinity left in it raises ValueError."""
-    return _pretty(x if converted else jsonable(x), depth, 0)
+    return _pretty(x if converted else jsonable(x), depth, 0, [])
 
 
-def _pretty(x: Any, depth: int, level: int) -> str:
+def _pretty(x: Any, depth: int, level: int, seen: list) -> str:
     if level >= depth or not isinstance(x, (dict, list)) or not x:
-        return _line(x)
+        return _line(x, seen)
     pad, inner = "  " * level, "  " * (level + 1)
     if isinstance(x, dict):
-        items = [f"{inner}{json.dumps(k)}: {_pretty(v, depth, level + 1)}" for k, v in x.items()]
+        items = [f"{inner}{json.dumps(k)}: {_pretty(v, depth, level + 1, seen)}" for k, v in x.items()]
         return "{\n" + ",\n".join(items) + "\n" + pad + "}"
-    return "[\n" + ",\n".join(inner + _pretty(v, depth, level + 1) for v in x) + "\n" + pad + "]"
+    return "[\n" + ",\n".join(inner + _pretty(v, depth, level + 1, seen) for v in x) + "\n" + pad + "]"
 
 
-def _line(x: Any) -> str:
+def _line(x: Any, seen: list | None = None) -> str:
     """``json.dumps(x, allow_nan=False)``, the same text, made faster on the columns of a record: a mapping with
-    text keys is encoded value by value, and a long list of numbers or strings (with nulls) that repeats a few
-    values encodes each distinct value once (:func:`_repeated`). ``x`` holds JSON values (a tree: no container
-    holds itself, so json's check for circular references is not made)."""
+    text keys is encoded value by value; a long list equal to one already encoded (in ``seen``: the long lists of
+    one record and their texts; ``tacc bounds`` has columns equal to another) takes its text
+    (:func:`_seen_text`); a long list that repeats a few values encodes each distinct value once
+    (:func:`_repeated`). ``x`` holds JSON values (a tree: no container holds itself, so json's check for circular
+    references is not made)."""
     t = type(x)
     if t is dict and all(type(k) is str for k in x):
-        return "{" + ", ".join(f"{json.dumps(k)}: {_line(v)}" for k, v in x.items()) + "}"
+        seen = [] if seen is None else seen
+        return "{" + ", ".join(f"{json.dumps(k)}: {_line(v, seen)}" for k, v in x.items()) + "}"
     if t is list and len(x) >= _LONG:
-        text = _repeated(x)
-        if text is not None:
-            return text
+        types = set(map(type, x))
+        if not any(types <= one for one in _ONE_TEXT):
+            return json.dumps(x, allow_nan=False, check_circular=False)
+        text = _seen_text(x, types, seen) if seen else None
+        if text is None:
+            text = _repeated(x, types) or json.dumps(x, allow_nan=False, check_circular=False)
+        if seen is not None:
+            seen.append((x, types, text))
+        return text
     return json.dumps(x, allow_nan=False, check_circular=False)
 
 
-#: a list shorter than this is given to json whole; a longer one is encoded value by value when its first
-#: ``_LONG`` entries hold at most ``_FEW`` distinct values (json's C encoder writes the text of every float anew:
-#: 1.7 us each here, 0.17 s for a column of 10^5 arms repeating one number).
+#: a list shorter than this is given to json whole; a longer one may take the text of an equal list already
+#: encoded, or is encoded value by value when its first ``_LONG`` entries hold at most ``_FEW`` distinct values
+#: (json's C encoder writes the text of every float anew: 1.7 us each here, 0.17 s for a column of 10^5 arms).
 _LONG, _FEW = 1024, 128
 
 #: the entry types of a list whose equal entries have one JSON text: one type besides null (1, 1.0 and True are
@@ -179,22 +188,40 @@ _LONG, _FEW = 1024, 128
 _ONE_TEXT = tuple(frozenset({t, type(None)}) for t in (int, float, str, bool))
 
 
-def _repeated(x: list) -> str | None:
-    """The JSON text of the long list ``x`` with each distinct entry encoded once, or None when its entries are
-    mostly distinct or equal entries could have different texts (then json encodes it whole)."""
-    head = x[:_LONG]                             # a column of distinct numbers is recognised by its head
-    if not any(set(map(type, head)) <= one for one in _ONE_TEXT) or len(set(head)) > _FEW:
+def _seen_text(x: list, types: set, seen: list) -> str | None:
+    """The text of a list in ``seen`` (list, its entry types, its text) equal to ``x`` entry by entry with the
+    same texts: the same entry types (of one of :data:`_ONE_TEXT`), and for floats a zero of the same sign at each
+    zero (0.0 == -0.0); None when there is none."""
+    for y, y_types, text in seen:
+        if y_types != types or len(y) != len(x) or y != x:
+            continue
+        if float not in types or 0.0 not in x or _zero_signs(x) == _zero_signs(y):
+            return text
+    return None
+
+
+def _zero_signs(x: list) -> list:
+    values = np.asarray(x, dtype=float)          # a null becomes NaN, neither zero
+    return np.signbit(values[values == 0.0]).tolist()
+
+
+def _repeated(x: list, types: set) -> str | None:
+    """The JSON text of the long list ``x`` (entry types ``types``, of one of :data:`_ONE_TEXT`) with each
+    distinct entry encoded once, or None when its entries are mostly distinct or it holds both 0.0 and -0.0
+    (equal, with different texts): then json encodes it whole. One value repeated is its text repeated."""
+    head = x[:_LONG]                             # a column of distinct values is recognised by its head
+    if len(set(head)) > _FEW:
         return None
-    types = set(map(type, x))
-    if not any(types <= one for one in _ONE_TEXT):
-        return None
+    first = x[0]
+    if x.count(first) == len(x) and (type(first) is not float or first != 0.0):     # one value, one text
+        text = json.dumps(first, allow_nan=False)
+        return "[" + text + (", " + text) * (len(x) - 1) + "]"
     distinct = set(x)
     if 8 * len(distinct) > len(x):
         return None
     if float in types and 0.0 in distinct:
-        values = np.asarray(x, dtype=float)      # a null becomes NaN, neither zero
-        zero, negative = values == 0.0, np.signbit(values)
-        if (zero & negative).any() and (zero & ~negative).any():
+        signs = _zero_signs(x)
+        if any(signs) and not all(signs):
             return None                          # 0.0 and -0.0 are equal with different texts
     text = {v: json.dumps(v, allow_nan=False) for v in distinct}
     return "[" + ", ".join(map(text.__getitem__, x)) + "]"
