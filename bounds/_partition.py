@@ -92,25 +92,26 @@ def arm_partition(tau: Sequence[float], n_gamma: int, s0: int, best_arm: int) ->
     return tuple(names[c] for c in code.tolist())
 
 
-def _bad_tau(tau: Sequence, best_arm: int) -> tuple[list, np.ndarray]:
-    """The arms other than ``best_arm`` whose tau is neither an integer >= 1 nor inf, and every tau as a float.
+def _bad_tau(tau: Sequence, best_arm: int) -> tuple[list, np.ndarray | None]:
+    """The arms other than ``best_arm`` whose tau is neither an integer >= 1 nor inf, and every tau as a float
+    (None when some arm is bad and a tau is an int beyond the float range).
     Decided in vector calls when every entry is an exact int or float (an int beyond the float range, or another
     type, takes the entry-by-entry path)."""
     inf = math.inf
-    types = set(map(type, tau))
-    if types <= {int, float}:
+    t = None
+    if set(map(type, tau)) <= {int, float}:
         try:
             t = np.array(tau, dtype=float)
         except OverflowError:
-            types = set()
-    if types <= {int, float}:
+            pass
+    if t is not None:
         is_float = np.fromiter(map(operator.is_, map(type, tau), itertools.repeat(float)), dtype=bool,
                                count=len(tau))
         good = np.where(is_float, t == inf, t >= 1)
         good[best_arm] = True
         return np.flatnonzero(~good).tolist(), t
     bad = [k for k, x in enumerate(tau) if k != best_arm and not (x == inf or (isinstance(x, int) and x >= 1))]
-    return bad, np.array([float(x) for x in tau])
+    return bad, None if bad else np.array([float(x) for x in tau])
 
 
 def refine_partition(classes: Sequence[ArmClass], tau: Sequence[float],
