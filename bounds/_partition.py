@@ -89,7 +89,7 @@ def arm_partition(tau: Sequence[float], n_gamma: int, s0: int, best_arm: int) ->
     code = np.where(t <= ng, 0, np.where(t <= ng + s, 1, 2))
     code[kb] = 3
     names = (ArmClass.A, ArmClass.C, ArmClass.B, ArmClass.OPTIMAL)
-    return tuple(names[c] for c in code.tolist())
+    return tuple(map(names.__getitem__, code.tolist()))
 
 
 def _bad_tau(tau: Sequence, best_arm: int) -> tuple[list, np.ndarray | None]:
@@ -150,5 +150,8 @@ def replace_classes(classes: Sequence, swap: dict) -> tuple:
     """``classes`` with each member ``c`` that is a key of ``swap`` replaced by ``swap[c]`` and every other entry
     kept: ``tuple(swap[c] if c is a key else c for c in classes)``, keys matched by identity in C loops (a tuple
     of 10^5 classes; an enum member hashes in Python)."""
+    if len(swap) == 1:                           # one member replaced: an identity test per entry
+        (old, new), = swap.items()
+        return tuple([new if c is old else c for c in classes])
     by_id = {id(c): new for c, new in swap.items()}
     return tuple(map(by_id.get, map(id, classes), classes))

@@ -3,8 +3,9 @@ quantity's label, meaning and unit stated once, its values a column)."""
 
 from __future__ import annotations
 
+import itertools
 import math
-from collections import Counter
+import operator
 from typing import Any
 
 import numpy as np
@@ -63,7 +64,8 @@ def arm_columns(a: Analysis, arms=None) -> dict:
         "static_bias": pick_array(inst.low.static_biases()),
         "tau": pick(a.tau),
         "class": pick(a.classes),
-        "low_count_bound": [0 if k == best else low for k in ks],
+        "low_count_bound": [0 if k == best else low for k in ks] if arms is not None else
+                           [low] * best + [0] * (best < inst.n_arms) + [low] * (inst.n_arms - best - 1),
         "high_count_bound": pick(a.high_count_bound),
         "theorem_term": pick(a.theorem.terms),
         "theorem_term_if_cd": pick(a.theorem_if_all_cd.terms),
@@ -89,10 +91,7 @@ def _strict_columns(a: Analysis, cols: dict) -> dict:
             continue
         reasons: dict = {}
         if key == "static_minus_adaptive":
-            values, why = col, {id(c): _not_stated(c) for c in ArmClass}     # members by identity: no hashing
-            classes = cols["class"]
-            for i in [i for i, x in enumerate(col) if x is None]:
-                reasons.setdefault(why[id(classes[i])], []).append(arm[i])
+            values, reasons = col, _by_class_not_stated(col, cols["class"], arm)
         elif _finite(col):
             values = col
         else:
@@ -105,6 +104,22 @@ def _strict_columns(a: Analysis, cols: dict) -> dict:
         if reasons:
             out[f"{key}_reason"] = reasons
     return out
+
+
+def _by_class_not_stated(col: list, classes: list, arm: list) -> dict:
+    """Each reason a null of ``col`` (the static-versus-adaptive difference) is not stated, its arm's class's
+    (:func:`_not_stated`), mapped to those arms in arm order, the reasons in the order of their first arm: the
+    arms grouped in vector calls (members by identity: an enum member hashes in Python)."""
+    members = list(ArmClass)
+    code_of = {id(c): i for i, c in enumerate(members)}
+    null = np.fromiter(map(operator.is_, col, itertools.repeat(None)), dtype=bool, count=len(col))
+    at = np.flatnonzero(null)
+    if not at.size:
+        return {}
+    codes = np.fromiter(map(code_of.__getitem__, map(id, classes)), dtype=np.int64, count=len(classes))[at]
+    arms = np.asarray(arm, dtype=np.int64)[at]
+    present, first = np.unique(codes, return_index=True)
+    return {_not_stated(members[c]): arms[codes == c].tolist() for c in present[np.argsort(first)].tolist()}
 
 
 def _finite(col: list) -> bool:
@@ -147,8 +162,7 @@ def _scalars(a: Analysis) -> dict:
         reason = reason_of(name, value)
         return out if reason is None else dict(out, value_reason=reason)
 
-    by_id = {id(c): c._value_ for c in ArmClass}
-    counts = {by_id[i]: n for i, n in Counter(map(id, a.classes)).items()}     # 10^5 members counted in C
+    counts = _class_counts(a.classes)
     return {
         "name": cfg.name,
         "source": cfg.source,
@@ -192,6 +206,14 @@ def _scalars(a: Analysis) -> dict:
                                      "K (lambda_L + lambda_H) <= Lambda"),
         },
     }
+
+
+def _class_counts(classes: tuple) -> dict:
+    """Arms per class (by the class's value), the classes in the order of their first arm: counted and found in C
+    (``tuple.count`` and ``tuple.index`` compare members by identity first)."""
+    counts = {c: classes.count(c) for c in ArmClass}
+    present = sorted((c for c, n in counts.items() if n), key=classes.index)
+    return {c._value_: counts[c] for c in present}
 
 
 def _not_stated(c: ArmClass) -> str:
