@@ -80,7 +80,7 @@ class ContinuationWindow:
     @property
     def can_fire(self) -> bool:
         """Whether continuation can fire on the instance: some window is non-empty and reachable."""
-        return self.reachable and any(w > 0 for w in self.pulls)
+        return self.reachable and max(self.pulls, default=0) > 0     # counts >= 0: some count is positive
 
     def window(self, k: int) -> tuple[int, int] | None:
         """Arm k's window as (first, last) low count at which the test passes, or ``None`` if it is empty."""

@@ -4,7 +4,6 @@ quantity's label, meaning and unit stated once, its values a column)."""
 from __future__ import annotations
 
 import itertools
-import math
 import operator
 from typing import Any
 
@@ -12,7 +11,7 @@ import numpy as np
 
 from bounds import Analysis, ArmClass, continuation_of
 from reports import _continuation_view
-from reports._tables import dumps, fmt, jsonable, reason_of, table
+from reports._tables import dumps, finite_numbers, fmt, jsonable, reason_of, table
 
 
 #: every per-arm quantity of ``tacc bounds``: JSON key -> (paper label, meaning, unit). The JSON states each once,
@@ -92,7 +91,7 @@ def _strict_columns(a: Analysis, cols: dict) -> dict:
         reasons: dict = {}
         if key == "static_minus_adaptive":
             values, reasons = col, _by_class_not_stated(col, cols["class"], arm)
-        elif _finite(col):
+        elif finite_numbers(col):
             values = col
         else:
             bad = np.flatnonzero(~np.isfinite(np.asarray(col, dtype=float))).tolist()
@@ -120,16 +119,6 @@ def _by_class_not_stated(col: list, classes: list, arm: list) -> dict:
     arms = np.asarray(arm, dtype=np.int64)[at]
     present, first = np.unique(codes, return_index=True)
     return {_not_stated(members[c]): arms[codes == c].tolist() for c in present[np.argsort(first)].tolist()}
-
-
-def _finite(col: list) -> bool:
-    """Every number of ``col`` is finite, decided in one C loop: an infinity or a NaN stays in any sum of IEEE
-    numbers, so a finite sum has finite terms (a sum that is not finite, an overflow too, means: look closer)."""
-    try:
-        total = sum(col)
-    except (TypeError, OverflowError):          # not numbers only, or an int beyond the float range
-        return False
-    return type(total) is int or math.isfinite(total)
 
 
 def to_record(a: Analysis, continuation=None) -> dict:

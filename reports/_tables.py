@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 import functools
+import itertools
 import json
 import math
 from dataclasses import fields, is_dataclass
@@ -61,11 +62,24 @@ def _plain_list(x: list | tuple) -> bool:
     if types <= _PLAIN:
         return True
     if types <= {float, int}:
+        if finite_numbers(x):
+            return True
         try:
             return bool(np.isfinite(np.asarray(x, dtype=float)).all())
         except OverflowError:                    # an int beyond the float range: checked entry by entry
             return False
     return False
+
+
+def finite_numbers(col: Sequence) -> bool:
+    """Every number of ``col`` (ints and floats) is finite, when one sum says so, in one C loop: an infinity or a
+    NaN stays in any sum of IEEE numbers, so a finite sum has finite terms. False means: look closer (a sum that
+    overflows, an int beyond the float range among floats, or an entry that is not a number)."""
+    try:
+        total = sum(col)
+    except (TypeError, OverflowError):
+        return False
+    return type(total) is int or math.isfinite(total)
 
 
 def _nonfinite(x: Any) -> float | None:
@@ -200,6 +214,11 @@ def _seen_text(x: list, types: set, seen: list) -> str | None:
     return None
 
 
+def _one_sign(x: list) -> bool:
+    """The floats of ``x`` all have one sign bit (so equal zeros are one zero)."""
+    return len(set(map(math.copysign, itertools.repeat(1.0, len(x)), x))) == 1
+
+
 def _zero_signs(x: list) -> list:
     values = np.asarray(x, dtype=float)          # a null becomes NaN, neither zero
     return np.signbit(values[values == 0.0]).tolist()
@@ -213,7 +232,7 @@ def _repeated(x: list, types: set) -> str | None:
     if len(set(head)) > _FEW:
         return None
     first = x[0]
-    if x.count(first) == len(x) and (type(first) is not float or first != 0.0):     # one value, one text
+    if x.count(first) == len(x) and (type(first) is not float or first != 0.0 or _one_sign(x)):  # one text
         text = json.dumps(first, allow_nan=False)
         return "[" + text + (", " + text) * (len(x) - 1) + "]"
     distinct = set(x)
