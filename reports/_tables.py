@@ -155,17 +155,23 @@ def dumps(x: Any, depth: int = 2, converted: bool = False) -> str:
     encoder, which the indented encoder is not). ``converted``: ``x`` already holds JSON values only (lists,
     mappings, str, int, finite float, bool, None: a record with columns of 10^5 values, which :func:`jsonable`
     would visit one by one); a NaN or infinity left in it raises ValueError."""
-    return _pretty(x if converted else jsonable(x), depth, 0, [])
+    parts: list[str] = []
+    _pretty(x if converted else jsonable(x), depth, 0, [], parts)
+    return "".join(parts)
 
 
-def _pretty(x: Any, depth: int, level: int, seen: list) -> str:
+def _pretty(x: Any, depth: int, level: int, seen: list, parts: list) -> None:
+    """Append the text of ``x`` to ``parts`` (joined once: a record's columns are copied once, not per level)."""
     if level >= depth or not isinstance(x, (dict, list)) or not x:
-        return _line(x, seen)
+        parts.append(_line(x, seen))
+        return
     pad, inner = "  " * level, "  " * (level + 1)
-    if isinstance(x, dict):
-        items = [f"{inner}{json.dumps(k)}: {_pretty(v, depth, level + 1, seen)}" for k, v in x.items()]
-        return "{\n" + ",\n".join(items) + "\n" + pad + "}"
-    return "[\n" + ",\n".join(inner + _pretty(v, depth, level + 1, seen) for v in x) + "\n" + pad + "]"
+    is_dict = isinstance(x, dict)
+    parts.append("{\n" if is_dict else "[\n")
+    for i, (k, v) in enumerate(x.items() if is_dict else zip(itertools.repeat(None), x)):
+        parts.append((",\n" if i else "") + inner + (f"{json.dumps(k)}: " if is_dict else ""))
+        _pretty(v, depth, level + 1, seen, parts)
+    parts.append("\n" + pad + ("}" if is_dict else "]"))
 
 
 def _line(x: Any, seen: list | None = None) -> str:
