@@ -226,8 +226,15 @@ def _one_sign(x: list) -> bool:
 
 
 def _zero_signs(x: list) -> list:
-    values = np.asarray(x, dtype=float)          # a null becomes NaN, neither zero
-    return np.signbit(values[values == 0.0]).tolist()
+    """The sign bit of every zero of ``x`` (floats and nulls), in order: the zeros found by ``list.index`` (a C
+    scan; 0.0 == -0.0, a null equals neither)."""
+    out, i = [], -1
+    try:
+        while True:
+            i = x.index(0.0, i + 1)
+            out.append(math.copysign(1.0, x[i]) < 0)
+    except ValueError:
+        return out
 
 
 def _repeated(x: list, types: set) -> str | None:
