@@ -13,6 +13,7 @@ test passes, w_k in 0..S_0 continuation pulls (w_k = 0: the window is empty).
 
 from __future__ import annotations
 
+import functools
 import math
 import struct
 from dataclasses import dataclass
@@ -334,9 +335,9 @@ class Continuation:
     rho: float
     rho_min: float
 
-    @property
+    @functools.cached_property
     def instance_rho_max(self) -> float:
-        """The largest rho at which continuation can fire on some arm (0.0 if at none)."""
+        """The largest rho at which continuation can fire on some arm (0.0 if at none); read once (10^5 arms)."""
         return max(self.rho_max, default=0.0)
 
     @property
