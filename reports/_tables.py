@@ -188,7 +188,7 @@ def _line(x: Any, seen: list | None = None) -> str:
     if t is list and len(x) >= _LONG:
         types = set(map(type, x))
         if not any(types <= one for one in _ONE_TEXT):
-            return json.dumps(x, allow_nan=False, check_circular=False)
+            return _shared(x) or json.dumps(x, allow_nan=False, check_circular=False)
         text = _seen_text(x, types, seen) if seen else None
         if text is None:
             text = _repeated(x, types) or json.dumps(x, allow_nan=False, check_circular=False)
@@ -206,6 +206,19 @@ _LONG, _FEW = 1024, 128
 #: the entry types of a list whose equal entries have one JSON text: one type besides null (1, 1.0 and True are
 #: equal with different texts; so are 0.0 and -0.0, checked apart).
 _ONE_TEXT = tuple(frozenset({t, type(None)}) for t in (int, float, str, bool))
+
+
+def _shared(x: list) -> str | None:
+    """The JSON text of the long list ``x`` with each distinct object encoded once (one object, one text: a
+    column of lists shared by many arms, as ``tacc bounds``' continuation windows), or None when ``x`` holds
+    mostly distinct objects."""
+    if len(set(map(id, x[:_LONG]))) > _FEW:
+        return None
+    objects = dict(zip(map(id, x), x, strict=True))
+    if 8 * len(objects) > len(x):
+        return None
+    text = {i: json.dumps(v, allow_nan=False, check_circular=False) for i, v in objects.items()}
+    return "[" + ", ".join(map(text.__getitem__, map(id, x))) + "]"
 
 
 def _seen_text(x: list, types: set, seen: list) -> str | None:

@@ -183,3 +183,16 @@ def test_a_ratio_below_one_never_prints_as_one():
 @given(st.floats(0, 10, allow_nan=False))
 def test_a_printed_ratio_is_one_only_when_it_is(x):
     assert (fmt(Ratio(x)) == "1") == (x == 1.0)
+
+
+def test_a_column_of_shared_objects_encodes_each_object_once_as_json_does():
+    """A long column holding a few objects many times (one [first, last] list per window, shared by many arms)
+    writes json's text, also when equal objects have different texts ([1, 2] and [1.0, 2.0]); a NaN inside one is
+    still refused."""
+    from reports._tables import _line
+
+    a, b, c = [3, 4], [3.0, 4.0], {"x": [1, None]}
+    for col in ([a] * 3000, [a, None, b] * 700, [c, a, 1, "t"] * 500, [[i, i] for i in range(2000)]):
+        assert _line(col) == json.dumps(col, allow_nan=False)
+    with pytest.raises(ValueError):
+        _line([a, [math.nan]] * 1000)
