@@ -35,7 +35,8 @@ def rdfe_low_counts(model: LowFidelityModel, arms, eps, ell: float) -> np.ndarra
     # arms with one B_k (model.mismatch_bound_classes) and one accuracy make the same search: it runs once
     labels = model.mismatch_bound_classes()
     label = ks if labels is None else labels[ks]
-    order = np.lexsort((target, label))
+    one = bool((label == label[0]).all())                  # one B_k for every arm: the targets' stable order
+    order = np.argsort(target, kind="stable") if one else np.lexsort((target, label))
     new = np.ones(ks.size, dtype=bool)
     new[1:] = (label[order][1:] != label[order][:-1]) | (target[order][1:] != target[order][:-1])
     first = order[new]                                     # one row per distinct (label, target)

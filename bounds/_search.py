@@ -102,13 +102,25 @@ def first_true_sorted_rows(predicate: Callable[[np.ndarray, np.ndarray], np.ndar
         at[::stride] = True
         new = np.flatnonzero(at & ~searched)
         if new.size:
-            after = done[np.searchsorted(done, new)]           # b > i; a < i is the one before it in ``done``
-            low = out[after]
+            at = np.searchsorted(done, new)
+            low, high = out[done[at]], out[done[at - 1]]      # rows b > i and a < i, searched
             never = low == math.inf                             # row b is false at every count: so is row i
-            rows = new[~never]
             out[new[never]] = math.inf
+            # row i is false below b's count and true at a's: bisect between them
+            both = ~never & (high < math.inf)
+            rows, lo, hi = new[both], low[both].astype(np.int64) - 1, high[both].astype(np.int64)
+            live = np.flatnonzero(hi - lo > 1)
+            while live.size:
+                mid = lo[live] + (hi[live] - lo[live]) // 2
+                hit = np.asarray(predicate(rows[live], mid), dtype=bool)
+                hi[live[hit]] = mid[hit]
+                lo[live[~hit]] = mid[~hit]
+                live = live[hi[live] - lo[live] > 1]
+            out[rows] = hi
+            # a's count is infinite: search from b's
+            rows = new[~never & (high == math.inf)]
             out[rows] = first_true_rows(lambda i, n, rows=rows: predicate(rows[i], n), rows.size,
-                                        start=low[~never].astype(np.int64), limit=limit)
+                                        start=out[done[np.searchsorted(done, rows)]].astype(np.int64), limit=limit)
             searched[new] = True
     return out
 
