@@ -56,8 +56,13 @@ def first_true_rows(predicate: Callable[[np.ndarray, np.ndarray], np.ndarray], n
         rows = rows[~hit & (pts < limit)]
     found = hi >= 0
     rows = np.flatnonzero(found)
-    lo, hi = lo[rows], hi[rows]
-    # bisect between the last false and the first true point
+    out[rows] = _bisect(predicate, rows, lo[rows], hi[rows])    # between the last false and the first true point
+    return out
+
+
+def _bisect(predicate, rows: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """Per row, the first true count in (lo, hi], the predicate false at lo (or lo before the start) and true at
+    hi: bisection in shared vector calls. ``hi`` is updated in place and returned."""
     live = np.flatnonzero(hi - lo > 1)
     while live.size:
         mid = lo[live] + (hi[live] - lo[live]) // 2
@@ -65,8 +70,7 @@ def first_true_rows(predicate: Callable[[np.ndarray, np.ndarray], np.ndarray], n
         hi[live[hit]] = mid[hit]
         lo[live[~hit]] = mid[~hit]
         live = live[hi[live] - lo[live] > 1]
-    out[rows] = hi
-    return out
+    return hi
 
 
 def first_true_sorted_rows(predicate: Callable[[np.ndarray, np.ndarray], np.ndarray], groups: np.ndarray,
@@ -108,15 +112,8 @@ def first_true_sorted_rows(predicate: Callable[[np.ndarray, np.ndarray], np.ndar
             out[new[never]] = math.inf
             # row i is false below b's count and true at a's: bisect between them
             both = ~never & (high < math.inf)
-            rows, lo, hi = new[both], low[both].astype(np.int64) - 1, high[both].astype(np.int64)
-            live = np.flatnonzero(hi - lo > 1)
-            while live.size:
-                mid = lo[live] + (hi[live] - lo[live]) // 2
-                hit = np.asarray(predicate(rows[live], mid), dtype=bool)
-                hi[live[hit]] = mid[hit]
-                lo[live[~hit]] = mid[~hit]
-                live = live[hi[live] - lo[live] > 1]
-            out[rows] = hi
+            rows = new[both]
+            out[rows] = _bisect(predicate, rows, low[both].astype(np.int64) - 1, high[both].astype(np.int64))
             # a's count is infinite: search from b's
             rows = new[~never & (high == math.inf)]
             out[rows] = first_true_rows(lambda i, n, rows=rows: predicate(rows[i], n), rows.size,
