@@ -86,6 +86,7 @@ def arm_partition(tau: Sequence[float], n_gamma: int, s0: int, best_arm: int) ->
     bad, t = _bad_tau(tau, kb)
     if bad:
         raise TaccInputError(f"tau[{bad[0]}]", tau[bad[0]], "must be an integer >= 1 or inf")
+    assert t is not None                         # no bad arm: every tau was read as a float
     code = np.where(t <= ng, 0, np.where(t <= ng + s, 1, 2))
     code[kb] = 3
     names = (ArmClass.A, ArmClass.C, ArmClass.B, ArmClass.OPTIMAL)

@@ -116,7 +116,7 @@ def _cut(text: str, width: int) -> str:
 def render(reports, *, wide: bool = False) -> str:
     rows, cut = [], False
     for r in reports:
-        long = (r.step.statement, _unneeded(r), _detail(r))
+        long: tuple[str, ...] = (r.step.statement, _unneeded(r), _detail(r))
         if not wide:
             cut = cut or any(len(t) > w for t, w in zip(long, _CELL_WIDTHS, strict=True))
             long = tuple(_cut(t, w) for t, w in zip(long, _CELL_WIDTHS, strict=True))

@@ -168,7 +168,8 @@ def _pretty(x: Any, depth: int, level: int, seen: list, parts: list) -> None:
     pad, inner = "  " * level, "  " * (level + 1)
     is_dict = isinstance(x, dict)
     parts.append("{\n" if is_dict else "[\n")
-    for i, (k, v) in enumerate(x.items() if is_dict else zip(itertools.repeat(None), x)):
+    pairs: Any = x.items() if isinstance(x, dict) else zip(itertools.repeat(None), x)
+    for i, (k, v) in enumerate(pairs):
         parts.append((",\n" if i else "") + inner + (f"{json.dumps(k)}: " if is_dict else ""))
         _pretty(v, depth, level + 1, seen, parts)
     parts.append("\n" + pad + ("}" if is_dict else "]"))
@@ -268,8 +269,8 @@ def _repeated(x: list, types: set) -> str | None:
         signs = _zero_signs(x)
         if any(signs) and not all(signs):
             return None                          # 0.0 and -0.0 are equal with different texts
-    text = {v: json.dumps(v, allow_nan=False) for v in distinct}
-    return "[" + ", ".join(map(text.__getitem__, x)) + "]"
+    texts = {v: json.dumps(v, allow_nan=False) for v in distinct}
+    return "[" + ", ".join(map(texts.__getitem__, x)) + "]"
 
 
 class Ratio(float):
