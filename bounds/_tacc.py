@@ -208,6 +208,14 @@ class CorollaryTerms:
     ratio: float
 
 
+def _square(x: float) -> float:
+    """x^2, inf when it overflows (float ``**`` raises OverflowError): a huge gamma makes the 1 / gamma^2 terms 0."""
+    try:
+        return x ** 2
+    except OverflowError:
+        return math.inf
+
+
 def corollary_order(gaps: Sequence[float] | np.ndarray, classes: Sequence[ArmClass], *, gamma: float, horizon: int,
                     ell: float, s0: int, cost_low: float, cost_high: float) -> CorollaryTerms:
     r"""Order-wise regret bound (``cor:analysis-main-regret-order``).
@@ -231,7 +239,7 @@ def corollary_order(gaps: Sequence[float] | np.ndarray, classes: Sequence[ArmCla
     (0.0, 8.0)
     """
     gs, _, s, e, cl, ch, kind = _check_common(gaps, classes, 1, s0, ell, cost_low, cost_high)
-    g2 = v.positive_real("gamma", gamma) ** 2
+    g2 = _square(v.positive_real("gamma", gamma))
     logt = math.log(v.count("horizon", horizon))
     h = kind == 3
     skip = (kind == 0) | (gs == 0)
