@@ -345,6 +345,9 @@ def parse_config(data: dict, source: str = "<dict>") -> Config:
                     gamma=pt.real("gamma", low=0.0, low_open=True),
                     eta=pt.real("eta", low=0.0, high=1.0, low_open=True, high_open=True),
                     s0=pt.integer("s0", low=0))
+    if params.s0 > 2**53:
+        raise TaccInputError("params.s0", params.s0, "must be <= 2**53: low counts N_gamma + S0 must be exact as "
+                                                     "doubles (B_k is evaluated in floating point)")
     pt.done()
     top.done()
     _check_regret_range(mu_high, means, n_arms, c_low, c_high, params.budget)

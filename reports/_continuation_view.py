@@ -74,7 +74,18 @@ def _arm(c: Continuation, k: int) -> dict:
 
 
 def summary(c: Continuation) -> str:
-    """Why continuation fires or not on this instance, with the numbers (one or two sentences)."""
+    """Why continuation fires or not on this instance, with the numbers (one or two sentences), and whether the
+    window was cut at the horizon (S0 > T)."""
+    text = _summary(c)
+    w = c.window
+    if w.cut:
+        text += (f" The window was cut at the horizon: S0 = {w.s0} exceeds T = {w.horizon} and no run meets a state "
+                 f"A_k >= T, so the test was evaluated at the states below T only ({w.horizon} pulls means it passes "
+                 f"at every state a run can meet).")
+    return text
+
+
+def _summary(c: Continuation) -> str:
     w = c.window
     K = len(w.pulls)
     if w.s0 == 0:
