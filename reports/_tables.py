@@ -20,6 +20,19 @@ _INFINITE_MEANS = {
     "high_count_bound": "no bound: Delta_k = 0 (prop:analysis-high-selection bounds suboptimal arms only)",
     "rdfe_phase_index": "Delta_k = 0: no phase r has 2^-r <= Delta_k / 2 (the arm is never eliminated)",
     "corollary_constant": "the order total is 0 while the explicit total is not",
+    "rdfe_low_cost": "c_k^(L)(Delta_k / 4) is infinite (app:benchmark-rdfe): no count n <= 2**53 has G(n) + B_k(n) "
+                     "<= Delta_k / 32 (the mismatch B_k stays at or above it, or the count exceeds 2**53, where "
+                     "counts stop being exact doubles)",
+    "rdfe_high_cost": "c^(H)(Delta_k / 4) is infinite (app:benchmark-rdfe): the count min{n : G(n) <= Delta_k / 32} "
+                      "exceeds 2**53, where counts stop being exact doubles (a gap below about 1e-7 sqrt(ell))",
+    "rdfe_oracle_cost": "c_k^*(Delta_k / 4) = min(c_k^(L), c^(H)) is infinite (app:benchmark-rdfe): both "
+                        "certification costs are (see rdfe_low_cost_reason and rdfe_high_cost_reason)",
+    "rdfe_bound": "infinite (thm:app-rdfe-regret): some arm's oracle cost c_k^*(min(Delta_k / 4, 1/2)) is infinite "
+                  "(see the arms' rdfe_oracle_cost_reason)",
+    "rdfe_bound_paper_form": "infinite (thm:app-rdfe-regret): some arm's oracle cost c_k^*(Delta_k / 4) is infinite "
+                             "(see the arms' rdfe_oracle_cost_reason)",
+    "rdfe_bound_sharp": "infinite (thm:app-rdfe-regret): some arm's oracle cost c_k^*(eps_r) of a phase r <= r_k is "
+                        "infinite (see the arms' rdfe_oracle_cost_reason)",
 }
 
 
