@@ -371,3 +371,22 @@ def test_ctrl_c_at_any_moment_ends_with_one_line(tmp_path, delay):
     assert proc.returncode == 130, err
     assert "Traceback" not in err and err.strip().splitlines()[-1].endswith("interrupted"), err
     assert not list(tmp_path.rglob("*.partial"))
+
+
+def test_an_interrupt_or_error_ends_every_child_process(monkeypatch, capsys):
+    # `tacc report` interrupted on a full cache printed "interrupted", then Python's exit waited forever for two
+    # idle workers of a pool nobody shut down (its sweep's generator was not closed): the command line now kills
+    # its children before it returns
+    import multiprocessing
+
+    from simulate._runner import _Pool
+    pools = []
+
+    def stopped(args):
+        pools.append(_Pool("processes", 2, None))
+        assert len(multiprocessing.active_children()) >= 2
+        raise KeyboardInterrupt
+    monkeypatch.setattr("reports.cli._cmd_bounds", stopped)
+    assert main(["bounds", "set-a"]) == 130
+    assert not multiprocessing.active_children()
+    assert capsys.readouterr().err == "tacc bounds: interrupted\n"
