@@ -297,7 +297,7 @@ def _need_tables(option: str, value) -> None:
 
     if importlib.util.find_spec("pandas") is None:
         raise TaccInputError(option, str(value), "reading saved runs as tables needs pandas, which is not installed: "
-                                                 "pip install 'tacc[tables]'")
+                                                 "pip install '.[tables]' in the tacc repository (the tables extra)")
 
 
 def _cmd_reproduce(args) -> int:

@@ -5,8 +5,8 @@ CSV) and records again (``frame_records``), equal field by field to the ones the
 (``tacc report --from DIR``) can start from saved runs with no simulation. A cache folder of the runner is read
 the same way (``load_runs``): its records, linked to the configurations the runner keeps beside them.
 
-pandas (and pyarrow for Parquet) are the optional extra ``tacc[tables]``; nothing here imports them until a
-table is built.
+pandas (and pyarrow for Parquet) are the optional extra ``tables`` (``pip install '.[tables]'``); nothing here
+imports them until a table is built.
 """
 
 from __future__ import annotations
@@ -53,7 +53,8 @@ def _pandas():
     try:
         import pandas
     except ImportError:
-        raise TaccInputError("tables", "pandas", "tables need pandas: pip install 'tacc[tables]'") from None
+        raise TaccInputError("tables", "pandas", "tables need pandas: pip install '.[tables]' in the tacc repository "
+                                                         "(the tables extra)") from None
     return pandas
 
 
@@ -202,7 +203,8 @@ def save_frames(frames: RunFrames, out_dir, format: str = "parquet") -> list[Pat
             try:
                 df.to_parquet(path, index=False)
             except ImportError:
-                raise TaccInputError("to", format, "Parquet needs pyarrow: pip install 'tacc[tables]'") from None
+                raise TaccInputError("to", format, "Parquet needs pyarrow: pip install '.[tables]' in the "
+                                                            "tacc repository (the tables extra)") from None
         else:
             df.to_csv(path, index=False)
         paths.append(path)

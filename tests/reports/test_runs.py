@@ -108,4 +108,4 @@ def test_without_pandas_the_command_names_the_extra(swept, monkeypatch, capsys):
     made, _ = swept
     monkeypatch.setitem(sys.modules, "pandas", None)          # import pandas fails, as on a core install
     assert main(["runs", str(made / "runs")]) == 2
-    assert "tacc[tables]" in capsys.readouterr().err
+    assert "pip install '.[tables]'" in capsys.readouterr().err
