@@ -18,7 +18,7 @@ import numpy as np
 from bounds import ArmClass, analyze, continuation_of, parse_config, refine_partition
 from certify import ASSUMPTIONS, CLAIMS, DEFAULT_POLICIES, LEM_CI, check, check_assumptions
 from reports import _continuation_view, _metamorphic_view
-from reports._figure_pool import FigureWriter
+from reports._figure_pool import FIGURE_MEMO, FigureWriter
 from reports._check_view import verdict_table
 from reports._stats import summarize
 from reports._tables import dumps, fmt, jsonable, table
@@ -263,14 +263,19 @@ def make_report(config=None, *, seeds=range(1000), out_dir="tacc-report", polici
 
     The figures are drawn by ``figures`` (a ``FigureWriter`` into ``out_dir/figures``, which a caller starts early
     so that its imports overlap its own), by default one made here: a helper process that draws them while this
-    one judges the claims and runs the relations, or with the serial executor this process.
+    one judges the claims and runs the relations, or with the serial executor this process; a figure drawn before
+    from the same input is copied from the memo in the run cache's folder (``reports._figure_memo``).
     """
     config = default_config() if config is None else config
     out = Path(out_dir)
     if figures is not None:
         return _make_report(config, out, figures, seeds=seeds, policies=policies, budgets=budgets,
                             executor=executor, workers=workers, progress=progress, cache=cache, runs=runs)
-    with FigureWriter(out / "figures", process=executor != "serial") as figures:
+    memo = None
+    if runs is None:
+        folder = cache if cache is not None else out / "runs"
+        memo = Path(folder) / FIGURE_MEMO if isinstance(folder, (str, os.PathLike)) else None
+    with FigureWriter(out / "figures", process=executor != "serial", memo=memo) as figures:
         return _make_report(config, out, figures, seeds=seeds, policies=policies, budgets=budgets,
                             executor=executor, workers=workers, progress=progress, cache=cache, runs=runs)
 
