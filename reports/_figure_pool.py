@@ -1,4 +1,5 @@
-"""Figures drawn while the rest of a report is computed: in a helper process (the second core), or here.
+"""Figures drawn while the rest of a report is computed: in a helper process (the second core), or here; the
+helper also makes other work of the report that needs none of its runs (``FigureWriter.call``).
 
 A figure is named by its builder (``"module:function"``, resolved where it is drawn, so the caller never imports
 matplotlib) and the builder's arguments (plain numbers, lists and ``bounds`` objects, pickled exactly). The helper
@@ -36,10 +37,17 @@ def _draw(builder: str, args: tuple, kwargs: dict, out_dir: str, name: str, memo
     return files
 
 
-def _start_helper(parent: int) -> None:
+def _call(function: str, args: tuple, kwargs: dict):
+    """``function(*args, **kwargs)``, the function named ``"module:function"``."""
+    module, name = function.split(":")
+    return getattr(importlib.import_module(module), name)(*args, **kwargs)
+
+
+def _start_helper(parent: int, figures: bool = True) -> None:
     """In the helper process: Ctrl-C is left to the parent (which stops the helper); the helper dies with the
     parent, even under ``kill -9`` (Linux: PR_SET_PDEATHSIG; elsewhere its queue from the parent closes);
-    matplotlib is imported now, while the parent reads its runs."""
+    matplotlib is imported now, while the parent reads its runs (with ``figures``: a helper started for other work
+    imports it at its first figure, if any)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         import ctypes
@@ -48,7 +56,8 @@ def _start_helper(parent: int) -> None:
         pass
     if os.getppid() != parent:                # the parent died before the line above
         os._exit(1)
-    import reports._figures  # noqa: F401
+    if figures:
+        import reports._figures  # noqa: F401
 
 
 class FigureWriter:
@@ -71,11 +80,11 @@ class FigureWriter:
         if process and memo is None:
             self._start()
 
-    def _start(self) -> None:
-        """Start the helper process."""
+    def _start(self, figures: bool = True) -> None:
+        """Start the helper process (importing matplotlib at once with ``figures``)."""
         before = set(active_children())
         self._pool = ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn"),
-                                         initializer=_start_helper, initargs=(os.getpid(),))
+                                         initializer=_start_helper, initargs=(os.getpid(), figures))
         # a pool starts its process on the first task: start it now, with Ctrl-C ignored, which the new
         # process inherits (a terminal's Ctrl-C reaches the process group: the helper, still importing before
         # its initializer ran, printed a KeyboardInterrupt traceback); this process's handler is restored
@@ -109,6 +118,18 @@ class FigureWriter:
             done = Future()
             done.set_result(_draw(*job))
             self._futures.append((name, done))
+
+    def call(self, function: str, *args, **kwargs) -> Future:
+        """``function(*args, **kwargs)`` (``"module:function"``, a pure function of picklable arguments) in the
+        helper process, after the figures given before it (the helper is started now if it is not), or here at
+        once; the future holds its result."""
+        if self._process and self._pool is None:
+            self._start(figures=False)
+        if self._pool is not None:
+            return self._pool.submit(_call, function, args, kwargs)
+        done: Future = Future()
+        done.set_result(_call(function, args, kwargs))
+        return done
 
     def files(self, progress=None) -> dict[str, list[str]]:
         """{figure name: the files written}, once every figure is drawn (an error in the helper, or its death, is

@@ -293,8 +293,12 @@ def _make_report(config, out: Path, figures: FigureWriter, *, seeds, policies, b
     if runs is not None:                                       # load: saved runs, no simulation
         from reports._runs_view import runs_by_budget
         by, policies, seeds = runs_by_budget(runs, configs, policies=policies, seeds=seeds)
+        relations = None
     else:                                                      # load: run (or resume from the cache)
         seeds, policies = tuple(int(s) for s in seeds), tuple(policies)
+        # the metamorphic relations on the first seeds (fresh paired runs of altered instances, none of the runs
+        # below): in the helper process, while this one reads or makes the runs and judges them
+        relations = figures.call("reports._metamorphic_view:run_relations", configs[-1], seeds[:3], policies)
         cache = cache if cache is not None else out / "runs"
         records = run_tasks(tasks_for(configs, policies, seeds), executor=executor, workers=workers, cache=cache,
                             progress=progress)
@@ -365,8 +369,7 @@ def _make_report(config, out: Path, figures: FigureWriter, *, seeds, policies, b
     tacc_mean = regret[full, lead].mean
     # the relations need fresh paired runs: a report rebuilt from saved runs (``runs``) makes none
     steps.set_postfix_str("metamorphic relations")
-    metamorphic = None if runs is not None else _metamorphic_view.summarize(
-        _metamorphic_view.run_relations(final_config, seeds[:3], policies))
+    metamorphic = None if relations is None else _metamorphic_view.summarize(relations.result())
     steps.update()
     results = {
         "config": config.name, "source": config.source, "seeds": list(seeds), "policies": list(policies),
