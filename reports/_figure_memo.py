@@ -100,17 +100,21 @@ class FigureMemo:
         except FileNotFoundError:
             return None
         except (OSError, ValueError) as e:
-            return self._damaged(key, f"its index {index} cannot be read ({e})")
+            self._damaged(key, f"its index {index} cannot be read ({e})")
+            return None
         if not isinstance(entry, dict) or entry.get("key") != key or not isinstance(entry.get("sha256"), dict):
-            return self._damaged(key, f"its index {index} does not name this key")
+            self._damaged(key, f"its index {index} does not name this key")
+            return None
         data = {}
         for ext in self.formats:
             try:
                 data[ext] = (self.root / f"{key}.{ext}").read_bytes()
             except OSError as e:
-                return self._damaged(key, f"its {ext} file cannot be read ({e})")
+                self._damaged(key, f"its {ext} file cannot be read ({e})")
+                return None
             if _sha256(data[ext]) != entry["sha256"].get(ext):
-                return self._damaged(key, f"its {ext} file does not match its sha256")
+                self._damaged(key, f"its {ext} file does not match its sha256")
+                return None
         out_dir = Path(out_dir)
         out_dir.mkdir(parents=True, exist_ok=True)
         files = []
@@ -132,7 +136,6 @@ class FigureMemo:
     def _damaged(self, key: str, why: str) -> None:
         warnings.warn(f"figure memo {self.root / key}: {why}; the figure is drawn again", FigureMemoWarning,
                       stacklevel=3)
-        return None
 
 
 def _write_whole(path: Path, data: bytes) -> None:

@@ -74,7 +74,8 @@ class FigureWriter:
         from reports._figure_memo import FigureMemo
         self.out_dir = Path(out_dir)
         self._futures: list[tuple[str, Future]] = []
-        self._pool, self._helper = None, []
+        self._pool: ProcessPoolExecutor | None = None
+        self._helper: list = []
         self._process = process
         self._memo = None if memo is None else FigureMemo(memo)
         if process and memo is None:
