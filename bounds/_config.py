@@ -3,6 +3,7 @@ validated objects. Every invalid value is refused with :class:`TaccInputError` n
 
 from __future__ import annotations
 
+import difflib
 import math
 import tomllib
 from dataclasses import dataclass, field
@@ -11,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from bounds._errors import TaccInputError
+from bounds._horizon import horizon, log_factor, min_rho, n_gamma
 
 __all__ = ["Config", "InstanceSpec", "MeansSpec", "NoiseSpec", "LowSpec", "Costs", "Params", "PRESETS",
            "load_config", "parse_config", "config_to_dict", "dump_config"]
@@ -21,6 +23,19 @@ PRESETS = ("set-a", "set-b", "llm-residual", "llm-vanishing", "checkpoint")
 LOW_MODELS = ("power_decay", "residual_decay", "checkpoint", "table", "frozen")
 NOISE_MODELS = ("gaussian", "bernoulli")
 DISTRIBUTIONS = ("uniform", "normal")
+
+#: every key each table of the format can hold (an unused one is refused by ``_Table.done``); a key outside its
+#: table's set is unknown, named before any missing key, with the nearest known key as a suggestion.
+KEYS = {
+    "": ("name", "instance", "costs", "params"),
+    "instance": ("mu_high", "means", "seed", "noise", "low"),
+    "instance.means": ("distribution", "n_arms", "low", "high", "mean", "sd"),
+    "instance.noise": ("model", "sigma"),
+    "instance.low": ("model", "zeta", "r", "signs", "b", "n0", "q", "gap", "q_max", "mean_low", "certificate",
+                     "values"),
+    "costs": ("low", "high"),
+    "params": ("budget", "delta", "rho", "gamma", "eta", "s0"),
+}
 
 
 @dataclass(frozen=True)
@@ -130,7 +145,24 @@ class _Table:
             return self.data[key]
         if default is not ...:
             return default
+        self._refuse_unknown(key)
         raise TaccInputError(self.name(key), "<missing>", "is required")
+
+    def _refuse_unknown(self, missing: str | None = None) -> None:
+        """Refuse the first unknown key (the one nearest ``missing``, a likely misspelling of it, if any), with the
+        nearest known key as a suggestion."""
+        known = KEYS.get(self.path, ())
+        unknown = [k for k in self.data if k not in known]
+        if not unknown:
+            return
+        near = difflib.get_close_matches(missing, unknown, n=1) if missing else []
+        key = near[0] if near else sorted(unknown)[0]
+        self._refuse(key, known)
+
+    def _refuse(self, key: str, known) -> None:
+        guess = difflib.get_close_matches(key, known, n=1)
+        raise TaccInputError(self.name(key), self.data[key],
+                             "unknown key" + (f" (did you mean {guess[0]}?)" if guess else ""))
 
     def sub(self, key: str) -> "_Table":
         return _Table(self.get(key), self.name(key))
@@ -138,7 +170,7 @@ class _Table:
     def done(self) -> None:
         extra = sorted(set(self.data) - self.used)
         if extra:
-            raise TaccInputError(self.name(extra[0]), self.data[extra[0]], "unknown key")
+            self._refuse(extra[0], [k for k in KEYS.get(self.path, ()) if k in self.used])
 
     def real(self, key: str, default: Any = ..., *, low: float | None = None, high: float | None = None,
              low_open: bool = False, high_open: bool = False) -> float:
@@ -313,11 +345,15 @@ def parse_config(data: dict, source: str = "<dict>") -> Config:
                     gamma=pt.real("gamma", low=0.0, low_open=True),
                     eta=pt.real("eta", low=0.0, high=1.0, low_open=True, high_open=True),
                     s0=pt.integer("s0", low=0))
+    if params.s0 > 2**53:
+        raise TaccInputError("params.s0", params.s0, "must be <= 2**53: low counts N_gamma + S0 must be exact as "
+                                                     "doubles (B_k is evaluated in floating point)")
     pt.done()
     top.done()
     _check_regret_range(mu_high, means, n_arms, c_low, c_high, params.budget)
     if noise.model == "gaussian" and rho == "min":
         _check_sigma_range(noise.sigma, n_arms, c_low, params.budget, params.delta)
+    _check_gamma_range(noise, n_arms, c_low, params)
     return Config(name, InstanceSpec(mu_high, means, seed, noise, low), Costs(c_low, c_high), params, source)
 
 
@@ -350,6 +386,22 @@ def _check_sigma_range(sigma: float, n_arms: int, c_low: float, budget: float, d
     if not math.isfinite(3.0 * sigma * sigma * log_term):
         raise TaccInputError("instance.noise.sigma", sigma, "is too large: the log factor ell = rho_min log(2 K T / "
                                                             "delta), with rho_min about 2 sigma^2, overflows a float")
+
+
+def _check_gamma_range(noise: NoiseSpec, n_arms: int, c_low: float, p: Params) -> None:
+    """Refuse a gamma so small that N_gamma (``sec:theory``) exceeds 2**53, naming ``params.gamma`` (the bound and
+    every run need N_gamma). Inputs refused elsewhere (a budget exact accounting cannot hold) are left to those
+    checks."""
+    try:
+        T = horizon(p.budget, c_low)
+        rho = min_rho(noise.subgaussian_scale, n_arms, T, p.delta) if p.rho == "min" else float(p.rho)
+        ell = log_factor(rho, n_arms, T, p.delta)
+    except (TaccInputError, OverflowError, ValueError):
+        return
+    try:
+        n_gamma(ell, p.gamma)
+    except TaccInputError as exc:
+        raise TaccInputError("params.gamma", p.gamma, exc.reason) from None
 
 
 def load_config(path_or_preset: str | Path) -> Config:

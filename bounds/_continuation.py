@@ -13,6 +13,7 @@ test passes, w_k in 0..S_0 continuation pulls (w_k = 0: the window is empty).
 
 from __future__ import annotations
 
+import functools
 import math
 import struct
 from dataclasses import dataclass
@@ -55,8 +56,11 @@ class ContinuationWindow:
             continuation can fire only if N_gamma < T_Lambda (``reachable``).
         gain: per arm, the largest continuation gain at the first state, B_k(N_gamma) - B_k(N_gamma + S_0)
             (0 when S_0 = 0).
-        pulls: per arm, w_k in 0..S_0: the test passes at the states A_k = 0..w_k - 1 and fails at A_k = w_k, so
-            continuation fires on the arm at its low counts N_gamma..N_gamma + w_k - 1, w_k pulls at most.
+        pulls: per arm, w_k in 0..min(S_0, T_Lambda): the test passes at the states A_k = 0..w_k - 1 and fails at
+            A_k = w_k, so continuation fires on the arm at its low counts N_gamma..N_gamma + w_k - 1, w_k pulls at
+            most. States A_k >= T_Lambda are never met (no arm has more than T_Lambda low queries), so when
+            S_0 > T_Lambda the window is cut there (``cut``): w_k = T_Lambda then means "passes at every state a run
+            can meet".
         tau: per arm, tau_k(gamma) (``eq:analysis-cert-time``; int or inf).
         reaches_tau: per arm, N_gamma < tau_k <= N_gamma + w_k: the window alone carries the arm from N_gamma to
             its certification count with no high query in between (what C^d of ``eq:app-analysis-Cdet`` needs);
@@ -71,6 +75,7 @@ class ContinuationWindow:
     pulls: tuple
     tau: tuple
     reaches_tau: tuple
+    cut: bool = False
 
     @property
     def reachable(self) -> bool:
@@ -80,7 +85,7 @@ class ContinuationWindow:
     @property
     def can_fire(self) -> bool:
         """Whether continuation can fire on the instance: some window is non-empty and reachable."""
-        return self.reachable and any(w > 0 for w in self.pulls)
+        return self.reachable and max(self.pulls, default=0) > 0     # counts >= 0: some count is positive
 
     def window(self, k: int) -> tuple[int, int] | None:
         """Arm k's window as (first, last) low count at which the test passes, or ``None`` if it is empty."""
@@ -128,7 +133,10 @@ def continuation_window(model: LowFidelityModel, *, n_gamma: int, s0: int, eta: 
     K = model.n_arms
     if len(tau) != K:
         raise TaccInputError("tau", tau, f"must have one entry per arm ({K})")
-    counts = ng + np.arange(s0 + 1, dtype=np.int64)
+    # states A_k = a >= T are never met (the low count N_gamma + a would exceed T_Lambda): the test is evaluated at
+    # the states a < m = min(S_0, T) and against B_k(N_gamma + S_0), so the work does not grow with S_0 past T
+    m = min(s0, T)
+    counts = np.concatenate([ng + np.arange(m, dtype=np.int64), np.array([ng + s0], dtype=np.int64)])
     # arms with one B_k (model.mismatch_bound_classes: the decay models) have one window: computed once
     labels = model.mismatch_bound_classes()
     if labels is None:
@@ -141,19 +149,30 @@ def continuation_window(model: LowFidelityModel, *, n_gamma: int, s0: int, eta: 
     for lo in range(0, reps.size, step):         # a block of arms per vector call
         ks = reps[lo:lo + step]
         b = model.mismatch_bound_at(ks[:, None], counts[None, :])
-        passes = np.asarray(continuation_gain_passes(b[:, :s0], b[:, s0:], eta, gamma), dtype=bool)
-        pulls_r[lo:lo + ks.size] = np.where(passes.all(axis=1), s0, np.argmin(passes, axis=1)) if s0 else 0
-        gain_r[lo:lo + ks.size] = b[:, 0] - b[:, s0]
+        passes = np.asarray(continuation_gain_passes(b[:, :m], b[:, m:], eta, gamma), dtype=bool)
+        pulls_r[lo:lo + ks.size] = np.where(passes.all(axis=1), m, np.argmin(passes, axis=1)) if m else 0
+        gain_r[lo:lo + ks.size] = b[:, 0] - b[:, m]
     gain, pulls = (gain_r, pulls_r) if which is None else (gain_r[which.reshape(-1)], pulls_r[which.reshape(-1)])
     pulls_l = pulls.tolist()
-    reach = [t != math.inf and ng < t <= ng + w for t, w in zip(tau, pulls_l, strict=True)]
+    reach = _reaches(tau, ng, pulls)
     return ContinuationWindow(n_gamma=ng, s0=s0, threshold=2.0 * eta * gamma, horizon=T, gain=tuple(gain.tolist()),
-                              pulls=tuple(pulls_l), tau=tuple(tau), reaches_tau=tuple(reach))
+                              pulls=tuple(pulls_l), tau=tuple(tau), reaches_tau=tuple(reach), cut=m < s0)
+
+
+def _reaches(tau, ng: int, pulls: np.ndarray) -> list:
+    """Per arm, whether tau_k is finite and in N_gamma < tau_k <= N_gamma + w_k: in vector calls when every tau is
+    a float or an int of at most 2**53 (exact as a float), else entry by entry."""
+    if set(map(type, tau)) <= {int, float}:
+        t = np.array(tau, dtype=float)
+        if len(tau) == pulls.size and (np.abs(t[np.isfinite(t)]) <= 2.0 ** 53).all():
+            return ((t != math.inf) & (ng < t) & (t <= ng + pulls)).tolist()
+    inf = math.inf
+    return [t != inf and ng < t <= ng + w for t, w in zip(tau, pulls.tolist(), strict=True)]
 
 
 def _last_count_search(bound, s0: int, eta: float, gamma: float, limit: int) -> int:
     """max{1 <= n <= limit : gain(n) passes} for a nonincreasing ``bound`` (a vectorised n -> B(n)), 0 if none."""
-    leaf = max(64, 4 * s0)
+    leaf = max(64, 4 * min(s0, 1 << 14))
     # level by level: every live range's two ends in one call; a range whose end-to-end drop is below the
     # threshold holds no passing count; ranges of at most ``leaf`` counts become leaves
     los, his = np.array([1], dtype=np.int64), np.array([limit], dtype=np.int64)
@@ -172,17 +191,26 @@ def _last_count_search(bound, s0: int, eta: float, gamma: float, limit: int) -> 
         batch, size = [], 0
         while leaves and size < 2**14:
             batch.append(leaves.pop(0))
-            size += batch[-1][1] - batch[-1][0] + 1 + s0
-        pts = np.concatenate([np.arange(a, b + s0 + 1) for a, b in batch])
-        vals, at = bound(pts), 0
-        for a, b in batch:
+            size += _leaf_points(*batch[-1], s0).size
+        segments = [_leaf_points(a, b, s0) for a, b in batch]
+        vals, at = bound(np.concatenate(segments)), 0
+        for (a, b), seg in zip(batch, segments, strict=True):
             w = b - a + 1
-            v_ = vals[at:at + w + s0]
-            at += w + s0
-            hits = np.flatnonzero(continuation_gain_passes(v_[:w], v_[s0:], eta, gamma))
+            v_ = vals[at:at + seg.size]
+            at += seg.size
+            hits = np.flatnonzero(continuation_gain_passes(v_[:w], v_[seg.size - w:], eta, gamma))
             if hits.size:
                 return a + int(hits[-1])
     return 0
+
+
+def _leaf_points(a: int, b: int, s0: int) -> np.ndarray:
+    """The counts a leaf [a, b] reads: a..b and a + S_0..b + S_0, as one range a..b + S_0 when they overlap or
+    touch (S_0 <= b - a + 1), else the two ranges (a huge S_0 costs nothing)."""
+    if s0 <= b - a + 1:
+        return np.arange(a, b + s0 + 1)
+    now = np.arange(a, b + 1)
+    return np.concatenate([now, now + s0])
 
 
 class _Recorded:
@@ -236,13 +264,11 @@ def continuation_last_counts(model: LowFidelityModel, *, s0: int, eta: float, ga
         return tuple(0 for _ in arms)
     arms = np.asarray(list(arms), dtype=np.int64)
     labels = model.mismatch_bound_classes()
-    if labels is not None:        # arms with one B_k: one search per B_k
-        found: dict = {}
-        for k in arms.tolist():
-            if labels[k] not in found:
-                found[labels[k]] = _last_count_search(lambda n, k=k: np.atleast_1d(model.mismatch_bound(k, n)), s0,
-                                                      eta, gamma, limit)
-        return tuple(found[labels[k]] for k in arms.tolist())
+    if labels is not None:        # arms with one B_k: one search per B_k, by the first arm that has it
+        _, first, which = np.unique(labels[arms], return_index=True, return_inverse=True)
+        found = np.array([_last_count_search(lambda n, k=k: np.atleast_1d(model.mismatch_bound(k, n)), s0, eta,
+                                             gamma, limit) for k in arms[first].tolist()], dtype=object)
+        return tuple(found[which.reshape(-1)].tolist())
     out = np.full(arms.size, -1, dtype=np.int64)
     pending = np.arange(arms.size)
     while pending.size:           # the first arm no earlier search matches makes a full search, in arm order
@@ -325,9 +351,9 @@ class Continuation:
     rho: float
     rho_min: float
 
-    @property
+    @functools.cached_property
     def instance_rho_max(self) -> float:
-        """The largest rho at which continuation can fire on some arm (0.0 if at none)."""
+        """The largest rho at which continuation can fire on some arm (0.0 if at none); read once (10^5 arms)."""
         return max(self.rho_max, default=0.0)
 
     @property
@@ -345,5 +371,5 @@ def continuation_of(analysis) -> Continuation:
     window = continuation_window(model, n_gamma=a.n_gamma, s0=p.s0, eta=p.eta, gamma=p.gamma, horizon=T, tau=a.tau)
     last = continuation_last_counts(model, s0=p.s0, eta=p.eta, gamma=p.gamma, limit=T - 1)
     rho_of = {n: continuation_rho_max(n, gamma=p.gamma, n_arms=K, horizon=T, delta=p.delta) for n in set(last)}
-    return Continuation(window=window, last_count=last, rho_max=tuple(rho_of[n] for n in last), rho=a.rho,
+    return Continuation(window=window, last_count=last, rho_max=tuple(map(rho_of.__getitem__, last)), rho=a.rho,
                         rho_min=a.rho_min)

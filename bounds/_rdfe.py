@@ -13,7 +13,7 @@ from bounds import _validate as v
 from bounds._errors import TaccInputError
 from bounds._horizon import radius
 from bounds._lowfidelity import LowFidelityModel
-from bounds._search import first_true_rows
+from bounds._search import counts_or_inf, first_true_sorted_rows
 
 __all__ = ["rdfe_low_count", "rdfe_high_count", "rdfe_low_cost", "rdfe_high_cost", "rdfe_oracle_cost",
            "rdfe_phase_index", "rdfe_dyadic_constant", "RdfeBound", "rdfe_regret_bound", "rdfe_low_counts",
@@ -35,14 +35,17 @@ def rdfe_low_counts(model: LowFidelityModel, arms, eps, ell: float) -> np.ndarra
     # arms with one B_k (model.mismatch_bound_classes) and one accuracy make the same search: it runs once
     labels = model.mismatch_bound_classes()
     label = ks if labels is None else labels[ks]
-    order = np.lexsort((target, label))
+    one = bool((label == label[0]).all())                  # one B_k for every arm: the targets' stable order
+    order = np.argsort(target, kind="stable") if one else np.lexsort((target, label))
     new = np.ones(ks.size, dtype=bool)
     new[1:] = (label[order][1:] != label[order][:-1]) | (target[order][1:] != target[order][:-1])
     first = order[new]                                     # one row per distinct (label, target)
     group = np.empty(ks.size, dtype=np.int64)
     group[order] = np.cumsum(new) - 1
     rep, t = ks[first], target[first]
-    return first_true_rows(lambda i, n: radius(n, e) + model.mismatch_bound_at(rep[i], n) <= t[i], rep.size)[group]
+    # rows in (label, target) order: one B_k against larger targets, so each row's count is at most the previous
+    return first_true_sorted_rows(lambda i, n: radius(n, e) + model.mismatch_bound_at(rep[i], n) <= t[i],
+                                  label[first])[group]
 
 
 def rdfe_high_counts(eps, ell: float) -> np.ndarray:
@@ -51,7 +54,9 @@ def rdfe_high_counts(eps, ell: float) -> np.ndarray:
     e = v.positive_real("ell", ell)
     values, where = np.unique(np.asarray(eps, dtype=float).reshape(-1), return_inverse=True)
     target = values / 8.0
-    return first_true_rows(lambda i, n: radius(n, e) <= target[i], values.size)[where.reshape(-1)]
+    # ascending targets (np.unique): each row's count is at most the previous one's
+    return first_true_sorted_rows(lambda i, n: radius(n, e) <= target[i], np.zeros(values.size, dtype=np.int64)
+                                  )[where.reshape(-1)]
 
 
 def rdfe_phase_indices(gaps) -> np.ndarray:
@@ -270,7 +275,7 @@ def rdfe_regret_bound(model: LowFidelityModel, gaps: Sequence[float] | np.ndarra
     sharp = math.fsum((g * (sums_a + cl + ch)).tolist())
     total = c1 * math.fsum((gs * corr).tolist()) + warm
     paper_total = c1 * math.fsum((gs * paper).tolist()) + warm
-    return RdfeBound(phase_index=tuple(math.inf if x == math.inf else int(x) for x in idx.tolist()),
+    return RdfeBound(phase_index=counts_or_inf(idx),
                      phase_costs_sum=tuple(sums.tolist()), dyadic_constant=tuple(consts.tolist()),
                      terminal_cost=tuple(term.tolist()), paper_cost=tuple(paper.tolist()),
                      corrected_cost=tuple(corr.tolist()), paper_form_valid=tuple((gs <= 2).tolist()),

@@ -74,14 +74,25 @@ def _arm(c: Continuation, k: int) -> dict:
 
 
 def summary(c: Continuation) -> str:
-    """Why continuation fires or not on this instance, with the numbers (one or two sentences)."""
+    """Why continuation fires or not on this instance, with the numbers (one or two sentences), and whether the
+    window was cut at the horizon (S0 > T)."""
+    text = _summary(c)
+    w = c.window
+    if w.cut:
+        text += (f" The window was cut at the horizon: S0 = {w.s0} exceeds T = {w.horizon} and no run meets a state "
+                 f"A_k >= T, so the test was evaluated at the states below T only ({w.horizon} pulls means it passes "
+                 f"at every state a run can meet).")
+    return text
+
+
+def _summary(c: Continuation) -> str:
     w = c.window
     K = len(w.pulls)
     if w.s0 == 0:
         return "Continuation cannot fire: S0 = 0 (line 9 of alg:adaptive-mf-mab needs A_k < S0)."
     n_max = max(c.last_count)
     if n_max:
-        k_max = int(np.argmax(c.rho_max))                    # the first arm of the largest rho_max
+        k_max = c.rho_max.index(c.instance_rho_max)          # the first arm of the largest rho_max (no NaN)
         where = (f"It can fire at some arm only while N_gamma <= {n_max}, that is for rho <= {fmt(c.instance_rho_max)} "
                  f"(arm {k_max})")
         if c.fires_only_below_rho_min:

@@ -500,7 +500,9 @@ def _proofs_arguments(pr: argparse.ArgumentParser) -> None:
                     help="accepted refuted steps (a JSON list of step ids); 'repo' for the repository's baseline of "
                          "the paper's current findings")
     pr.add_argument("--json", metavar="PATH", help="write every step as JSON to PATH ('-' for stdout)")
-    pr.add_argument("--wide", action="store_true", help="print each step's statement in full")
+    pr.add_argument("--wide", action="store_true",
+                    help="print every cell in full (statement, hypotheses not needed, counterexample / "
+                         "corrected / slack)")
     pr.add_argument("--coverage", action="store_true", help="list each statement of the paper with the rows that "
                                                             "check it, or why none does")
     pr.set_defaults(func=_cmd_proofs)
@@ -629,19 +631,37 @@ def main(argv: list[str] | None = None) -> int:
                 return args.func(args)
         return args.func(args)
     except TaccInputError as exc:
+        _end_children()
         print(f"tacc: error: {exc}", file=sys.stderr)
         return EXIT_INPUT
     except BrokenPipeError:  # the reader of standard output stopped reading (| head): not an error of ours
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
     except KeyboardInterrupt:
+        _end_children()
         print(f"tacc {args.command}: interrupted", file=sys.stderr)
         return 130
     except Exception as exc:  # noqa: BLE001 -- the one place an unexpected error becomes exit 3
+        _end_children()
         if args.debug:
             traceback.print_exc()
         print(_internal_error(exc, args.command), file=sys.stderr)
         return EXIT_INTERNAL
+
+
+def _end_children() -> None:
+    """Kill this process's child processes (run workers, the figures' helper) after an interrupt or an error.
+
+    A command stopped mid-sweep can leave a pool nobody will shut down (its generator not closed yet), and Python's
+    exit joins every child process: `tacc report` interrupted on a full cache printed "interrupted" and then
+    waited forever for two idle workers."""
+    mp = sys.modules.get("multiprocessing")
+    if mp is None:
+        return
+    for p in mp.active_children():
+        p.kill()
+    for p in mp.active_children():
+        p.join(5)
 
 
 if __name__ == "__main__":

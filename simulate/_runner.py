@@ -126,9 +126,8 @@ def _die_with_parent(parent: int) -> None:
         pass
     if os.getppid() != parent:                # the parent died before the line above
         os._exit(1)
-    # started with SIGINT ignored (_Pool): a terminal's Ctrl-C, sent to the whole process group, interrupted a
-    # worker still importing and printed its traceback; from here on a Ctrl-C stops its run as before
-    signal.signal(signal.SIGINT, signal.default_int_handler)
+    # started with SIGINT ignored (_Pool) and left so: a terminal's Ctrl-C, sent to the whole process group, made a
+    # worker print "Process SpawnProcess-N:" and its traceback; the parent takes it and kills its workers
 
     def watch():
         while os.getppid() == parent:
@@ -358,6 +357,9 @@ class _Pool:
                 self.cluster.close()
         else:
             if abort:
-                for p in list((self.pool._processes or {}).values()):
-                    p.kill()
+                self._kill_workers()
             self.pool.shutdown(wait=True, cancel_futures=True)
+
+    def _kill_workers(self) -> None:
+        for p in list((self.pool._processes or {}).values()):
+            p.kill()

@@ -115,3 +115,63 @@ def test_the_tables_example_runs_as_a_file(tmp_path):
     assert "tacc" in out and "ucb" in out
     assert sorted(p.name for p in (tmp_path / "my-tables").iterdir()) == ["arms.parquet", "configs.parquet",
                                                                           "runs.parquet"]
+
+
+def _optional_keys() -> dict:
+    """The README's list of optional configuration keys: dotted key -> the TOML value it says is used."""
+    import tomllib
+    section = TEXT.split("Optional keys, with the value used when one is left out", 1)[1].split("\n\n", 2)[1]
+    out = {}
+    for line in section.splitlines():
+        m = re.match(r"- `([a-z0-9_.]+)`: (`(.+?)`|the file's name)", line)
+        assert m, line
+        out[m.group(1)] = tomllib.loads(f"v = {m.group(3)}")["v"] if m.group(3) else None
+    return out
+
+
+def _leaves(d: dict, prefix=""):
+    for k, v in d.items():
+        yield prefix + k
+        if isinstance(v, dict):
+            yield from _leaves(v, f"{prefix}{k}.")
+
+
+def _without(d: dict, dotted: str) -> dict:
+    import copy
+    d = copy.deepcopy(d)
+    *path, last = dotted.split(".")
+    t = d
+    for p in path:
+        t = t[p]
+    del t[last]
+    return d
+
+
+@pytest.mark.parametrize("low", [
+    {"model": "power_decay", "zeta": 0.2, "r": 0.5, "signs": [1, -1]},
+    {"model": "residual_decay", "zeta": 0.2, "r": 0.5, "signs": [1, -1], "b": 0.1, "n0": 3.0},
+    {"model": "checkpoint", "q": [1, 4], "gap": [0.1, 0.0], "q_max": 8, "signs": [1, -1]}])
+def test_the_optional_keys_list_is_the_parsers(low, tmp_path):
+    """Every key the README lists as optional may be left out and then takes the value it states; every key it does
+    not list is required (leaving it out is refused as missing)."""
+    from bounds import TaccInputError, parse_config
+    listed = _optional_keys()
+    full = {"name": "full", "instance": {"mu_high": [0.9, 0.5], "seed": 7,
+                                         "noise": {"model": "gaussian", "sigma": 2.0}, "low": low},
+            "costs": {"low": 1.0, "high": 10.0},
+            "params": {"budget": 1000, "delta": 0.1, "rho": 3.0, "gamma": 0.1, "eta": 0.01, "s0": 2}}
+    attrs = {"name": lambda c: c.name, "instance.seed": lambda c: c.instance.seed,
+             "instance.noise": lambda c: {"model": c.instance.noise.model, "sigma": c.instance.noise.sigma},
+             "instance.noise.sigma": lambda c: c.instance.noise.sigma,
+             "instance.low.signs": lambda c: c.instance.low.signs, "instance.low.n0": lambda c: c.instance.low.n0,
+             "params.delta": lambda c: c.params.delta, "params.rho": lambda c: c.params.rho}
+    assert set(listed) == set(attrs)
+    for key in _leaves(full):
+        cfg = _without(full, key)
+        if key in listed:
+            c = parse_config(cfg, str(tmp_path / "mine.toml"))
+            assert attrs[key](c) == (listed[key] if key != "name" else "mine"), key
+            assert attrs[key](c) != attrs[key](parse_config(full)), key       # the full config's value differs
+        else:
+            with pytest.raises(TaccInputError, match="is required|give exactly one"):
+                parse_config(cfg)

@@ -161,3 +161,32 @@ def test_a_word_other_than_min_for_rho_says_min_is_allowed():
     with pytest.raises(TaccInputError, match='"min"') as info:
         parse_config(with_("params.rho", "max"))
     assert info.value.field == "params.rho" and info.value.value == "max"
+
+
+@pytest.mark.parametrize("edit, field, reason", [
+    (lambda d: d["params"].__setitem__("gama", d["params"].pop("gamma")), "params.gama",
+     "unknown key (did you mean gamma?)"),
+    (lambda d: d.__setitem__("cost", d.pop("costs")), "cost", "unknown key (did you mean costs?)"),
+    (lambda d: d["params"].__setitem__("gamm", 0.1), "params.gamm", "unknown key (did you mean gamma?)"),
+])
+def test_a_misspelled_key_is_named_before_the_missing_one(edit, field, reason):
+    d = config_to_dict(load_config("set-a"))
+    edit(d)
+    with pytest.raises(TaccInputError) as exc:
+        parse_config(d)
+    assert (exc.value.field, exc.value.reason) == (field, reason)
+
+
+def test_gamma_and_s0_out_of_range_name_their_field():
+    d = config_to_dict(load_config("set-a"))
+    d["params"]["gamma"] = 1e-300
+    with pytest.raises(TaccInputError, match="2\\*\\*53") as exc:
+        parse_config(d)
+    assert exc.value.field == "params.gamma"
+    d = config_to_dict(load_config("set-a"))
+    d["params"]["s0"] = 2**53 + 1
+    with pytest.raises(TaccInputError) as exc:
+        parse_config(d)
+    assert exc.value.field == "params.s0"
+    d["params"]["s0"] = 2**53
+    assert parse_config(d).params.s0 == 2**53

@@ -254,3 +254,49 @@ def test_labels_are_equal_exactly_for_equal_parameters(arms):
     pairs = [(abs(x), 0.3) for x in b]
     rank = {p: i for i, p in enumerate(sorted(set(pairs)))}
     assert labels == [rank[p] for p in pairs]
+
+
+@given(st.lists(st.tuples(st.one_of(st.integers(1, 60), st.just(math.inf), st.just(2**60), st.just(2.5),
+                                    st.just(math.nan)), st.integers(0, 8)), max_size=30), st.integers(1, 40))
+def test_reaches_tau_in_vector_calls_is_the_entry_by_entry_test(rows, ng):
+    from bounds._continuation import _reaches
+    tau, pulls = [t for t, _ in rows], np.array([w for _, w in rows], dtype=np.int64)
+    want = [t != math.inf and ng < t <= ng + w for t, w in rows]
+    assert _reaches(tau, ng, pulls) == want
+
+
+# ---- an S0 past the horizon: the window is cut at T, exactly (issue s5-input) ----
+def _brute_pulls(model, k, ng, s0, thr, states):
+    """w_k from the definition, over the states 0..states - 1 only."""
+    b_end = model.mismatch_bound(k, ng + s0)
+    for a in range(states):
+        if not (a < s0 and model.mismatch_bound(k, ng + a) - b_end >= thr):
+            return a
+    return states
+
+
+@pytest.mark.parametrize("s0", [30, 49, 50, 51, 400])
+def test_window_past_the_horizon_is_cut_at_t_exactly(s0):
+    from bounds import power_decay
+    m = power_decay([0.9, 0.5, 0.4], zeta=0.5, r=0.3, signs=[1, -1, 1])
+    T, ng, eta, gamma = 50, 3, 1e-3, 0.1
+    w = continuation_window(m, n_gamma=ng, s0=s0, eta=eta, gamma=gamma, horizon=T, tau=[math.inf] * 3)
+    assert w.cut == (s0 > T)
+    full = [_brute_pulls(m, k, ng, s0, 2 * eta * gamma, s0 + 1) for k in range(3)]
+    assert list(w.pulls) == [min(x, T) for x in full]
+    assert max(full) > T or s0 <= T          # the cut cases do cut a window that passes past T
+    assert w.gain == tuple(m.mismatch_bound(k, ng) - m.mismatch_bound(k, ng + s0) for k in range(3))
+
+
+def test_last_count_with_a_huge_s0_reads_two_ranges():
+    """S0 = 2**40 with limit 5000: the search read a..b + S0 (8 TiB); it now reads a..b and a + S0..b + S0, with
+    the same result as the definition."""
+    from bounds import power_decay
+    m = power_decay([0.9, 0.5], zeta=0.5, r=0.3, signs=[1, 1])
+    s0, limit, eta, gamma = 2**40, 5000, 1e-3, 0.1
+    n = np.arange(1, limit + 1)
+    gains = m.mismatch_bound(0, n) - m.mismatch_bound(0, n + s0)
+    want = int(n[gains >= 2 * eta * gamma].max()) if (gains >= 2 * eta * gamma).any() else 0
+    assert want > 0
+    assert continuation_last_count(m, 0, s0=s0, eta=eta, gamma=gamma, limit=limit) == want
+    assert continuation_last_count(m, 0, s0=s0, eta=eta, gamma=1e6, limit=limit) == 0

@@ -164,3 +164,11 @@ def test_scaled_sum_is_the_correctly_rounded_rational(g, ell, x, y, counts, sign
         assert v == want
     q = confirmation_counts(ell, np.array(g))
     assert q == [math.inf if gi == 0 else math.ceil(4 * Fraction(ell) / Fraction(gi) ** 2) for gi in g]
+
+
+def test_corollary_of_a_huge_gamma_has_zero_gamma_terms():
+    """gamma = 1e300: gamma^2 overflows; it raised OverflowError (exit 3 in ``tacc bounds``), now 1 / gamma^2 = 0."""
+    c = corollary_order([0.0, 0.5], [ArmClass.OPTIMAL, ArmClass.A], gamma=1e300, horizon=100, ell=1.0, s0=2,
+                        cost_low=1.0, cost_high=10.0)
+    assert c.low_order == (0.0, 0.0)
+    assert c.explicit[1] == 0.5 * 1.0 * (0 + 2) + 0.5 * 10.0     # A: Delta lambda_L (ell/gamma^2 + 2) + Delta lambda_H

@@ -22,3 +22,42 @@ def test_strict_columns_keep_finite_values_and_null_the_rest():
     assert out["theorem_term"][0] is None and list(out["theorem_term_reason"].values()) == [[0]]
     assert out["tau"][-1] is None and list(out["tau_reason"].values()) == [[k - 1]]
     assert "arm_reason" not in out and out["arm"] == list(range(k))
+
+
+TINY = """name = "tiny"
+[instance]
+mu_high = [0.5, 0.4999999999, 0.4999999998]
+noise = { model = "gaussian", sigma = 1.0 }
+[instance.low]
+model = "power_decay"
+zeta = 1e-6
+r = 0.5
+signs = [1, 1, 1]
+[costs]
+low = 1.0
+high = 2.0
+[params]
+budget = 5
+gamma = 1e-6
+eta = 1e-4
+s0 = 1
+"""
+
+
+def test_infinite_rdfe_costs_and_bounds_say_why(tmp_path):
+    """A gap of 1e-10: the RDFE counts exceed 2**53, so the costs and the bounds are infinite; their reasons said
+    only "+infinity" (issue s5-input), they now name the quantity, its label and the cause."""
+    from reports._bounds_view import to_record
+    p = tmp_path / "tiny.toml"
+    p.write_text(TINY)
+    rec = to_record(analyze(load_config(p)))
+    for key in ("rdfe_bound", "rdfe_bound_paper_form", "rdfe_bound_sharp"):
+        q = rec["quantities"][key]
+        assert q["value"] is None
+        assert "thm:app-rdfe-regret" in q["value_reason"] and "oracle cost" in q["value_reason"], q
+    arms = rec["arms"]
+    for key, what in (("rdfe_low_cost", "c_k^(L)"), ("rdfe_high_cost", "c^(H)"), ("rdfe_oracle_cost", "c_k^*")):
+        reasons = arms[f"{key}_reason"]
+        assert list(reasons.values()) == [[1, 2]], reasons
+        (reason,) = reasons
+        assert reason.startswith(what) and "is infinite (app:benchmark-rdfe)" in reason, reason

@@ -261,6 +261,20 @@ def test_proofs_table_and_exit_status(tmp_path, capsys, monkeypatch):
     assert main(["proofs", "--baseline", str(partial)]) == 1
 
 
+def test_proofs_table_cuts_long_cells_unless_wide(capsys, monkeypatch):
+    import proofs_checks
+    monkeypatch.setattr(proofs_checks, "STEPS", tuple(s for s in proofs_checks.STEPS
+                                                      if s.sid in ("cor.n-gamma-substitution", "lem-ci.triangle")))
+    main(["proofs"])
+    short = capsys.readouterr().out
+    main(["proofs", "--wide"])
+    wide = capsys.readouterr().out
+    width = max(map(len, short.splitlines()))
+    assert width < max(map(len, wide.splitlines()))                 # a cell was cut ...
+    assert "--wide prints them in full" in short and "--wide prints them in full" not in wide
+    assert width <= 400                                             # ... and the table fits the cut widths
+
+
 def test_proofs_coverage(capsys):
     assert main(["proofs", "--coverage"]) == 0
     out = capsys.readouterr().out
@@ -357,3 +371,22 @@ def test_ctrl_c_at_any_moment_ends_with_one_line(tmp_path, delay):
     assert proc.returncode == 130, err
     assert "Traceback" not in err and err.strip().splitlines()[-1].endswith("interrupted"), err
     assert not list(tmp_path.rglob("*.partial"))
+
+
+def test_an_interrupt_or_error_ends_every_child_process(monkeypatch, capsys):
+    # `tacc report` interrupted on a full cache printed "interrupted", then Python's exit waited forever for two
+    # idle workers of a pool nobody shut down (its sweep's generator was not closed): the command line now kills
+    # its children before it returns
+    import multiprocessing
+
+    from simulate._runner import _Pool
+    pools = []
+
+    def stopped(args):
+        pools.append(_Pool("processes", 2, None))
+        assert len(multiprocessing.active_children()) >= 2
+        raise KeyboardInterrupt
+    monkeypatch.setattr("reports.cli._cmd_bounds", stopped)
+    assert main(["bounds", "set-a"]) == 130
+    assert not multiprocessing.active_children()
+    assert capsys.readouterr().err == "tacc bounds: interrupted\n"

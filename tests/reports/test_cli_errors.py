@@ -111,6 +111,21 @@ def _cases(tmp_path):
                          "--seeds", "2"], ["params.budget", "too large"]),
         "s0 1e12": (["simulate", _config(tmp_path, "s0", "s0 = 10", "s0 = 1000000000000"), "--policy", "tacc"],
                     ["config", "memory"]),
+        # issue s5-input: an S0 past 2**53 crashed (OverflowError, ZeroDivisionError: exit 3)
+        "s0 1e20 (bounds)": (["bounds", _config(tmp_path, "s0big", "s0 = 10", "s0 = 100000000000000000000")],
+                             ["params.s0", "2**53"]),
+        "s0 2**63 - 1 (bounds)": (["bounds", _config(tmp_path, "s0max", "s0 = 10", "s0 = 9223372036854775807")],
+                                  ["params.s0", "2**53"]),
+        "s0 2**63 - 1 (simulate)": (["simulate", _config(tmp_path, "s0max", "s0 = 10", "s0 = 9223372036854775807"),
+                                     "--policy", "tacc"], ["params.s0", "2**53"]),
+        # it named "gamma", not the field
+        "gamma 1e-300": (["bounds", _config(tmp_path, "gtiny", "gamma = 0.1", "gamma = 1e-300")],
+                         ["params.gamma = 1e-300", "2**53"]),
+        # a misspelled key was reported as the missing one it replaced
+        "misspelled key": (["bounds", _config(tmp_path, "gama", "gamma = 0.1", "gama = 0.1")],
+                           ["params.gama = 0.1: unknown key (did you mean gamma?)"]),
+        "misspelled table": (["bounds", _config(tmp_path, "cost", "[costs]", "[cost]")],
+                             ["cost = ", "unknown key (did you mean costs?)"]),
         "huge sigma": (["bounds", _config(tmp_path, "sigma", "sigma = 1.0", "sigma = 1e200")],
                        ["instance.noise.sigma"]),
         "--max-arms -1": (["bounds", cfg, "--max-arms", "-1"], ["--max-arms"]),
@@ -191,3 +206,21 @@ def test_version_and_exit_statuses_in_help(tmp_path):
     r = tacc(["simulate", "--help"], tmp_path)
     assert "--executor {serial,processes,dask}" in r.stdout and "--workers N" in r.stdout
     assert "tacc,dnc,mf-ucb,ucb,lucb,weak-fixed,low-improving,rdfe" in "".join(r.stdout.split())  # the registry
+
+
+@pytest.mark.parametrize("command", ["bounds", "explain"])
+def test_a_huge_gamma_is_a_valid_instance(command, tmp_path):
+    """gamma = 1e300 > 0 is a valid instance (N_gamma = 1, every 1 / gamma^2 term 0); ``tacc bounds`` and
+    ``tacc explain`` crashed on it (OverflowError, exit 3) while simulate accepted it."""
+    r = tacc([command, _config(tmp_path, "ghuge", "gamma = 0.1", "gamma = 1e300")], tmp_path)
+    assert r.returncode == 0, r.stderr
+    if command == "bounds":
+        assert re.search(r"^n_gamma +1 ", r.stdout, re.M), r.stdout
+
+
+def test_bounds_of_an_s0_past_the_horizon_is_cut_there(tmp_path):
+    """S0 = 2**40 with T = 1000: ``tacc bounds`` tried to allocate 8 TiB (exit 3); the continuation window is now
+    evaluated at the states below T only, and the summary says so."""
+    r = tacc(["bounds", _config(tmp_path, "s0tb", "s0 = 10", "s0 = 1099511627776")], tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "The window was cut at the horizon: S0 = 1099511627776 exceeds T = 1000" in r.stdout
