@@ -1,9 +1,12 @@
-"""Figures drawn while the rest of a report is computed: in a helper process (the second core), or here.
+"""Figures drawn while the rest of a report is computed: in a helper process (the second core), or here; the
+helper also makes other work of the report that needs none of its runs (``FigureWriter.call``).
 
 A figure is named by its builder (``"module:function"``, resolved where it is drawn, so the caller never imports
 matplotlib) and the builder's arguments (plain numbers, lists and ``bounds`` objects, pickled exactly). The helper
 draws the figures one after the other in the order they were given, with the same code as in this process, so the
 files are the same wherever they are drawn (``reports._figures.save``: each file written whole or not at all).
+With a memo (``reports._figure_memo``, a folder inside the run cache's), a figure drawn before from the same input
+by the same code is copied from it instead, and the helper process is started only when a figure must be drawn.
 """
 
 from __future__ import annotations
@@ -16,20 +19,35 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from multiprocessing import active_children, get_context
 from pathlib import Path
 
-__all__ = ["FigureWriter"]
+__all__ = ["FigureWriter", "FIGURE_MEMO"]
+
+#: the folder, inside a run cache's folder, that keeps the figures drawn from its runs (``reports._figure_memo``).
+FIGURE_MEMO = "figure-memo"
 
 
-def _draw(builder: str, args: tuple, kwargs: dict, out_dir: str, name: str) -> list[str]:
-    """Build the figure with ``builder(*args, **kwargs)`` and save it as ``out_dir/name``.png and .pdf."""
+def _draw(builder: str, args: tuple, kwargs: dict, out_dir: str, name: str, memo=None) -> list[str]:
+    """Build the figure with ``builder(*args, **kwargs)`` and save it as ``out_dir/name``.png and .pdf; with
+    ``memo`` (a ``FigureMemo`` and the figure's key), keep the files in the memo too."""
     from reports._figures import save
     module, function = builder.split(":")
-    return save(getattr(importlib.import_module(module), function)(*args, **kwargs), Path(out_dir), name)
+    files = save(getattr(importlib.import_module(module), function)(*args, **kwargs), Path(out_dir), name)
+    if memo is not None:
+        store, key = memo
+        store.store(key, out_dir, name)
+    return files
 
 
-def _start_helper(parent: int) -> None:
+def _call(function: str, args: tuple, kwargs: dict):
+    """``function(*args, **kwargs)``, the function named ``"module:function"``."""
+    module, name = function.split(":")
+    return getattr(importlib.import_module(module), name)(*args, **kwargs)
+
+
+def _start_helper(parent: int, figures: bool = True) -> None:
     """In the helper process: Ctrl-C is left to the parent (which stops the helper); the helper dies with the
     parent, even under ``kill -9`` (Linux: PR_SET_PDEATHSIG; elsewhere its queue from the parent closes);
-    matplotlib is imported now, while the parent reads its runs."""
+    matplotlib is imported now, while the parent reads its runs (with ``figures``: a helper started for other work
+    imports it at its first figure, if any)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         import ctypes
@@ -38,47 +56,81 @@ def _start_helper(parent: int) -> None:
         pass
     if os.getppid() != parent:                # the parent died before the line above
         os._exit(1)
-    import reports._figures  # noqa: F401
+    if figures:
+        import reports._figures  # noqa: F401
 
 
 class FigureWriter:
     """Draws figures into ``out_dir``: in one helper process with ``process`` (started at once, so its imports
-    overlap the caller's work), else in this process when each is given.
+    overlap the caller's work; with ``memo``, at the first figure not in it), else in this process when each is
+    given. With ``memo`` (a folder), a figure found there is copied from it and one drawn is kept there.
 
     Use as a context manager: leaving it normally waits for every figure; leaving it on an error or an interrupt
     stops the helper at once and removes the partial files of the figure it was drawing (no file under a
     figure's name is ever half-written, ``reports._figures.save``).
     """
 
-    def __init__(self, out_dir, *, process: bool):
+    def __init__(self, out_dir, *, process: bool, memo=None):
+        from reports._figure_memo import FigureMemo
         self.out_dir = Path(out_dir)
         self._futures: list[tuple[str, Future]] = []
-        self._pool, self._helper = None, []
-        if process:
-            before = set(active_children())
-            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn"),
-                                             initializer=_start_helper, initargs=(os.getpid(),))
-            # a pool starts its process on the first task: start it now, with Ctrl-C ignored, which the new
-            # process inherits (a terminal's Ctrl-C reaches the process group: the helper, still importing before
-            # its initializer ran, printed a KeyboardInterrupt traceback); this process's handler is restored
-            main = threading.current_thread() is threading.main_thread()
-            previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
-            try:
-                self._pool.submit(int)
-            finally:
-                if main:
-                    signal.signal(signal.SIGINT, previous)
-            self._helper = [p for p in active_children() if p not in before]
+        self._pool: ProcessPoolExecutor | None = None
+        self._helper: list = []
+        self._process = process
+        self._memo = None if memo is None else FigureMemo(memo)
+        if process and memo is None:
+            self._start()
+
+    def _start(self, figures: bool = True) -> None:
+        """Start the helper process (importing matplotlib at once with ``figures``)."""
+        before = set(active_children())
+        self._pool = ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn"),
+                                         initializer=_start_helper, initargs=(os.getpid(), figures))
+        # a pool starts its process on the first task: start it now, with Ctrl-C ignored, which the new
+        # process inherits (a terminal's Ctrl-C reaches the process group: the helper, still importing before
+        # its initializer ran, printed a KeyboardInterrupt traceback); this process's handler is restored
+        main = threading.current_thread() is threading.main_thread()
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+        try:
+            self._pool.submit(int)
+        finally:
+            if main:
+                signal.signal(signal.SIGINT, previous)
+        self._helper = [p for p in active_children() if p not in before]
 
     def draw(self, builder: str, name: str, *args, **kwargs) -> None:
         """Draw ``builder(*args, **kwargs)`` (``"module:function"`` returning a figure) as ``name``.png and .pdf."""
-        job = (builder, args, kwargs, str(self.out_dir), name)
+        memo = None
+        if self._memo is not None:
+            key = self._memo.key(builder, args, kwargs)
+            files = self._memo.restore(key, self.out_dir, name)
+            if files is not None:
+                done: Future = Future()
+                done.set_result(files)
+                self._futures.append((name, done))
+                return
+            memo = (self._memo, key)
+        job = (builder, args, kwargs, str(self.out_dir), name, memo)
+        if self._process and self._pool is None:
+            self._start()
         if self._pool is not None:
             self._futures.append((name, self._pool.submit(_draw, *job)))
         else:
-            done: Future = Future()
+            done = Future()
             done.set_result(_draw(*job))
             self._futures.append((name, done))
+
+    def call(self, function: str, *args, **kwargs) -> Future:
+        """``function(*args, **kwargs)`` (``"module:function"``, a pure function of picklable arguments) in the
+        helper process, after the figures given before it (the helper is started now if it is not), or here at
+        once; the future holds its result."""
+        if self._process and self._pool is None:
+            self._start(figures=False)
+        if self._pool is not None:
+            return self._pool.submit(_call, function, args, kwargs)
+        done: Future = Future()
+        done.set_result(_call(function, args, kwargs))
+        return done
 
     def files(self, progress=None) -> dict[str, list[str]]:
         """{figure name: the files written}, once every figure is drawn (an error in the helper, or its death, is

@@ -18,7 +18,7 @@ import numpy as np
 from bounds import ArmClass, analyze, continuation_of, parse_config, refine_partition
 from certify import ASSUMPTIONS, CLAIMS, DEFAULT_POLICIES, LEM_CI, check, check_assumptions
 from reports import _continuation_view, _metamorphic_view
-from reports._figure_pool import FigureWriter
+from reports._figure_pool import FIGURE_MEMO, FigureWriter
 from reports._check_view import verdict_table
 from reports._stats import summarize
 from reports._tables import dumps, fmt, jsonable, table
@@ -263,14 +263,19 @@ def make_report(config=None, *, seeds=range(1000), out_dir="tacc-report", polici
 
     The figures are drawn by ``figures`` (a ``FigureWriter`` into ``out_dir/figures``, which a caller starts early
     so that its imports overlap its own), by default one made here: a helper process that draws them while this
-    one judges the claims and runs the relations, or with the serial executor this process.
+    one judges the claims and runs the relations, or with the serial executor this process; a figure drawn before
+    from the same input is copied from the memo in the run cache's folder (``reports._figure_memo``).
     """
     config = default_config() if config is None else config
     out = Path(out_dir)
     if figures is not None:
         return _make_report(config, out, figures, seeds=seeds, policies=policies, budgets=budgets,
                             executor=executor, workers=workers, progress=progress, cache=cache, runs=runs)
-    with FigureWriter(out / "figures", process=executor != "serial") as figures:
+    memo = None
+    if runs is None:
+        folder = cache if cache is not None else out / "runs"
+        memo = Path(folder) / FIGURE_MEMO if isinstance(folder, (str, os.PathLike)) else None
+    with FigureWriter(out / "figures", process=executor != "serial", memo=memo) as figures:
         return _make_report(config, out, figures, seeds=seeds, policies=policies, budgets=budgets,
                             executor=executor, workers=workers, progress=progress, cache=cache, runs=runs)
 
@@ -288,8 +293,12 @@ def _make_report(config, out: Path, figures: FigureWriter, *, seeds, policies, b
     if runs is not None:                                       # load: saved runs, no simulation
         from reports._runs_view import runs_by_budget
         by, policies, seeds = runs_by_budget(runs, configs, policies=policies, seeds=seeds)
+        relations = None
     else:                                                      # load: run (or resume from the cache)
         seeds, policies = tuple(int(s) for s in seeds), tuple(policies)
+        # the metamorphic relations on the first seeds (fresh paired runs of altered instances, none of the runs
+        # below): in the helper process, while this one reads or makes the runs and judges them
+        relations = figures.call("reports._metamorphic_view:run_relations", configs[-1], seeds[:3], policies)
         cache = cache if cache is not None else out / "runs"
         records = run_tasks(tasks_for(configs, policies, seeds), executor=executor, workers=workers, cache=cache,
                             progress=progress)
@@ -360,8 +369,7 @@ def _make_report(config, out: Path, figures: FigureWriter, *, seeds, policies, b
     tacc_mean = regret[full, lead].mean
     # the relations need fresh paired runs: a report rebuilt from saved runs (``runs``) makes none
     steps.set_postfix_str("metamorphic relations")
-    metamorphic = None if runs is not None else _metamorphic_view.summarize(
-        _metamorphic_view.run_relations(final_config, seeds[:3], policies))
+    metamorphic = None if relations is None else _metamorphic_view.summarize(relations.result())
     steps.update()
     results = {
         "config": config.name, "source": config.source, "seeds": list(seeds), "policies": list(policies),

@@ -250,10 +250,12 @@ def _cmd_proofs(args) -> int:
 
 
 def _cmd_report(args) -> int:
-    from reports._figure_pool import FigureWriter
+    from reports._figure_pool import FIGURE_MEMO, FigureWriter
 
-    # the helper process that draws the figures starts first: its imports (matplotlib) overlap this process's
-    with FigureWriter(Path(args.out) / "figures", process=args.executor != "serial") as figures:
+    # the helper process that draws the figures starts first, at the first figure not kept beside the runs: its
+    # imports (matplotlib) overlap this process's
+    memo = None if args.runs_from is not None else Path(args.out) / "runs" / FIGURE_MEMO
+    with FigureWriter(Path(args.out) / "figures", process=args.executor != "serial", memo=memo) as figures:
         return _report(args, figures)
 
 
