@@ -43,3 +43,27 @@ def test_rows_equal_the_one_row_search(rows, limit):
     want = [first_true(lambda n, t=t: n >= t, start=s, limit=limit) for t, s in rows]
     assert got.tolist() == [float(w) for w in want]
     assert want == [max(t, s) if max(t, s) <= limit else math.inf for t, s in rows]
+
+
+def test_rows_never_true_stop_after_one_look_at_the_limit():
+    # a row false after the first 8 grid points is looked at once at the limit: false there, it stops (9 + 1
+    # evaluations, not 54); a row true at the limit walks on and is found exactly
+    calls = []
+
+    def pred(i, n):
+        calls.append(n.size)
+        return np.where(i == 0, n < 0, n >= 10**12)
+    assert first_true_rows(pred, 2).tolist() == [math.inf, 1e12]
+    never = []
+    assert first_true_rows(lambda i, n: never.append(1) or n < 0, 1).tolist() == [math.inf]
+    assert len(never) == 9
+
+
+@given(st.integers(1, 2**53), st.integers(1, 2**53))
+def test_high_count_search_start_is_below_the_minimum(a, b):
+    # the start of the RDFE high-fidelity search is never past the minimum (the count equals the scan's)
+    from bounds._horizon import radius
+    from bounds._rdfe import _high_start
+    eps, ell = 2.0 ** -(a % 40) * (1 + (b % 997) / 1000), 0.05 + (b % 300) / 10
+    s = int(_high_start(np.array([eps / 8]), ell)[0])
+    assert s == 1 or radius(s - 1, ell) > eps / 8
