@@ -21,23 +21,35 @@ from simulate._asktell import thresholds
 from simulate._certificate import bias_length
 from simulate._schedule import MeanSchedule, mean_schedule, with_prefix
 
-__all__ = ["Problem", "make_problem", "problem_of", "config_key"]
+__all__ = ["Problem", "make_problem", "problem_of", "config_key", "config_json"]
 
 
 def config_key(config: Config) -> str:
     """The digest (sha256 hex) of ``config``'s canonical serialized form: ``bounds.config_to_dict`` (what
     ``parse_config`` reads back, so every field that determines a run) as sorted JSON, without the name and the
     source path, which determine nothing. Computed once per configuration object (configurations are frozen)."""
+    return _canonical(config)[1]
+
+
+def config_json(config: Config) -> str:
+    """``bounds.config_to_dict(config)`` as JSON text (the name first, then the canonical form of
+    :func:`config_key`): ``bounds.parse_config(json.loads(text))`` is ``config`` again. Made once per object."""
+    c = _canonical(config)
+    return '{"name":' + json.dumps(config.name) + "," + c[2][1:]
+
+
+def _canonical(config: Config) -> tuple:
     hit = _DIGESTS.get(id(config))
     if hit is not None and hit[0] is config:
-        return hit[1]
+        return hit
     d = config_to_dict(config)
     d.pop("name", None)
-    digest = hashlib.sha256(json.dumps(d, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+    text = json.dumps(d, sort_keys=True, separators=(",", ":"))
     if len(_DIGESTS) >= 256:
         _DIGESTS.pop(next(iter(_DIGESTS)))
-    _DIGESTS[id(config)] = (config, digest)   # the entry holds the object, so its id is not reused meanwhile
-    return digest
+    # the entry holds the object, so its id is not reused meanwhile
+    hit = _DIGESTS[id(config)] = (config, hashlib.sha256(text.encode()).hexdigest(), text)
+    return hit
 
 
 _DIGESTS: dict = {}
