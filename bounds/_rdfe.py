@@ -24,9 +24,9 @@ def _scalar(x) -> int | float:
     return math.inf if x == math.inf else int(x)
 
 
-def rdfe_low_counts(model: LowFidelityModel, arms, eps, ell: float) -> np.ndarray:
+def rdfe_low_counts(model: LowFidelityModel, arms, eps, ell: float, *, high=None) -> np.ndarray:
     """:func:`rdfe_low_count` for every pair (arms[i], eps[i]) in shared vector calls (float64: exact integers
-    and ``inf``)."""
+    and ``inf``). ``high``: :func:`rdfe_high_counts` of ``eps`` when the caller has them (else searched here)."""
     ks = np.asarray(arms, dtype=np.int64).reshape(-1)
     target = np.broadcast_to(np.asarray(eps, dtype=float), ks.shape) / 8.0
     e = v.positive_real("ell", ell)
@@ -44,7 +44,8 @@ def rdfe_low_counts(model: LowFidelityModel, arms, eps, ell: float) -> np.ndarra
     rep, t = ks[first], target[first]
     # G(n) + B_k(n) >= G(n) (B_k >= 0; adding a nonnegative float never lowers a sum), so no count below the
     # high-fidelity count of the same accuracy passes: each search starts there (the same minimum, fewer steps)
-    high = rdfe_high_counts(t * 8.0, e)
+    high = (rdfe_high_counts(t * 8.0, e) if high is None else
+            np.broadcast_to(np.asarray(high, dtype=float), ks.shape)[first])
     start = np.where(high == math.inf, SEARCH_LIMIT + 1, np.minimum(high, SEARCH_LIMIT)).astype(np.int64)
     found = first_true_rows(lambda i, n: radius(n, e) + model.mismatch_bound_at(rep[i], n) <= t[i], rep.size,
                             start=start)

@@ -22,8 +22,8 @@ SEARCH_LIMIT = 2**53
 
 _LEVELS = 54   # offsets 2**j - 1, j = 0..53, reach past SEARCH_LIMIT from any start >= 1
 #: predicate evaluations per row in one vector call, at most (fewer when there are many rows, so the values in
-#: flight stay about 2**16: at 2**15 rows and more, one point per row, a plain walk and bisection).
-_POINTS = 16
+#: flight stay about 2**16: at 2**15 rows and more, two points per row, a plain walk and bisection).
+_POINTS = 64
 
 
 def _points(n_rows: int) -> int:
@@ -37,10 +37,10 @@ def first_true_rows(predicate: Callable[[np.ndarray, np.ndarray], np.ndarray], n
     ``predicate(rows, counts)`` takes two int64 arrays of the same shape (row indices and counts) and returns a
     bool array of that shape. ``start`` is one int or one per row. Each row walks the geometric grid
     ``start + 2**j - 1`` (clipped to ``limit``) up to its first true point, then narrows the interval between
-    the last false and the first true point to one count. Each vector call looks at up to 16 points per row
-    (several grid levels at once, then 15 points splitting the interval into 16 parts; with many rows, fewer
-    points, down to 2: a plain walk and bisection), so a row costs about log2(answer) / 4 calls, every row in
-    the same calls. A row still false after the first call's grid points is also looked at once at ``limit``:
+    the last false and the first true point to one count. Each vector call looks at up to 64 points per row
+    (up to 64 grid levels at once, then 63 points splitting the interval into 64 parts; with many rows, fewer
+    points, down to 2: a plain walk and bisection), so a row costs about 1 + log2(answer) / 6 calls, every
+    row in the same calls. A row still false after the first call's grid points is also looked at once at ``limit``:
     false there, it is false at every count (monotone) and stops. The minimum does not depend on the points
     looked at: only on the predicate.
 
