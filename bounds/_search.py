@@ -72,7 +72,7 @@ def first_true_rows(predicate: Callable[[np.ndarray, np.ndarray], np.ndarray], n
             keep = hit[:, -1]
             rows, pts, hit = rows[keep], pts[keep, :-1], hit[keep, :-1]
             cols -= 1
-        any_hit = hit.any(axis=1)
+        any_hit = np.asarray(hit.any(axis=1))
         at = np.argmax(hit, axis=1)               # the first true point (monotone: the rest are true)
         r_hit = any_hit.nonzero()[0]
         hi[rows[r_hit]] = pts[r_hit, at[r_hit]]
@@ -93,12 +93,12 @@ def first_true_rows(predicate: Callable[[np.ndarray, np.ndarray], np.ndarray], n
         pts = a + np.minimum(np.maximum((gap * k) // width, 1), gap - 1)   # inside, ascending (may repeat)
         hit = np.asarray(predicate(np.repeat(rows[live], width - 1), pts.reshape(-1)), dtype=bool)
         hit = hit.reshape(live.size, width - 1)
-        any_hit = hit.any(axis=1)
+        any_hit2 = np.asarray(hit.any(axis=1))
         at = np.argmax(hit, axis=1)
-        r_hit = any_hit.nonzero()[0]
+        r_hit = any_hit2.nonzero()[0]
         hi[live[r_hit]] = pts[r_hit, at[r_hit]]
-        before = (~any_hit | (at > 0)).nonzero()[0]
-        last_false = np.where(any_hit[before], at[before] - 1, width - 2)
+        before = (~any_hit2 | (at > 0)).nonzero()[0]
+        last_false = np.where(any_hit2[before], at[before] - 1, width - 2)
         lo[live[before]] = pts[before, last_false]
         live = live[hi[live] - lo[live] > 1]
     out[rows] = hi

@@ -122,8 +122,9 @@ class Problem:
         rows: list[np.ndarray] = []
         index: dict[bytes, int] = {}
         row_of = np.zeros(self.n_arms, dtype=np.int64)
-        for k in range(self.n_arms):
-            b = np.ascontiguousarray(model.mismatch_bound(k, n), dtype=float)
+        every = np.asarray(model.mismatch_bound_at(np.arange(self.n_arms)[:, None], n[None, :]), dtype=float)
+        for k in range(self.n_arms):                   # one vector call for every arm, then one row per B_k
+            b = np.ascontiguousarray(every[k])
             row_of[k] = index.setdefault(b.tobytes(), len(rows))
             if row_of[k] == len(rows):
                 rows.append(b)
@@ -142,7 +143,7 @@ class Problem:
     @functools.cached_property
     def static_bias(self) -> np.ndarray:
         """zeta_k = B_k(1), the fixed bias bound of the static rules (MF-UCB, LUCB-style)."""
-        z = np.array([self.instance.low.static_bias(k) for k in range(self.n_arms)], dtype=float)
+        z = np.array(self.instance.low.static_biases(), dtype=float)      # B_k(1) of every arm, one vector call
         z.setflags(write=False)
         return z
 
@@ -159,7 +160,7 @@ class Problem:
         if hit is None:
             if len(memo) >= 64:
                 memo.pop(next(iter(memo)))
-            hit = np.array([self.units.floor(c) for c in checkpoints], dtype=np.int64)
+            hit = np.array([_floor(self.units, c) for c in checkpoints], dtype=np.int64)
             hit.setflags(write=False)
             memo[checkpoints] = hit
         return hit
@@ -230,6 +231,24 @@ def problem_of(config: Config, inst: Instance, like: Problem | None = None) -> P
         tau = like.tau
     else:
         tau = instance_certification_times(inst, p.gamma)
-    return Problem(config=config, instance=inst, cost_low=float(c.low), cost_high=float(c.high),
-                   budget=float(p.budget), horizon=t.horizon, delta=float(p.delta), rho=t.rho, ell=t.ell,
-                   gamma=float(p.gamma), eta=float(p.eta), s0=int(p.s0), n_gamma=t.n_gamma, tau=tau)
+    problem = Problem(config=config, instance=inst, cost_low=float(c.low), cost_high=float(c.high),
+                      budget=float(p.budget), horizon=t.horizon, delta=float(p.delta), rho=t.rho, ell=t.ell,
+                      gamma=float(p.gamma), eta=float(p.eta), s0=int(p.s0), n_gamma=t.n_gamma, tau=tau)
+    if like is not None and like.instance is inst and "static_bias" in like.__dict__:
+        problem.__dict__["static_bias"] = like.static_bias       # zeta_k = B_k(1): the instance's alone
+    return problem
+
+
+def _floor(units, amount) -> int:
+    """``units.floor(amount)``, remembered per (denominator, amount): a sweep over budgets meets the same
+    checkpoints again (the checkpoints of budget 2 Lambda include those of Lambda)."""
+    key = (units.denominator, amount)
+    hit = _FLOORS.get(key)
+    if hit is None:
+        if len(_FLOORS) >= 4096:
+            _FLOORS.clear()
+        hit = _FLOORS[key] = units.floor(amount)
+    return hit
+
+
+_FLOORS: dict = {}

@@ -71,7 +71,7 @@ def test_rows_equal_a_plain_bisection_at_every_width(thresholds, limit):
         search._POINTS = points
         calls = []
         try:
-            got = first_true_rows(lambda i, n: calls.append(1) or n >= t[i], t.size, limit=limit)
+            got = first_true_rows(lambda i, n, calls=calls: calls.append(1) or n >= t[i], t.size, limit=limit)
         finally:
             search._POINTS = old
         assert got.tolist() == want
