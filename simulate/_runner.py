@@ -198,12 +198,9 @@ def _stream(tasks, executor, n_workers, scheduler, cache, engine, progress, tota
     pool = None
     try:
         if executor == "serial":
-            config, problem = None, None
             for t, key, rec in _looked_up(tasks, store):
                 if rec is None:
-                    if t.config is not config:       # tasks come grouped by configuration: one look-up each
-                        config, problem = t.config, _problem(t.config)
-                    rec = run(problem, t.policy, t.seed, engine=engine, checkpoints=t.checkpoints)
+                    (rec,), _ = _run_batch([t], engine)
                     if store is not None:
                         store.put(key, rec)
                 bar.update(1)
