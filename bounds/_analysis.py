@@ -12,7 +12,7 @@ from bounds._certification import instance_certification_times
 from bounds._config import Config
 from bounds._horizon import horizon, log_factor, min_rho, n_gamma
 from bounds._instance import Instance, build_instance
-from bounds._partition import ArmClass, arm_partition, prior_partition
+from bounds._partition import ArmClass, arm_partition, prior_partition, replace_classes
 from bounds._rdfe import RdfeBound, rdfe_regret_bound
 from bounds._tacc import (Comparison, CorollaryTerms, TaccBound, confirmation_counts, corollary_order,
                           low_query_bound, static_vs_adaptive, tacc_regret_bound)
@@ -66,7 +66,7 @@ def analyze(config: Config) -> Analysis:
     tau = instance_certification_times(inst, p.gamma)
     classes = arm_partition(tau, ng, p.s0, kb)
     prior = prior_partition(classes)
-    best = tuple(ArmClass.C_D if x is ArmClass.C else x for x in classes)
+    best = replace_classes(classes, {ArmClass.C: ArmClass.C_D})
     kw: dict[str, Any] = dict(n_gamma=ng, s0=p.s0, ell=ell, cost_low=c.low, cost_high=c.high)
     rdfe = rdfe_regret_bound(inst.low, gaps, ell=ell, cost_low=c.low, cost_high=c.high)
     high = [1 + x for x in confirmation_counts(ell, gaps)]

@@ -9,7 +9,7 @@ import numpy as np
 from bounds import _validate as v
 from bounds._lowfidelity import LowFidelityModel
 from bounds._mismatch import low_gap
-from bounds._search import first_true_rows
+from bounds._search import counts_or_inf, first_true_rows
 
 __all__ = ["certification_time", "certification_times", "instance_certification_times"]
 
@@ -60,7 +60,7 @@ def instance_certification_times(instance, gamma: float) -> tuple:
     """
     t = certification_times(instance.low, instance.mu_star, gamma)
     t[instance.best_arm] = math.inf
-    return tuple(math.inf if x == math.inf else int(x) for x in t.tolist())
+    return counts_or_inf(t)
 
 
 def certification_time(model: LowFidelityModel, k: int, mu_star: float, gamma: float) -> int | float:

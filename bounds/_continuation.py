@@ -13,6 +13,7 @@ test passes, w_k in 0..S_0 continuation pulls (w_k = 0: the window is empty).
 
 from __future__ import annotations
 
+import functools
 import math
 import struct
 from dataclasses import dataclass
@@ -80,7 +81,7 @@ class ContinuationWindow:
     @property
     def can_fire(self) -> bool:
         """Whether continuation can fire on the instance: some window is non-empty and reachable."""
-        return self.reachable and any(w > 0 for w in self.pulls)
+        return self.reachable and max(self.pulls, default=0) > 0     # counts >= 0: some count is positive
 
     def window(self, k: int) -> tuple[int, int] | None:
         """Arm k's window as (first, last) low count at which the test passes, or ``None`` if it is empty."""
@@ -146,9 +147,20 @@ def continuation_window(model: LowFidelityModel, *, n_gamma: int, s0: int, eta: 
         gain_r[lo:lo + ks.size] = b[:, 0] - b[:, s0]
     gain, pulls = (gain_r, pulls_r) if which is None else (gain_r[which.reshape(-1)], pulls_r[which.reshape(-1)])
     pulls_l = pulls.tolist()
-    reach = [t != math.inf and ng < t <= ng + w for t, w in zip(tau, pulls_l, strict=True)]
+    reach = _reaches(tau, ng, pulls)
     return ContinuationWindow(n_gamma=ng, s0=s0, threshold=2.0 * eta * gamma, horizon=T, gain=tuple(gain.tolist()),
                               pulls=tuple(pulls_l), tau=tuple(tau), reaches_tau=tuple(reach))
+
+
+def _reaches(tau, ng: int, pulls: np.ndarray) -> list:
+    """Per arm, whether tau_k is finite and in N_gamma < tau_k <= N_gamma + w_k: in vector calls when every tau is
+    a float or an int of at most 2**53 (exact as a float), else entry by entry."""
+    if set(map(type, tau)) <= {int, float}:
+        t = np.array(tau, dtype=float)
+        if len(tau) == pulls.size and (np.abs(t[np.isfinite(t)]) <= 2.0 ** 53).all():
+            return ((t != math.inf) & (ng < t) & (t <= ng + pulls)).tolist()
+    inf = math.inf
+    return [t != inf and ng < t <= ng + w for t, w in zip(tau, pulls.tolist(), strict=True)]
 
 
 def _last_count_search(bound, s0: int, eta: float, gamma: float, limit: int) -> int:
@@ -236,13 +248,11 @@ def continuation_last_counts(model: LowFidelityModel, *, s0: int, eta: float, ga
         return tuple(0 for _ in arms)
     arms = np.asarray(list(arms), dtype=np.int64)
     labels = model.mismatch_bound_classes()
-    if labels is not None:        # arms with one B_k: one search per B_k
-        found: dict = {}
-        for k in arms.tolist():
-            if labels[k] not in found:
-                found[labels[k]] = _last_count_search(lambda n, k=k: np.atleast_1d(model.mismatch_bound(k, n)), s0,
-                                                      eta, gamma, limit)
-        return tuple(found[labels[k]] for k in arms.tolist())
+    if labels is not None:        # arms with one B_k: one search per B_k, by the first arm that has it
+        _, first, which = np.unique(labels[arms], return_index=True, return_inverse=True)
+        found = np.array([_last_count_search(lambda n, k=k: np.atleast_1d(model.mismatch_bound(k, n)), s0, eta,
+                                             gamma, limit) for k in arms[first].tolist()], dtype=object)
+        return tuple(found[which.reshape(-1)].tolist())
     out = np.full(arms.size, -1, dtype=np.int64)
     pending = np.arange(arms.size)
     while pending.size:           # the first arm no earlier search matches makes a full search, in arm order
@@ -325,9 +335,9 @@ class Continuation:
     rho: float
     rho_min: float
 
-    @property
+    @functools.cached_property
     def instance_rho_max(self) -> float:
-        """The largest rho at which continuation can fire on some arm (0.0 if at none)."""
+        """The largest rho at which continuation can fire on some arm (0.0 if at none); read once (10^5 arms)."""
         return max(self.rho_max, default=0.0)
 
     @property
@@ -345,5 +355,5 @@ def continuation_of(analysis) -> Continuation:
     window = continuation_window(model, n_gamma=a.n_gamma, s0=p.s0, eta=p.eta, gamma=p.gamma, horizon=T, tau=a.tau)
     last = continuation_last_counts(model, s0=p.s0, eta=p.eta, gamma=p.gamma, limit=T - 1)
     rho_of = {n: continuation_rho_max(n, gamma=p.gamma, n_arms=K, horizon=T, delta=p.delta) for n in set(last)}
-    return Continuation(window=window, last_count=last, rho_max=tuple(rho_of[n] for n in last), rho=a.rho,
+    return Continuation(window=window, last_count=last, rho_max=tuple(map(rho_of.__getitem__, last)), rho=a.rho,
                         rho_min=a.rho_min)

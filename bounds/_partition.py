@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import enum
+import itertools
 import math
+import operator
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -81,15 +83,36 @@ def arm_partition(tau: Sequence[float], n_gamma: int, s0: int, best_arm: int) ->
     kb = v.integer("best_arm", best_arm, minimum=0)
     if kb >= len(tau):
         raise TaccInputError("best_arm", best_arm, f"must be an arm index below {len(tau)}")
-    inf = math.inf
-    bad = [k for k, t in enumerate(tau) if k != kb and not (t == inf or (isinstance(t, int) and t >= 1))]
+    bad, t = _bad_tau(tau, kb)
     if bad:
         raise TaccInputError(f"tau[{bad[0]}]", tau[bad[0]], "must be an integer >= 1 or inf")
-    t = np.array([float(x) for x in tau])
+    assert t is not None                         # no bad arm: every tau was read as a float
     code = np.where(t <= ng, 0, np.where(t <= ng + s, 1, 2))
     code[kb] = 3
     names = (ArmClass.A, ArmClass.C, ArmClass.B, ArmClass.OPTIMAL)
-    return tuple(names[c] for c in code.tolist())
+    return tuple(map(names.__getitem__, code.tolist()))
+
+
+def _bad_tau(tau: Sequence, best_arm: int) -> tuple[list, np.ndarray | None]:
+    """The arms other than ``best_arm`` whose tau is neither an integer >= 1 nor inf, and every tau as a float
+    (None when some arm is bad and a tau is an int beyond the float range).
+    Decided in vector calls when every entry is an exact int or float (an int beyond the float range, or another
+    type, takes the entry-by-entry path)."""
+    inf = math.inf
+    t = None
+    if set(map(type, tau)) <= {int, float}:
+        try:
+            t = np.array(tau, dtype=float)
+        except OverflowError:
+            pass
+    if t is not None:
+        is_float = np.fromiter(map(operator.is_, map(type, tau), itertools.repeat(float)), dtype=bool,
+                               count=len(tau))
+        good = np.where(is_float, t == inf, t >= 1)
+        good[best_arm] = True
+        return np.flatnonzero(~good).tolist(), t
+    bad = [k for k, x in enumerate(tau) if k != best_arm and not (x == inf or (isinstance(x, int) and x >= 1))]
+    return bad, None if bad else np.array([float(x) for x in tau])
 
 
 def refine_partition(classes: Sequence[ArmClass], tau: Sequence[float],
@@ -121,4 +144,15 @@ def refine_partition(classes: Sequence[ArmClass], tau: Sequence[float],
 
 def prior_partition(classes: Sequence[ArmClass]) -> tuple[ArmClass, ...]:
     """The partition before any run: every C arm counted in H (as C^u), so the bound holds for every run."""
-    return tuple(ArmClass.C_U if c is ArmClass.C else c for c in classes)
+    return replace_classes(classes, {ArmClass.C: ArmClass.C_U})
+
+
+def replace_classes(classes: Sequence, swap: dict) -> tuple:
+    """``classes`` with each member ``c`` that is a key of ``swap`` replaced by ``swap[c]`` and every other entry
+    kept: ``tuple(swap[c] if c is a key else c for c in classes)``, keys matched by identity in C loops (a tuple
+    of 10^5 classes; an enum member hashes in Python)."""
+    if len(swap) == 1:                           # one member replaced: an identity test per entry
+        (old, new), = swap.items()
+        return tuple([new if c is old else c for c in classes])
+    by_id = {id(c): new for c, new in swap.items()}
+    return tuple(map(by_id.get, map(id, classes), classes))

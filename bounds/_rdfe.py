@@ -13,7 +13,7 @@ from bounds import _validate as v
 from bounds._errors import TaccInputError
 from bounds._horizon import radius
 from bounds._lowfidelity import LowFidelityModel
-from bounds._search import SEARCH_LIMIT, first_true_rows
+from bounds._search import counts_or_inf, first_true_sorted_rows
 
 __all__ = ["rdfe_low_count", "rdfe_high_count", "rdfe_low_cost", "rdfe_high_cost", "rdfe_oracle_cost",
            "rdfe_phase_index", "rdfe_dyadic_constant", "RdfeBound", "rdfe_regret_bound", "rdfe_low_counts",
@@ -24,9 +24,9 @@ def _scalar(x) -> int | float:
     return math.inf if x == math.inf else int(x)
 
 
-def rdfe_low_counts(model: LowFidelityModel, arms, eps, ell: float, *, high=None) -> np.ndarray:
+def rdfe_low_counts(model: LowFidelityModel, arms, eps, ell: float) -> np.ndarray:
     """:func:`rdfe_low_count` for every pair (arms[i], eps[i]) in shared vector calls (float64: exact integers
-    and ``inf``). ``high``: :func:`rdfe_high_counts` of ``eps`` when the caller has them (else searched here)."""
+    and ``inf``)."""
     ks = np.asarray(arms, dtype=np.int64).reshape(-1)
     target = np.broadcast_to(np.asarray(eps, dtype=float), ks.shape) / 8.0
     e = v.positive_real("ell", ell)
@@ -35,21 +35,17 @@ def rdfe_low_counts(model: LowFidelityModel, arms, eps, ell: float, *, high=None
     # arms with one B_k (model.mismatch_bound_classes) and one accuracy make the same search: it runs once
     labels = model.mismatch_bound_classes()
     label = ks if labels is None else labels[ks]
-    order = np.lexsort((target, label))
+    one = bool((label == label[0]).all())                  # one B_k for every arm: the targets' stable order
+    order = np.argsort(target, kind="stable") if one else np.lexsort((target, label))
     new = np.ones(ks.size, dtype=bool)
     new[1:] = (label[order][1:] != label[order][:-1]) | (target[order][1:] != target[order][:-1])
     first = order[new]                                     # one row per distinct (label, target)
     group = np.empty(ks.size, dtype=np.int64)
     group[order] = np.cumsum(new) - 1
     rep, t = ks[first], target[first]
-    # G(n) + B_k(n) >= G(n) (B_k >= 0; adding a nonnegative float never lowers a sum), so no count below the
-    # high-fidelity count of the same accuracy passes: each search starts there (the same minimum, fewer steps)
-    high = (rdfe_high_counts(t * 8.0, e) if high is None else
-            np.broadcast_to(np.asarray(high, dtype=float), ks.shape)[first])
-    start = np.where(high == math.inf, SEARCH_LIMIT + 1, np.minimum(high, SEARCH_LIMIT)).astype(np.int64)
-    found = first_true_rows(lambda i, n: radius(n, e) + model.mismatch_bound_at(rep[i], n) <= t[i], rep.size,
-                            start=start)
-    return found[group]
+    # rows in (label, target) order: one B_k against larger targets, so each row's count is at most the previous
+    return first_true_sorted_rows(lambda i, n: radius(n, e) + model.mismatch_bound_at(rep[i], n) <= t[i],
+                                  label[first])[group]
 
 
 def rdfe_high_counts(eps, ell: float) -> np.ndarray:
@@ -58,20 +54,9 @@ def rdfe_high_counts(eps, ell: float) -> np.ndarray:
     e = v.positive_real("ell", ell)
     values, where = np.unique(np.asarray(eps, dtype=float).reshape(-1), return_inverse=True)
     target = values / 8.0
-    return first_true_rows(lambda i, n: radius(n, e) <= target[i], values.size,
-                           start=_high_start(target, e))[where.reshape(-1)]
-
-
-def _high_start(target: np.ndarray, ell: float) -> np.ndarray:
-    """Where the search of min{n : G(n) <= target} may start: a count s a little below ell / target^2 (the
-    real solution) with G(s - 1) > target checked by the predicate itself, so the minimum is >= s; 1 where that
-    check fails. A starting point only: the count is still found by the search."""
-    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
-        guess = np.floor(ell / (target * target) * (1.0 - 2.0**-20)) - 1.0
-    s = np.where(np.isfinite(guess), np.clip(guess, 1.0, float(SEARCH_LIMIT)), 1.0).astype(np.int64)
-    before = np.maximum(s - 1, 1)
-    ok = (s > 1) & (radius(before, ell) > target)
-    return np.where(ok, s, 1)
+    # ascending targets (np.unique): each row's count is at most the previous one's
+    return first_true_sorted_rows(lambda i, n: radius(n, e) <= target[i], np.zeros(values.size, dtype=np.int64)
+                                  )[where.reshape(-1)]
 
 
 def rdfe_phase_indices(gaps) -> np.ndarray:
@@ -290,7 +275,7 @@ def rdfe_regret_bound(model: LowFidelityModel, gaps: Sequence[float] | np.ndarra
     sharp = math.fsum((g * (sums_a + cl + ch)).tolist())
     total = c1 * math.fsum((gs * corr).tolist()) + warm
     paper_total = c1 * math.fsum((gs * paper).tolist()) + warm
-    return RdfeBound(phase_index=tuple(math.inf if x == math.inf else int(x) for x in idx.tolist()),
+    return RdfeBound(phase_index=counts_or_inf(idx),
                      phase_costs_sum=tuple(sums.tolist()), dyadic_constant=tuple(consts.tolist()),
                      terminal_cost=tuple(term.tolist()), paper_cost=tuple(paper.tolist()),
                      corrected_cost=tuple(corr.tolist()), paper_form_valid=tuple((gs <= 2).tolist()),

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 from fractions import Fraction
@@ -13,7 +14,7 @@ import numpy as np
 from bounds import _validate as v
 from bounds._errors import TaccInputError
 from bounds._exact import scaled_sum
-from bounds._partition import ArmClass
+from bounds._partition import ArmClass, replace_classes
 
 __all__ = ["confirmation_counts", "confirmation_count", "low_query_bound", "high_query_bound", "TaccBound",
            "tacc_regret_bound", "CorollaryTerms", "corollary_order", "Comparison", "static_vs_adaptive"]
@@ -85,6 +86,8 @@ def high_query_bound(ell: float, gap: float) -> int | float:
 #: the class codes the vectorized terms use, by the class's value: k^*, A, C^d, H (B or C^u); C has none
 _CODE = {ArmClass.OPTIMAL.value: 0, ArmClass.A.value: 1, ArmClass.C_D.value: 2, ArmClass.B.value: 3,
          ArmClass.C_U.value: 3}
+#: the same codes by the member's identity (a tuple of 10^5 classes is coded in C loops: a member hashes in Python)
+_CODE_BY_ID = {id(c): _CODE[c.value] for c in ArmClass if c.value in _CODE}
 
 
 def _check_common(gaps, classes, n_gamma, s0, ell, cost_low, cost_high):
@@ -93,7 +96,7 @@ def _check_common(gaps, classes, n_gamma, s0, ell, cost_low, cost_high):
     if len(gaps) != len(classes):
         raise TaccInputError("classes", len(classes), f"must hold one class per arm ({len(gaps)})")
     gs = v.nonnegative_reals("gaps", gaps)
-    codes = [_CODE.get(c._value_, -1) if c.__class__ is ArmClass else -1 for c in classes]
+    codes = list(map(_CODE_BY_ID.get, map(id, classes), itertools.repeat(-1)))
     for k in ([codes.index(-1)] if -1 in codes else []):
         c = classes[k]
         if not isinstance(c, ArmClass):
@@ -285,9 +288,9 @@ def static_vs_adaptive(gaps: Sequence[float] | np.ndarray, classes: Sequence[Arm
     (79.0, True)
     """
     classes = tuple(classes)
-    C, CD, CU = ArmClass.C, ArmClass.C_D, ArmClass.C_U
-    in_c = np.array([c is C or c is CD or c is CU for c in classes], dtype=bool)
-    prior = tuple(ArmClass.B if c else x for x, c in zip(classes, in_c.tolist(), strict=True))
+    c_ids = {id(ArmClass.C), id(ArmClass.C_D), id(ArmClass.C_U)}
+    in_c = np.fromiter(map(c_ids.__contains__, map(id, classes)), dtype=bool, count=len(classes))
+    prior = replace_classes(classes, {ArmClass.C: ArmClass.B, ArmClass.C_D: ArmClass.B, ArmClass.C_U: ArmClass.B})
     gs, ng, s, e, cl, ch, _ = _check_common(gaps, prior, n_gamma, s0, ell, cost_low, cost_high)
     ok = in_c & (gs > 0)
     where = np.flatnonzero(ok)

@@ -3,7 +3,8 @@ quantity's label, meaning and unit stated once, its values a column)."""
 
 from __future__ import annotations
 
-import math
+import itertools
+import operator
 from collections import Counter
 from typing import Any
 
@@ -11,7 +12,7 @@ import numpy as np
 
 from bounds import Analysis, ArmClass, continuation_of
 from reports import _continuation_view
-from reports._tables import dumps, fmt, jsonable, reason_of, table
+from reports._tables import dumps, finite_numbers, fmt, jsonable, reason_of, table
 
 
 #: every per-arm quantity of ``tacc bounds``: JSON key -> (paper label, meaning, unit). The JSON states each once,
@@ -63,19 +64,27 @@ def arm_columns(a: Analysis, arms=None) -> dict:
         "static_bias": pick_array(inst.low.static_biases()),
         "tau": pick(a.tau),
         "class": pick(a.classes),
-        "low_count_bound": [0 if k == best else low for k in ks],
+        "low_count_bound": [0 if k == best else low for k in ks] if arms is not None else
+                           [low] * best + [0] * (best < inst.n_arms) + [low] * (inst.n_arms - best - 1),
         "high_count_bound": pick(a.high_count_bound),
         "theorem_term": pick(a.theorem.terms),
         "theorem_term_if_cd": pick(a.theorem_if_all_cd.terms),
         "corollary_explicit": pick(a.corollary.explicit),
-        "static_minus_adaptive": [d if ok else None for d, ok in zip(pick(cmp.difference), pick(cmp.applies),
-                                                                      strict=True)],
+        "static_minus_adaptive": _where(pick(cmp.difference), pick(cmp.applies)),
         "rdfe_low_cost": pick(a.rdfe_low_cost),
         "rdfe_high_cost": pick(a.rdfe_high_cost),
         "rdfe_oracle_cost": pick(a.rdfe.paper_cost),
         "rdfe_phase_index": pick(a.rdfe.phase_index),
         "rdfe_dyadic_constant": pick(a.rdfe.dyadic_constant),
     }
+
+
+def _where(values: list, stated: list) -> list:
+    """``values[i]`` where ``stated[i]``, else None (the objects themselves, picked in vector calls)."""
+    out = np.empty(len(values), dtype=object)
+    out[:] = values
+    out[~np.asarray(stated, dtype=bool)] = None
+    return out.tolist()
 
 
 def _strict_columns(a: Analysis, cols: dict) -> dict:
@@ -85,15 +94,12 @@ def _strict_columns(a: Analysis, cols: dict) -> dict:
     arm = cols["arm"]
     for key, col in cols.items():
         if key == "class":
-            out[key] = [c._value_ for c in col]          # the enum's value, read without its property (10^5 arms)
+            out[key] = list(map(_VALUE, col))             # the enum's value, read without its property (10^5 arms)
             continue
         reasons: dict = {}
         if key == "static_minus_adaptive":
-            values, why = col, {id(c): _not_stated(c) for c in ArmClass}     # members by identity: no hashing
-            classes = cols["class"]
-            for i in [i for i, x in enumerate(col) if x is None]:
-                reasons.setdefault(why[id(classes[i])], []).append(arm[i])
-        elif _finite(col):
+            values, reasons = col, _by_class_not_stated(col, cols["class"], arm)
+        elif finite_numbers(col):
             values = col
         else:
             bad = np.flatnonzero(~np.isfinite(np.asarray(col, dtype=float))).tolist()
@@ -107,14 +113,23 @@ def _strict_columns(a: Analysis, cols: dict) -> dict:
     return out
 
 
-def _finite(col: list) -> bool:
-    """Every number of ``col`` is finite, decided in one C loop: an infinity or a NaN stays in any sum of IEEE
-    numbers, so a finite sum has finite terms (a sum that is not finite, an overflow too, means: look closer)."""
-    try:
-        total = sum(col)
-    except (TypeError, OverflowError):          # not numbers only, or an int beyond the float range
-        return False
-    return type(total) is int or math.isfinite(total)
+_VALUE = operator.attrgetter("_value_")
+
+
+def _by_class_not_stated(col: list, classes: list, arm: list) -> dict:
+    """Each reason a null of ``col`` (the static-versus-adaptive difference) is not stated, its arm's class's
+    (:func:`_not_stated`), mapped to those arms in arm order, the reasons in the order of their first arm: the
+    arms grouped in vector calls (members by identity: an enum member hashes in Python)."""
+    members = list(ArmClass)
+    code_of = {id(c): i for i, c in enumerate(members)}
+    null = np.fromiter(map(operator.is_, col, itertools.repeat(None)), dtype=bool, count=len(col))
+    at = np.flatnonzero(null)
+    if not at.size:
+        return {}
+    codes = np.fromiter(map(code_of.__getitem__, map(id, classes)), dtype=np.int64, count=len(classes))[at]
+    arms = np.asarray(arm, dtype=np.int64)[at]
+    present, first = np.unique(codes, return_index=True)
+    return {_not_stated(members[c]): arms[codes == c].tolist() for c in present[np.argsort(first)].tolist()}
 
 
 def to_record(a: Analysis, continuation=None) -> dict:

@@ -81,7 +81,7 @@ def summary(c: Continuation) -> str:
         return "Continuation cannot fire: S0 = 0 (line 9 of alg:adaptive-mf-mab needs A_k < S0)."
     n_max = max(c.last_count)
     if n_max:
-        k_max = int(np.argmax(c.rho_max))                    # the first arm of the largest rho_max
+        k_max = c.rho_max.index(c.instance_rho_max)          # the first arm of the largest rho_max (no NaN)
         where = (f"It can fire at some arm only while N_gamma <= {n_max}, that is for rho <= {fmt(c.instance_rho_max)} "
                  f"(arm {k_max})")
         if c.fires_only_below_rho_min:

@@ -104,13 +104,23 @@ def failures(reports) -> dict:
     }
 
 
+#: widths of the long cells of ``tacc proofs``'s table without ``--wide``: statement, hypotheses not needed, detail.
+_CELL_WIDTHS = (70, 60, 80)
+
+
+def _cut(text: str, width: int) -> str:
+    """``text`` cut to ``width`` characters, the last three being ``...`` when it was longer."""
+    return text if len(text) <= width else text[:width - 3] + "..."
+
+
 def render(reports, *, wide: bool = False) -> str:
-    rows = []
+    rows, cut = [], False
     for r in reports:
-        st = r.step.statement
-        step_text = st if wide or len(st) <= 70 else st[:67] + "..."
-        rows.append((r.step.label, r.step.sid, step_text, r.step.method, _result(r), _mutants(r), _unneeded(r),
-                     _detail(r)))
+        long: tuple[str, ...] = (r.step.statement, _unneeded(r), _detail(r))
+        if not wide:
+            cut = cut or any(len(t) > w for t, w in zip(long, _CELL_WIDTHS, strict=True))
+            long = tuple(_cut(t, w) for t, w in zip(long, _CELL_WIDTHS, strict=True))
+        rows.append((r.step.label, r.step.sid, long[0], r.step.method, _result(r), _mutants(r), long[1], long[2]))
     counts = {o: sum(r.result.outcome.value == o for r in reports) for o in ("PROVED", "REFUTED", "UNKNOWN")}
     proved = [r for r in reports if r.mutated == "step"]
     consistency = [r for r in reports if r.result.consistency]
@@ -124,6 +134,9 @@ def render(reports, *, wide: bool = False) -> str:
            f"{sum(r.mutation.total for r in proved)} mutants refused); "
            f"{len(consistency) - len(bad['code disagrees'])} of {len(consistency)} code comparisons agree with "
            f"the checked expression"]
+    if cut:
+        out.append(f"long cells are cut at {', '.join(map(str, _CELL_WIDTHS))} characters (statement, hypotheses "
+                   "not needed, counterexample / corrected / slack): --wide prints them in full, --json keeps them")
     problems = [(k, v) for k, v in bad.items() if v]
     out.append("PASS: no new refuted step, no vacuous step, every unneeded hypothesis and slack explained"
                if not problems else "FAIL: " + "; ".join(f"{k}: {', '.join(v)}" for k, v in problems))
@@ -145,7 +158,7 @@ def render_radius(rows) -> str:
 def render_coverage(rows, *, wide: bool = False) -> str:
     """``rows`` from ``proofs_checks.coverage_rows``: (line, where, what, rows, reason)."""
     def cut(s, n):
-        return s if wide or len(s) <= n else s[:n - 3] + "..."
+        return s if wide else _cut(s, n)
 
     body = [(f"l.{line}", where, cut(what, 60), rows, cut(reason, 80 if not wide else 10**6))
             for line, where, what, rows, reason in rows]

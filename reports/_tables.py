@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 import functools
+import itertools
 import json
 import math
 from dataclasses import fields, is_dataclass
@@ -61,11 +62,24 @@ def _plain_list(x: list | tuple) -> bool:
     if types <= _PLAIN:
         return True
     if types <= {float, int}:
+        if finite_numbers(x):
+            return True
         try:
             return bool(np.isfinite(np.asarray(x, dtype=float)).all())
         except OverflowError:                    # an int beyond the float range: checked entry by entry
             return False
     return False
+
+
+def finite_numbers(col: Sequence) -> bool:
+    """Every number of ``col`` (ints and floats) is finite, when one sum says so, in one C loop: an infinity or a
+    NaN stays in any sum of IEEE numbers, so a finite sum has finite terms. False means: look closer (a sum that
+    overflows, an int beyond the float range among floats, or an entry that is not a number)."""
+    try:
+        total = sum(col)
+    except (TypeError, OverflowError):
+        return False
+    return type(total) is int or math.isfinite(total)
 
 
 def _nonfinite(x: Any) -> float | None:
@@ -141,37 +155,53 @@ def dumps(x: Any, depth: int = 2, converted: bool = False) -> str:
     encoder, which the indented encoder is not). ``converted``: ``x`` already holds JSON values only (lists,
     mappings, str, int, finite float, bool, None: a record with columns of 10^5 values, which :func:`jsonable`
     would visit one by one); a NaN or infinity left in it raises ValueError."""
-    return _pretty(x if converted else jsonable(x), depth, 0)
+    parts: list[str] = []
+    _pretty(x if converted else jsonable(x), depth, 0, [], parts)
+    return "".join(parts)
 
 
-def _pretty(x: Any, depth: int, level: int) -> str:
+def _pretty(x: Any, depth: int, level: int, seen: list, parts: list) -> None:
+    """Append the text of ``x`` to ``parts`` (joined once: a record's columns are copied once, not per level)."""
     if level >= depth or not isinstance(x, (dict, list)) or not x:
-        return _line(x)
+        parts.append(_line(x, seen))
+        return
     pad, inner = "  " * level, "  " * (level + 1)
-    if isinstance(x, dict):
-        items = [f"{inner}{json.dumps(k)}: {_pretty(v, depth, level + 1)}" for k, v in x.items()]
-        return "{\n" + ",\n".join(items) + "\n" + pad + "}"
-    return "[\n" + ",\n".join(inner + _pretty(v, depth, level + 1) for v in x) + "\n" + pad + "]"
+    is_dict = isinstance(x, dict)
+    parts.append("{\n" if is_dict else "[\n")
+    pairs: Any = x.items() if isinstance(x, dict) else zip(itertools.repeat(None), x)
+    for i, (k, v) in enumerate(pairs):
+        parts.append((",\n" if i else "") + inner + (f"{json.dumps(k)}: " if is_dict else ""))
+        _pretty(v, depth, level + 1, seen, parts)
+    parts.append("\n" + pad + ("}" if is_dict else "]"))
 
 
-def _line(x: Any) -> str:
+def _line(x: Any, seen: list | None = None) -> str:
     """``json.dumps(x, allow_nan=False)``, the same text, made faster on the columns of a record: a mapping with
-    text keys is encoded value by value, and a long list of numbers or strings (with nulls) that repeats a few
-    values encodes each distinct value once (:func:`_repeated`). ``x`` holds JSON values (a tree: no container
-    holds itself, so json's check for circular references is not made)."""
+    text keys is encoded value by value; a long list equal to one already encoded (in ``seen``: the long lists of
+    one record and their texts; ``tacc bounds`` has columns equal to another) takes its text
+    (:func:`_seen_text`); a long list that repeats a few values encodes each distinct value once
+    (:func:`_repeated`). ``x`` holds JSON values (a tree: no container holds itself, so json's check for circular
+    references is not made)."""
     t = type(x)
     if t is dict and all(type(k) is str for k in x):
-        return "{" + ", ".join(f"{json.dumps(k)}: {_line(v)}" for k, v in x.items()) + "}"
+        seen = [] if seen is None else seen
+        return "{" + ", ".join(f"{json.dumps(k)}: {_line(v, seen)}" for k, v in x.items()) + "}"
     if t is list and len(x) >= _LONG:
-        text = _repeated(x)
-        if text is not None:
-            return text
+        types = set(map(type, x))
+        if not any(types <= one for one in _ONE_TEXT):
+            return _shared(x) or json.dumps(x, allow_nan=False, check_circular=False)
+        text = _seen_text(x, types, seen) if seen else None
+        if text is None:
+            text = _repeated(x, types) or json.dumps(x, allow_nan=False, check_circular=False)
+        if seen is not None:
+            seen.append((x, types, text))
+        return text
     return json.dumps(x, allow_nan=False, check_circular=False)
 
 
-#: a list shorter than this is given to json whole; a longer one is encoded value by value when its first
-#: ``_LONG`` entries hold at most ``_FEW`` distinct values (json's C encoder writes the text of every float anew:
-#: 1.7 us each here, 0.17 s for a column of 10^5 arms repeating one number).
+#: a list shorter than this is given to json whole; a longer one may take the text of an equal list already
+#: encoded, or is encoded value by value when its first ``_LONG`` entries hold at most ``_FEW`` distinct values
+#: (json's C encoder writes the text of every float anew: 1.7 us each here, 0.17 s for a column of 10^5 arms).
 _LONG, _FEW = 1024, 128
 
 #: the entry types of a list whose equal entries have one JSON text: one type besides null (1, 1.0 and True are
@@ -179,25 +209,68 @@ _LONG, _FEW = 1024, 128
 _ONE_TEXT = tuple(frozenset({t, type(None)}) for t in (int, float, str, bool))
 
 
-def _repeated(x: list) -> str | None:
-    """The JSON text of the long list ``x`` with each distinct entry encoded once, or None when its entries are
-    mostly distinct or equal entries could have different texts (then json encodes it whole)."""
-    head = x[:_LONG]                             # a column of distinct numbers is recognised by its head
-    if not any(set(map(type, head)) <= one for one in _ONE_TEXT) or len(set(head)) > _FEW:
+def _shared(x: list) -> str | None:
+    """The JSON text of the long list ``x`` with each distinct object encoded once (one object, one text: a
+    column of lists shared by many arms, as ``tacc bounds``' continuation windows), or None when ``x`` holds
+    mostly distinct objects."""
+    if len(set(map(id, x[:_LONG]))) > _FEW:
         return None
-    types = set(map(type, x))
-    if not any(types <= one for one in _ONE_TEXT):
+    objects = dict(zip(map(id, x), x, strict=True))
+    if 8 * len(objects) > len(x):
         return None
+    text = {i: json.dumps(v, allow_nan=False, check_circular=False) for i, v in objects.items()}
+    return "[" + ", ".join(map(text.__getitem__, map(id, x))) + "]"
+
+
+def _seen_text(x: list, types: set, seen: list) -> str | None:
+    """The text of a list in ``seen`` (list, its entry types, its text) equal to ``x`` entry by entry with the
+    same texts: the same entry types (of one of :data:`_ONE_TEXT`), and for floats a zero of the same sign at each
+    zero (0.0 == -0.0); None when there is none."""
+    for y, y_types, text in seen:
+        if y_types != types or len(y) != len(x) or y != x:
+            continue
+        if float not in types or 0.0 not in x or _zero_signs(x) == _zero_signs(y):
+            return text
+    return None
+
+
+def _one_sign(x: list) -> bool:
+    """The floats of ``x`` all have one sign bit (so equal zeros are one zero)."""
+    return len(set(map(math.copysign, itertools.repeat(1.0, len(x)), x))) == 1
+
+
+def _zero_signs(x: list) -> list:
+    """The sign bit of every zero of ``x`` (floats and nulls), in order: the zeros found by ``list.index`` (a C
+    scan; 0.0 == -0.0, a null equals neither)."""
+    out, i = [], -1
+    try:
+        while True:
+            i = x.index(0.0, i + 1)
+            out.append(math.copysign(1.0, x[i]) < 0)
+    except ValueError:
+        return out
+
+
+def _repeated(x: list, types: set) -> str | None:
+    """The JSON text of the long list ``x`` (entry types ``types``, of one of :data:`_ONE_TEXT`) with each
+    distinct entry encoded once, or None when its entries are mostly distinct or it holds both 0.0 and -0.0
+    (equal, with different texts): then json encodes it whole. One value repeated is its text repeated."""
+    head = x[:_LONG]                             # a column of distinct values is recognised by its head
+    if len(set(head)) > _FEW:
+        return None
+    first = x[0]
+    if x.count(first) == len(x) and (type(first) is not float or first != 0.0 or _one_sign(x)):  # one text
+        text = json.dumps(first, allow_nan=False)
+        return "[" + text + (", " + text) * (len(x) - 1) + "]"
     distinct = set(x)
     if 8 * len(distinct) > len(x):
         return None
     if float in types and 0.0 in distinct:
-        values = np.asarray(x, dtype=float)      # a null becomes NaN, neither zero
-        zero, negative = values == 0.0, np.signbit(values)
-        if (zero & negative).any() and (zero & ~negative).any():
+        signs = _zero_signs(x)
+        if any(signs) and not all(signs):
             return None                          # 0.0 and -0.0 are equal with different texts
-    text = {v: json.dumps(v, allow_nan=False) for v in distinct}
-    return "[" + ", ".join(map(text.__getitem__, x)) + "]"
+    texts = {v: json.dumps(v, allow_nan=False) for v in distinct}
+    return "[" + ", ".join(map(texts.__getitem__, x)) + "]"
 
 
 class Ratio(float):

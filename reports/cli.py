@@ -498,7 +498,9 @@ def _proofs_arguments(pr: argparse.ArgumentParser) -> None:
                     help="accepted refuted steps (a JSON list of step ids); 'repo' for the repository's baseline of "
                          "the paper's current findings")
     pr.add_argument("--json", metavar="PATH", help="write every step as JSON to PATH ('-' for stdout)")
-    pr.add_argument("--wide", action="store_true", help="print each step's statement in full")
+    pr.add_argument("--wide", action="store_true",
+                    help="print every cell in full (statement, hypotheses not needed, counterexample / "
+                         "corrected / slack)")
     pr.add_argument("--coverage", action="store_true", help="list each statement of the paper with the rows that "
                                                             "check it, or why none does")
     pr.set_defaults(func=_cmd_proofs)

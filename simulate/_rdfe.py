@@ -58,9 +58,7 @@ class RdfeOracle:
         instead of one per pair; the same counts)."""
         pairs = [(k, r) for k in range(n_arms) for r in range(1, last + 1) if (k, r) not in self._low]
         if pairs:
-            self._prefetch_high(1, last)
-            counts = rdfe_low_counts(self.model, [k for k, _ in pairs], [self.eps(r) for _, r in pairs], self.ell,
-                                     high=[self._high[r] for _, r in pairs])
+            counts = rdfe_low_counts(self.model, [k for k, _ in pairs], [self.eps(r) for _, r in pairs], self.ell)
             for pair, n in zip(pairs, counts.tolist(), strict=True):
                 self._low[pair] = math.inf if n == math.inf else int(n)
 

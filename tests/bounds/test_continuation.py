@@ -254,3 +254,12 @@ def test_labels_are_equal_exactly_for_equal_parameters(arms):
     pairs = [(abs(x), 0.3) for x in b]
     rank = {p: i for i, p in enumerate(sorted(set(pairs)))}
     assert labels == [rank[p] for p in pairs]
+
+
+@given(st.lists(st.tuples(st.one_of(st.integers(1, 60), st.just(math.inf), st.just(2**60), st.just(2.5),
+                                    st.just(math.nan)), st.integers(0, 8)), max_size=30), st.integers(1, 40))
+def test_reaches_tau_in_vector_calls_is_the_entry_by_entry_test(rows, ng):
+    from bounds._continuation import _reaches
+    tau, pulls = [t for t, _ in rows], np.array([w for _, w in rows], dtype=np.int64)
+    want = [t != math.inf and ng < t <= ng + w for t, w in rows]
+    assert _reaches(tau, ng, pulls) == want

@@ -67,3 +67,30 @@ def test_invalid_facts():
     with pytest.raises(TaccInputError) as info:
         refine_partition((OPT, C), (math.inf, 3), [ArmRunFacts(1, 0)])
     assert info.value.field == "facts"
+
+
+@given(st.lists(st.sampled_from([*ArmClass, "C", None, 3]), max_size=30),
+       st.dictionaries(st.sampled_from(list(ArmClass)), st.sampled_from(list(ArmClass)), max_size=3))
+def test_replace_classes_is_the_comprehension_by_identity(classes, swap):
+    from bounds._partition import replace_classes
+    want = tuple(next((new for old, new in swap.items() if c is old), c) for c in classes)
+    got = replace_classes(classes, swap)
+    assert len(got) == len(want) and all(g is w for g, w in zip(got, want, strict=True))
+
+
+@given(st.lists(st.one_of(st.integers(1, 40), st.just(math.inf), st.just(10**400), st.booleans()), max_size=30),
+       st.data())
+def test_partition_checks_tau_as_one_by_one(tau, data):
+    # the vector check of tau (ints and floats) refuses what the entry-by-entry check refuses, and classes the rest
+    from bounds._partition import _bad_tau
+    kb = data.draw(st.integers(0, max(0, len(tau) - 1)))
+    if not tau:
+        return
+    want = [k for k, x in enumerate(tau) if k != kb and not (x == math.inf or (isinstance(x, int) and x >= 1))]
+    if not want and any(type(x) is int and x > 2**1000 for x in tau):      # beyond the float range, as before
+        with pytest.raises(OverflowError):
+            _bad_tau(tau, kb)
+        return
+    bad, t = _bad_tau(tau, kb)
+    assert bad == want
+    assert t is None or t.tolist() == [float(x) for x in tau]

@@ -3,6 +3,7 @@
 import math
 
 import numpy as np
+import pytest
 from hypothesis import given, strategies as st
 
 from bounds import first_true
@@ -78,11 +79,66 @@ def test_rows_equal_a_plain_bisection_at_every_width(thresholds, limit):
         assert len(calls) <= 2 * 54
 
 
-@given(st.integers(1, 2**53), st.integers(1, 2**53))
-def test_high_count_search_start_is_below_the_minimum(a, b):
-    # the start of the RDFE high-fidelity search is never past the minimum (the count equals the scan's)
-    from bounds._horizon import radius
-    from bounds._rdfe import _high_start
-    eps, ell = 2.0 ** -(a % 40) * (1 + (b % 997) / 1000), 0.05 + (b % 300) / 10
-    s = int(_high_start(np.array([eps / 8]), ell)[0])
-    assert s == 1 or radius(s - 1, ell) > eps / 8
+# ---- first_true_sorted_rows: rows whose answers are ordered, searched coarse to fine (the RDFE counts)
+from bounds._search import counts_or_inf, first_true_sorted_rows  # noqa: E402
+
+
+def test_sorted_rows_values_and_edges():
+    assert first_true_sorted_rows(lambda i, n: n * n >= 50 * (3 - i), np.zeros(3, dtype=np.int64)).tolist() == \
+        [13.0, 10.0, 8.0]
+    assert first_true_sorted_rows(lambda i, n: n < 0, np.zeros(40, dtype=np.int64)).tolist() == [math.inf] * 40
+    assert first_true_sorted_rows(lambda i, n: n >= 5, np.zeros(0, dtype=np.int64)).size == 0
+    assert first_true_sorted_rows(lambda i, n: n >= 100, np.zeros(2, dtype=np.int64), limit=50).tolist() == \
+        [math.inf] * 2
+
+
+@st.composite
+def _ordered_rows(draw):
+    """Groups of rows, each a nonincreasing list of thresholds (some never reached: above the limit), and a
+    predicate ``n >= threshold`` per row: within a group a later row's predicate is weaker."""
+    groups = draw(st.lists(st.lists(st.one_of(st.integers(1, 2**53), st.integers(1, 300), st.just(2**60)),
+                                    min_size=1, max_size=80), min_size=1, max_size=5))
+    thresholds, labels = [], []
+    for g, ts in enumerate(groups):
+        thresholds += sorted(ts, reverse=True)
+        labels += [g] * len(ts)
+    return np.array(thresholds, dtype=np.int64), np.array(labels, dtype=np.int64)
+
+
+@given(_ordered_rows(), st.sampled_from([2**53, 2**40, 1000]))
+def test_sorted_rows_equal_the_search_from_one(rows, limit):
+    """Each row's answer is the one first_true_rows finds from 1 (a wrong bracket, a row searched from a
+    neighbour of another group or from the wrong neighbour, gives another count)."""
+    t, labels = rows
+    calls = []
+
+    def predicate(i, n):
+        calls.append(i.size)
+        return n >= t[i]
+
+    got = first_true_sorted_rows(predicate, labels, limit=limit)
+    assert got.tolist() == first_true_rows(lambda i, n: n >= t[i], t.size, limit=limit).tolist()
+
+
+def test_sorted_rows_need_the_order():
+    # the rows' answers must be ordered within a group: rows out of order (or two groups given one label) get
+    # counts that are not their minima, so the order is what makes the bracketing exact
+    t = np.array([5, 9] + [1] * 30 + [40], dtype=np.int64)
+    got = first_true_sorted_rows(lambda i, n: n >= t[i], np.zeros(t.size, dtype=np.int64))
+    assert got.tolist() != t.astype(float).tolist()
+    labels = np.array([0, 1] + [2] * 30 + [3], dtype=np.int64)
+    assert first_true_sorted_rows(lambda i, n: n >= t[i], labels).tolist() == t.astype(float).tolist()
+
+
+@given(st.lists(st.one_of(st.integers(-2**53, 2**53).map(float), st.just(math.inf)), max_size=50))
+def test_counts_or_inf_is_the_entry_by_entry_conversion(xs):
+    want = tuple(math.inf if x == math.inf else int(x) for x in xs)
+    got = counts_or_inf(np.array(xs, dtype=float))
+    assert got == want and [type(x) for x in got] == [type(x) for x in want]
+
+
+def test_counts_or_inf_leaves_other_entries_to_int():
+    assert counts_or_inf(np.array([2.5, math.inf])) == (2, math.inf)          # int truncates, as before
+    for bad in ([math.nan], [-math.inf]):
+        with pytest.raises((ValueError, OverflowError)):
+            counts_or_inf(np.array(bad))

@@ -261,6 +261,20 @@ def test_proofs_table_and_exit_status(tmp_path, capsys, monkeypatch):
     assert main(["proofs", "--baseline", str(partial)]) == 1
 
 
+def test_proofs_table_cuts_long_cells_unless_wide(capsys, monkeypatch):
+    import proofs_checks
+    monkeypatch.setattr(proofs_checks, "STEPS", tuple(s for s in proofs_checks.STEPS
+                                                      if s.sid in ("cor.n-gamma-substitution", "lem-ci.triangle")))
+    main(["proofs"])
+    short = capsys.readouterr().out
+    main(["proofs", "--wide"])
+    wide = capsys.readouterr().out
+    width = max(map(len, short.splitlines()))
+    assert width < max(map(len, wide.splitlines()))                 # a cell was cut ...
+    assert "--wide prints them in full" in short and "--wide prints them in full" not in wide
+    assert width <= 400                                             # ... and the table fits the cut widths
+
+
 def test_proofs_coverage(capsys):
     assert main(["proofs", "--coverage"]) == 0
     out = capsys.readouterr().out

@@ -106,6 +106,33 @@ def test_line_is_json_text_for_any_column(column, wrap):
     assert _line(x) == json.dumps(x, allow_nan=False)
 
 
+@given(columns=st.lists(_columns(), min_size=1, max_size=4), copies=st.lists(st.integers(0, 3), max_size=4),
+       zero=st.sampled_from([0.0, -0.0, 0, False, None]))
+def test_a_column_equal_to_one_already_written_takes_its_text_only_when_the_texts_agree(columns, copies, zero):
+    """A record's long column equal to one written before takes its text (``tacc bounds`` writes columns equal to
+    another), and only when each entry has the same text: 1, 1.0 and True are equal, so are 0.0 and -0.0."""
+    from reports._tables import dumps
+
+    columns = columns + [list(columns[i % len(columns)]) for i in copies]
+    for i in copies:                             # a copy with one entry changed to an equal value of another text
+        c = list(columns[i % len(columns)])
+        c[len(c) // 2] = zero if c[len(c) // 2] == zero else c[len(c) // 2]
+        columns.append(c)
+    x = {f"c{i}": c for i, c in enumerate(columns)}
+    assert dumps(x, depth=1, converted=True) == "{\n" + ",\n".join(
+        f"  {json.dumps(k)}: {json.dumps(c, allow_nan=False)}" for k, c in x.items()) + "\n}"
+
+
+def test_equal_columns_with_other_texts_keep_their_own():
+    from reports._tables import dumps
+
+    base = [0.5, 0.0, None, 2.0] * 400
+    for other in ([0.5, -0.0, None, 2.0] * 400, [0.5, 0, None, 2] * 400, [True, False, None, 2] * 400):
+        x = {"a": base, "b": other, "c": list(base)}
+        lines = dumps(x, depth=1, converted=True).splitlines()[1:-1]
+        assert lines == [f"  {json.dumps(k)}: {json.dumps(c)}" + ("," if k != "c" else "") for k, c in x.items()]
+
+
 def test_a_column_of_numbers_stays_right_aligned_with_entries_not_stated():
     """'-' (not stated) among numbers keeps the column right-aligned (tacc check's max-ratio columns went left);
     a column of text stays left-aligned."""
@@ -156,3 +183,16 @@ def test_a_ratio_below_one_never_prints_as_one():
 @given(st.floats(0, 10, allow_nan=False))
 def test_a_printed_ratio_is_one_only_when_it_is(x):
     assert (fmt(Ratio(x)) == "1") == (x == 1.0)
+
+
+def test_a_column_of_shared_objects_encodes_each_object_once_as_json_does():
+    """A long column holding a few objects many times (one [first, last] list per window, shared by many arms)
+    writes json's text, also when equal objects have different texts ([1, 2] and [1.0, 2.0]); a NaN inside one is
+    still refused."""
+    from reports._tables import _line
+
+    a, b, c = [3, 4], [3.0, 4.0], {"x": [1, None]}
+    for col in ([a] * 3000, [a, None, b] * 700, [c, a, 1, "t"] * 500, [[i, i] for i in range(2000)]):
+        assert _line(col) == json.dumps(col, allow_nan=False)
+    with pytest.raises(ValueError):
+        _line([a, [math.nan]] * 1000)

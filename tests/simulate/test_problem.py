@@ -65,7 +65,7 @@ def test_a_budget_sweeps_shared_values_are_each_problems_own(name):
     from simulate._record import default_checkpoints
     cfg = load_config(name)
     first = make_problem(cfg)
-    first.static_bias
+    assert first.static_bias.size == first.n_arms
     other = dataclasses.replace(cfg, params=dataclasses.replace(cfg.params, budget=cfg.params.budget * 2))
     shared, alone = problem_of(other, first.instance, first), make_problem(other)
     assert shared.static_bias is first.static_bias
