@@ -122,9 +122,8 @@ class Problem:
         rows: list[np.ndarray] = []
         index: dict[bytes, int] = {}
         row_of = np.zeros(self.n_arms, dtype=np.int64)
-        every = np.asarray(model.mismatch_bound_at(np.arange(self.n_arms)[:, None], n[None, :]), dtype=float)
-        for k in range(self.n_arms):                   # one vector call for every arm, then one row per B_k
-            b = np.ascontiguousarray(every[k])
+        for k in range(self.n_arms):
+            b = np.ascontiguousarray(model.mismatch_bound(k, n), dtype=float)
             row_of[k] = index.setdefault(b.tobytes(), len(rows))
             if row_of[k] == len(rows):
                 rows.append(b)
