@@ -4,8 +4,8 @@ Every integer the theory defines as ``min{n >= start : P(n)}`` for a predicate `
 true (``N_gamma``, ``tau_k`` past a model's irregular prefix, the RDFE counts) is computed here from the
 predicate itself, never from a rounded closed form, so the algorithm and the bound agree at the boundary.
 ``first_true_rows`` (in ``bounds._search``) runs one such search per row (per arm, or per arm and accuracy) in the
-same vector
-calls, so an instance with 10^5 arms costs a few dozen vector calls, not 10^5 searches.
+same vector calls, so an instance with 10^5 arms costs a few dozen vector calls, not 10^5 searches (and a few
+arms a dozen calls or fewer: each call looks at several counts per row).
 """
 
 from __future__ import annotations
@@ -21,6 +21,13 @@ __all__ = ["first_true", "first_true_rows", "first_true_sorted_rows", "SEARCH_LI
 SEARCH_LIMIT = 2**53
 
 _LEVELS = 54   # offsets 2**j - 1, j = 0..53, reach past SEARCH_LIMIT from any start >= 1
+#: predicate evaluations per row in one vector call, at most (fewer when there are many rows, so the values in
+#: flight stay about 2**16: at 2**15 rows and more, two points per row, a plain walk and bisection).
+_POINTS = 64
+
+
+def _points(n_rows: int) -> int:
+    return max(2, min(_POINTS, (1 << 16) // max(n_rows, 1)))
 
 
 def first_true_rows(predicate: Callable[[np.ndarray, np.ndarray], np.ndarray], n_rows: int, start=1,
@@ -29,9 +36,13 @@ def first_true_rows(predicate: Callable[[np.ndarray, np.ndarray], np.ndarray], n
 
     ``predicate(rows, counts)`` takes two int64 arrays of the same shape (row indices and counts) and returns a
     bool array of that shape. ``start`` is one int or one per row. Each row walks the geometric grid
-    ``start + 2**j - 1`` (clipped to ``limit``) up to its first true point, then bisects between the last false
-    and the first true point: about 2 log2(answer) evaluations per row (54 for a row that never turns true),
-    every row in the same vector calls.
+    ``start + 2**j - 1`` (clipped to ``limit``) up to its first true point, then narrows the interval between
+    the last false and the first true point to one count. Each vector call looks at up to 64 points per row
+    (up to 64 grid levels at once, then 63 points splitting the interval into 64 parts; with many rows, fewer
+    points, down to 2: a plain walk and bisection), so a row costs about 1 + log2(answer) / 6 calls, every
+    row in the same calls. A row still false after the first call's grid points is also looked at once at ``limit``:
+    false there, it is false at every count (monotone) and stops. The minimum does not depend on the points
+    looked at: only on the predicate.
 
     Returns a float64 array: exact integers (every count up to 2**53 is a float), ``inf`` where the predicate
     is false at every count up to ``limit``.
@@ -42,33 +53,60 @@ def first_true_rows(predicate: Callable[[np.ndarray, np.ndarray], np.ndarray], n
     out = np.full(n_rows, math.inf)
     first = np.broadcast_to(np.asarray(start, dtype=np.int64), (n_rows,)).copy()
     limit = int(limit)
-    rows = np.flatnonzero(first <= limit)
-    # walk the geometric grid start + 2**j - 1 (clipped to limit); a row leaves at its first true point
+    width = _points(n_rows)
+    rows = (first <= limit).nonzero()[0]
     lo = first - 1                       # false (or before the start)
     hi = np.full(n_rows, -1, dtype=np.int64)
-    for j in range(_LEVELS):
-        if not rows.size:
-            break
-        pts = np.minimum(first[rows] + np.int64(2**j - 1), limit)
-        hit = np.asarray(predicate(rows, pts), dtype=bool)
-        hi[rows[hit]] = pts[hit]
-        lo[rows[~hit]] = pts[~hit]
-        rows = rows[~hit & (pts < limit)]
+    j = 0
+    # walk the grid start + 2**j - 1 (clipped to limit), ``width`` levels per call; a row leaves at its first
+    # true point
+    while rows.size and j < _LEVELS:
+        levels = np.arange(j, min(j + width, _LEVELS), dtype=np.int64)
+        pts = np.minimum(first[rows][:, None] + ((np.int64(1) << levels) - 1)[None, :], limit)
+        probe = j > 0 and j == width       # the second call also looks at the limit
+        if probe:
+            pts = np.concatenate([pts, np.full((rows.size, 1), limit, dtype=np.int64)], axis=1)
+        cols = pts.shape[1]
+        hit = np.asarray(predicate(np.repeat(rows, cols), pts.reshape(-1)), dtype=bool).reshape(rows.size, cols)
+        if probe:
+            keep = hit[:, -1]
+            rows, pts, hit = rows[keep], pts[keep, :-1], hit[keep, :-1]
+            cols -= 1
+        any_hit = np.asarray(hit.any(axis=1))
+        at = np.argmax(hit, axis=1)               # the first true point (monotone: the rest are true)
+        r_hit = any_hit.nonzero()[0]
+        hi[rows[r_hit]] = pts[r_hit, at[r_hit]]
+        before = r_hit[at[r_hit] > 0]
+        lo[rows[before]] = pts[before, at[before] - 1]
+        miss = (~any_hit).nonzero()[0]
+        lo[rows[miss]] = pts[miss, -1]
+        rows = rows[miss[pts[miss, -1] < limit]]
+        j += cols
     found = hi >= 0
-    rows = np.flatnonzero(found)
+    rows = found.nonzero()[0]
     out[rows] = _bisect(predicate, rows, lo[rows], hi[rows])    # between the last false and the first true point
     return out
 
 
 def _bisect(predicate, rows: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
     """Per row, the first true count in (lo, hi], the predicate false at lo (or lo before the start) and true at
-    hi: bisection in shared vector calls. ``hi`` is updated in place and returned."""
-    live = np.flatnonzero(hi - lo > 1)
+    hi: the interval narrowed in shared vector calls, up to 63 points inside it per row and call (fewer with
+    many rows, down to 1: bisection). ``lo`` and ``hi`` are updated in place; ``hi`` is returned."""
+    width = _points(rows.size)
+    live = (hi - lo > 1).nonzero()[0]
+    k = np.arange(1, width, dtype=np.int64)[None, :]
     while live.size:
-        mid = lo[live] + (hi[live] - lo[live]) // 2
-        hit = np.asarray(predicate(rows[live], mid), dtype=bool)
-        hi[live[hit]] = mid[hit]
-        lo[live[~hit]] = mid[~hit]
+        a, gap = lo[live][:, None], (hi[live] - lo[live])[:, None]
+        pts = a + np.minimum(np.maximum((gap * k) // width, 1), gap - 1)   # inside, ascending (may repeat)
+        hit = np.asarray(predicate(np.repeat(rows[live], width - 1), pts.reshape(-1)), dtype=bool)
+        hit = hit.reshape(live.size, width - 1)
+        any_hit2 = np.asarray(hit.any(axis=1))
+        at = np.argmax(hit, axis=1)
+        r_hit = any_hit2.nonzero()[0]
+        hi[live[r_hit]] = pts[r_hit, at[r_hit]]
+        before = (~any_hit2 | (at > 0)).nonzero()[0]
+        last_false = np.where(any_hit2[before], at[before] - 1, width - 2)
+        lo[live[before]] = pts[before, last_false]
         live = live[hi[live] - lo[live] > 1]
     return hi
 

@@ -45,6 +45,7 @@ RECORD_FORMAT = 5
 
 #: the cache file inside the cache folder.
 DB_NAME = "runs.sqlite"
+_CREATE = "CREATE TABLE IF NOT EXISTS runs (key TEXT PRIMARY KEY, checksum TEXT NOT NULL, record BLOB NOT NULL)"
 
 _TUPLES = ("n_low", "n_high", "continuation", "threshold_count", "high_in_window", "high_before_threshold",
            "regret_share", "checkpoints", "regret_at")
@@ -267,6 +268,7 @@ class RunCache:
         self._db: sqlite3.Connection | None = None
         self._last_commit = time.monotonic()
         self._pending: dict = {}     # key -> (checksum, bytes, record): stored at the next commit
+        self._has_table = False
 
     # -- opening
     def _connect(self) -> sqlite3.Connection:
@@ -286,9 +288,9 @@ class RunCache:
         uri = f"{self.path.resolve().as_uri()}?nofollow=1"
         db = sqlite3.connect(uri, uri=True, timeout=60.0)
         db.execute("PRAGMA synchronous=NORMAL")
-        db.execute("CREATE TABLE IF NOT EXISTS runs (key TEXT PRIMARY KEY, checksum TEXT NOT NULL, "
-                   "record BLOB NOT NULL)")
-        db.commit()
+        # a new file gets its table in the transaction of its first records (one commit, not two)
+        self._has_table = db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'runs'"
+                                     ).fetchone() is not None
         self._db = db
         return db
 
@@ -310,6 +312,8 @@ class RunCache:
         if not missing or (self._db is None and not self.path.exists()):
             return out
         db = self._connect()
+        if not self._has_table:
+            return out
         rows: dict[str, tuple[str, bytes]] = {}
         for start in range(0, len(missing), 500):
             chunk = [keys[i] for i in missing[start:start + 500]]
@@ -351,6 +355,10 @@ class RunCache:
         """Write every stored record to disk, in one transaction (rows gathered since the last commit)."""
         if self._pending:
             db = self._connect()
+            if not self._has_table:
+                db.execute("BEGIN")
+                db.execute(_CREATE)
+                self._has_table = True
             db.executemany("INSERT OR REPLACE INTO runs (key, checksum, record) VALUES (?, ?, ?)",
                            [(k, c, d) for k, (c, d, _) in self._pending.items()])
             db.commit()
@@ -374,7 +382,10 @@ class RunCache:
         self.flush()
         if self._db is None and not self.path.exists():
             return
-        keys = [k for (k,) in self._connect().execute("SELECT key FROM runs ORDER BY key")]
+        db = self._connect()
+        if not self._has_table:
+            return
+        keys = [k for (k,) in db.execute("SELECT key FROM runs ORDER BY key")]
         for start in range(0, len(keys), 500):
             chunk = keys[start:start + 500]
             for key, record in zip(chunk, self.get_many(chunk), strict=True):
@@ -385,7 +396,8 @@ class RunCache:
         self.flush()
         if self._db is None and not self.path.exists():
             return 0
-        return self._connect().execute("SELECT count(*) FROM runs").fetchone()[0]
+        db = self._connect()
+        return db.execute("SELECT count(*) FROM runs").fetchone()[0] if self._has_table else 0
 
 
 def _add_group_read(target, *, directory: bool = False) -> None:

@@ -356,26 +356,23 @@ def _run(family, continuation, fidelity, rows, row_of, eta, gamma, s0, units, rd
 
 # ------------------------------------------------------------------------------------------- driver
 def rdfe_plan(problem):
-    """Fidelity, stopping count and end-of-block B_k per (arm, phase), from the shared :class:`RdfeOracle`."""
+    """Fidelity, stopping count and end-of-block B_k per (arm, phase), from the shared :class:`RdfeOracle`.
+
+    The block of arm k in phase r ends at n_end = the largest finite low-fidelity count of phases 1..r (at
+    least 1): the counts carry over between phases. B_k(n_end) is read where the phase is at low fidelity with
+    a finite count, NaN where that count is infinite (the block cannot finish), 0 at high fidelity."""
     oracle = problem.rdfe_oracle
     R, K = oracle.last_phase(problem.horizon), problem.n_arms
-    oracle.prefetch(K, R)
-    fid = np.zeros((K, R), dtype=np.int64)
-    target = np.zeros((K, R))
+    fid, target = oracle.plan(K, R)
+    low = fid == LOW
+    finite = low & np.isfinite(target)
+    n_end = np.maximum.accumulate(np.where(finite, target, 1.0), axis=1).astype(np.int64)
+    arms = np.broadcast_to(np.arange(K, dtype=np.int64)[:, None], (K, R))
+    b = oracle.biases(np.concatenate([arms[finite], np.arange(K)]), np.concatenate([n_end[finite], np.ones(K)]))
     bias_end = np.zeros((K, R))
-    for k in range(K):
-        n_end = 1
-        for r in range(1, R + 1):
-            fid[k, r - 1] = oracle.fidelity(k, r)
-            t = oracle.target(k, r)
-            target[k, r - 1] = t
-            if fid[k, r - 1] == LOW and t != math.inf:
-                n_end = max(n_end, int(t))
-                bias_end[k, r - 1] = oracle.bias(k, n_end)
-            elif fid[k, r - 1] == LOW:
-                bias_end[k, r - 1] = math.nan       # the block cannot finish
-    bias_one = np.array([oracle.bias(k, 1) for k in range(K)])
-    return fid, target, bias_end, bias_one
+    bias_end[finite] = b[:-K] if K else b
+    bias_end[low & ~finite] = math.nan           # the block cannot finish
+    return fid, np.ascontiguousarray(target), bias_end, b[b.size - K:]
 
 
 class _Work:

@@ -22,7 +22,7 @@ from typing import Any
 
 from bounds import Config, TaccInputError, dump_config, parse_config
 from simulate._cache import RunCache
-from simulate._problem import config_key
+from simulate._problem import config_json, config_key
 from simulate._record import RunRecord
 
 __all__ = ["RunFrames", "config_id", "records_frame", "frame_records", "save_frames", "load_frames",
@@ -244,17 +244,27 @@ def load_frames(path) -> RunFrames:
 
 # ------------------------------------------------------------------ a runner's cache folder
 def save_configs(root, configs) -> None:
-    """Keep each configuration's TOML text in ``root/configs/<config_id>.toml`` (once), so the runs of a cache
-    folder can be tabulated with their configuration (:func:`load_runs`)."""
+    """Keep each configuration in ``root/configs/<config_id>.json`` (once; the JSON form of
+    ``bounds.config_to_dict``, made with the configuration's key), so the runs of a cache folder can be tabulated
+    with their configuration (:func:`load_runs`)."""
     folder = Path(root) / "configs"
-    for c in {config_id(c): c for c in configs}.items():
-        cid, config = c
-        path = folder / f"{cid}.toml"
+    for cid, config in {config_id(c): c for c in configs}.items():
+        path = folder / f"{cid}.json"
         if not path.exists():
             folder.mkdir(parents=True, exist_ok=True)
             tmp = path.with_suffix(f".tmp-{os.getpid()}")
-            tmp.write_text(dump_config(config))
+            tmp.write_text(config_json(config))
             os.replace(tmp, path)
+
+
+def _saved_configs(folder: Path) -> list:
+    """The configurations :func:`save_configs` kept (``.json``; ``.toml`` in folders of earlier versions)."""
+    out = []
+    for p in sorted(folder.glob("*.json")):
+        out.append(parse_config(json.loads(p.read_text()), source=str(p)))
+    for p in sorted(folder.glob("*.toml")):
+        out.append(parse_config(tomllib.loads(p.read_text()), source=str(p)))
+    return out
 
 
 def load_runs(path) -> RunFrames:
@@ -271,9 +281,7 @@ def load_runs(path) -> RunFrames:
         raise TaccInputError("from", str(path), "is not a folder")
     if any((root / f"runs.{f}").is_file() for f in FORMATS):
         return load_frames(root)
-    configs = []
-    for p in sorted((root / "configs").glob("*.toml")):
-        configs.append(parse_config(tomllib.loads(p.read_text()), source=str(p)))
+    configs = _saved_configs(root / "configs")
     by_budget: dict = {}
     for c in configs:
         by_budget.setdefault(float(c.params.budget), []).append(c)

@@ -21,23 +21,35 @@ from simulate._asktell import thresholds
 from simulate._certificate import bias_length
 from simulate._schedule import MeanSchedule, mean_schedule, with_prefix
 
-__all__ = ["Problem", "make_problem", "problem_of", "config_key"]
+__all__ = ["Problem", "make_problem", "problem_of", "config_key", "config_json"]
 
 
 def config_key(config: Config) -> str:
     """The digest (sha256 hex) of ``config``'s canonical serialized form: ``bounds.config_to_dict`` (what
     ``parse_config`` reads back, so every field that determines a run) as sorted JSON, without the name and the
     source path, which determine nothing. Computed once per configuration object (configurations are frozen)."""
+    return _canonical(config)[1]
+
+
+def config_json(config: Config) -> str:
+    """``bounds.config_to_dict(config)`` as JSON text (the name first, then the canonical form of
+    :func:`config_key`): ``bounds.parse_config(json.loads(text))`` is ``config`` again. Made once per object."""
+    c = _canonical(config)
+    return '{"name":' + json.dumps(config.name) + "," + c[2][1:]
+
+
+def _canonical(config: Config) -> tuple:
     hit = _DIGESTS.get(id(config))
     if hit is not None and hit[0] is config:
-        return hit[1]
+        return hit
     d = config_to_dict(config)
     d.pop("name", None)
-    digest = hashlib.sha256(json.dumps(d, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+    text = json.dumps(d, sort_keys=True, separators=(",", ":"))
     if len(_DIGESTS) >= 256:
         _DIGESTS.pop(next(iter(_DIGESTS)))
-    _DIGESTS[id(config)] = (config, digest)   # the entry holds the object, so its id is not reused meanwhile
-    return digest
+    # the entry holds the object, so its id is not reused meanwhile
+    hit = _DIGESTS[id(config)] = (config, hashlib.sha256(text.encode()).hexdigest(), text)
+    return hit
 
 
 _DIGESTS: dict = {}
@@ -130,7 +142,7 @@ class Problem:
     @functools.cached_property
     def static_bias(self) -> np.ndarray:
         """zeta_k = B_k(1), the fixed bias bound of the static rules (MF-UCB, LUCB-style)."""
-        z = np.array([self.instance.low.static_bias(k) for k in range(self.n_arms)], dtype=float)
+        z = np.array(self.instance.low.static_biases(), dtype=float)      # B_k(1) of every arm, one vector call
         z.setflags(write=False)
         return z
 
@@ -147,7 +159,7 @@ class Problem:
         if hit is None:
             if len(memo) >= 64:
                 memo.pop(next(iter(memo)))
-            hit = np.array([self.units.floor(c) for c in checkpoints], dtype=np.int64)
+            hit = np.array([_floor(self.units, c) for c in checkpoints], dtype=np.int64)
             hit.setflags(write=False)
             memo[checkpoints] = hit
         return hit
@@ -218,6 +230,24 @@ def problem_of(config: Config, inst: Instance, like: Problem | None = None) -> P
         tau = like.tau
     else:
         tau = instance_certification_times(inst, p.gamma)
-    return Problem(config=config, instance=inst, cost_low=float(c.low), cost_high=float(c.high),
-                   budget=float(p.budget), horizon=t.horizon, delta=float(p.delta), rho=t.rho, ell=t.ell,
-                   gamma=float(p.gamma), eta=float(p.eta), s0=int(p.s0), n_gamma=t.n_gamma, tau=tau)
+    problem = Problem(config=config, instance=inst, cost_low=float(c.low), cost_high=float(c.high),
+                      budget=float(p.budget), horizon=t.horizon, delta=float(p.delta), rho=t.rho, ell=t.ell,
+                      gamma=float(p.gamma), eta=float(p.eta), s0=int(p.s0), n_gamma=t.n_gamma, tau=tau)
+    if like is not None and like.instance is inst and "static_bias" in like.__dict__:
+        problem.__dict__["static_bias"] = like.static_bias       # zeta_k = B_k(1): the instance's alone
+    return problem
+
+
+def _floor(units, amount) -> int:
+    """``units.floor(amount)``, remembered per (denominator, amount): a sweep over budgets meets the same
+    checkpoints again (the checkpoints of budget 2 Lambda include those of Lambda)."""
+    key = (units.denominator, amount)
+    hit = _FLOORS.get(key)
+    if hit is None:
+        if len(_FLOORS) >= 4096:
+            _FLOORS.clear()
+        hit = _FLOORS[key] = units.floor(amount)
+    return hit
+
+
+_FLOORS: dict = {}

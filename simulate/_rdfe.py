@@ -16,12 +16,17 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from bounds import LowFidelityModel, rdfe_high_count, rdfe_low_count, rdfe_low_counts
+import numpy as np
+
+from bounds import LowFidelityModel, rdfe_high_count, rdfe_high_counts, rdfe_low_count, rdfe_low_counts
 from bounds import validate as v
 from simulate._policy import HIGH, LOW, Action, Policy
 from simulate._rules import lower, upper
 
 __all__ = ["RdfeOracle", "RdfePhase", "Rdfe"]
+
+#: high-fidelity stopping counts searched together by :meth:`RdfeOracle.last_phase` (phases r..r+3).
+_HIGH_AT_ONCE = 4
 
 
 class RdfeOracle:
@@ -63,6 +68,14 @@ class RdfeOracle:
             self._high[r] = rdfe_high_count(self.eps(r), self.ell)
         return self._high[r]
 
+    def _prefetch_high(self, first: int, last: int) -> None:
+        """:meth:`high_count` of phases first..last at once (one vector search of ``bounds``; the same counts)."""
+        rs = [r for r in range(first, last + 1) if r not in self._high]
+        if rs:
+            counts = rdfe_high_counts([self.eps(r) for r in rs], self.ell)
+            for r, n in zip(rs, counts.tolist(), strict=True):
+                self._high[r] = math.inf if n == math.inf else int(n)
+
     def fidelity(self, k: int, r: int) -> int:
         """m_{k,r} in argmin{c_k^(L)(eps_r), c^(H)(eps_r)}, ties to low; c = lambda * stopping count."""
         n_low = self.low_count(k, r)
@@ -83,9 +96,28 @@ class RdfeOracle:
         """The first phase whose high-fidelity stopping count exceeds T_Lambda: no run completes it (a
         low-fidelity count is never below the high one, as B_k >= 0), so every run ends in it or before."""
         r = 1
-        while self.high_count(r) <= horizon:
+        while True:
+            if r not in self._high:
+                self._prefetch_high(r, r + _HIGH_AT_ONCE - 1)
+            if not self._high[r] <= horizon:
+                return r
             r += 1
-        return r
+
+    def plan(self, n_arms: int, last: int) -> tuple:
+        """(fidelity, stopping count) of every arm and phase 1..last, as (n_arms, last) arrays (int64, float64):
+        :meth:`fidelity` and :meth:`target` from the same counts and the same comparison, vectorised."""
+        self.prefetch(n_arms, last)
+        self._prefetch_high(1, last)
+        low = np.array([[self._low[k, r] for r in range(1, last + 1)] for k in range(n_arms)], dtype=float)
+        high = np.array([self._high[r] for r in range(1, last + 1)], dtype=float)
+        low = low.reshape(n_arms, last)
+        fid = np.where(self.cost_low * low <= self.cost_high * high, LOW, HIGH).astype(np.int64)
+        return fid, np.where(fid == LOW, low, high)
+
+    def biases(self, arms, counts) -> np.ndarray:
+        """:meth:`bias` of every pair (arms[i], counts[i]) in one vector call of the model."""
+        return np.asarray(self.model.mismatch_bound_at(np.asarray(arms, dtype=np.int64),
+                                                       np.asarray(counts, dtype=np.int64)), dtype=float)
 
 
 @dataclass(frozen=True)

@@ -189,8 +189,6 @@ class _NoBar:
 
 def _stream(tasks, executor, n_workers, scheduler, cache, engine, progress, total):
     store = RunCache(cache) if cache is not None else None
-    if store is not None:      # the configurations beside their runs, so the folder can be tabulated (load_runs)
-        tasks = _saving_configs(tasks, cache)
     if progress:
         from tqdm import tqdm
         bar = tqdm(total=total, unit="run", desc="runs", leave=False)
@@ -222,28 +220,26 @@ _LOOKUP_CHUNK = 128
 
 
 def _looked_up(tasks, store):
-    """[task, key, stored record or None] per task, in order, the cache read once per ``_LOOKUP_CHUNK`` tasks."""
+    """[task, key, stored record or None] per task, in order, the cache read once per ``_LOOKUP_CHUNK`` tasks
+    (and each configuration saved beside its runs before its first task is handed on)."""
     if store is None:
         for t in tasks:
             yield [t, None, None]
         return
+    seen: dict = {}
     while True:
         chunk = list(itertools.islice(tasks, _LOOKUP_CHUNK))
         if not chunk:
             return
+        # the configurations beside their runs, so the folder can be tabulated (load_runs): each configuration
+        # object is saved the first time it is met (held in ``seen``, so its id is not reused)
+        for t in chunk:
+            if id(t.config) not in seen:
+                seen[id(t.config)] = t.config
+                save_configs(store.root, [t.config])
         keys = [t.key() for t in chunk]
         for t, key, rec in zip(chunk, keys, store.get_many(keys), strict=True):
             yield [t, key, rec]
-
-
-def _saving_configs(tasks, cache):
-    """The tasks, saving each configuration (``simulate.load_runs`` reads them) the first time it is met."""
-    seen: dict = {}
-    for t in tasks:
-        if id(t.config) not in seen:
-            seen[id(t.config)] = t.config      # held, so the id is not reused; one entry per configuration object
-            save_configs(cache, [t.config])
-        yield t
 
 
 def _pipeline(tasks, pool, store, engine, n_workers, bar):

@@ -46,6 +46,39 @@ def test_rows_equal_the_one_row_search(rows, limit):
     assert want == [max(t, s) if max(t, s) <= limit else math.inf for t, s in rows]
 
 
+def test_rows_never_true_stop_after_one_look_at_the_limit():
+    # a row false at the first call's grid points is looked at once at the limit in the second call: false
+    # there, it stops (2 calls, not one per level up to 2**53); a row true at the limit walks on and is found
+    import bounds._search as search
+    never = []
+    old, search._POINTS = search._POINTS, 8
+    try:
+        assert first_true_rows(lambda i, n: never.append(n.size) or n < 0, 1).tolist() == [math.inf]
+    finally:
+        search._POINTS = old
+    assert never == [8, 9]                     # levels 0..7, then the limit and levels 8..15
+    assert first_true_rows(lambda i, n: np.where(i == 0, n < 0, n >= 10**12), 2).tolist() == [math.inf, 1e12]
+
+
+@given(st.lists(st.integers(1, 2**53), min_size=1, max_size=40), st.integers(1, 2**53))
+def test_rows_equal_a_plain_bisection_at_every_width(thresholds, limit):
+    # the minimum does not depend on how many points a call looks at: 64 per row (few rows) down to 2
+    # (many rows) give the thresholds themselves, and the calls stay few
+    import bounds._search as search
+    t = np.array(thresholds, dtype=np.int64)
+    want = [float(x) if x <= limit else math.inf for x in thresholds]
+    for points in (64, 16, 5, 2):
+        old = search._POINTS
+        search._POINTS = points
+        calls = []
+        try:
+            got = first_true_rows(lambda i, n, calls=calls: calls.append(1) or n >= t[i], t.size, limit=limit)
+        finally:
+            search._POINTS = old
+        assert got.tolist() == want
+        assert len(calls) <= 2 * 54
+
+
 # ---- first_true_sorted_rows: rows whose answers are ordered, searched coarse to fine (the RDFE counts)
 from bounds._search import counts_or_inf, first_true_sorted_rows  # noqa: E402
 

@@ -1,12 +1,13 @@
 """Run records as tables: typed columns, exact round trips through Parquet and CSV, a cache folder tabulated."""
 
+import json
 import shutil
 
 import pytest
 
 pd = pytest.importorskip("pandas")
 
-from bounds import TaccInputError  # noqa: E402
+from bounds import TaccInputError, dump_config, parse_config  # noqa: E402
 from simulate import (ARM_COLUMNS, POLICIES, RUN_COLUMNS, config_id, frame_records, load_frames,  # noqa: E402
                       load_runs, make_problem, records_frame, run, run_tasks, save_frames, tasks_for)
 
@@ -67,6 +68,13 @@ def test_a_cache_folder_is_tabulated_with_its_configurations(sweep, tmp_path):
         assert by_key[t.key()] == r
         row = f.runs[f.runs["key"] == t.key()].iloc[0]
         assert (row["config_id"], row["budget"]) == (config_id(t.config), t.config.params.budget)
+    saved = sorted((tmp_path / "configs").iterdir())
+    assert [p.suffix for p in saved] == [".json"] * len(saved) and saved
+    for p in saved:                              # a folder of an earlier version keeps them as TOML: still read
+        p.with_suffix(".toml").write_text(dump_config(parse_config(json.loads(p.read_text()))))
+        p.unlink()
+    g = load_runs(tmp_path)
+    assert g.runs["config_id"].tolist() == f.runs["config_id"].tolist() and g.runs["config"].notna().all()
     shutil.rmtree(tmp_path / "configs")          # without its configurations a run is still a row, with NA
     f = load_runs(tmp_path)
     assert len(f.runs) == 10 and f.runs["config"].isna().all() and f.runs["budget"].isna().all()

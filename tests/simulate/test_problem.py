@@ -53,3 +53,24 @@ def test_rdfe_plan_follows_the_oracle(config):
         for r in range(1, R + 1):
             assert fid[k, r - 1] == o.fidelity(k, r) and target[k, r - 1] == o.target(k, r)
         assert bias_one[k] == o.bias(k, 1)
+
+
+@pytest.mark.parametrize("name", ["set-a", "checkpoint"])
+def test_a_budget_sweeps_shared_values_are_each_problems_own(name):
+    # problems of one instance at other budgets reuse tau and zeta_k = B_k(1), and checkpoint units are
+    # remembered across problems: each equals what the problem computes alone
+    import dataclasses
+
+    from simulate._problem import problem_of
+    from simulate._record import default_checkpoints
+    cfg = load_config(name)
+    first = make_problem(cfg)
+    assert first.static_bias.size == first.n_arms
+    other = dataclasses.replace(cfg, params=dataclasses.replace(cfg.params, budget=cfg.params.budget * 2))
+    shared, alone = problem_of(other, first.instance, first), make_problem(other)
+    assert shared.static_bias is first.static_bias
+    assert shared.static_bias.tolist() == alone.static_bias.tolist() == [
+        float(first.instance.low.mismatch_bound(k, 1)) for k in range(first.n_arms)]
+    cps = default_checkpoints(other.params.budget)
+    assert shared.checkpoint_units(cps).tolist() == [alone.units.floor(c) for c in cps]
+    assert shared.tau == alone.tau
