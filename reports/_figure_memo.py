@@ -2,9 +2,9 @@
 the code and libraries that draw it, so its files are reused when all of these are unchanged.
 
 A memo entry is named by its key, the sha256 of: the builder (``"module:function"``) and its arguments pickled
-(``pickle`` writes every value exactly: floats bit for bit, arrays with their dtype and bytes); the source of the
-builder's module, of ``reports._figures`` (styles, dpi, how a file is saved) and of every module that defines a
-class among the arguments (a property of such a class may be what the figure draws); the versions of Python,
+(``pickle`` writes every value exactly: floats bit for bit, arrays with their dtype and bytes); every source file of
+``bounds``, ``certify``, ``reports`` and ``simulate`` (the builder, the styles and dpi of ``reports._figures``, a
+label's number format, a property of an argument's class: any edit redraws every figure); the versions of Python,
 matplotlib and numpy. Two different inputs never share a key; the same input may get a new key (a pickle that
 shares an object where another copies it), which only costs a redraw.
 
@@ -16,6 +16,7 @@ file does not match its checksum is not used: the figure is redrawn (and the ent
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.util
 import json
@@ -28,39 +29,31 @@ from pathlib import Path
 
 __all__ = ["FigureMemo", "FigureMemoWarning"]
 
-#: the modules every figure is drawn with (besides its builder's): the styles, the dpi and how files are saved.
-_DRAWING_MODULES = ("reports._figures",)
-
-
 class FigureMemoWarning(UserWarning):
     """A memo entry that is damaged (a file that does not match its checksum): the figure is redrawn."""
 
 
-def _source(module: str) -> bytes:
-    """The source of ``module`` (read from its file, without importing it); b"" for a module with no source file."""
-    loaded = sys.modules.get(module)
-    origin = getattr(loaded, "__file__", None) if loaded is not None else None
-    if origin is None:
-        spec = importlib.util.find_spec(module)
-        origin = spec.origin if spec is not None else None
-    if origin is None or not origin.endswith(".py"):
-        return b""
-    return Path(origin).read_bytes()
+#: the packages whose sources are in every key.
+_PACKAGES = ("bounds", "certify", "reports", "simulate")
 
 
-class _Recorder(pickle.Pickler):
-    """A pickler that records the module of every object's class it pickles (``reducer_override`` sees every object
-    but the exact builtins: None, bool, int, float, str, bytes and the plain containers)."""
+def _default_roots() -> tuple:
+    """The folders of :data:`_PACKAGES`, found without importing them."""
+    roots = []
+    for p in _PACKAGES:
+        spec = importlib.util.find_spec(p)
+        assert spec is not None and spec.origin is not None, p     # the toolkit's own packages
+        roots.append(Path(spec.origin).parent)
+    return tuple(roots)
 
-    def __init__(self, file):
-        super().__init__(file, protocol=5)
-        self.modules: set[str] = set()
 
-    def reducer_override(self, obj):
-        self.modules.add(type(obj).__module__)
-        if isinstance(obj, type):
-            self.modules.add(obj.__module__)
-        return NotImplemented
+@functools.cache
+def _toolkit_code(roots: tuple = ()) -> str:
+    """The fingerprint of every ``.py`` file under ``roots`` (default: the folders of :data:`_PACKAGES`, found
+    without importing them) with Python's, matplotlib's and numpy's versions; computed once per process."""
+    from simulate import fingerprint_of
+    versions = {"python": sys.version, "matplotlib": metadata.version("matplotlib"), "numpy": metadata.version("numpy")}
+    return fingerprint_of(roots or _default_roots(), versions)
 
 
 def _sha256(data: bytes) -> str:
@@ -76,25 +69,20 @@ class FigureMemo:
 
     def key(self, builder: str, args: tuple, kwargs: dict) -> str:
         """The key of the figure ``builder(*args, **kwargs)`` (the module docstring says what it covers)."""
-        import io
-        buf = io.BytesIO()
-        rec = _Recorder(buf)
-        rec.dump((builder, args, kwargs, self.formats))
-        module = builder.split(":")[0]
-        ours = sorted(m for m in rec.modules if m.split(".")[0] in ("bounds", "certify", "reports", "simulate"))
         h = hashlib.sha256()
-        for part in (b"tacc figure memo 1", buf.getvalue(), sys.version.encode(),
-                     metadata.version("matplotlib").encode(), metadata.version("numpy").encode()):
+        for part in (b"tacc figure memo 2", pickle.dumps((builder, args, kwargs, self.formats), protocol=5),
+                     _toolkit_code().encode()):
             h.update(len(part).to_bytes(8, "little") + part)
-        for m in sorted({module, *_DRAWING_MODULES, *ours}):
-            src = _source(m)
-            h.update(len(m).to_bytes(8, "little") + m.encode() + len(src).to_bytes(8, "little") + src)
         return h.hexdigest()
 
     def restore(self, key: str, out_dir, name: str) -> list[str] | None:
         """Write the memo's files of ``key`` as ``out_dir/name``.ext (each whole or not at all) and return their
         names; None when there is no entry, or (with a ``FigureMemoWarning``) when it is damaged."""
         index = self.root / f"{key}.json"
+        if index.is_symlink():
+            self._damaged(key, f"its index {index} is a symbolic link (the memo never follows links out of its "
+                               "folder)")
+            return None
         try:
             entry = json.loads(index.read_text())
         except FileNotFoundError:
@@ -107,8 +95,13 @@ class FigureMemo:
             return None
         data = {}
         for ext in self.formats:
+            path = self.root / f"{key}.{ext}"
+            if path.is_symlink():
+                self._damaged(key, f"its {ext} file is a symbolic link (the memo never follows links out of its "
+                                   "folder)")
+                return None
             try:
-                data[ext] = (self.root / f"{key}.{ext}").read_bytes()
+                data[ext] = path.read_bytes()
             except OSError as e:
                 self._damaged(key, f"its {ext} file cannot be read ({e})")
                 return None

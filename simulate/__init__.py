@@ -18,6 +18,7 @@ from simulate._certificate import TabulatedBound, bound_from_certificate, check_
 from simulate._engine import ENGINES, run
 from simulate._errors import TaccStateError
 from simulate._fast import run_fast
+from simulate._fingerprint import code_fingerprint, fingerprint_of
 from simulate._frame import (ARM_COLUMNS, FORMATS, RUN_COLUMNS, RunFrames, config_id, frame_records, load_frames,
                              load_runs, records_frame, save_frames)
 from simulate._lucb import LucbStatic
@@ -44,5 +45,5 @@ __all__ = [
     "recommend", "thresholds", "TabulatedBound", "bound_from_certificate", "check_mismatch_bound", "TaccStateError",
     "problem_from_model", "ARM_COLUMNS", "RUN_COLUMNS", "FORMATS", "RunFrames", "config_id", "frame_records",
     "load_frames", "load_runs",
-    "records_frame", "save_frames",
+    "records_frame", "save_frames", "code_fingerprint", "fingerprint_of",
 ]

@@ -56,25 +56,35 @@ def test_a_changed_input_is_drawn_again(tmp_path, monkeypatch):
     assert memo.key(BUILDER, CURVES, {}) == memo.key(BUILDER, CURVES, {})
 
 
-def test_a_changed_figure_code_changes_the_key(tmp_path, monkeypatch):
+def test_an_edit_to_any_source_of_the_toolkit_changes_the_key(tmp_path, monkeypatch):
+    # a figure depends on more than its builder's module (a label's number format, a property of an argument's
+    # class): every source file of the four packages is in the key
     import reports._figure_memo as m
-    memo = FigureMemo(tmp_path)
-    before = memo.key(BUILDER, CURVES, {})
-    real = m._source
-    monkeypatch.setattr(m, "_source", lambda module: real(module) + (b"# edited" if module == "reports._figures"
-                                                                      else b""))
-    assert memo.key(BUILDER, CURVES, {}) != before
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "a.py").write_text("x = 1\n")
+    (pkg / "b.py").write_text("def fmt(v):\n    return f'{v:.4g}'\n")
+    before = m._toolkit_code.__wrapped__((pkg,))              # uncached: the files are read each time
+    (pkg / "b.py").write_text("def fmt(v):\n    return f'{v:.3g}'\n")
+    assert m._toolkit_code.__wrapped__((pkg,)) != before
+    assert {p.name for p in m._default_roots()} == {"bounds", "certify", "reports", "simulate"}
+    memo = FigureMemo(tmp_path / "memo")
+    key = memo.key(BUILDER, CURVES, {})
+    monkeypatch.setattr(m, "_toolkit_code", lambda roots=(): "edited")
+    assert memo.key(BUILDER, CURVES, {}) != key
 
 
-def test_the_module_of_a_class_among_the_arguments_is_in_the_key(tmp_path, monkeypatch):
-    import reports._figure_memo as m
-    from bounds import ArmClass
-    memo = FigureMemo(tmp_path)
-    before = memo.key(BUILDER, (ArmClass.A,), {})
-    real = m._source
-    monkeypatch.setattr(m, "_source", lambda module: real(module) + (b"# edited" if module == ArmClass.__module__
-                                                                      else b""))
-    assert memo.key(BUILDER, (ArmClass.A,), {}) != before
+def test_a_memo_file_that_is_a_link_is_not_followed(tmp_path, monkeypatch):
+    calls = _drawn(monkeypatch)
+    _draw(tmp_path / "a", tmp_path / "memo")
+    png = next((tmp_path / "memo").glob("*.png"))
+    outside = tmp_path / "outside.png"
+    outside.write_bytes(png.read_bytes())                   # the same bytes: only the link is wrong
+    png.unlink()
+    png.symlink_to(outside)
+    with pytest.warns(FigureMemoWarning, match="symbolic link"):
+        _draw(tmp_path / "b", tmp_path / "memo")
+    assert calls == ["curves", "curves"]
 
 
 @pytest.mark.parametrize("damage", ["png", "pdf", "index"])
