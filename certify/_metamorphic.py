@@ -223,7 +223,8 @@ def relabel_config(config: Config, perm) -> Config:
     if sorted(p) != list(range(K)):
         raise TaccInputError("perm", perm, f"must be a permutation of 0..{K - 1}")
     if inst.mu_high is None:
-        raise TaccInputError("instance.means", inst.means, "relabelling needs explicit mu_high")
+        raise TaccInputError("instance.means", {"distribution": inst.means.distribution},
+                             "relabelling needs explicit mu_high (these means are drawn from a distribution)")
     low = inst.low
     if low.model in ("power_decay", "residual_decay", "checkpoint") and low.signs == "random":
         raise TaccInputError("instance.low.signs", low.signs, "relabelling needs explicit signs")

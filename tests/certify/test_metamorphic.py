@@ -151,6 +151,7 @@ def test_relabel_refuses_what_is_not_sound():
     with pytest.raises(TaccInputError) as e:
         relabel_config(load_config("set-a"), list(range(200)))
     assert e.value.field == "instance.means"
+    assert "MeansSpec(" not in str(e.value) and "{'distribution': 'uniform'}" in str(e.value)   # a value, no repr
     with pytest.raises(TaccInputError) as e:
         relabel_config(_deterministic(), [0, 0, 1])
     assert e.value.field == "perm"
