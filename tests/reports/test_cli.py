@@ -365,7 +365,10 @@ def test_ctrl_c_at_any_moment_ends_with_one_line(tmp_path, delay):
     import time
     proc = subprocess.Popen([sys.executable, "-c", "import sys; from reports._entry import main; sys.exit(main())",
                              "report", "--seeds", "50", "--out", str(tmp_path / "r")], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+                            stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            # Ctrl-C as a terminal gives it: a test runner started in the background (`cmd &` in a
+                            # script) ignores SIGINT, and a child would inherit that and never see the signal
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     time.sleep(delay)
     os.killpg(proc.pid, signal.SIGINT)
     err = proc.communicate(timeout=60)[1]
@@ -381,13 +384,15 @@ def test_an_interrupt_or_error_ends_every_child_process(monkeypatch, capsys):
     import multiprocessing
 
     from simulate._runner import _Pool
-    pools = []
+    workers = []
 
     def stopped(args):
-        pools.append(_Pool("processes", 2, None))
-        assert len(multiprocessing.active_children()) >= 2
+        pool = _Pool("processes", 2, None)
+        workers.extend(pool.pool._processes.values())
+        assert len(workers) == 2 and all(p.is_alive() for p in workers)
         raise KeyboardInterrupt
     monkeypatch.setattr("reports.cli._cmd_bounds", stopped)
     assert main(["bounds", "set-a"]) == 130
-    assert not multiprocessing.active_children()
+    assert not any(p.is_alive() for p in workers)
+    assert not set(workers) & set(multiprocessing.active_children())
     assert capsys.readouterr().err == "tacc bounds: interrupted\n"
