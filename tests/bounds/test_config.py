@@ -190,3 +190,27 @@ def test_gamma_and_s0_out_of_range_name_their_field():
     assert exc.value.field == "params.s0"
     d["params"]["s0"] = 2**53
     assert parse_config(d).params.s0 == 2**53
+
+
+def _tables(d: dict, path: str = ""):
+    """(table path, its keys) for ``d`` and every table inside it."""
+    yield path, set(d)
+    for k, v in d.items():
+        if isinstance(v, dict):
+            yield from _tables(v, f"{path}.{k}" if path else k)
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_the_known_keys_hold_every_key_a_preset_writes(name):
+    # KEYS is what the misspelling check calls known: a key the parser reads but KEYS lacks would be refused as
+    # "unknown" whenever a required key of its table is missing
+    from bounds._config import KEYS
+    for path, keys in _tables(config_to_dict(load_config(name))):
+        assert keys <= set(KEYS[path]), (path, keys - set(KEYS[path]))
+
+
+@given(configs())
+def test_the_known_keys_hold_every_key_a_generated_config_writes(c):
+    from bounds._config import KEYS
+    for path, keys in _tables(config_to_dict(c)):
+        assert keys <= set(KEYS[path]), (path, keys - set(KEYS[path]))
