@@ -223,7 +223,8 @@ def relabel_config(config: Config, perm) -> Config:
     if sorted(p) != list(range(K)):
         raise TaccInputError("perm", perm, f"must be a permutation of 0..{K - 1}")
     if inst.mu_high is None:
-        raise TaccInputError("instance.means", {"distribution": inst.means.distribution},
+        drawn = inst.means.distribution if inst.means is not None else None
+        raise TaccInputError("instance.means", {"distribution": drawn},
                              "relabelling needs explicit mu_high (these means are drawn from a distribution)")
     low = inst.low
     if low.model in ("power_decay", "residual_decay", "checkpoint") and low.signs == "random":
