@@ -12,7 +12,6 @@ bookkeeping (target: the fast engine within 1.5 times it per round), and the gen
 from __future__ import annotations
 
 import json
-import math
 import os
 import resource
 import subprocess
@@ -25,7 +24,7 @@ from pathlib import Path
 
 from bounds import config_to_dict, horizon, load_config, parse_config
 from reports import _figures as figs
-from reports._bench_kernel import draw_cost, previous_draw_cost, tacc_kernel
+from reports._bench_kernel import draw_cost, least_cpu, previous_draw_cost, tacc_kernel
 from reports._bench_numpy import numpy_tacc
 from reports._bench_sweep import render_sweep, sweep_bench, sweep_targets
 from reports._tables import table
@@ -62,22 +61,12 @@ def _budget(config, budget):
 REPEATS = 5
 
 
-def _least_cpu(fn, repeats: int = REPEATS):
-    """The least CPU time of this process over ``repeats`` calls of ``fn`` (which returns the rounds it made)."""
-    best, rounds = math.inf, 0
-    for _ in range(repeats):
-        t = time.process_time()
-        rounds = fn()
-        best = min(best, time.process_time() - t)
-    return best, rounds
-
-
 def _time_runs(problem, policy, seeds, engine="fast"):
     """CPU seconds of this process (the engines run on one thread, without I/O: on a shared machine, wall time
     would count the other processes' time slices, more in a long run than in a short one, so a ratio of wall
     times between a 10 ms run and a 1 ms kernel says more about the load than about the code), the least over
     :data:`REPEATS` passes over the seeds, and rounds."""
-    return _least_cpu(lambda: sum(run(problem, policy, s, engine=engine).rounds for s in seeds))
+    return least_cpu(lambda: sum(run(problem, policy, s, engine=engine).rounds for s in seeds), REPEATS)
 
 
 def _row(instance, policy, impl, seconds, rounds, runs, compile_s=None):
@@ -232,7 +221,7 @@ def run_bench(*, quick: bool = False, smpy_python: str | None = None, out_dir="t
                        "same": (list(kernel[0]), list(kernel[1]), list(kernel[2]), kernel[3])
                        == (list(fast_tacc.n_low), list(fast_tacc.n_high), list(fast_tacc.continuation),
                            fast_tacc.rounds)})
-        k_seconds, k_rounds = _least_cpu(lambda p=problem: sum(tacc_kernel(p, s)[3] for s in seeds))
+        k_seconds, k_rounds = least_cpu(lambda p=problem: sum(tacc_kernel(p, s)[3] for s in seeds), REPEATS)
         rows.append(_row(label, "tacc", "minimal kernel", k_seconds, k_rounds, len(seeds)))
         t = time.process_time()
         nl, nh, _, _ = numpy_tacc(problem, 7)

@@ -93,13 +93,20 @@ def tacc_kernel(problem, seed: int):
     return cnt[0], cnt[1], cont, int(rounds)
 
 
+def least_cpu(fn, repeats: int):
+    """The least CPU time of this process over ``repeats`` calls of ``fn``, and what its last call returned (CPU
+    time: one thread, no I/O; a shared machine's other processes do not count against it)."""
+    best, out = math.inf, None
+    for _ in range(repeats):
+        t = time.process_time()
+        out = fn()
+        best = min(best, time.process_time() - t)
+    return best, out
+
+
 def _time_per_draw(fn, noise, bases, per_key, repeats):
     fn(noise, 1.0, bases, 2)                          # compile (or load numba's cache)
-    best = math.inf
-    for _ in range(repeats):                          # CPU time: one thread, no I/O; a shared machine's
-        t = time.process_time()                       # other processes do not count against it
-        fn(noise, 1.0, bases, per_key)
-        best = min(best, time.process_time() - t)
+    best, _ = least_cpu(lambda: fn(noise, 1.0, bases, per_key), repeats)
     return 1e9 * best / (per_key * bases.size)
 
 

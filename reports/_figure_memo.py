@@ -79,15 +79,14 @@ class FigureMemo:
         """Write the memo's files of ``key`` as ``out_dir/name``.ext (each whole or not at all) and return their
         names; None when there is no entry, or (with a ``FigureMemoWarning``) when it is damaged."""
         index = self.root / f"{key}.json"
-        if index.is_symlink():
-            self._damaged(key, f"its index {index} is a symbolic link (the memo never follows links out of its "
-                               "folder)")
+        if not index.exists() and not index.is_symlink():
+            return None
+        raw = self._read(key, index, "index")
+        if raw is None:
             return None
         try:
-            entry = json.loads(index.read_text())
-        except FileNotFoundError:
-            return None
-        except (OSError, ValueError) as e:
+            entry = json.loads(raw)
+        except ValueError as e:
             self._damaged(key, f"its index {index} cannot be read ({e})")
             return None
         if not isinstance(entry, dict) or entry.get("key") != key or not isinstance(entry.get("sha256"), dict):
@@ -95,16 +94,10 @@ class FigureMemo:
             return None
         data = {}
         for ext in self.formats:
-            path = self.root / f"{key}.{ext}"
-            if path.is_symlink():
-                self._damaged(key, f"its {ext} file is a symbolic link (the memo never follows links out of its "
-                                   "folder)")
+            raw = self._read(key, self.root / f"{key}.{ext}", f"{ext} file")
+            if raw is None:
                 return None
-            try:
-                data[ext] = path.read_bytes()
-            except OSError as e:
-                self._damaged(key, f"its {ext} file cannot be read ({e})")
-                return None
+            data[ext] = raw
             if _sha256(data[ext]) != entry["sha256"].get(ext):
                 self._damaged(key, f"its {ext} file does not match its sha256")
                 return None
@@ -125,6 +118,17 @@ class FigureMemo:
             _write_whole(self.root / f"{key}.{ext}", data)
             sums[ext] = _sha256(data)
         _write_whole(self.root / f"{key}.json", json.dumps({"key": key, "sha256": sums}, indent=1).encode())
+
+    def _read(self, key: str, path: Path, what: str) -> bytes | None:
+        """The bytes of the memo file ``path``; None (with a warning) when it is a link or cannot be read."""
+        if path.is_symlink():
+            self._damaged(key, f"its {what} is a symbolic link (the memo never follows links out of its folder)")
+            return None
+        try:
+            return path.read_bytes()
+        except OSError as e:
+            self._damaged(key, f"its {what} cannot be read ({e})")
+            return None
 
     def _damaged(self, key: str, why: str) -> None:
         warnings.warn(f"figure memo {self.root / key}: {why}; the figure is drawn again", FigureMemoWarning,
