@@ -153,11 +153,12 @@ def first_true_sorted_rows(predicate: Callable[[np.ndarray, np.ndarray], np.ndar
             rows = new[both]
             out[rows] = _bisect(predicate, rows, low[both].astype(np.int64) - 1, high[both].astype(np.int64))
             # a's count is infinite: search from b's
-            rows = new[~never & (high == math.inf)]
+            pick = ~never & (high == math.inf)
+            rows = new[pick]
+
             def sub_predicate(i: np.ndarray, n: np.ndarray, rows: np.ndarray = rows) -> np.ndarray:
                 return predicate(rows[i], n)
-            out[rows] = first_true_rows(sub_predicate, rows.size,
-                                        start=out[done[np.searchsorted(done, rows)]].astype(np.int64), limit=limit)
+            out[rows] = first_true_rows(sub_predicate, rows.size, start=low[pick].astype(np.int64), limit=limit)
             searched[new] = True
     return out
 
