@@ -28,7 +28,7 @@ from bounds._powersum import power_sum
 from bounds._rdfe import (RdfeBound, rdfe_dyadic_constant, rdfe_high_cost, rdfe_high_count, rdfe_high_counts,
                           rdfe_low_cost, rdfe_low_count, rdfe_low_counts, rdfe_oracle_cost, rdfe_phase_index,
                           rdfe_regret_bound)
-from bounds._search import first_true
+from bounds._search import counts_or_inf, first_true
 from bounds._table import TableLowFidelity, checkpoint_profile, frozen, frozen_of
 from bounds import _validate as validate
 from bounds._tacc import (Comparison, CorollaryTerms, TaccBound, confirmation_count, corollary_order,
@@ -44,7 +44,7 @@ __all__ = [
     "mismatch_bound", "ArmClass", "ArmRunFacts", "arm_partition", "in_h", "prior_partition", "refine_partition",
     "power_sum", "RdfeBound", "rdfe_dyadic_constant", "rdfe_high_cost", "rdfe_high_count", "rdfe_high_counts",
     "rdfe_low_cost", "rdfe_low_count", "rdfe_low_counts", "rdfe_oracle_cost", "rdfe_phase_index", "rdfe_regret_bound",
-    "first_true",
+    "first_true", "counts_or_inf",
     "TableLowFidelity", "checkpoint_profile", "frozen", "frozen_of", "Comparison", "CorollaryTerms",
     "TaccBound", "confirmation_count", "corollary_order", "high_query_bound", "low_query_bound",
     "static_vs_adaptive", "tacc_regret_bound", "Continuation", "ContinuationWindow", "continuation_gain_passes",

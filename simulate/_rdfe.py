@@ -18,7 +18,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bounds import LowFidelityModel, rdfe_high_count, rdfe_high_counts, rdfe_low_count, rdfe_low_counts
+from bounds import (LowFidelityModel, counts_or_inf, rdfe_high_count, rdfe_high_counts, rdfe_low_count,
+                    rdfe_low_counts)
 from bounds import validate as v
 from simulate._policy import HIGH, LOW, Action, Policy
 from simulate._rules import lower, upper
@@ -72,15 +73,17 @@ class RdfeOracle:
         """:meth:`high_count` of phases first..last at once (one vector search of ``bounds``; the same counts)."""
         rs = [r for r in range(first, last + 1) if r not in self._high]
         if rs:
-            counts = rdfe_high_counts([self.eps(r) for r in rs], self.ell)
-            for r, n in zip(rs, counts.tolist(), strict=True):
-                self._high[r] = math.inf if n == math.inf else int(n)
+            counts = counts_or_inf(rdfe_high_counts([self.eps(r) for r in rs], self.ell))
+            self._high.update(zip(rs, counts, strict=True))
+
+    def _low_is_cheaper(self, n_low, n_high):
+        """c^(L) <= c^(H) (ties to low), c = lambda * stopping count, for counts or arrays of counts (an infinite
+        count costs inf: lambda > 0)."""
+        return self.cost_low * n_low <= self.cost_high * n_high
 
     def fidelity(self, k: int, r: int) -> int:
         """m_{k,r} in argmin{c_k^(L)(eps_r), c^(H)(eps_r)}, ties to low; c = lambda * stopping count."""
-        n_low = self.low_count(k, r)
-        c_low = math.inf if n_low == math.inf else self.cost_low * n_low
-        return LOW if c_low <= self.cost_high * self.high_count(r) else HIGH
+        return LOW if self._low_is_cheaper(self.low_count(k, r), self.high_count(r)) else HIGH
 
     def target(self, k: int, r: int) -> float:
         """The stopping count of arm k's block in phase r, at its fidelity."""
@@ -111,7 +114,7 @@ class RdfeOracle:
         low = np.array([[self._low[k, r] for r in range(1, last + 1)] for k in range(n_arms)], dtype=float)
         high = np.array([self._high[r] for r in range(1, last + 1)], dtype=float)
         low = low.reshape(n_arms, last)
-        fid = np.where(self.cost_low * low <= self.cost_high * high, LOW, HIGH).astype(np.int64)
+        fid = np.where(self._low_is_cheaper(low, high), LOW, HIGH).astype(np.int64)
         return fid, np.where(fid == LOW, low, high)
 
     def biases(self, arms, counts) -> np.ndarray:
