@@ -316,24 +316,39 @@ def _sigint_ignored():
 
 
 class _Pool:
-    """A local process pool (workers that die with this process) or a Dask client, behind submit / wait_first."""
+    """A local process pool (workers that die with this process) or a Dask client, behind submit / wait_first.
+
+    Started by the first :meth:`submit` (or :meth:`start`), not when made: a sweep whose every run is cached
+    starts no worker (spawning them, each importing the engines, cost a full-cache report 0.6 s of shutdown and
+    took the cores from the parent's reading)."""
 
     def __init__(self, executor: str, n_workers: int, scheduler: str | None):
-        self.kind, self.cluster, self.client = executor, None, None
-        if executor == "processes":
-            self.pool = ProcessPoolExecutor(max_workers=n_workers, mp_context=get_context("spawn"),
+        self.kind, self.n_workers, self.scheduler = executor, n_workers, scheduler
+        self.cluster, self.client, self.pool = None, None, None
+
+    @property
+    def started(self) -> bool:
+        return self.pool is not None or self.client is not None
+
+    def start(self) -> None:
+        """Start the workers (or connect to Dask) now; nothing if started already."""
+        if self.started:
+            return
+        if self.kind == "processes":
+            self.pool = ProcessPoolExecutor(max_workers=self.n_workers, mp_context=get_context("spawn"),
                                             initializer=_die_with_parent, initargs=(os.getpid(),))
             with _sigint_ignored():            # every worker starts now, inheriting the ignored SIGINT
-                for _ in range(n_workers):     # (each submit to a pool without an idle worker starts one)
+                for _ in range(self.n_workers):  # (each submit to a pool without an idle worker starts one)
                     self.pool.submit(_started)
         else:
             import distributed
-            if scheduler is None:
-                self.cluster = distributed.LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,
-                                                        dashboard_address=None)
-            self.client = distributed.Client(self.cluster if self.cluster is not None else scheduler)
+            if self.scheduler is None:
+                self.cluster = distributed.LocalCluster(n_workers=self.n_workers, threads_per_worker=1,
+                                                        processes=True, dashboard_address=None)
+            self.client = distributed.Client(self.cluster if self.cluster is not None else self.scheduler)
 
     def submit(self, fn, *args):
+        self.start()
         if self.client is not None:
             return self.client.submit(fn, *args, pure=False)
         return self.pool.submit(fn, *args)
@@ -351,11 +366,11 @@ class _Pool:
             self.client.close()
             if self.cluster is not None:
                 self.cluster.close()
-        else:
+        elif self.pool is not None:
             if abort:
                 self._kill_workers()
             self.pool.shutdown(wait=True, cancel_futures=True)
 
     def _kill_workers(self) -> None:
-        for p in list((self.pool._processes or {}).values()):
+        for p in list((self.pool._processes or {}).values() if self.pool is not None else ()):
             p.kill()

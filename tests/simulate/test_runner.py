@@ -376,6 +376,22 @@ def test_a_worker_with_other_code_refuses(config):
     assert rec == run(make_problem(task.config), "tacc", 0)
 
 
+def test_a_sweep_whose_every_run_is_cached_starts_no_worker(tasks, tmp_path, monkeypatch):
+    cache = tmp_path / "runs"
+    first = run_tasks(tasks[:4], executor="processes", workers=2, cache=cache)
+    started = []
+
+    def start(self):
+        started.append(self)
+        raise RuntimeError("a worker was started")
+    monkeypatch.setattr(runner._Pool, "start", start)
+    assert run_tasks(tasks[:4], executor="processes", workers=2, cache=cache) == first
+    assert started == []                      # every run cached: no worker spawned
+    with pytest.raises(RuntimeError, match="worker was started"):      # one run not cached: the pool starts
+        run_tasks(tasks[:5], executor="processes", workers=2, cache=cache)
+    assert len(started) == 1
+
+
 def test_workers_start_and_stay_with_ctrl_c_ignored():
     # a terminal's Ctrl-C reaches the whole process group: a worker still importing printed a KeyboardInterrupt
     # traceback, and a worker running printed "Process SpawnProcess-N:". Every worker is started at once with SIGINT
@@ -387,6 +403,8 @@ def test_workers_start_and_stay_with_ctrl_c_ignored():
     before = signal.getsignal(signal.SIGINT)
     pool = _Pool("processes", 2, None)
     try:
+        assert not pool.started                                  # started by its first task, not when made
+        pool.start()
         assert signal.getsignal(signal.SIGINT) is before
         assert len(pool.pool._processes) == 2                    # both started inside the ignored window
         handlers = [pool.submit(signal.getsignal, signal.SIGINT) for _ in range(4)]
