@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import os
+from operator import attrgetter
 from dataclasses import dataclass, fields, replace
 from importlib import resources
 from pathlib import Path
@@ -166,7 +167,16 @@ def _event_sentence(event: dict, delta: float) -> str:
 def _unnamed(record) -> tuple:
     """A run record's fields apart from the policy's name, in field order: two records of one type are equal apart
     from the name exactly when these tuples are equal (what the dataclass's own ``==`` compares)."""
-    return tuple(getattr(record, f.name) for f in fields(record) if f.compare and f.name != "policy")
+    get = _UNNAMED.get(type(record))
+    if get is None:
+        names = tuple(f.name for f in fields(record) if f.compare and f.name != "policy")
+        get = _UNNAMED[type(record)] = (attrgetter(*names) if len(names) > 1     # a tuple only for 2 names or more
+                                        else lambda r: tuple(getattr(r, n) for n in names))
+    return get(record)
+
+
+#: per record type, the getter of :func:`_unnamed`'s fields (the dataclass's fields read once per type).
+_UNNAMED: dict = {}
 
 
 def identical_runs(by: dict, budgets, policies, seeds) -> list[tuple]:

@@ -150,7 +150,8 @@ class RunRecord:
 
     def facts(self) -> tuple:
         """One ``bounds.ArmRunFacts`` per arm, for ``bounds.refine_partition`` (C into C^d or C^u)."""
-        return tuple(ArmRunFacts(low_count=a, high_in_window=w)
+        return tuple(built(ArmRunFacts, _FACT_FIELDS, (a, w)) if type(a) is int is type(w) and a >= 0 and w >= 0
+                     else ArmRunFacts(low_count=a, high_in_window=w)     # validated (refused with the field)
                      for a, w in zip(self.n_low, self.high_in_window, strict=True))
 
     def to_dict(self) -> dict:
@@ -190,13 +191,17 @@ def record_from_arrays(policy: str, seed: int, per_arm, shares, rounds: int, cos
 RECORD_FIELDS = tuple(f.name for f in fields(RunRecord))
 
 
+#: the fields of ``bounds.ArmRunFacts``, in order (non-negative int counts, all its check asks, make one directly).
+_FACT_FIELDS = tuple(f.name for f in fields(ArmRunFacts))
+
 _T = TypeVar("_T")
 
 
 def built(cls: type[_T], names: tuple, values) -> _T:
     """``cls(**dict(zip(names, values)))`` for a frozen dataclass without ``__post_init__`` (:class:`RunRecord`,
-    :class:`simulate.RdfePhase`), made without calling ``__init__``, which stores each field through
-    ``object.__setattr__`` and costs about as much as the rest of decoding a stored record. The object is the same:
+    :class:`simulate.RdfePhase`), or whose ``__post_init__`` only checks values known to pass it
+    (``bounds.ArmRunFacts`` of non-negative ints), made without calling ``__init__``, which stores each field
+    through ``object.__setattr__`` and costs about as much as the rest of decoding a stored record. The object is the same:
     the same fields holding the same values (``names`` must be every field, in order)."""
     obj = object.__new__(cls)
     obj.__dict__.update(zip(names, values, strict=True))

@@ -120,6 +120,12 @@ def test_identical_runs_are_found_only_when_every_record_agrees():
     assert identical_runs(by, [1000.0], ("dnc", "mf-ucb", "tacc"), range(2)) == [("dnc", "mf-ucb")]
     by[1000.0, "mf-ucb"] = [recs[2], dc_replace(recs[3], rounds=recs[3].rounds + 1)]     # one seed differs
     assert identical_runs(by, [1000.0], ("dnc", "mf-ucb", "tacc"), range(2)) == []
+    from dataclasses import fields
+
+    for f in fields(recs[3]):                        # every compared field but the name counts, the name does not
+        other = dc_replace(recs[2], **{f.name: object()})
+        by[1000.0, "mf-ucb"] = [other, recs[3]]
+        assert (identical_runs(by, [1000.0], ("dnc", "mf-ucb"), range(2)) == []) is (f.name != "policy"), f.name
 
 
 def test_legend_draws_an_identical_group_once():
