@@ -76,6 +76,7 @@ class FigureWriter:
         self._futures: list[tuple[str, Future]] = []
         self._pool: ProcessPoolExecutor | None = None
         self._helper: list = []
+        self._calls: list[Future] = []      # the helper's futures of :meth:`call`
         self._process = process
         self._memo = None if memo is None else FigureMemo(memo)
         if process and memo is None:
@@ -127,7 +128,9 @@ class FigureWriter:
         if self._process and self._pool is None:
             self._start(figures=False)
         if self._pool is not None:
-            return self._pool.submit(_call, function, args, kwargs)
+            future = self._pool.submit(_call, function, args, kwargs)
+            self._calls.append(future)
+            return future
         done: Future = Future()
         done.set_result(_call(function, args, kwargs))
         return done
@@ -144,16 +147,20 @@ class FigureWriter:
 
     def close(self, *, stop: bool = False) -> None:
         """Wait for the helper to finish its figures and end it; with ``stop``, end it at once (the partial file
-        of the figure it was drawing is removed)."""
+        of the figure it was drawing is removed). A helper with nothing left to do (every figure and call
+        finished, each file already in place) is ended at once too, not waited for while its interpreter tears
+        down (0.4 s of a report on a full cache)."""
         if self._pool is None:
             return
         pool, self._pool = self._pool, None
-        if stop:
+        idle = all(f.done() for f in self._calls) and all(f.done() for _, f in self._futures)
+        if stop or idle:
             for p in self._helper:
                 p.kill()
             pool.shutdown(wait=True, cancel_futures=True)
-            for partial in self.out_dir.glob(".*.partial"):
-                partial.unlink(missing_ok=True)
+            if stop:
+                for partial in self.out_dir.glob(".*.partial"):
+                    partial.unlink(missing_ok=True)
         else:
             pool.shutdown(wait=True)
 

@@ -67,3 +67,18 @@ def test_save_writes_a_file_whole_or_not_at_all(tmp_path, monkeypatch):
     monkeypatch.undo()
     assert save(fig, tmp_path, "f", formats=("png",)) == ["f.png"]
     assert (tmp_path / "f.png").read_bytes().startswith(b"\x89PNG") and not list(tmp_path.glob(".*.partial"))
+
+
+def test_an_idle_helper_is_ended_at_close_and_a_busy_one_finishes_first(tmp_path):
+    import signal
+
+    with FigureWriter(tmp_path / "idle", process=True) as idle:
+        assert idle.call("math:fsum", [0.5, 0.25]).result() == 0.75
+        _draw_all(idle)                                    # every figure and call finished
+        helper, = idle._helper
+    assert helper.exitcode == -signal.SIGKILL             # ended at once, not waited for while it tears down
+    with FigureWriter(tmp_path / "busy", process=True) as busy:
+        busy.draw("reports._figures:regret_curves", "curves", *CURVES, title="regret", logy=True)
+        helper, = busy._helper
+    assert helper.exitcode == 0                            # a figure still to draw: waited for, then ended
+    assert (tmp_path / "busy" / "curves.png").exists()
