@@ -128,6 +128,7 @@ class ClaimContext:
         self.suboptimal = [k for k, g in enumerate(self.gaps) if g > 0]
         self.classes = arm_partition(problem.tau, problem.n_gamma, problem.s0, inst.best_arm)
         self._oracle: dict = {}
+        self._counts: dict = {}             # count(): the measurements made, by value
         self._status: dict = {}             # assumption keys -> (failed, undecided)
         self._bounds: dict = {}             # (classes, s0) -> (TaccBound, scaled terms, scaled total)
         self._low_bounds: dict = {}         # s0 -> low_query_bound(n_gamma, s0)
@@ -139,6 +140,16 @@ class ClaimContext:
         self.shift = sg + sc
         self._w_low = [x * cl for x in g]
         self._w_high = [x * ch for x in g]
+
+    def count(self, what: str, bound, empirical, arm: int | None = None, phase: int | None = None) -> Measurement:
+        """``Measurement(what, bound, empirical, arm=arm, phase=phase)`` of an exact comparison (error 0), one
+        object per distinct measurement (the values with their types: 1 and 1.0 are two): a measurement is
+        immutable, and a sweep measures the same few counts against the same bounds on every run."""
+        key = (what, type(bound), bound, type(empirical), empirical, arm, phase)
+        m = self._counts.get(key)
+        if m is None:
+            m = self._counts[key] = Measurement(what, bound, empirical, arm=arm, phase=phase)
+        return m
 
     def failed(self, keys) -> tuple:
         """The assumptions among ``keys`` that fail on this instance (with a witness)."""
@@ -317,21 +328,21 @@ class Claim:
 def _low_count(s0_of: Callable):
     def measure(ctx, rec):
         bound = ctx.low_bound(s0_of(ctx, rec))
-        return [Measurement("N_L", bound, rec.n_low[k], arm=k) for k in ctx.suboptimal]
+        return [ctx.count("N_L", bound, rec.n_low[k], arm=k) for k in ctx.suboptimal]
     return measure
 
 
 def _fidelity_rule(ctx, rec):
-    return [Measurement("H queries while G(N_L) >= gamma", 0, rec.high_before_threshold[k], arm=k)
+    return [ctx.count("H queries while G(N_L) >= gamma", 0, rec.high_before_threshold[k], arm=k)
             for k in range(ctx.problem.n_arms)]
 
 
 def _high_count(ctx, rec):
-    return [Measurement("N_H", ctx.high_bounds[k], rec.n_high[k], arm=k) for k in ctx.suboptimal]
+    return [ctx.count("N_H", ctx.high_bounds[k], rec.n_high[k], arm=k) for k in ctx.suboptimal]
 
 
 def _class_a(ctx, rec):
-    return [Measurement("N_H", 1, rec.n_high[k], arm=k) for k in ctx.suboptimal if ctx.classes[k] is ArmClass.A]
+    return [ctx.count("N_H", 1, rec.n_high[k], arm=k) for k in ctx.suboptimal if ctx.classes[k] is ArmClass.A]
 
 
 def _class_cd(ctx, rec):
@@ -340,7 +351,7 @@ def _class_cd(ctx, rec):
     out = []
     for k in ctx.suboptimal:
         if refined[k] is ArmClass.C_D:
-            out += [Measurement("N_H", 1, rec.n_high[k], arm=k), Measurement("N_L", cap, rec.n_low[k], arm=k)]
+            out += [ctx.count("N_H", 1, rec.n_high[k], arm=k), ctx.count("N_L", cap, rec.n_low[k], arm=k)]
     return out
 
 
@@ -452,7 +463,7 @@ def _rdfe_elim(ctx, rec):
     out = []
     for ph in _completed(rec):
         kept = [k for k in ph.survivors if ctx.gaps[k] >= ph.eps]
-        out.append(Measurement("survivors with Delta_k >= eps_r", 0, len(kept), phase=ph.r))
+        out.append(ctx.count("survivors with Delta_k >= eps_r", 0, len(kept), phase=ph.r))
     return out
 
 
@@ -521,7 +532,7 @@ def ucb_count_bound(ell: float, gap: float) -> int | float:
 
 def _control(ctx, rec):
     bounds = ctx.ucb_bounds
-    return [Measurement("N_H", bounds[k], rec.n_high[k], arm=k) for k in ctx.suboptimal]
+    return [ctx.count("N_H", bounds[k], rec.n_high[k], arm=k) for k in ctx.suboptimal]
 
 
 _P = ("ass:plugin",)

@@ -206,3 +206,18 @@ def test_integer_measurements_equal_their_fraction_definitions(name):
     (reg,) = claim("rdfe-theorem").measure(ctx, rdfe)
     rr = _old_fraction_regret(ctx, rdfe)
     assert reg.empirical == float(rr) and reg.decision is compare_le(rr, exact(reg.bound), reg.error).decision
+
+
+def test_a_count_measurement_is_made_once_per_value_with_its_types():
+    """ClaimContext.count shares one measurement per distinct (what, bound, empirical, arm, phase), the values'
+    types included: equal to a fresh one, decided alike; 1 and 1.0 (equal, with one hash) are two measurements."""
+    p = make_problem(load_config("set-a"))
+    ctx = ClaimContext(p, check_assumptions(p))
+    m = ctx.count("N_H", 1, 2, arm=0)
+    assert m is ctx.count("N_H", 1, 2, arm=0)
+    assert m == Measurement("N_H", 1, 2, arm=0) and m.exceeded
+    for other in (ctx.count("N_H", 1.0, 2, arm=0), ctx.count("N_H", 1, 2.0, arm=0), ctx.count("N_H", 1, 2, arm=1),
+                  ctx.count("N_H", 1, 2, arm=0, phase=0), ctx.count("N_L", 1, 2, arm=0), ctx.count("N_H", 1, 1, arm=0)):
+        assert other is not m
+    assert type(ctx.count("N_H", 1.0, 2, arm=0).bound) is float and type(ctx.count("N_H", 1, 2.0).empirical) is float
+    assert not ctx.count("N_H", 1, 1, arm=0).exceeded
