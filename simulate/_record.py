@@ -201,8 +201,8 @@ def built(cls: type[_T], names: tuple, values) -> _T:
     """``cls(**dict(zip(names, values)))`` for a frozen dataclass without ``__post_init__`` (:class:`RunRecord`,
     :class:`simulate.RdfePhase`), or whose ``__post_init__`` only checks values known to pass it
     (``bounds.ArmRunFacts`` of non-negative ints), made without calling ``__init__``, which stores each field
-    through ``object.__setattr__`` and costs about as much as the rest of decoding a stored record. The object is the same:
-    the same fields holding the same values (``names`` must be every field, in order)."""
+    through ``object.__setattr__`` and costs about as much as the rest of decoding a stored record. The object is
+    the same: the same fields holding the same values (``names`` must be every field, in order)."""
     obj = object.__new__(cls)
     obj.__dict__.update(zip(names, values, strict=True))
     return obj
