@@ -22,7 +22,7 @@ from collections import deque
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from multiprocessing import get_context
-from typing import Iterable, Iterator, Sequence, Sized
+from typing import Any, Iterable, Iterator, Sequence, Sized
 
 from bounds import Config, TaccInputError
 from simulate._cache import RunCache, run_key
@@ -324,7 +324,9 @@ class _Pool:
 
     def __init__(self, executor: str, n_workers: int, scheduler: str | None):
         self.kind, self.n_workers, self.scheduler = executor, n_workers, scheduler
-        self.cluster, self.client, self.pool = None, None, None
+        self.cluster: Any = None
+        self.client: Any = None
+        self.pool: ProcessPoolExecutor | None = None
 
     @property
     def started(self) -> bool:
@@ -335,11 +337,11 @@ class _Pool:
         if self.started:
             return
         if self.kind == "processes":
-            self.pool = ProcessPoolExecutor(max_workers=self.n_workers, mp_context=get_context("spawn"),
-                                            initializer=_die_with_parent, initargs=(os.getpid(),))
+            pool = self.pool = ProcessPoolExecutor(max_workers=self.n_workers, mp_context=get_context("spawn"),
+                                                   initializer=_die_with_parent, initargs=(os.getpid(),))
             with _sigint_ignored():            # every worker starts now, inheriting the ignored SIGINT
                 for _ in range(self.n_workers):  # (each submit to a pool without an idle worker starts one)
-                    self.pool.submit(_started)
+                    pool.submit(_started)
         else:
             import distributed
             if self.scheduler is None:
@@ -372,5 +374,7 @@ class _Pool:
             self.pool.shutdown(wait=True, cancel_futures=True)
 
     def _kill_workers(self) -> None:
-        for p in list((self.pool._processes or {}).values() if self.pool is not None else ()):
+        if self.pool is None:
+            return
+        for p in list((self.pool._processes or {}).values()):
             p.kill()

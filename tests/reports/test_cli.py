@@ -388,6 +388,7 @@ def test_an_interrupt_or_error_ends_every_child_process(monkeypatch, capsys):
 
     def stopped(args):
         pool = _Pool("processes", 2, None)
+        pool.start()                                     # (a pool starts with its first task)
         workers.extend(pool.pool._processes.values())
         assert len(workers) == 2 and all(p.is_alive() for p in workers)
         raise KeyboardInterrupt
