@@ -161,10 +161,10 @@ def _cmd_bounds(args) -> int:
 def _cmd_simulate(args) -> int:
     from reports._simulate_view import SimulateSummary, check_json_size, render, to_json
     from reports._tables import dumps
-    from simulate import iter_runs, iter_tasks, make_problem, parse_seeds
+    from simulate import iter_runs, iter_tasks, make_problem
 
     config = _config_text(args.config)
-    seeds = parse_seeds(args.seeds)
+    seeds = _seeds(args.seeds)
     if args.json:
         _option("--json", lambda dest: check_json_size(len(seeds), dest), args.json)
     show = _plan(args, [config], [args.policy], len(seeds), workers=_workers(args), what="tacc simulate")
@@ -194,6 +194,17 @@ def _option(option: str, load, value):
         raise TaccInputError(option, exc.value, exc.reason) from None
 
 
+def _seeds(text: str) -> range:
+    """``--seeds``, parsed by ``simulate.parse_seeds``; an error names ``--seeds``, and a value with a minus sign
+    says that seeds are >= 0."""
+    from simulate import parse_seeds
+
+    if text.lstrip().startswith("-"):
+        raise TaccInputError("--seeds", text, "seeds must be >= 0: A:B runs seeds A..B-1 (0 <= A < B), N runs "
+                                              "0..N-1")
+    return _option("--seeds", parse_seeds, text)
+
+
 def _workers(args):
     return args.workers if args.executor != "serial" else 1
 
@@ -203,14 +214,13 @@ def _cmd_check(args) -> int:
     from certify.strategies import BREAKABLE
     from reports._check_view import junit, render, to_json
     from reports._tables import dumps
-    from simulate import parse_seeds
 
     configs = [_config_text(c) for c in args.config]
     n_random = args.random if args.random is not None else (20 if not args.config else 0)
     if not args.config:
         configs = [_config_text(c) for c in PRESETS]
     baseline = _option("--baseline", load_baseline, args.baseline) if args.baseline else None
-    seeds = parse_seeds(args.seeds)
+    seeds = _seeds(args.seeds)
     policies = tuple(args.policy) if args.policy else DEFAULT_POLICIES
     configs += sample_configs(n_random, args.random_seed)
     show = _plan(args, configs, policies, len(seeds), workers=_workers(args), what="tacc check")
@@ -262,13 +272,13 @@ def _cmd_report(args) -> int:
 def _report(args, figures) -> int:
     from certify import DEFAULT_POLICIES
     from reports._report import budget_sweep, default_config, make_report
-    from simulate import load_runs, parse_seeds
+    from simulate import load_runs
 
     config = default_config() if args.config is None else _config_text(args.config)
     if args.runs_from is not None:
         _need_tables("--from", args.runs_from)
     saved = {} if args.runs_from is None else {"runs": load_runs(args.runs_from), "policies": None}
-    seeds = parse_seeds(args.seeds) if args.seeds else (None if saved else parse_seeds("1000"))
+    seeds = _seeds(args.seeds) if args.seeds else (None if saved else _seeds("1000"))
     show = _show_progress(args)
     if not saved:
         assert seeds is not None  # parsed, or the default 1000, when no saved runs are read
@@ -614,10 +624,27 @@ def _internal_error(exc: BaseException, command: str) -> str:
             f"(full traceback in {name}; rerun with --debug to print it)")
 
 
+#: options whose value may start with a minus sign that argparse takes for an option (it knows only plain negative
+#: numbers): ``--seeds -1:2`` said "expected one argument" without saying why
+_SIGNED_VALUES = ("--seeds",)
+
+
+def _glue_signed_values(argv: list[str]) -> list[str]:
+    """``--seeds -1:2`` as ``--seeds=-1:2``, so that the value reaches the check that names ``--seeds`` and says
+    seeds are >= 0. Only a value of a minus sign and a digit is glued (``--seeds --json x`` stays as it was)."""
+    out: list[str] = []
+    for arg in argv:
+        if out and out[-1] in _SIGNED_VALUES and len(arg) > 1 and arg[0] == "-" and arg[1].isdigit():
+            out[-1] = f"{out[-1]}={arg}"
+        else:
+            out.append(arg)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status (usage errors, ``--help`` and ``--version`` included)."""
     try:
-        args = build_parser().parse_args(argv)
+        args = build_parser().parse_args(_glue_signed_values(sys.argv[1:] if argv is None else list(argv)))
     except SystemExit as exc:  # argparse has printed its one line (or the help)
         return exc.code if isinstance(exc.code, int) else EXIT_INPUT
     except KeyboardInterrupt:  # while a subcommand's arguments import what they list

@@ -124,6 +124,14 @@ def _cases(tmp_path):
         # a misspelled key was reported as the missing one it replaced
         "misspelled key": (["bounds", _config(tmp_path, "gama", "gamma = 0.1", "gama = 0.1")],
                            ["params.gama = 0.1: unknown key (did you mean gamma?)"]),
+        # a misspelled value of a closed set had no suggestion (issue s6-defects)
+        "misspelled value": (["bounds", _config(tmp_path, "dist", 'model = "gaussian"', 'model = "gausian"')],
+                             ["instance.noise.model = 'gausian'", "(did you mean gaussian?)"]),
+        # argparse took -1:2 for an option: "argument --seeds: expected one argument"
+        "--seeds -1:2": (["simulate", cfg, "--policy", "tacc", "--seeds", "-1:2"],
+                         ["--seeds = '-1:2'", "seeds must be >= 0"]),
+        "--seeds=-1:2 (report)": (["report", "--seeds=-1:2", "--out", str(tmp_path / "r")],
+                                  ["--seeds = '-1:2'", "seeds must be >= 0"]),
         "misspelled table": (["bounds", _config(tmp_path, "cost", "[costs]", "[cost]")],
                              ["cost = ", "unknown key (did you mean costs?)"]),
         "huge sigma": (["bounds", _config(tmp_path, "sigma", "sigma = 1.0", "sigma = 1e200")],
