@@ -13,6 +13,7 @@ import sys
 import tempfile
 import time
 import traceback
+import warnings
 from importlib import metadata
 from pathlib import Path
 
@@ -274,10 +275,16 @@ def _report(args, figures) -> int:
     from reports._report import budget_sweep, default_config, make_report
     from simulate import load_runs
 
-    config = default_config() if args.config is None else _config_text(args.config)
     if args.runs_from is not None:
         _need_tables("--from", args.runs_from)
     saved = {} if args.runs_from is None else {"runs": load_runs(args.runs_from), "policies": None}
+    if args.config is not None:
+        config = _config_text(args.config)
+    elif saved:          # the configuration whose runs are in the folder, not the built-in one
+        from reports._runs_view import saved_config
+        config = saved_config(saved["runs"], args.runs_from)
+    else:
+        config = default_config()
     seeds = _seeds(args.seeds) if args.seeds else (None if saved else _seeds("1000"))
     show = _show_progress(args)
     if not saved:
@@ -520,7 +527,9 @@ def _proofs_arguments(pr: argparse.ArgumentParser) -> None:
 
 def _report_arguments(rp: argparse.ArgumentParser) -> None:
     _run_options(rp, "processes", cluster=False)
-    rp.add_argument("config", nargs="?", default=None, help=_config_help() + " (default: the built-in instance)")
+    rp.add_argument("config", nargs="?", default=None,
+                    help=_config_help() + " (default: the built-in instance; with --from, the configuration of the "
+                                          "saved runs)")
     rp.add_argument("--seeds", default=None, help="N runs seeds 0..N-1; A:B runs A..B-1 (default 1000; with "
                                                   "--from, every saved seed)")
     rp.add_argument("--from", dest="runs_from", metavar="DIR", default=None,
@@ -641,6 +650,12 @@ def _glue_signed_values(argv: list[str]) -> list[str]:
     return out
 
 
+def _one_line_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """A warning of a command (the run cache's "recomputed", the figure memo's "drawn again") as one line
+    ``warning: <message>`` on standard error, instead of Python's file, line and source line."""
+    print(f"warning: {message}", file=sys.stderr if file is None else file)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status (usage errors, ``--help`` and ``--version`` included)."""
     try:
@@ -651,12 +666,14 @@ def main(argv: list[str] | None = None) -> int:
         print("tacc: interrupted", file=sys.stderr)
         return 130
     try:
-        _check_paths(args)
-        if args.command in _USES_HYPOTHESIS:
-            with tempfile.TemporaryDirectory(prefix="tacc-hypothesis-") as home:
-                _hypothesis_home(home)
-                return args.func(args)
-        return args.func(args)
+        with warnings.catch_warnings():    # restores Python's own display when the command ends (library use)
+            warnings.showwarning = _one_line_warning
+            _check_paths(args)
+            if args.command in _USES_HYPOTHESIS:
+                with tempfile.TemporaryDirectory(prefix="tacc-hypothesis-") as home:
+                    _hypothesis_home(home)
+                    return args.func(args)
+            return args.func(args)
     except TaccInputError as exc:
         _end_children()
         print(f"tacc: error: {exc}", file=sys.stderr)
