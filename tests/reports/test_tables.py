@@ -176,8 +176,8 @@ def test_a_measured_value_and_its_bound_are_printed_apart():
                 max_size=6))
 def test_different_numbers_never_read_alike(xs):
     texts = fmt_apart_all(xs)
-    for x, tx in zip(xs, texts):
-        for y, ty in zip(xs, texts):
+    for x, tx in zip(xs, texts, strict=True):
+        for y, ty in zip(xs, texts, strict=True):
             assert (float(tx) == float(ty)) == (x == y)
             if x < y:
                 assert float(tx) < float(ty)      # rounding keeps the order
