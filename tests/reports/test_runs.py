@@ -10,7 +10,7 @@ pd = pytest.importorskip("pandas")
 import simulate._engine as engine  # noqa: E402
 from bounds import TaccInputError  # noqa: E402
 from reports._report import budget_sweep, default_config  # noqa: E402
-from reports._runs_view import runs_by_budget  # noqa: E402
+from reports._runs_view import runs_by_budget, saved_config  # noqa: E402
 from reports.cli import main  # noqa: E402
 from simulate import config_id, load_frames, load_runs, save_frames  # noqa: E402
 
@@ -159,3 +159,15 @@ def test_without_config_runs_of_several_configurations_are_refused_naming_config
     assert err.startswith(f"tacc: error: --from = '{tmp_path / 'tables'}': holds runs of 2 configurations "
                           "(another, classes): give the CONFIG to report on")
     assert not (tmp_path / "x" / "report.md").exists()
+
+
+def test_runs_matched_to_no_saved_configuration_are_refused(swept):
+    """Runs a cache cannot match to a configuration kept with them (their key holds the fingerprint of the code
+    that made them) leave nothing to report on: refused, saying why (not "give CONFIG", which would not help)."""
+    made, _ = swept
+    f = load_runs(made / "runs")
+    assert saved_config(f, "DIR").name == "classes"
+    f.runs["config_id"] = pd.NA
+    with pytest.raises(TaccInputError) as e:
+        saved_config(f, "DIR")
+    assert (e.value.field, e.value.value) == ("--from", "DIR") and "none matched to a configuration" in e.value.reason
