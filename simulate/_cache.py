@@ -118,6 +118,7 @@ _JSON = json.JSONEncoder(separators=(",", ":"), default=_plain)
 
 #: struct codes of the scalars of RDFE's phases (:func:`_encode_phases`): None is a pad byte (no value).
 _CODES = {int: "q", float: "d", bool: "?", type(None): "x"}
+_CODE_BYTES = {t: ord(c) for t, c in _CODES.items()}
 _FLATS: dict = {}
 
 
@@ -142,12 +143,20 @@ def _encode_phases(output, phases) -> bytes | None:
     for p in phases:
         surv = p.survivors
         flat += (len(p.active), -1 if surv is None else len(surv), p.r, p.eps, p.completed, p.leader)
-        flat += (*p.active, *p.fidelity, *p.target, *p.cost, *p.ucb, *p.lcb, *p.width)
+        flat += p.active
+        flat += p.fidelity
+        flat += p.target
+        flat += p.cost
+        flat += p.ucb
+        flat += p.lcb
+        flat += p.width
         if surv is not None:
             flat += surv
     try:
-        codes = "".join([_CODES[type(x)] for x in flat]).encode()
-        return b"".join((_LEN.pack(len(codes)), codes, _flat(codes)[0].pack(*[x for x in flat if x is not None])))
+        codes = bytes(map(_CODE_BYTES.__getitem__, map(type, flat)))
+        layout, nones = _flat(codes)
+        return b"".join((_LEN.pack(len(codes)), codes,
+                         layout.pack(*([x for x in flat if x is not None] if nones else flat))))
     except (KeyError, struct.error):
         return None
 
