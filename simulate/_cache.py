@@ -62,18 +62,24 @@ def run_key(config_digest: str, policy: str, seed: int, checkpoints) -> str:
 
     The digest is made once per (fingerprint, configuration, policy, checkpoints object), so a sweep's key is a
     cheap combination, no hash per run."""
+    return run_key_prefix(config_digest, policy, checkpoints) + str(int(seed))
+
+
+def run_key_prefix(config_digest: str, policy: str, checkpoints) -> str:
+    """What the keys of :func:`run_key` share for every seed: ``<digest>:`` (a seed's key is this prefix and the
+    seed in decimal)."""
     fp = code_fingerprint()
     memo = (fp, config_digest, policy, id(checkpoints))
     hit = _GROUPS.get(memo)
     if hit is None or hit[0] is not checkpoints:
         cps = "-" if checkpoints is None else ",".join(repr(float(c)) for c in checkpoints)
         hit = (checkpoints, hashlib.sha256(f"{RECORD_FORMAT}|{fp}|{config_digest}|{policy}|{cps}".encode())
-               .hexdigest())
+               .hexdigest() + ":")
         if checkpoints is None or (type(checkpoints) is tuple and all(type(c) is float for c in checkpoints)):
             if len(_GROUPS) >= 1024:     # kept only for immutable checkpoints (the entry holds the object, so
                 _GROUPS.clear()          # its id is not reused meanwhile)
             _GROUPS[memo] = hit
-    return f"{hit[1]}:{int(seed)}"
+    return hit[1]
 
 
 _GROUPS: dict = {}
