@@ -160,9 +160,7 @@ class _Table:
         self._refuse(key, known)
 
     def _refuse(self, key: str, known) -> None:
-        guess = difflib.get_close_matches(key, known, n=1)
-        raise TaccInputError(self.name(key), self.data[key],
-                             "unknown key" + (f" (did you mean {guess[0]}?)" if guess else ""))
+        raise TaccInputError(self.name(key), self.data[key], "unknown key" + _did_you_mean(key, known))
 
     def sub(self, key: str) -> "_Table":
         return _Table(self.get(key), self.name(key))
@@ -188,8 +186,17 @@ class _Table:
     def choice(self, key: str, options: tuple, default: Any = ...) -> str:
         x = self.get(key, default)
         if x not in options:
-            raise TaccInputError(self.name(key), x, f"must be one of {', '.join(options)}")
+            raise TaccInputError(self.name(key), x,
+                                 f"must be one of {', '.join(options)}" + _did_you_mean(x, options))
         return x
+
+
+def _did_you_mean(x: Any, options) -> str:
+    """`` (did you mean OPTION?)`` for the option nearest a misspelled string ``x`` (difflib's ratio >= 0.6), else
+    nothing: the suggestion of a misspelled key and of a misspelled value of a closed set (a model, a
+    distribution, ``"random"``, ``"min"``)."""
+    guess = difflib.get_close_matches(x, list(options), n=1) if isinstance(x, str) else []
+    return f" (did you mean {guess[0]}?)" if guess else ""
 
 
 def _real(name, x, low=None, high=None, low_open=False, high_open=False) -> float:
@@ -226,7 +233,8 @@ def _signs(name: str, x: Any, n_arms: int):
     if x == "random":
         return "random"
     if not isinstance(x, list) or len(x) != n_arms:
-        raise TaccInputError(name, x, f'must be "random" or a list of {n_arms} values +1 / -1')
+        raise TaccInputError(name, x, f'must be "random" or a list of {n_arms} values +1 / -1'
+                             + _did_you_mean(x, ("random",)))
     for i, s in enumerate(x):
         if isinstance(s, bool) or s not in (1, -1):
             raise TaccInputError(f"{name}[{i}]", s, "must be +1 or -1")
@@ -336,7 +344,8 @@ def parse_config(data: dict, source: str = "<dict>") -> Config:
     pt = top.sub("params")
     rho = pt.get("rho", "min")
     if isinstance(rho, str) and rho != "min":
-        raise TaccInputError("params.rho", rho, 'must be a number > 0 or "min" (the smallest valid rho of lem:ci)')
+        raise TaccInputError("params.rho", rho, 'must be a number > 0 or "min" (the smallest valid rho of lem:ci)'
+                             + _did_you_mean(rho, ("min",)))
     if rho != "min":
         rho = _real("params.rho", rho, low=0.0, low_open=True)
     params = Params(budget=pt.real("budget", low=0.0, low_open=True),

@@ -241,6 +241,9 @@ def timeline_figure(e: Explanation, max_arms: int = 20):
     seen: dict[str, Any] = {}
     for h, lab in zip(handles, labels, strict=True):
         seen.setdefault(lab, h)
-    ax.legend(seen.values(), seen.keys(), fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=3)
+    # right of the axes, where nothing else is drawn (below them, at a fixed fraction of the axes' height, it covered
+    # the x-axis label of a figure of few arms); the tight layout makes room for it
+    ax.legend(seen.values(), seen.keys(), fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
+    ax.locator_params(axis="x", nbins=6)     # round numbers of six digits stay apart in the narrower axes
     ax.grid(True, axis="x", alpha=0.3)
     return fig

@@ -22,7 +22,7 @@ from reports import _continuation_view, _metamorphic_view
 from reports._figure_pool import FIGURE_MEMO, FigureWriter
 from reports._check_view import verdict_table
 from reports._stats import summarize
-from reports._tables import dumps, fmt, jsonable, table
+from reports._tables import dumps, fmt, fmt_apart_all, jsonable, table
 from simulate import make_problem, run_tasks, tasks_for
 
 __all__ = ["default_config", "budget_sweep", "ReportResult", "make_report"]
@@ -41,6 +41,16 @@ def budget_sweep(budget: float, points: int = 5) -> list[float]:
 
 def _at_budget(config, budget):
     return replace(config, params=replace(config.params, budget=float(budget)))
+
+
+def _regret_row(res: dict, i: int) -> list:
+    """The regret table's row of budget ``i``: each policy's mean regret +- its standard error, then the bounds,
+    the means and bounds printed apart (``fmt_apart_all``: a regret and a bound of 1.200e+06 both)."""
+    means = [res["regret"][pol][i]["mean"] for pol in res["policies"]]
+    texts = fmt_apart_all(means + [v[i] for v in res["bounds_by_budget"].values()])
+    return ([fmt(res["budgets"][i])] + [f"{t} +- {fmt(res['regret'][pol][i]['se'])}"
+                                       for t, pol in zip(texts, res["policies"], strict=False)]
+            + [str(t) for t in texts[len(means):]])          # left-aligned, as the cells beside them
 
 
 @dataclass(frozen=True)
@@ -107,10 +117,11 @@ def _conclusions(res: dict) -> list[str]:
         out.append(f"At the full budget TACC's mean regret is {fmt(th['tacc_mean'])} and the theorem's bound is 0 "
                    f"in both forms: no arm has a positive gap, so every query is free of regret.")
     elif th:
-        out.append(f"At the full budget TACC's mean regret is {fmt(th['tacc_mean'])}, "
+        mean, prior, all_cd = fmt_apart_all([th["tacc_mean"], th["bound_prior"], th["bound_all_cd"]])
+        out.append(f"At the full budget TACC's mean regret is {mean}, "
                    f"{_share(th['tacc_mean'], th['bound_prior'])} the theorem's bound with every C arm in H "
-                   f"({fmt(th['bound_prior'])}) and {_share(th['tacc_mean'], th['bound_all_cd'])} its "
-                   f"smallest form, every C arm in C^d ({fmt(th['bound_all_cd'])}).")
+                   f"({prior}) and {_share(th['tacc_mean'], th['bound_all_cd'])} its "
+                   f"smallest form, every C arm in C^d ({all_cd}).")
     for names in res["identical_runs"]:
         out.append(f"{_and(names)} made identical runs on every seed at every budget (their run records are equal "
                    f"apart from the policy's name): their numbers are the same and the figure draws them as one "
@@ -455,8 +466,9 @@ def _markdown(res: dict, files: list, cert) -> str:
               "Bounds: `prop:analysis-low-query-bound` (N_L <= N_gamma + S0 + 1) and `prop:analysis-high-selection` "
               "(N_H <= 1 + ceil(4 ell / Delta^2)); mean and max over seeds.", "",
               table(["arm", "class", "tau", "gap", "N_L bound", "N_L mean", "N_L max", "N_H bound", "N_H mean",
-                     "N_H max"], [(x["arm"], x["class"], x["tau"], x["gap"], x["low_bound"], x["low_mean"],
-                                   x["low_max"], x["high_bound"], x["high_mean"], x["high_max"])
+                     "N_H max"], [(x["arm"], x["class"], x["tau"], x["gap"],
+                                   *fmt_apart_all([x["low_bound"], x["low_mean"], x["low_max"]]),
+                                   *fmt_apart_all([x["high_bound"], x["high_mean"], x["high_max"]]))
                                   for x in res["arms"]]),
               "", "The figures draw every seed's count (points) and its spread (box) per arm against the bound (bar), "
               "the runs in which a C arm was in C^d apart from those in which it was in C^u.", "",
@@ -464,9 +476,7 @@ def _markdown(res: dict, files: list, cert) -> str:
               "![high-fidelity counts](figures/high_counts.png)", "",
               "## Regret against budget", "",
               table(["budget"] + res["policies"] + list(res["bounds_by_budget"]),
-                    [[fmt(b)] + [f"{fmt(res['regret'][pol][i]['mean'])} +- {fmt(res['regret'][pol][i]['se'])}"
-                                 for pol in res["policies"]]
-                     + [fmt(v[i]) for v in res["bounds_by_budget"].values()] for i, b in enumerate(res["budgets"])]),
+                    [_regret_row(res, i) for i in range(len(res["budgets"]))]),
               "", "![regret against budget](figures/regret_vs_budget.png)", "",
               "## Tightness and verdicts (full budget)", "",
               "ratio = empirical / bound, largest over asserted runs (HOLDS or VIOLATED) and over all runs that "

@@ -9,10 +9,38 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bounds import TaccInputError
+from bounds import Config, TaccInputError
 from simulate import POLICIES, config_id, frame_records, load_runs, save_frames
 
-__all__ = ["runs_by_budget", "render", "cmd_runs"]
+__all__ = ["saved_config", "runs_by_budget", "render", "cmd_runs"]
+
+
+def saved_config(frames, folder) -> Config:
+    """The configuration ``tacc report --from DIR`` rebuilds when no CONFIG is given: the one configuration the
+    saved runs are of. A report's sweep keeps it at each of its budgets (the same configuration but for the budget,
+    halving); the largest is the report's. A folder holding runs of several configurations (a ``tacc check`` cache)
+    is refused, naming ``--from`` (``folder``) and saying to give CONFIG; so is one whose runs match no saved
+    configuration. The configuration's ``source`` says where it was read."""
+    from dataclasses import replace
+
+    sweeps: dict[tuple, list] = {}
+    for cid in frames.runs["config_id"].dropna().unique():
+        c = frames.config(cid)
+        sweeps.setdefault((c.name, config_id(replace(c, params=replace(c.params, budget=1.0)))), []).append(c)
+    if not sweeps:
+        raise TaccInputError("--from", str(folder), f"holds {len(frames.runs)} run(s), none matched to a "
+                                                    "configuration saved with them (a run is matched by its key, "
+                                                    "which holds a fingerprint of the code: runs made by other "
+                                                    "code, another version of tacc, numba, numpy or Python, are not)")
+    if len(sweeps) > 1:
+        names = sorted(name for name, _ in sweeps)
+        raise TaccInputError("--from", str(folder), f"holds runs of {len(sweeps)} configurations "
+                                                    f"({', '.join(names[:6])}{', ...' if len(names) > 6 else ''}): "
+                                                    "give the CONFIG to report on (a TOML file or a preset; "
+                                                    f"`tacc runs {folder} --to csv` writes the saved configurations' "
+                                                    "TOML)")
+    (sweep,) = sweeps.values()
+    return replace(max(sweep, key=lambda c: c.params.budget), source=f"saved with the runs in {folder}")
 
 
 def runs_by_budget(frames, configs, *, policies=None, seeds=None) -> tuple[dict, tuple, tuple]:

@@ -296,6 +296,10 @@ class CountMean(float):
     ``fmt``'s four significant digits would print a mean of 99998012.3 as 1.000e+08 beside a max of 99998677)."""
 
 
+class Shown(str):
+    """A number's text already chosen (``fmt_apart_all``): ``table`` right-aligns it as it does a number."""
+
+
 def fmt(x: Any, digits: int = 4) -> str:
     """A value for a table: infinities as ``inf``, NaN as ``undefined``, None as ``-``, exact zero as ``0``."""
     if x is None:
@@ -325,30 +329,53 @@ def fmt(x: Any, digits: int = 4) -> str:
 
 
 def fmt_apart(a: float, b: float, digits: int = 4) -> tuple[str, str]:
-    """Two values for one sentence, with as many significant digits as it takes to show that they differ.
+    """Two values for one sentence, with as many significant digits as it takes to show that they differ
+    (:func:`fmt_apart_all` of the two, as floats)."""
+    sa, sb = fmt_apart_all([float(a), float(b)], digits)
+    return sa, sb
 
-    ``fmt`` at ``digits`` may print two different floats alike ("from 0.05114 to 0.05114"); here the digits grow
-    (to 17 at most, which tells any two doubles apart) until the texts differ. Equal values print alike.
+
+def fmt_apart_all(values: Sequence[Any], digits: int = 4) -> list[str]:
+    """Values shown side by side (a measured value beside its bound), with as many significant digits as it takes
+    to print any two different numbers differently.
+
+    ``fmt`` at ``digits`` may print two different floats alike (a regret of 1199987.2 beside a bound of 1200012.5:
+    both 1.200e+06; "from 0.05114 to 0.05114"); here the digits of every value grow together (to 17 at most, which
+    tells any two doubles apart) until different numbers read as different numbers. Values ``fmt`` already prints apart
+    print as ``fmt`` prints them; equal values print alike; ints print whole, and what is not a finite number as
+    ``fmt`` prints it.
     """
-    a, b = float(a), float(b)
-    if a == b or not (math.isfinite(a) and math.isfinite(b)):
-        return fmt(a, digits), fmt(b, digits)
+    values = list(values)
+
+    def finite(x) -> bool:
+        return isinstance(x, (float, np.floating)) and math.isfinite(x)
+
+    def apart(texts: list[str]) -> bool:
+        """Different numbers print as different numbers: the number each text reads as (1.200e+06 and 1200000
+        read alike) is the number of one value only (rounding keeps their order, so the texts order them too)."""
+        seen: dict[float, Any] = {}
+        for x, t in zip(values, texts, strict=True):
+            if isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool) \
+                    and math.isfinite(x) and seen.setdefault(float(t), x) != x:
+                return False
+        return True
+
     for d in range(digits, 18):
-        sa, sb = fmt(a, d), fmt(b, d)
-        if sa != sb:
-            return sa, sb
-        if 1e4 <= abs(a) < 1e6 or 1e4 <= abs(b) < 1e6:      # fmt prints these as integers: go to .g
-            sa, sb = f"{a:.{d}g}", f"{b:.{d}g}"
-            if sa != sb:
-                return sa, sb
-    return repr(a), repr(b)
+        texts = [fmt(x, d) for x in values]
+        if apart(texts):
+            return list(map(Shown, texts))
+        if any(finite(x) and 1e4 <= abs(x) < 1e6 for x in values):      # fmt prints these as integers: go to .g
+            texts = [f"{float(x):.{d}g}" if finite(x) else fmt(x, d) for x in values]
+            if apart(texts):
+                return list(map(Shown, texts))
+    return [Shown(repr(float(x)) if finite(x) else fmt(x)) for x in values]
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     """A left-aligned text table with a header rule."""
     cells = [[fmt(c) for c in r] for r in rows]
     def number(x):
-        return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool)
+        return isinstance(x, (int, float, np.integer, np.floating, Shown)) and not isinstance(x, bool)
 
     # a column of numbers is right-aligned, also when some entries are "-" / None (not stated)
     numeric = [all(number(r[i]) or r[i] is None or r[i] == "-" for r in rows) and any(number(r[i]) for r in rows)

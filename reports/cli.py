@@ -13,6 +13,7 @@ import sys
 import tempfile
 import time
 import traceback
+import warnings
 from importlib import metadata
 from pathlib import Path
 
@@ -161,10 +162,10 @@ def _cmd_bounds(args) -> int:
 def _cmd_simulate(args) -> int:
     from reports._simulate_view import SimulateSummary, check_json_size, render, to_json
     from reports._tables import dumps
-    from simulate import iter_runs, iter_tasks, make_problem, parse_seeds
+    from simulate import iter_runs, iter_tasks, make_problem
 
     config = _config_text(args.config)
-    seeds = parse_seeds(args.seeds)
+    seeds = _seeds(args.seeds)
     if args.json:
         _option("--json", lambda dest: check_json_size(len(seeds), dest), args.json)
     show = _plan(args, [config], [args.policy], len(seeds), workers=_workers(args), what="tacc simulate")
@@ -194,6 +195,17 @@ def _option(option: str, load, value):
         raise TaccInputError(option, exc.value, exc.reason) from None
 
 
+def _seeds(text: str) -> range:
+    """``--seeds``, parsed by ``simulate.parse_seeds``; an error names ``--seeds``, and a value with a minus sign
+    says that seeds are >= 0."""
+    from simulate import parse_seeds
+
+    if text.lstrip().startswith("-"):
+        raise TaccInputError("--seeds", text, "seeds must be >= 0: A:B runs seeds A..B-1 (0 <= A < B), N runs "
+                                              "0..N-1")
+    return _option("--seeds", parse_seeds, text)
+
+
 def _workers(args):
     return args.workers if args.executor != "serial" else 1
 
@@ -203,14 +215,13 @@ def _cmd_check(args) -> int:
     from certify.strategies import BREAKABLE
     from reports._check_view import junit, render, to_json
     from reports._tables import dumps
-    from simulate import parse_seeds
 
     configs = [_config_text(c) for c in args.config]
     n_random = args.random if args.random is not None else (20 if not args.config else 0)
     if not args.config:
         configs = [_config_text(c) for c in PRESETS]
     baseline = _option("--baseline", load_baseline, args.baseline) if args.baseline else None
-    seeds = parse_seeds(args.seeds)
+    seeds = _seeds(args.seeds)
     policies = tuple(args.policy) if args.policy else DEFAULT_POLICIES
     configs += sample_configs(n_random, args.random_seed)
     show = _plan(args, configs, policies, len(seeds), workers=_workers(args), what="tacc check")
@@ -262,13 +273,19 @@ def _cmd_report(args) -> int:
 def _report(args, figures) -> int:
     from certify import DEFAULT_POLICIES
     from reports._report import budget_sweep, default_config, make_report
-    from simulate import load_runs, parse_seeds
+    from simulate import load_runs
 
-    config = default_config() if args.config is None else _config_text(args.config)
     if args.runs_from is not None:
         _need_tables("--from", args.runs_from)
     saved = {} if args.runs_from is None else {"runs": load_runs(args.runs_from), "policies": None}
-    seeds = parse_seeds(args.seeds) if args.seeds else (None if saved else parse_seeds("1000"))
+    if args.config is not None:
+        config = _config_text(args.config)
+    elif saved:          # the configuration whose runs are in the folder, not the built-in one
+        from reports._runs_view import saved_config
+        config = saved_config(saved["runs"], args.runs_from)
+    else:
+        config = default_config()
+    seeds = _seeds(args.seeds) if args.seeds else (None if saved else _seeds("1000"))
     show = _show_progress(args)
     if not saved:
         assert seeds is not None  # parsed, or the default 1000, when no saved runs are read
@@ -510,7 +527,9 @@ def _proofs_arguments(pr: argparse.ArgumentParser) -> None:
 
 def _report_arguments(rp: argparse.ArgumentParser) -> None:
     _run_options(rp, "processes", cluster=False)
-    rp.add_argument("config", nargs="?", default=None, help=_config_help() + " (default: the built-in instance)")
+    rp.add_argument("config", nargs="?", default=None,
+                    help=_config_help() + " (default: the built-in instance; with --from, the configuration of the "
+                                          "saved runs)")
     rp.add_argument("--seeds", default=None, help="N runs seeds 0..N-1; A:B runs A..B-1 (default 1000; with "
                                                   "--from, every saved seed)")
     rp.add_argument("--from", dest="runs_from", metavar="DIR", default=None,
@@ -614,22 +633,47 @@ def _internal_error(exc: BaseException, command: str) -> str:
             f"(full traceback in {name}; rerun with --debug to print it)")
 
 
+#: options whose value may start with a minus sign that argparse takes for an option (it knows only plain negative
+#: numbers): ``--seeds -1:2`` said "expected one argument" without saying why
+_SIGNED_VALUES = ("--seeds",)
+
+
+def _glue_signed_values(argv: list[str]) -> list[str]:
+    """``--seeds -1:2`` as ``--seeds=-1:2``, so that the value reaches the check that names ``--seeds`` and says
+    seeds are >= 0. Only a value of a minus sign and a digit is glued (``--seeds --json x`` stays as it was)."""
+    out: list[str] = []
+    for arg in argv:
+        if out and out[-1] in _SIGNED_VALUES and len(arg) > 1 and arg[0] == "-" and arg[1].isdigit():
+            out[-1] = f"{out[-1]}={arg}"
+        else:
+            out.append(arg)
+    return out
+
+
+def _one_line_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """A warning of a command (the run cache's "recomputed", the figure memo's "drawn again") as one line
+    ``warning: <message>`` on standard error, instead of Python's file, line and source line."""
+    print(f"warning: {message}", file=sys.stderr if file is None else file)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status (usage errors, ``--help`` and ``--version`` included)."""
     try:
-        args = build_parser().parse_args(argv)
+        args = build_parser().parse_args(_glue_signed_values(sys.argv[1:] if argv is None else list(argv)))
     except SystemExit as exc:  # argparse has printed its one line (or the help)
         return exc.code if isinstance(exc.code, int) else EXIT_INPUT
     except KeyboardInterrupt:  # while a subcommand's arguments import what they list
         print("tacc: interrupted", file=sys.stderr)
         return 130
     try:
-        _check_paths(args)
-        if args.command in _USES_HYPOTHESIS:
-            with tempfile.TemporaryDirectory(prefix="tacc-hypothesis-") as home:
-                _hypothesis_home(home)
-                return args.func(args)
-        return args.func(args)
+        with warnings.catch_warnings():    # restores Python's own display when the command ends (library use)
+            warnings.showwarning = _one_line_warning
+            _check_paths(args)
+            if args.command in _USES_HYPOTHESIS:
+                with tempfile.TemporaryDirectory(prefix="tacc-hypothesis-") as home:
+                    _hypothesis_home(home)
+                    return args.func(args)
+            return args.func(args)
     except TaccInputError as exc:
         _end_children()
         print(f"tacc: error: {exc}", file=sys.stderr)

@@ -64,18 +64,24 @@ def run_key(config_digest: str, policy: str, seed: int, checkpoints) -> str:
 
     The digest is made once per (fingerprint, configuration, policy, checkpoints object), so a sweep's key is a
     cheap combination, no hash per run."""
+    return run_key_prefix(config_digest, policy, checkpoints) + str(int(seed))
+
+
+def run_key_prefix(config_digest: str, policy: str, checkpoints) -> str:
+    """What the keys of :func:`run_key` share for every seed: ``<digest>:`` (a seed's key is this prefix and the
+    seed in decimal)."""
     fp = code_fingerprint()
     memo = (fp, config_digest, policy, id(checkpoints))
     hit = _GROUPS.get(memo)
     if hit is None or hit[0] is not checkpoints:
         cps = "-" if checkpoints is None else ",".join(repr(float(c)) for c in checkpoints)
         hit = (checkpoints, hashlib.sha256(f"{RECORD_FORMAT}|{fp}|{config_digest}|{policy}|{cps}".encode())
-               .hexdigest())
+               .hexdigest() + ":")
         if checkpoints is None or (type(checkpoints) is tuple and all(type(c) is float for c in checkpoints)):
             if len(_GROUPS) >= 1024:     # kept only for immutable checkpoints (the entry holds the object, so
                 _GROUPS.clear()          # its id is not reused meanwhile)
             _GROUPS[memo] = hit
-    return f"{hit[1]}:{int(seed)}"
+    return hit[1]
 
 
 _GROUPS: dict = {}
@@ -120,6 +126,7 @@ _JSON = json.JSONEncoder(separators=(",", ":"), default=_plain)
 
 #: struct codes of the scalars of RDFE's phases (:func:`_encode_phases`): None is a pad byte (no value).
 _CODES = {int: "q", float: "d", bool: "?", type(None): "x"}
+_CODE_BYTES = {t: ord(c) for t, c in _CODES.items()}
 _FLATS: dict = {}
 
 
@@ -144,12 +151,20 @@ def _encode_phases(output, phases) -> bytes | None:
     for p in phases:
         surv = p.survivors
         flat += (len(p.active), -1 if surv is None else len(surv), p.r, p.eps, p.completed, p.leader)
-        flat += (*p.active, *p.fidelity, *p.target, *p.cost, *p.ucb, *p.lcb, *p.width)
+        flat += p.active
+        flat += p.fidelity
+        flat += p.target
+        flat += p.cost
+        flat += p.ucb
+        flat += p.lcb
+        flat += p.width
         if surv is not None:
             flat += surv
     try:
-        codes = "".join([_CODES[type(x)] for x in flat]).encode()
-        return b"".join((_LEN.pack(len(codes)), codes, _flat(codes)[0].pack(*[x for x in flat if x is not None])))
+        codes = bytes(map(_CODE_BYTES.__getitem__, map(type, flat)))
+        layout, nones = _flat(codes)
+        return b"".join((_LEN.pack(len(codes)), codes,
+                         layout.pack(*([x for x in flat if x is not None] if nones else flat))))
     except (KeyError, struct.error):
         return None
 

@@ -25,7 +25,7 @@ from multiprocessing import get_context
 from typing import Any, Iterable, Iterator, Sequence, Sized
 
 from bounds import Config, TaccInputError
-from simulate._cache import RunCache, run_key
+from simulate._cache import RunCache, run_key, run_key_prefix
 from simulate._engine import ENGINES, run
 from simulate._fingerprint import code_fingerprint
 from simulate._frame import save_configs
@@ -93,13 +93,23 @@ _WINDOW_PER_WORKER = 256
 def _problem(config: Config):
     """The problem of ``config``, built once; configurations that differ only in their costs and parameters
     (a sweep over budgets: the same instance object) share the built instance and, at the same gamma, tau_k."""
+    hit = _BY_OBJECT.get(id(config))
+    if hit is not None and hit[0] is config:         # the same configuration object again: no key to compute
+        return hit[1]
     key = config_key(config)
     if key not in _PROBLEMS:
         if len(_PROBLEMS) >= 8:
             _PROBLEMS.pop(next(iter(_PROBLEMS)))
         like = next((p for p in reversed(_PROBLEMS.values()) if p.config.instance is config.instance), None)
         _PROBLEMS[key] = make_problem(config) if like is None else problem_of(config, like.instance, like)
+    if len(_BY_OBJECT) >= 8:
+        _BY_OBJECT.pop(next(iter(_BY_OBJECT)))
+    _BY_OBJECT[id(config)] = (config, _PROBLEMS[key])   # the entry holds the object: its id is not reused meanwhile
     return _PROBLEMS[key]
+
+
+#: id(configuration) -> (the configuration, its problem): the last few configuration objects met.
+_BY_OBJECT: dict = {}
 
 
 def _run_batch(tasks: list[Task], engine: str, fingerprint: str | None = None) -> tuple[list[RunRecord], float]:
@@ -227,7 +237,8 @@ def _looked_up(tasks, store):
             yield [t, None, None]
         return
     seen: dict = {}
-    while True:
+    groups: dict = {}     # (id(config), policy, id(checkpoints)) -> (config, checkpoints, key prefix): entries hold
+    while True:           # the objects, so their ids are not reused meanwhile
         chunk = list(itertools.islice(tasks, _LOOKUP_CHUNK))
         if not chunk:
             return
@@ -237,7 +248,15 @@ def _looked_up(tasks, store):
             if id(t.config) not in seen:
                 seen[id(t.config)] = t.config
                 save_configs(store.root, [t.config])
-        keys = [t.key() for t in chunk]
+        keys = []
+        for t in chunk:      # Task.key, the shared part of the key made once per (configuration, policy, checkpoints)
+            group = groups.get((id(t.config), t.policy, id(t.checkpoints)))
+            if group is None or group[0] is not t.config or group[1] is not t.checkpoints:
+                if len(groups) >= 1024:
+                    groups.clear()
+                group = groups[id(t.config), t.policy, id(t.checkpoints)] = (
+                    t.config, t.checkpoints, run_key_prefix(config_key(t.config), t.policy, t.checkpoints))
+            keys.append(group[2] + str(int(t.seed)))
         for t, key, rec in zip(chunk, keys, store.get_many(keys), strict=True):
             yield [t, key, rec]
 

@@ -163,6 +163,35 @@ def test_a_word_other_than_min_for_rho_says_min_is_allowed():
     assert info.value.field == "params.rho" and info.value.value == "max"
 
 
+def _means_config(**means):
+    d = with_("instance.mu_high", DELETE)
+    d["instance"]["means"] = {"distribution": "uniform", "n_arms": 3, "low": 0.0, "high": 1.0} | means
+    return d
+
+
+@pytest.mark.parametrize("data, field, value, reason", [
+    (lambda: _means_config(distribution="unifrom"), "instance.means.distribution", "unifrom",
+     "must be one of uniform, normal (did you mean uniform?)"),
+    (lambda: with_("instance.low.model", "power_decy"), "instance.low.model", "power_decy",
+     "must be one of power_decay, residual_decay, checkpoint, table, frozen (did you mean power_decay?)"),
+    (lambda: with_("instance.noise.model", "gausian"), "instance.noise.model", "gausian",
+     "must be one of gaussian, bernoulli (did you mean gaussian?)"),
+    (lambda: with_("instance.low.signs", "randon"), "instance.low.signs", "randon",
+     'must be "random" or a list of 3 values +1 / -1 (did you mean random?)'),
+    (lambda: with_("params.rho", "mni"), "params.rho", "mni",
+     'must be a number > 0 or "min" (the smallest valid rho of lem:ci) (did you mean min?)'),
+    # nothing near: no suggestion
+    (lambda: _means_config(distribution="cauchy"), "instance.means.distribution", "cauchy",
+     "must be one of uniform, normal"),
+    (lambda: with_("params.rho", "max"), "params.rho", "max",
+     'must be a number > 0 or "min" (the smallest valid rho of lem:ci)'),
+])
+def test_a_misspelled_value_of_a_closed_set_gets_the_nearest_value(data, field, value, reason):
+    with pytest.raises(TaccInputError) as exc:
+        parse_config(data())
+    assert (exc.value.field, exc.value.value, exc.value.reason) == (field, value, reason)
+
+
 @pytest.mark.parametrize("edit, field, reason", [
     (lambda d: d["params"].__setitem__("gama", d["params"].pop("gamma")), "params.gama",
      "unknown key (did you mean gamma?)"),

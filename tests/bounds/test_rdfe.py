@@ -117,3 +117,24 @@ def test_low_counts_searched_once_per_label_and_accuracy_equal_one_by_one():
     assert r.low_cost == (0.0,) + tuple(rdfe_low_cost(m, k, gaps[k] / 4, 2.0, 1.5) for k in range(1, 5))
     assert r.high_cost == (0.0,) + tuple(rdfe_high_cost(gaps[k] / 4, 2.0, 20.0) for k in range(1, 5))
     assert r.paper_cost == tuple(min(lo, hi) for lo, hi in zip(r.low_cost, r.high_cost, strict=True)) != r.low_cost
+
+
+@pytest.mark.parametrize("n_pairs", [10, 300])
+def test_low_and_high_counts_equal_by_either_search(monkeypatch, n_pairs):
+    """Few rows are searched together from 1, many by their order (bounds._rdfe._ONE_PASS_ROWS): the counts are
+    the same minima either way, on both sides of the switch (300 pairs: more distinct rows than it)."""
+    import bounds._rdfe as rdfe_module
+    from bounds._rdfe import rdfe_high_counts, rdfe_low_counts
+
+    m = residual_decay([0.9, 0.5, 0.6, 0.4, 0.7], zeta=0.3, r=0.5, signs=[1, -1, 1, 1, -1],
+                       b=[0.0, 0.001, 0.0, 0.001, 0.004], n0=1)
+    rng = np.random.default_rng(n_pairs)
+    arms = rng.integers(0, 5, n_pairs).tolist()
+    eps = (10 ** rng.uniform(-3.0, -0.3, n_pairs)).tolist()
+    got = {}
+    for at_once in (0, 10**9):
+        monkeypatch.setattr(rdfe_module, "_ONE_PASS_ROWS", at_once)
+        got[at_once] = (rdfe_low_counts(m, arms, eps, 2.0).tolist(), rdfe_high_counts(eps, 2.0).tolist())
+    assert got[0] == got[10**9]
+    assert got[0][0][:5] == [rdfe_low_count(m, k, e, 2.0) for k, e in zip(arms[:5], eps[:5], strict=True)]
+    assert math.inf in got[0][0] and len(set(got[0][1])) > 5      # residual arms never finish; counts vary

@@ -194,7 +194,7 @@ def test_simulate_reference_engine_gives_the_same_json(capsys):
 
 
 @pytest.mark.parametrize("args,field", [(["--policy", "thompson"], "tacc simulate: error: argument --policy"),
-                                        (["--policy", "tacc", "--seeds", "x"], "tacc: error: seeds = ")])
+                                        (["--policy", "tacc", "--seeds", "x"], "tacc: error: --seeds = ")])
 def test_simulate_bad_input_exits_2_naming_the_field(args, field, capsys):
     assert main(["simulate", "llm-residual", *args]) == 2
     assert capsys.readouterr().err.startswith(field)
@@ -235,7 +235,7 @@ def test_check_exits_1_on_a_violation_and_0_once_accepted(tmp_path, monkeypatch,
 @pytest.mark.parametrize("args,field", [(["--policy", "nope"], "tacc check: error: argument --policy"),
                                         (["--random", "-1"], "tacc check: error: argument --random"),
                                         (["--baseline", "/no/such.json"], "tacc: error: --baseline = "),
-                                        (["--seeds", "x"], "tacc: error: seeds = ")])
+                                        (["--seeds", "x"], "tacc: error: --seeds = ")])
 def test_check_bad_input_exits_2(args, field, capsys):
     assert main(["check", "llm-residual", "--evidence", "0", *args]) == 2
     assert capsys.readouterr().err.startswith(field)

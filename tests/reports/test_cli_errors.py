@@ -124,6 +124,14 @@ def _cases(tmp_path):
         # a misspelled key was reported as the missing one it replaced
         "misspelled key": (["bounds", _config(tmp_path, "gama", "gamma = 0.1", "gama = 0.1")],
                            ["params.gama = 0.1: unknown key (did you mean gamma?)"]),
+        # a misspelled value of a closed set had no suggestion (issue s6-defects)
+        "misspelled value": (["bounds", _config(tmp_path, "dist", 'model = "gaussian"', 'model = "gausian"')],
+                             ["instance.noise.model = 'gausian'", "(did you mean gaussian?)"]),
+        # argparse took -1:2 for an option: "argument --seeds: expected one argument"
+        "--seeds -1:2": (["simulate", cfg, "--policy", "tacc", "--seeds", "-1:2"],
+                         ["--seeds = '-1:2'", "seeds must be >= 0"]),
+        "--seeds=-1:2 (report)": (["report", "--seeds=-1:2", "--out", str(tmp_path / "r")],
+                                  ["--seeds = '-1:2'", "seeds must be >= 0"]),
         "misspelled table": (["bounds", _config(tmp_path, "cost", "[costs]", "[cost]")],
                              ["cost = ", "unknown key (did you mean costs?)"]),
         "huge sigma": (["bounds", _config(tmp_path, "sigma", "sigma = 1.0", "sigma = 1e200")],
@@ -224,3 +232,39 @@ def test_bounds_of_an_s0_past_the_horizon_is_cut_there(tmp_path):
     r = tacc(["bounds", _config(tmp_path, "s0tb", "s0 = 10", "s0 = 1099511627776")], tmp_path)
     assert r.returncode == 0, r.stderr
     assert "The window was cut at the horizon: S0 = 1099511627776 exceeds T = 1000" in r.stdout
+
+
+def test_a_warning_is_one_line_on_the_command_line(tmp_path):
+    """The run cache's "recomputed" warning (a record whose checksum does not match) is printed as one line
+    `warning: <message>`, not Python's file, line and source line."""
+    import sqlite3
+
+    cfg, cache = _config(tmp_path, "ok"), tmp_path / "cache"
+    args = ["simulate", cfg, "--policy", "tacc", "--seeds", "1", "--cache", str(cache)]
+    assert tacc(args, tmp_path).returncode == 0
+    with sqlite3.connect(cache / "runs.sqlite") as db:
+        db.execute("UPDATE runs SET checksum = ?", ("0" * 64,))
+    line = _one_line(tacc(args, tmp_path), 0, "warning: run cache", "recomputed")
+    assert line.startswith("warning: run cache ") and "Warning" not in line and ".py:" not in line
+
+
+def test_library_warnings_keep_pythons_display(monkeypatch, capsys):
+    """The one-line form is the command line's only: `main` puts Python's display back when it returns."""
+    import warnings
+
+    import reports.cli as cli
+    from reports._figure_memo import FigureMemoWarning
+
+    def warn(args):
+        warnings.warn("figure memo M: damaged; the figure is drawn again", FigureMemoWarning, stacklevel=1)
+        return 0
+
+    monkeypatch.setattr(cli, "_cmd_bounds", warn)
+    before = warnings.showwarning
+    with warnings.catch_warnings():
+        warnings.simplefilter("always")
+        assert cli.main(["bounds", "set-a"]) == 0
+        assert capsys.readouterr().err == "warning: figure memo M: damaged; the figure is drawn again\n"
+        assert warnings.showwarning is before
+        with pytest.warns(FigureMemoWarning):
+            warn(None)

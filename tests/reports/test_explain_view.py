@@ -126,3 +126,27 @@ def test_an_arm_never_queried_is_told_so():
     assert e.rounds == 1 and len(never) == len(e.arms) - 1        # one low query fits the budget of 1
     stories = [e.story(k) for k in never]
     assert all("; never queried;" in s and "round -1" not in s for s in stories), stories
+
+
+@pytest.mark.parametrize("arms", [3, 20])
+def test_the_timeline_legend_covers_no_label(arms, tmp_path):
+    """The legend sat below the axes at a fixed fraction of their height: on a figure of few arms it covered the
+    x-axis label ("round"). After the layout `save` makes, it overlaps no label and stays inside the figure."""
+    from bounds import parse_config
+    from reports._figures import save
+
+    cfg = parse_config({"name": "few", "instance": {"mu_high": [0.9, 0.5, 0.4] + [0.3] * (arms - 3),
+                                                    "low": {"model": "power_decay", "zeta": 0.2, "r": 0.5}},
+                        "costs": {"low": 1.0, "high": 10.0},
+                        "params": {"budget": 1000, "rho": 0.5, "gamma": 0.1, "eta": 1e-4, "s0": 10}})
+    fig = _explain_view.timeline_figure(explain(cfg, "tacc", 0))
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    save(fig, tmp_path, "t", formats=("png",))                           # lays the figure out, then closes it
+    ax, r = fig.axes[0], FigureCanvasAgg(fig).get_renderer()
+    legend = ax.get_legend().get_window_extent(r)
+    labels = [ax.xaxis.label, ax.yaxis.label, ax.title, *ax.get_xticklabels(), *ax.get_yticklabels()]
+    covered = [t.get_text() for t in labels if t.get_text() and legend.overlaps(t.get_window_extent(r))]
+    assert covered == []
+    assert not legend.overlaps(ax.get_window_extent(r))                  # nor the runs drawn
+    assert fig.bbox.contains(legend.x0, legend.y0) and fig.bbox.contains(legend.x1, legend.y1)

@@ -287,3 +287,15 @@ def test_figures_drawn_in_a_helper_process_make_the_same_report(report, tmp_path
             a, b = imread(tmp_path / f), imread(report.out_dir / f)
             assert a.shape == b.shape and np.array_equal(a, b), f
     assert not list(tmp_path.rglob("*.partial"))
+
+
+def test_the_regret_table_prints_a_regret_and_its_bound_apart():
+    """A budget-1e12 report printed a regret and its bound both as 1.200e+06 in one row."""
+    from reports._report import _regret_row
+
+    res = {"budgets": [1e12], "policies": ["tacc", "ucb"],
+           "regret": {"tacc": [{"mean": 1199987.2, "se": 3.5}], "ucb": [{"mean": 18.0, "se": 1.1}]},
+           "bounds_by_budget": {"thm:analysis-main-regret (C in H)": [1200000.0], "other": [2240.0]}}
+    assert _regret_row(res, 0) == ["1.000e+12", "1.19999e+06 +- 3.5", "18 +- 1.1", "1.20000e+06", "2240"]
+    res["regret"]["tacc"][0]["mean"] = 80.55               # already apart: printed as before
+    assert _regret_row(res, 0) == ["1.000e+12", "80.55 +- 3.5", "18 +- 1.1", "1.200e+06", "2240"]

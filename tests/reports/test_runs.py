@@ -1,6 +1,7 @@
 """Saved runs as tables, and a report rebuilt from them with zero runs (``tacc runs``, ``tacc report --from``)."""
 
 import json
+import re
 
 import pytest
 
@@ -9,9 +10,9 @@ pd = pytest.importorskip("pandas")
 import simulate._engine as engine  # noqa: E402
 from bounds import TaccInputError  # noqa: E402
 from reports._report import budget_sweep, default_config  # noqa: E402
-from reports._runs_view import runs_by_budget  # noqa: E402
+from reports._runs_view import runs_by_budget, saved_config  # noqa: E402
 from reports.cli import main  # noqa: E402
-from simulate import config_id, load_runs, save_frames  # noqa: E402
+from simulate import config_id, load_frames, load_runs, save_frames  # noqa: E402
 
 SEEDS = 3
 
@@ -35,11 +36,14 @@ def no_runs(monkeypatch):
 
 def _report(folder):
     """results.json and report.md, without the metamorphic relations: they need fresh runs of altered instances,
-    so a report rebuilt from saved runs says it did not run them (and everything else must be identical)."""
+    so a report rebuilt from saved runs says it did not run them, nor the configuration's source: without CONFIG
+    it is the configuration saved with the runs, read from there (and everything else must be identical)."""
     res = json.loads((folder / "results.json").read_text())
     res.pop("metamorphic")
+    res.pop("source")
     from reports._report import FROM_SAVED_NOTE
-    md = (folder / "report.md").read_text().replace(FROM_SAVED_NOTE, "")
+    md = re.sub("^Source: `[^`]*`", "Source:", (folder / "report.md").read_text().replace(FROM_SAVED_NOTE, ""),
+                count=1, flags=re.M)
     head, rest = md.split("## Metamorphic relations", 1)
     return res, head + rest[rest.index("\n## "):]
 
@@ -56,13 +60,24 @@ def test_a_sweep_is_a_table_of_seeds_policies_and_budgets(swept):
     assert regret["tacc"].tolist() == pytest.approx([r["mean"] for r in res["regret"]["tacc"]], rel=1e-12)
 
 
-@pytest.mark.parametrize("fmt", ["parquet", "csv"])
-def test_a_report_is_rebuilt_from_exported_tables_with_zero_runs(swept, tmp_path, fmt, no_runs, capsys):
+@pytest.mark.parametrize("fmt, other", [("parquet", False), ("csv", True)])
+def test_a_report_is_rebuilt_from_exported_tables_with_zero_runs(swept, tmp_path, fmt, other, no_runs, capsys):
+    """Without CONFIG, the report is of the configuration saved with the runs (``other``: not the built-in one;
+    `tacc report --from` took the built-in instance and refused: no saved run of 'classes')."""
     made, status = swept
     assert main(["runs", str(made / "runs"), "--to", fmt, "--out", str(tmp_path / "tables")]) == 0
     assert f"runs.{fmt}" in capsys.readouterr().out
+    if other:
+        f = _as_another_config(load_frames(tmp_path / "tables"), _another)
+        assert config_id(default_config()) not in set(f.runs["config_id"])
+        save_frames(f, tmp_path / "tables", fmt)
     assert main(["report", "--from", str(tmp_path / "tables"), "--out", str(tmp_path / "again")]) == status
-    assert _report(tmp_path / "again") == _report(made)
+    res, md = _report(tmp_path / "again")
+    name = "another" if other else "classes"
+    assert res == _report(made)[0] | {"config": name}
+    assert md.startswith(f"# Bound-versus-empirical report: {name}\n")
+    assert md == _report(made)[1].replace("report: classes\n", f"report: {name}\n", 1)
+    assert f"Source: `saved with the runs in {tmp_path / 'tables'}`" in (tmp_path / "again" / "report.md").read_text()
 
 
 def test_a_report_is_rebuilt_from_the_cache_folder_too(swept, tmp_path, no_runs):
@@ -109,3 +124,50 @@ def test_without_pandas_the_command_names_the_extra(swept, monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "pandas", None)          # import pandas fails, as on a core install
     assert main(["runs", str(made / "runs")]) == 2
     assert "pip install '.[tables]'" in capsys.readouterr().err
+
+
+def _as_another_config(frames, edit):
+    """``frames`` with its configuration replaced by ``edit(config)`` at every budget (ids, names, TOML)."""
+    from bounds import dump_config
+
+    frames = type(frames)(frames.runs.copy(), frames.arms.copy(), frames.configs.copy())
+    for i, cid in enumerate(list(frames.configs["config_id"])):
+        c = edit(frames.config(cid))
+        new = config_id(c)
+        frames.configs.loc[i, ["config_id", "name", "toml"]] = [new, c.name, dump_config(c)]
+        hit = frames.runs["config_id"] == cid
+        frames.runs.loc[hit, "config_id"] = new
+        frames.runs.loc[hit, "config"] = c.name
+    return frames
+
+
+def _another(c):
+    """The built-in instance under another name, with another instance seed (its table model draws nothing from it,
+    so the saved runs are still the runs of this configuration)."""
+    from dataclasses import replace
+    return replace(c, name="another", instance=replace(c.instance, seed=c.instance.seed + 1))
+
+
+def test_without_config_runs_of_several_configurations_are_refused_naming_config(swept, tmp_path, no_runs, capsys):
+    made, _ = swept
+    f = load_runs(made / "runs")
+    g = _as_another_config(f, _another)
+    both = type(f)(pd.concat([f.runs, g.runs]), pd.concat([f.arms, g.arms]), pd.concat([f.configs, g.configs]))
+    save_frames(both, tmp_path / "tables", "csv")
+    assert main(["report", "--from", str(tmp_path / "tables"), "--out", str(tmp_path / "x")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"tacc: error: --from = '{tmp_path / 'tables'}': holds runs of 2 configurations "
+                          "(another, classes): give the CONFIG to report on")
+    assert not (tmp_path / "x" / "report.md").exists()
+
+
+def test_runs_matched_to_no_saved_configuration_are_refused(swept):
+    """Runs a cache cannot match to a configuration kept with them (their key holds the fingerprint of the code
+    that made them) leave nothing to report on: refused, saying why (not "give CONFIG", which would not help)."""
+    made, _ = swept
+    f = load_runs(made / "runs")
+    assert saved_config(f, "DIR").name == "classes"
+    f.runs["config_id"] = pd.NA
+    with pytest.raises(TaccInputError) as e:
+        saved_config(f, "DIR")
+    assert (e.value.field, e.value.value) == ("--from", "DIR") and "none matched to a configuration" in e.value.reason

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 import numpy as np
 import pytest
 
-from reports._tables import CountMean, Ratio, dumps, fmt, fmt_apart, jsonable, table
+from reports._tables import CountMean, Ratio, dumps, fmt, fmt_apart, fmt_apart_all, jsonable, table
 
 
 def _strict(text):
@@ -156,6 +156,33 @@ def test_two_close_values_are_printed_apart():
 def test_different_values_never_print_alike(a, b):
     sa, sb = fmt_apart(a, b)
     assert (sa == sb) == (a == b)
+
+
+def test_a_measured_value_and_its_bound_are_printed_apart():
+    # a budget-1e12 report printed a regret and its bound both as 1.200e+06 in one row
+    assert [fmt(1199987.2), fmt(1200000.0)] == ["1.200e+06", "1.200e+06"]
+    assert fmt_apart_all([1199987.2, 1200000.0]) == ["1.19999e+06", "1.20000e+06"]
+    assert fmt_apart_all([1199987.2, 1200000, 1200012.5]) == ["1.19999e+06", "1200000", "1.20001e+06"]  # 1.200e+06
+    # is 1200000 to a reader: the digits grow until the numbers read differ, not only the texts
+    assert fmt_apart_all([2488.6, 2489, 2489]) == ["2488.6", "2489", "2489"]     # a mean count beside its bound
+    assert fmt_apart_all([18.0, 17.5, 1742.0, 138554.0]) == ["18", "17.5", "1742", "138554"]   # apart: as fmt
+    assert fmt_apart_all([math.inf, 1.0, None, math.nan, 1.0]) == ["inf", "1", "-", "undefined", "1"]
+    assert fmt_apart_all([]) == []
+    # a table right-aligns them as numbers
+    assert table(["bound", "mean"], [fmt_apart_all([2489, 2488.6])]).splitlines()[-1] == " 2489  2488.6"
+
+
+@given(st.lists(st.one_of(st.floats(allow_nan=False, allow_infinity=False), st.integers(-2**53, 2**53)),
+                max_size=6))
+def test_different_numbers_never_read_alike(xs):
+    texts = fmt_apart_all(xs)
+    for x, tx in zip(xs, texts, strict=True):
+        for y, ty in zip(xs, texts, strict=True):
+            assert (float(tx) == float(ty)) == (x == y)
+            if x < y:
+                assert float(tx) < float(ty)      # rounding keeps the order
+    if len({float(fmt(x)) for x in xs}) == len(set(xs)):
+        assert texts == [fmt(x) for x in xs]      # what fmt prints apart is printed as fmt prints it
 
 
 def test_a_mean_count_never_prints_above_its_maximum():

@@ -181,6 +181,7 @@ def test_a_sweep_over_budgets_searches_tau_once_with_the_same_problems(config, m
     real = problem_module.instance_certification_times
     monkeypatch.setattr(problem_module, "instance_certification_times", lambda *a: calls.append(a) or real(*a))
     runner._PROBLEMS.clear()
+    runner._BY_OBJECT.clear()
     shared = [runner._problem(c) for c in configs]
     assert len(calls) == 1 and all(s.instance is shared[0].instance for s in shared)
     alone = [make_problem(c) for c in configs]
@@ -188,12 +189,45 @@ def test_a_sweep_over_budgets_searches_tau_once_with_the_same_problems(config, m
         assert s.tau == a.tau and (s.horizon, s.n_gamma, s.ell) == (a.horizon, a.n_gamma, a.ell)
         assert [run(s, p, 3) for p in ("tacc", "rdfe")] == [run(a, p, 3) for p in ("tacc", "rdfe")]
     runner._PROBLEMS.clear()
+    runner._BY_OBJECT.clear()
     calls.clear()
     other = config(**{"params.gamma": 0.11})
     runner._problem(configs[0])
     runner._problem(_at_budget(other, 1000.0))                               # another configuration's instance
     assert len(calls) == 2
     runner._PROBLEMS.clear()
+    runner._BY_OBJECT.clear()
+
+
+def test_a_configuration_object_met_again_finds_its_problem_without_its_key(config, monkeypatch):
+    """The runner finds the problem of a configuration object it met before by identity; an equal configuration
+    (another object) finds the same problem by its key; a different one gets its own."""
+    runner._PROBLEMS.clear()
+    runner._BY_OBJECT.clear()
+    c = config(**{"params.budget": 3000})
+    first = runner._problem(c)
+    keys = []
+    real = runner.config_key
+    monkeypatch.setattr(runner, "config_key", lambda x: keys.append(x) or real(x))
+    assert runner._problem(c) is first and keys == []
+    assert runner._problem(config(**{"params.budget": 3000})) is first and len(keys) == 1
+    assert runner._problem(config(**{"params.budget": 2000})) is not first
+    runner._PROBLEMS.clear()
+    runner._BY_OBJECT.clear()
+
+
+def test_a_sweep_stores_every_run_under_its_task_key(config, tmp_path):
+    """The look-up makes each key from a prefix shared by a (configuration, policy, checkpoints) group: the keys
+    stored are exactly the tasks' own keys (Task.key), for configuration objects met under several policies and
+    checkpoints, and for an equal configuration that is another object; each group's prefix differs."""
+    a, b = config(**{"params.budget": 3000}), config(**{"params.budget": 2000})
+    tasks = (tasks_for([a, b], ["tacc", "rdfe"], range(3)) + tasks_for([a], ["tacc"], [1, 5], checkpoints=[100.0])
+             + tasks_for([config(**{"params.budget": 3000})], ["tacc"], [7]))
+    run_tasks(tasks, cache=tmp_path)
+    stored = {k for k, _ in RunCache(tmp_path).items()}
+    assert stored == {t.key() for t in tasks} and len(stored) == len(tasks)
+    assert len({t.key().split(":")[0] for t in tasks}) == 5
+    assert run_key(config_key(a), "tacc", 5, (100.0,)) in stored
 
 
 def test_a_changed_engine_source_gives_a_different_key(tmp_path):
