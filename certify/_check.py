@@ -17,7 +17,7 @@ from certify._claims import CLAIMS, LEM_CI, UNDEFINED_RATIO, ClaimContext, claim
 from certify._verdict import RunVerdict, Verdict, judge, judge_lem_ci
 from simulate import make_problem, run, run_tasks, tasks_for
 
-__all__ = ["DEFAULT_POLICIES", "ClaimSummary", "Reproducer", "IntegrityError", "NotJudged", "Certificate", "check",
+__all__ = ["DEFAULT_POLICIES", "ClaimSummary", "Reproducer", "IntegrityError", "NotJudged", "Certificate", "VACUOUS_RATIO", "check",
            "load_baseline", "accepted", "BASELINE", "unique_names", "sample_configs", "confirm"]
 
 #: the policies a check runs by default: every policy some run-level claim is about.
@@ -32,7 +32,9 @@ class ClaimSummary:
     something, NOT_APPLICABLE and OFF_EVENT included (what the assumption or the event buys). Each has a value or
     a reason (``<key>_reason``, None when there is a value): ``None`` when no run qualifies (judged on no run),
     NaN when every ratio among them is 0 / 0 (undefined: ``certify.UNDEFINED_RATIO``); an undefined ratio never
-    counts as 0."""
+    counts as 0. ``vacuous`` counts the HOLDS verdicts whose every bound is infinite (``RunVerdict.vacuous``):
+    they say nothing about tightness, so ``max_ratio`` leaves them out (None with ``VACUOUS_RATIO`` when every
+    asserted run is vacuous), never a ratio of 0."""
 
     key: str
     label: str
@@ -43,6 +45,11 @@ class ClaimSummary:
     max_ratio_all: float | None
     max_ratio_reason: str | None = None
     max_ratio_all_reason: str | None = None
+    vacuous: int = 0
+
+
+#: the reason of a ``max_ratio`` of None when every asserted run's bound is infinite.
+VACUOUS_RATIO = "vacuous: the bound is infinite on every asserted run (HOLDS says nothing)"
 
 
 @dataclass(frozen=True)
@@ -205,14 +212,17 @@ def _summaries(verdicts) -> tuple:
         if not vs:
             continue
         counts = Counter(v.verdict.value for v in vs)
-        asserted = [v.ratio for v in vs if v.judged]
-        every = [v.ratio for v in vs if v.worst is not None]
-        nothing = (f"judged on no run: no run had anything this claim bounds (no {c.measures})" if not every else
+        asserted = [v.ratio for v in vs if v.judged and not v.vacuous]
+        vacuous = sum(v.judged and v.vacuous for v in vs)
+        every = [v.ratio for v in vs if v.worst is not None and not v.vacuous]
+        nothing = (VACUOUS_RATIO if vacuous else
+                   f"judged on no run: no run had anything this claim bounds (no {c.measures})"
+                   if not any(v.worst is not None for v in vs) else
                    "judged on no run: " + ", ".join(f"{n} {k}" for k, n in sorted(counts.items())))
         best, best_all = _max_ratio(asserted, nothing), _max_ratio(every, nothing)
         out.append(ClaimSummary(c.key, c.label, c.statement, c.paper,
                                 {x.value: counts.get(x.value, 0) for x in Verdict}, best[0], best_all[0],
-                                best[1], best_all[1]))
+                                best[1], best_all[1], vacuous))
     return tuple(out)
 
 

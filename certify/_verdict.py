@@ -40,7 +40,9 @@ class RunVerdict:
     ``ratio`` is the largest empirical / bound over the claim's measurements (NaN when every one is 0 / 0:
     undefined, see ``certify.UNDEFINED_RATIO``; None when there is no measurement); ``worst`` the measurement
     where it is reached; ``failed_assumptions`` the keys that made it NOT_APPLICABLE; ``undecided_assumptions``
-    those that made it UNDECIDED; ``reason`` says in words why a run was not asserted (empty when it was)."""
+    those that made it UNDECIDED; ``reason`` says in words why a run was not asserted (empty when it was);
+    ``vacuous`` is True when every measurement's bound is infinite (a HOLDS that says nothing: docs/design.md
+    section 7)."""
 
     claim: str
     label: str
@@ -54,10 +56,11 @@ class RunVerdict:
     failed_assumptions: tuple = ()
     undecided_assumptions: tuple = ()
     reason: str = ""
+    vacuous: bool = False
 
     def __init__(self, claim: str, label: str, config: str, policy: str, seed: int | None, verdict: Verdict,
                  ratio: float | None, worst: Measurement | None, measurements: int, failed_assumptions: tuple = (),
-                 undecided_assumptions: tuple = (), reason: str = ""):
+                 undecided_assumptions: tuple = (), reason: str = "", vacuous: bool = False):
         # the fields stored directly: a frozen dataclass's own __init__ pays a call per field (a sweep makes a
         # verdict per claim and run)
         d = self.__dict__
@@ -65,6 +68,7 @@ class RunVerdict:
             claim, label, config, policy, seed, verdict
         d["ratio"], d["worst"], d["measurements"], d["failed_assumptions"], d["undecided_assumptions"], \
             d["reason"] = ratio, worst, measurements, failed_assumptions, undecided_assumptions, reason
+        d["vacuous"] = vacuous
 
     @property
     def judged(self) -> bool:
@@ -85,8 +89,10 @@ def judge(claim: Claim, ctx: ClaimContext, record) -> RunVerdict:
     if claim.measure is None:
         raise TypeError(f"claim {claim.key} is judged over seeds (judge_lem_ci), not on one run")
     ms = claim.measure(ctx, record)
-    worst, top, exceeded, inside = None, None, False, None
+    worst, top, exceeded, inside, finite_bound = None, None, False, None, False
     for m in ms:
+        if not finite_bound and m.bound != math.inf:
+            finite_bound = True
         d, r = m.decision, m.ratio
         key = (d is _FAILS, r == r, r if r == r else 0.0)          # r != r: NaN, the undefined 0 / 0
         if top is None or key > top:
@@ -118,7 +124,8 @@ def judge(claim: Claim, ctx: ClaimContext, record) -> RunVerdict:
     else:
         v = Verdict.HOLDS
     return RunVerdict(claim.key, claim.label, ctx.problem.config.name, record.policy, record.seed, v,
-                      None if worst is None else worst.ratio, worst, len(ms), failed, undecided, reason)
+                      None if worst is None else worst.ratio, worst, len(ms), failed, undecided, reason,
+                      bool(ms) and not finite_bound)
 
 
 def _binomial_tail(f: int, n: int, p: float) -> float:

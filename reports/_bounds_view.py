@@ -4,6 +4,7 @@ quantity's label, meaning and unit stated once, its values a column)."""
 from __future__ import annotations
 
 import itertools
+import math
 import operator
 from collections import Counter
 from typing import Any
@@ -210,6 +211,24 @@ def _scalars(a: Analysis) -> dict:
     }
 
 
+def tied_sentence(tied: list, best: int) -> str:
+    """What an arm tied with k^* is, in the paper's terms: one sentence naming the tied arms."""
+    arms = ", ".join(map(str, tied))
+    return (f"tied with k* = {best} (gap 0): arm(s) {arms}. The paper takes one k* in the argmax (sec:problem; here the "
+            f"lowest index) and partitions every other arm (eq:analysis-arm-partition): a tied arm has "
+            f"Delta_k^(L)(n) <= 0 < 2 gamma, so tau_k = inf and its class is B; prop:analysis-low-query-bound covers "
+            f"it, prop:analysis-high-selection gives no bound at Delta_k = 0 (N_H bound -), and its pulls cost no "
+            f"regret (term 0).")
+
+
+def rdfe_cost_reason(a: Analysis, k: int) -> str:
+    """Why arm ``k``'s oracle cost c_k^*(Delta_k / 4) is infinite: the reason of each of its two costs that is
+    infinite (both are: c^* is their minimum)."""
+    parts = [reason_of(key, math.inf) for key, c in (("rdfe_low_cost", a.rdfe_low_cost[k]),
+                                                      ("rdfe_high_cost", a.rdfe_high_cost[k])) if math.isinf(c)]
+    return " and ".join(parts) if parts else reason_of("rdfe_oracle_cost", math.inf)
+
+
 def _not_stated(c: ArmClass) -> str:
     """Why the static-versus-adaptive difference of an arm of class ``c`` (outside C) is null."""
     kind = "an optimal arm" if c is ArmClass.OPTIMAL else f"an arm of class {c.value}"
@@ -233,11 +252,18 @@ def render(a: Analysis, max_arms: int = 40, continuation=None) -> str:
               ", ".join(f"{c}: {n}" for c, n in sorted(v["value"].items())), v["label"], v["meaning"])
              for k, v in rec["quantities"].items()]
     out.append(table(["quantity", "value", "label", "meaning"], qrows))
+    # an infinite or undefined quantity with its reason (the JSON's value_reason): never a bare inf
+    out += [f"{k} = {fmt(v['value'])}: " + v['value_reason'].replace("the arms' rdfe_oracle_cost_reason", "the arm lines under the per-arm table")
+            for k, v in rec["quantities"].items()
+            if "value_reason" in v]
     out.append("")
     out.append(table(["assumption", "holds", "label", "condition"],
                      [(k, v["value"], v["label"], v["meaning"]) for k, v in rec["assumptions"].items()]))
     out.append("")
     col = arm_columns(a, shown)
+    best = a.instance.best_arm
+    tied = [k for k, g in zip(col["arm"], col["gap"], strict=True) if g == 0 and k != best]
+    col["class"] = [f"{c.value} (tied)" if k in tied else c for k, c in zip(col["arm"], col["class"], strict=True)]
     names = ("arm", "mu_high", "gap", "tau", "class", "low_count_bound", "high_count_bound", "theorem_term",
              "static_minus_adaptive", "rdfe_oracle_cost", "rdfe_dyadic_constant")
     col["static_minus_adaptive"] = ["-" if x is None else x for x in col["static_minus_adaptive"]]
@@ -253,5 +279,8 @@ def render(a: Analysis, max_arms: int = 40, continuation=None) -> str:
                       "static-adapt", "c*(D/4)", "C_dyad"], rows))
     if len(order) > max_arms:
         out.append(f"... {len(order) - max_arms} more arms in the JSON output (--json PATH).")
+    if tied:
+        out.append(tied_sentence(tied, best))
+    out += [f"arm {k}: c*(D/4) = inf: {rdfe_cost_reason(a, k)}" for k in shown if math.isinf(a.rdfe.paper_cost[k])]
     out += ["", _continuation_view.render(cont, a.classes, order, max_arms)]
     return "\n".join(out)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from xml.etree import ElementTree as ET
 
-from certify import ASSUMPTIONS, Certificate, Verdict
+from certify import ASSUMPTIONS, VACUOUS_RATIO, Certificate, Verdict
 from reports._tables import Ratio, jsonable, table
 
 
@@ -17,12 +17,26 @@ def _ratio(x):
     return x if x is None else Ratio(x)
 
 
+def _ratio_cell(x, reason):
+    """A ratio column's cell: the ratio, or ``vacuous (bound inf)`` when every asserted run's bound is infinite."""
+    return "vacuous (bound inf)" if x is None and reason == VACUOUS_RATIO else _ratio(x)
+
+
+def _count_cell(s, verdict: str):
+    """A verdict count; a HOLDS count with vacuous runs (every bound infinite) says how many: ``5 (5 vacuous:
+    bound inf)``, never a bare HOLDS."""
+    n = s.counts[verdict]
+    vac = getattr(s, "vacuous", 0)
+    return f"{n} ({vac} vacuous: bound inf)" if verdict == "HOLDS" and vac else n
+
+
 def verdict_table(summaries, all_runs: bool = True) -> str:
-    """One row per claim: its verdict counts (every verdict of ``certify.Verdict``) and the largest ratio over
-    asserted runs (and, with ``all_runs``, over every run that measured something)."""
+    """One row per claim: its verdict counts (every verdict of ``certify.Verdict``; HOLDS with how many of them
+    are vacuous, the bound infinite) and the largest ratio over asserted runs that are not vacuous (and, with
+    ``all_runs``, over every run that measured something)."""
     verdicts = [x.value for x in Verdict]
-    rows = [(s.key, s.label, *(s.counts[x] for x in verdicts), _ratio(s.max_ratio),
-             *((_ratio(s.max_ratio_all),) if all_runs else ()))
+    rows = [(s.key, s.label, *(_count_cell(s, x) for x in verdicts), _ratio_cell(s.max_ratio, s.max_ratio_reason),
+             *((_ratio_cell(s.max_ratio_all, s.max_ratio_all_reason),) if all_runs else ()))
             for s in summaries]
     return table(["claim", "label", *verdicts, "max ratio", *(("max ratio (all runs)",) if all_runs else ())], rows)
 

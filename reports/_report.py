@@ -20,9 +20,10 @@ from bounds import ArmClass, analyze, continuation_of, parse_config, refine_part
 from certify import ASSUMPTIONS, CLAIMS, DEFAULT_POLICIES, LEM_CI, check, check_assumptions
 from reports import _continuation_view, _metamorphic_view
 from reports._figure_pool import FIGURE_MEMO, FigureWriter
+from reports._bounds_view import rdfe_cost_reason
 from reports._check_view import verdict_table
 from reports._stats import summarize
-from reports._tables import dumps, fmt, fmt_apart_all, jsonable, table
+from reports._tables import dumps, fmt, fmt_apart_all, jsonable, reason_of, table
 from simulate import make_problem, run_tasks, tasks_for
 
 __all__ = ["default_config", "budget_sweep", "ReportResult", "make_report"]
@@ -112,6 +113,10 @@ def _conclusions(res: dict) -> list[str]:
         out.append(f"How tight {_and(undefined)} {'is' if len(undefined) == 1 else 'are'} is undefined: bound and "
                    f"empirical value are both 0 on every run where {'it was' if len(undefined) == 1 else 'they were'}"
                    f" judged (0 / 0).")
+    for x in res.get("vacuous", ()):
+        out.append(f"{_and(x['claims'])} ({x['label']}) {'holds' if len(x['claims']) == 1 else 'hold'} only "
+                   f"vacuously (HOLDS on {x['runs']} run(s), bound infinite: vacuous), so no tightness is stated for "
+                   f"{'it' if len(x['claims']) == 1 else 'them'}: {x['reason']}")
     th = res["theorem"]
     if th and th["bound_prior"] == 0 and th["bound_all_cd"] == 0:
         out.append(f"At the full budget TACC's mean regret is {fmt(th['tacc_mean'])} and the theorem's bound is 0 "
@@ -216,6 +221,48 @@ def identical_runs(by: dict, budgets, policies, seeds) -> list[tuple]:
     return groups
 
 
+def seed_free_regrets(by: dict, budgets, policies) -> list[dict]:
+    """Each policy and the budgets at which every seed made the same queries (equal N_k^(L) and N_k^(H) per arm),
+    so that its regret, a function of those counts, has standard error 0; with, for RDFE, whether any phase was
+    completed (a completed phase's survivors are the only thing of RDFE's plan that reads the rewards) and
+    whether the completed phases kept the same arms on every seed. Only with two runs or more."""
+    out = []
+    for p in policies:
+        at, completed, same = [], False, True
+        for b in budgets:
+            recs = by[b, p]
+            if len(recs) < 2 or any(r.n_low != recs[0].n_low or r.n_high != recs[0].n_high for r in recs):
+                continue
+            at.append(b)
+            completed = completed or any(ph.survivors is not None for r in recs for ph in r.phases)
+            first = [ph.survivors for ph in recs[0].phases]
+            same = same and all([ph.survivors for ph in r.phases] == first for r in recs)
+        if at:
+            out.append({"policy": p, "budgets": at, "seeds": len(by[at[0], p]), "phase_completed": completed,
+                        "same_survivors": same})
+    return out
+
+
+def _seed_free_note(res: dict) -> list[str]:
+    """The regret table's footnote on each +- 0 that is a policy making the same queries on every seed."""
+    out = []
+    for x in res.get("seed_free", ()):
+        at = _and([fmt(b) for b in x["budgets"]])
+        line = (f"+- 0: {x['policy']} made the same queries on all {x['seeds']} seeds at budget(s) {at} (equal "
+                f"N_k^(L) and N_k^(H) per arm), and its regret is a function of these counts.")
+        if x["policy"] == "rdfe":
+            line += (" RDFE's plan is deterministic: each active arm is queried to a stopping count that depends "
+                     "on G, B_k and eps_r only (`alg:app-rdfe`); the rewards decide only which arms survive a "
+                     "completed phase, and " + ("the budget ran out before any phase was completed."
+                                                 if not x["phase_completed"] else
+                                                 "every completed phase kept the same arms on every seed."
+                                                 if x["same_survivors"] else
+                                                 "the completed phases kept different arms on some seeds without "
+                                                 "changing any count."))
+        out += ["", line]
+    return out
+
+
 def count_groups(counts, run_classes, arms) -> list[dict]:
     """Per arm of ``arms`` (column i of ``counts``, a seeds x arms array), its counts grouped by the arm's class in
     each run (``run_classes[s][k]``: A, B, C^d, C^u, ...)."""
@@ -236,6 +283,40 @@ def tightness_ratios(cert) -> dict:
     for v in cert.verdicts:
         if v.claim in names and v.judged and not math.isnan(v.ratio):
             out[names[v.claim]].append(float(v.ratio))
+    return out
+
+
+#: the quantity of ``tacc bounds`` (its key, whose reason says why it is infinite) behind each claim whose bound
+#: can be infinite on a finite instance.
+_BOUND_OF_CLAIM = {"rdfe-theorem": "rdfe_bound", "rdfe-theorem-sharp": "rdfe_bound_sharp",
+                   "rdfe-theorem-as-stated": "rdfe_bound_paper_form"}
+
+
+def vacuous_reasons(summaries, analysis) -> list[dict]:
+    """The claims that held only vacuously (every asserted run's bound infinite), grouped by label, each group
+    with the reason ``tacc bounds`` gives for the infinite bound and the arms that make it infinite."""
+    groups: dict[str, dict] = {}
+    for s in summaries:
+        if not s.vacuous:
+            continue
+        g = groups.setdefault(s.label, {"claims": [], "label": s.label, "runs": 0, "reasons": []})
+        g["claims"].append(s.key)
+        g["runs"] += s.vacuous
+        key = _BOUND_OF_CLAIM.get(s.key)
+        why = reason_of(key, math.inf) if key else "the bound is infinite on every asserted run"
+        if why not in g["reasons"]:
+            g["reasons"].append(why)
+    out = []
+    rd = analysis.rdfe
+    arms = [k for k, c in enumerate(rd.paper_cost) if math.isinf(c)]
+    for g in groups.values():
+        reason = "; ".join(g.pop("reasons"))
+        if arms and any(k in _BOUND_OF_CLAIM for k in g["claims"]):
+            gaps = analysis.instance.gaps
+            reason = (reason.replace(" (see the arms' rdfe_oracle_cost_reason)", "") + ": "
+                      + "; ".join(f"arm {k} (gap {fmt(float(gaps[k]))}): " + rdfe_cost_reason(analysis, k)
+                                  for k in arms))
+        out.append(dict(g, reason=reason if reason.endswith(".") else reason + "."))
     return out
 
 
@@ -350,7 +431,9 @@ def _make_report(config, out: Path, figures: FigureWriter, *, seeds, policies, b
     # per-arm counts against their bounds (TACC at the full budget)
     lead = "tacc" if "tacc" in policies else policies[0]
     tacc = by[full, lead]
-    sub = [k for k in range(inst.n_arms) if inst.gaps[k] > 0]
+    # every arm but k^*: an arm tied with k^* (Delta_k = 0) is in the partition too (eq:analysis-arm-partition
+    # quantifies over k != k^*), with the low-count bound and no high-count bound
+    sub = [k for k in range(inst.n_arms) if k != inst.best_arm]
     nl = np.array([[r.n_low[k] for k in sub] for r in tacc])
     nh = np.array([[r.n_high[k] for k in sub] for r in tacc])
     labels = [f"{k} ({a.classes[k].value})" for k in sub]
@@ -407,14 +490,17 @@ def _make_report(config, out: Path, figures: FigureWriter, *, seeds, policies, b
         "bounds_by_budget": {name: list(v) for name, v in bound_lines.items()},
         "arms": [{"arm": k, "class": a.classes[k].value, "tau": a.tau[k], "gap": float(inst.gaps[k]),
                   "low_bound": low_bound, "low_mean": float(nl[:, i].mean()), "low_max": int(nl[:, i].max()),
-                  "high_bound": high_bound[i], "high_mean": float(nh[:, i].mean()), "high_max": int(nh[:, i].max())}
+                  "high_bound": high_bound[i], "high_mean": float(nh[:, i].mean()), "high_max": int(nh[:, i].max()),
+                  **({"tied_with_best": True, "high_bound_reason": TIED_NO_BOUND} if inst.gaps[k] == 0 else {})}
                  for i, k in enumerate(sub)],
+        "vacuous": vacuous_reasons(cert.summaries, a),
         "theorem": {"tacc_mean": tacc_mean, "bound_prior": a.theorem.total, "bound_all_cd": a.theorem_if_all_cd.total},
         "classes_after_run": classes_after,
         "continuation": _continuation_view.to_record(cont),
         "metamorphic": metamorphic,
         "identical_runs": [list(g) for g in same],
         "non_monotone_bounds": non_monotone_bounds(budgets, bound_lines, analyses),
+        "seed_free": seed_free_regrets(by, budgets, policies),
         "event": event,
         "runs_at_full_budget": len(seeds) * len(policies),
         "certificate": {"ok": cert.ok, "claims": [jsonable(s) for s in cert.summaries],
@@ -431,6 +517,34 @@ def _make_report(config, out: Path, figures: FigureWriter, *, seeds, policies, b
     _write_whole(out / "report.md", md)
     summary = verdict_table(cert.summaries, all_runs=False)
     return ReportResult(out, tuple(["report.md", "results.json"] + [f"figures/{f}" for f in files]), summary, results)
+
+
+#: the N_H bound cell of an arm tied with k^*: prop:analysis-high-selection's 1 + ceil(4 ell / Delta_k^2) is no
+#: bound at Delta_k = 0.
+TIED_NO_BOUND = "no bound: gap 0, tied with k^*"
+
+
+def _count_row(x: dict) -> tuple:
+    """One arm's row of the counts table: an arm tied with k^* says so in its class and N_H bound cells."""
+    low = fmt_apart_all([x["low_bound"], x["low_mean"], x["low_max"]])
+    high = fmt_apart_all([x["high_bound"], x["high_mean"], x["high_max"]])
+    if x.get("tied_with_best"):
+        return (x["arm"], f"{x['class']} (tied with k*)", x["tau"], x["gap"], *low, TIED_NO_BOUND, *high[1:])
+    return (x["arm"], x["class"], x["tau"], x["gap"], *low, *high)
+
+
+def _tied_note(res: dict) -> list[str]:
+    """The lines saying what a tied optimal arm is, when the instance has one (none otherwise)."""
+    tied = [x["arm"] for x in res["arms"] if x.get("tied_with_best")]
+    if not tied:
+        return []
+    k = res["instance"]["best_arm"]
+    arms = _and([str(t) for t in tied])
+    return ["", f"Arm{'s' if len(tied) > 1 else ''} {arms} tie{'' if len(tied) > 1 else 's'} with k* = {k} (gap 0). "
+                f"The paper picks one k* in the argmax (`sec:problem`; here the lowest index) and partitions every "
+                f"other arm (`eq:analysis-arm-partition`), so a tied arm has a class: Delta_k^(L)(n) <= 0 < 2 gamma, "
+                f"tau_k = inf, class B. `prop:analysis-low-query-bound` covers it (the low-count claim judges it); "
+                f"`prop:analysis-high-selection` gives no bound at Delta_k = 0, and its pulls cost no regret."]
 
 
 def _write_whole(path: Path, text: str) -> None:
@@ -466,10 +580,8 @@ def _markdown(res: dict, files: list, cert) -> str:
               "Bounds: `prop:analysis-low-query-bound` (N_L <= N_gamma + S0 + 1) and `prop:analysis-high-selection` "
               "(N_H <= 1 + ceil(4 ell / Delta^2)); mean and max over seeds.", "",
               table(["arm", "class", "tau", "gap", "N_L bound", "N_L mean", "N_L max", "N_H bound", "N_H mean",
-                     "N_H max"], [(x["arm"], x["class"], x["tau"], x["gap"],
-                                   *fmt_apart_all([x["low_bound"], x["low_mean"], x["low_max"]]),
-                                   *fmt_apart_all([x["high_bound"], x["high_mean"], x["high_max"]]))
-                                  for x in res["arms"]]),
+                     "N_H max"], [_count_row(x) for x in res["arms"]]),
+              *_tied_note(res),
               "", "The figures draw every seed's count (points) and its spread (box) per arm against the bound (bar), "
               "the runs in which a C arm was in C^d apart from those in which it was in C^u.", "",
               "![low-fidelity counts](figures/low_counts.png)", "",
@@ -477,6 +589,7 @@ def _markdown(res: dict, files: list, cert) -> str:
               "## Regret against budget", "",
               table(["budget"] + res["policies"] + list(res["bounds_by_budget"]),
                     [_regret_row(res, i) for i in range(len(res["budgets"]))]),
+              *_seed_free_note(res),
               "", "![regret against budget](figures/regret_vs_budget.png)", "",
               "## Tightness and verdicts (full budget)", "",
               "ratio = empirical / bound, largest over asserted runs (HOLDS or VIOLATED) and over all runs that "

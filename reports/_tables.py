@@ -300,8 +300,13 @@ class Shown(str):
     """A number's text already chosen (``fmt_apart_all``): ``table`` right-aligns it as it does a number."""
 
 
+#: the largest int a table prints whole: 2**53, below which every int is also a double (and a count is exact).
+_WHOLE_INT_MAX = 2 ** 53
+
+
 def fmt(x: Any, digits: int = 4) -> str:
-    """A value for a table: infinities as ``inf``, NaN as ``undefined``, None as ``-``, exact zero as ``0``."""
+    """A value for a table: infinities as ``inf``, NaN as ``undefined``, None as ``-``, exact zero as ``0``; an
+    int whole up to 2**53 and, beyond, in the floats' exponent form."""
     if x is None:
         return "-"
     if isinstance(x, enum.Enum):
@@ -309,7 +314,9 @@ def fmt(x: Any, digits: int = 4) -> str:
     if isinstance(x, bool):
         return "yes" if x else "no"
     if isinstance(x, (int, np.integer)):
-        return str(int(x))
+        # an int beyond 2**53 (a count bound 4 ell / Delta^2 at a gap near 0) prints as the floats beside it do:
+        # 27 digits of which the table's other cells show 4 say no more than 1.231e+26
+        return str(int(x)) if abs(int(x)) <= _WHOLE_INT_MAX else f"{int(x):.{digits - 1}e}"
     if isinstance(x, Ratio) and math.isfinite(x) and x != 1.0:
         return fmt_apart(float(x), 1.0, digits)[0]
     if isinstance(x, CountMean) and math.isfinite(x) and abs(x) >= 1e4:
