@@ -253,7 +253,8 @@ def render(a: Analysis, max_arms: int = 40, continuation=None) -> str:
              for k, v in rec["quantities"].items()]
     out.append(table(["quantity", "value", "label", "meaning"], qrows))
     # an infinite or undefined quantity with its reason (the JSON's value_reason): never a bare inf
-    out += [f"{k} = {fmt(v['value'])}: " + v['value_reason'].replace("the arms' rdfe_oracle_cost_reason", "the arm lines under the per-arm table")
+    out += [f"{k} = {fmt(v['value'])}: " + v["value_reason"].replace("the arms' rdfe_oracle_cost_reason",
+                                                                     "the arm lines under the per-arm table")
             for k, v in rec["quantities"].items()
             if "value_reason" in v]
     out.append("")

@@ -61,3 +61,55 @@ def test_infinite_rdfe_costs_and_bounds_say_why(tmp_path):
         assert list(reasons.values()) == [[1, 2]], reasons
         (reason,) = reasons
         assert reason.startswith(what) and "is infinite (app:benchmark-rdfe)" in reason, reason
+
+
+TIES = """name = "ties"
+[instance]
+mu_high = [0.9, 0.9, 0.7, 0.5]
+noise = { model = "gaussian", sigma = 1.0 }
+[instance.low]
+model = "power_decay"
+zeta = 0.2
+r = 0.5
+signs = [1, 1, 1, 1]
+[costs]
+low = 1.0
+high = 10.0
+[params]
+budget = 4000
+gamma = 0.063
+eta = 1e-4
+s0 = 10
+"""
+
+
+def test_a_tied_arm_is_named_with_its_class_in_the_table(tmp_path):
+    """Arm 1 ties with k* = 0: the table called it "B" without a word. It is class B as the paper defines it
+    (k != k*, tau = inf), marked tied, and a sentence says what that means; an instance without a tie has
+    neither (the mark is not printed for every B arm)."""
+    from reports._bounds_view import render
+    p = tmp_path / "ties.toml"
+    p.write_text(TIES)
+    text = render(analyze(load_config(p)))
+    row = next(line for line in text.splitlines() if line.startswith("  1 "))
+    assert "B (tied)" in row, row
+    assert "tied with k* = 0 (gap 0): arm(s) 1." in text and "its class is B" in text
+    p.write_text(TIES.replace("[0.9, 0.9, 0.7, 0.5]", "[0.9, 0.89, 0.7, 0.5]"))
+    text = render(analyze(load_config(p)))
+    assert "(tied)" not in text and "tied with k*" not in text
+
+
+def test_an_infinite_quantity_prints_its_reason_in_the_table(tmp_path):
+    """The table printed rdfe_bound = inf with no reason (the JSON had one): now each infinite quantity and each
+    arm with an infinite oracle cost gets its line; a finite instance prints none."""
+    from reports._bounds_view import render
+    p = tmp_path / "tiny.toml"
+    p.write_text(TINY)
+    text = render(analyze(load_config(p)))
+    for key in ("rdfe_bound", "rdfe_bound_paper_form", "rdfe_bound_sharp"):
+        assert f"{key} = inf: infinite (thm:app-rdfe-regret)" in text, key
+    assert "arm 1: c*(D/4) = inf: c_k^(L)(Delta_k / 4) is infinite" in text
+    assert "exceeds 2**53" in text
+    p.write_text(TIES)
+    text = render(analyze(load_config(p)))
+    assert " = inf: " not in text

@@ -223,3 +223,16 @@ def test_a_column_of_shared_objects_encodes_each_object_once_as_json_does():
         assert _line(col) == json.dumps(col, allow_nan=False)
     with pytest.raises(ValueError):
         _line([a, [math.nan]] * 1000)
+
+
+def test_an_int_beyond_2_53_prints_in_exponent_form_and_apart():
+    """The counts table printed the N_H bound 4 ell / Delta^2 at Delta = 1e-12 as 27 digits beside 1.231e+15;
+    an int beyond 2**53 now prints as the floats do, with the digits that tell it from its neighbours; up to
+    2**53 an int prints whole."""
+    from reports._tables import fmt, fmt_apart_all
+    big = 123078457161158599668813613
+    assert fmt(big) == "1.231e+26" and fmt(-big) == "-1.231e+26"
+    assert fmt(2 ** 53) == "9007199254740992" and fmt(2 ** 53 + 1) == "9.007e+15"
+    assert fmt_apart_all([big, 7.5, 3]) == ["1.231e+26", "7.5", "3"]
+    a, b = fmt_apart_all([big, 1.2308e26])
+    assert a != b and float(a) != float(b)
