@@ -107,3 +107,52 @@ def test_lem_ci_without_failures_does_not_import_scipy_stats():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split("\n")
     assert out[0] == "failure frequency (p = 1) False"
     assert out[1] == f"failure frequency (p = {1 - 0.95 ** 20:.3g}) True"     # P(Bin(20, .05) >= 1)
+
+
+def test_a_holds_against_infinite_bounds_only_is_vacuous_and_has_no_max_ratio(setup):
+    """rdfe-theorem at a gap of 1e-12 held against an infinite bound and was summarized at ratio 0 ("the loosest
+    at 0.0%"): a HOLDS whose every bound is infinite is vacuous, counted apart, and the summary's max ratio leaves
+    it out (None with VACUOUS_RATIO). One finite bound among the measurements makes it an ordinary HOLDS with its
+    ratio; an infinite bound exceeded by nothing is still no VIOLATED."""
+    from certify import VACUOUS_RATIO
+    from certify._check import _summaries
+    p, assumptions, rec = setup
+    ctx = ClaimContext(p, assumptions)
+    inf = float("inf")
+    vac = replace(claim("rdfe-theorem"), measure=lambda c, r: [Measurement("R", inf, 5.0), Measurement("R", inf, 0)])
+    v = judge(vac, ctx, rec)
+    assert v.verdict is Verdict.HOLDS and v.vacuous and v.ratio == 0.0
+    (s,) = _summaries([v, v])
+    assert s.vacuous == 2 and s.counts["HOLDS"] == 2
+    assert s.max_ratio is None and s.max_ratio_reason == VACUOUS_RATIO
+    assert s.max_ratio_all is None and s.max_ratio_all_reason == VACUOUS_RATIO
+    mixed = replace(vac, measure=lambda c, r: [Measurement("R", inf, 5.0), Measurement("R", 10.0, 5.0)])
+    w = judge(mixed, ctx, rec)
+    assert w.verdict is Verdict.HOLDS and not w.vacuous
+    (t,) = _summaries([v, w])
+    assert t.vacuous == 1 and t.max_ratio == 0.5 and t.max_ratio_reason is None
+    assert not judge(claim("class-A"), ctx, rec).vacuous
+
+
+def test_the_low_count_claim_judges_an_arm_tied_with_the_best():
+    """prop:analysis-low-query-bound bounds N_L of every arm k != k*, a tie with k* included (its bound does not
+    depend on the gap): the low-count claim measured only arms with a positive gap, so a tied arm, the one pulled
+    most, was left out of its verdict and max ratio. The high-count claim (no bound at gap 0) still leaves it
+    out; a bound below the tied arm's count is VIOLATED."""
+    from bounds import config_to_dict, parse_config
+    d = config_to_dict(load_config("llm-vanishing"))
+    mu = list(d["instance"]["mu_high"])
+    k_star = max(range(len(mu)), key=mu.__getitem__)
+    tied = next(k for k in range(len(mu)) if k != k_star)
+    mu[tied] = mu[k_star]
+    d["instance"]["mu_high"] = mu
+    p = make_problem(parse_config(d))
+    ctx = ClaimContext(p, check_assumptions(p))
+    rec = run(p, "tacc", 0)
+    low = claim("low-count").measure(ctx, rec)
+    assert tied in [m.arm for m in low] and k_star not in [m.arm for m in low]
+    assert tied not in [m.arm for m in claim("high-count").measure(ctx, rec)]
+    own = next(m for m in low if m.arm == tied)
+    assert own.empirical == rec.n_low[tied] and own.bound == ctx.low_bound(p.s0)
+    cut = replace(claim("low-count"), measure=lambda c, r: [Measurement("N_L", r.n_low[tied] - 1, r.n_low[tied])])
+    assert judge(cut, ctx, rec).verdict is Verdict.VIOLATED
