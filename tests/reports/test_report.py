@@ -299,3 +299,105 @@ def test_the_regret_table_prints_a_regret_and_its_bound_apart():
     assert _regret_row(res, 0) == ["1.000e+12", "1.19999e+06 +- 3.5", "18 +- 1.1", "1.20000e+06", "2240"]
     res["regret"]["tacc"][0]["mean"] = 80.55               # already apart: printed as before
     assert _regret_row(res, 0) == ["1.000e+12", "80.55 +- 3.5", "18 +- 1.1", "1.200e+06", "2240"]
+
+
+TINYGAP = """name = "tinygap"
+[instance]
+mu_high = [0.9, 0.899999999999, 0.5]
+noise = { model = "gaussian", sigma = 1.0 }
+[instance.low]
+model = "power_decay"
+zeta = 0.2
+r = 0.5
+signs = [1, 1, 1]
+[costs]
+low = 1.0
+high = 10.0
+[params]
+budget = 20000
+gamma = 0.063
+eta = 1e-4
+s0 = 10
+"""
+
+
+def _summary(key, label, holds, max_ratio, reason=None, vacuous=0):
+    from certify import ClaimSummary
+    counts = {"HOLDS": holds, "VIOLATED": 0, "OFF_EVENT": 0, "NOT_APPLICABLE": 0, "UNDECIDED": 0,
+              "NOTHING_TO_MEASURE": 0}
+    return ClaimSummary(key, label, "", True, counts, max_ratio, max_ratio, reason, reason, vacuous)
+
+
+def test_an_infinite_bound_is_reported_vacuous_with_its_reason_never_the_loosest_at_0(tmp_path):
+    """Gap 1e-12: thm:app-rdfe-regret is inf, and the report said "the loosest is rdfe-theorem at 0.0%". A claim
+    that held only against infinite bounds is named vacuous with the reason of ``tacc bounds`` (cause, label,
+    arm) and kept out of the tightest / loosest sentence; a finite claim is still ranked."""
+    from bounds import analyze, load_config
+    from certify import VACUOUS_RATIO
+    from reports._check_view import verdict_table
+    from reports._report import _conclusions, vacuous_reasons
+    from reports._tables import jsonable
+    p = tmp_path / "tinygap.toml"
+    p.write_text(TINYGAP)
+    a = analyze(load_config(p))
+    sums = [_summary("rdfe-theorem", "thm:app-rdfe-regret", 5, None, VACUOUS_RATIO, 5),
+            _summary("rdfe-theorem-sharp", "thm:app-rdfe-regret", 5, None, VACUOUS_RATIO, 5),
+            _summary("low-count", "prop:analysis-low-query-bound", 5, 0.75),
+            _summary("high-count", "prop:analysis-high-selection", 5, 0.25)]
+    (vac,) = vacuous_reasons(sums, a)
+    assert vac["claims"] == ["rdfe-theorem", "rdfe-theorem-sharp"] and vac["runs"] == 10
+    assert "infinite (thm:app-rdfe-regret)" in vac["reason"] and "arm 1 (gap 1.000e-12)" in vac["reason"]
+    assert "exceeds 2**53" in vac["reason"]
+    res = {"certificate": {"claims": [jsonable(s) for s in sums]}, "runs_at_full_budget": 5, "seeds": [0],
+           "policies": ["tacc"], "assumptions": {}, "theorem": None, "identical_runs": [],
+           "non_monotone_bounds": [], "classes_after_run": {}, "delta": 0.05, "vacuous": [vac],
+           "event": {"tacc": {"policy": "tacc", "runs": 5, "failures": 0, "frequency": 0.0}}}
+    text = " ".join(_conclusions(res))
+    assert "The loosest is high-count (prop:analysis-high-selection) at 25.0%" in text, text
+    assert "rdfe-theorem at" not in text and "0.0%" not in text
+    assert "rdfe-theorem and rdfe-theorem-sharp (thm:app-rdfe-regret) hold only vacuously" in text
+    assert "bound infinite: vacuous" in text
+    table = verdict_table(sums)
+    assert "5 (5 vacuous: bound inf)" in table and "vacuous (bound inf)" in table
+    assert vacuous_reasons(sums[2:], a) == []
+
+
+def test_a_tied_arm_is_in_the_counts_table_with_its_class_and_no_high_bound():
+    """Ties with the best arm: the counts table left arm 1 (gap 0) out without a word while the classes line
+    counted it. Its row now says its class (B, tied with k*), its low-count bound, and "no bound: gap 0, tied
+    with k^*" for N_H; a note says what a tied arm is. An arm with a gap keeps its plain row."""
+    from reports._report import TIED_NO_BOUND, _count_row, _tied_note
+    tied = {"arm": 1, "class": "B", "tau": float("inf"), "gap": 0.0, "low_bound": 9992, "low_mean": 9990.5,
+            "low_max": 9992, "high_bound": float("inf"), "high_mean": 2000.0, "high_max": 2100,
+            "tied_with_best": True, "high_bound_reason": TIED_NO_BOUND}
+    row = _count_row(tied)
+    assert row[1] == "B (tied with k*)" and row[7] == "no bound: gap 0, tied with k^*"
+    assert [str(x) for x in row[4:7]] == ["9992", "9990", "9992"] and [str(x) for x in row[8:]] == ["2000", "2100"]
+    plain = dict(tied, arm=2, gap=0.2, high_bound=123078457161158599668813613, high_mean=5.0, high_max=7)
+    del plain["tied_with_best"]
+    row = _count_row(plain)
+    assert row[1] == "B" and str(row[7]) == "1.231e+26"
+    note = " ".join(_tied_note({"arms": [tied, plain], "instance": {"best_arm": 0}}))
+    assert "Arm 1 ties with k* = 0 (gap 0)" in note and "class B" in note
+    assert _tied_note({"arms": [plain], "instance": {"best_arm": 0}}) == []
+
+
+def test_a_policy_with_the_same_counts_on_every_seed_gets_the_footnote():
+    """RDFE's regret read 59.83 +- 0 over 1000 seeds with no word: the footnote says the policy made the same
+    queries on every seed (equal counts) and, for RDFE, why; one seed with another count takes it out."""
+    from types import SimpleNamespace as R
+
+    from reports._report import _seed_free_note, seed_free_regrets
+    ph = R(survivors=(0, 2))
+    same = [R(n_low=(5, 3), n_high=(1, 1), phases=(ph,)) for _ in range(3)]
+    other = same[:2] + [R(n_low=(5, 4), n_high=(1, 1), phases=(ph,))]
+    by = {(100.0, "rdfe"): same, (200.0, "rdfe"): other, (100.0, "tacc"): other, (200.0, "tacc"): other}
+    (x,) = seed_free_regrets(by, [100.0, 200.0], ["rdfe", "tacc"])
+    assert x == {"policy": "rdfe", "budgets": [100.0], "seeds": 3, "phase_completed": True, "same_survivors": True}
+    (line,) = [t for t in _seed_free_note({"seed_free": [x]}) if t]
+    assert line.startswith("+- 0: rdfe made the same queries on all 3 seeds at budget(s) 100")
+    assert "every completed phase kept the same arms on every seed" in line
+    by[100.0, "rdfe"] = [R(n_low=(5, 3), n_high=(1, 1), phases=()) for _ in range(3)]
+    (x,) = seed_free_regrets(by, [100.0, 200.0], ["rdfe", "tacc"])
+    assert "the budget ran out before any phase was completed" in _seed_free_note({"seed_free": [x]})[1]
+    assert seed_free_regrets({(1.0, "rdfe"): same[:1]}, [1.0], ["rdfe"]) == []
