@@ -20,7 +20,7 @@ from bounds import ArmClass, analyze, continuation_of, parse_config, refine_part
 from certify import ASSUMPTIONS, CLAIMS, DEFAULT_POLICIES, LEM_CI, check, check_assumptions
 from reports import _continuation_view, _metamorphic_view
 from reports._figure_pool import FIGURE_MEMO, FigureWriter
-from reports._bounds_view import rdfe_cost_reason
+from reports._bounds_view import rdfe_cost_reason, tied_sentence
 from reports._check_view import verdict_table
 from reports._stats import summarize
 from reports._tables import dumps, fmt, fmt_apart_all, jsonable, reason_of, table
@@ -534,17 +534,9 @@ def _count_row(x: dict) -> tuple:
 
 
 def _tied_note(res: dict) -> list[str]:
-    """The lines saying what a tied optimal arm is, when the instance has one (none otherwise)."""
+    """The lines saying what a tied optimal arm is (``tacc bounds``'s sentence), when the instance has one."""
     tied = [x["arm"] for x in res["arms"] if x.get("tied_with_best")]
-    if not tied:
-        return []
-    k = res["instance"]["best_arm"]
-    arms = _and([str(t) for t in tied])
-    return ["", f"Arm{'s' if len(tied) > 1 else ''} {arms} tie{'' if len(tied) > 1 else 's'} with k* = {k} (gap 0). "
-                f"The paper picks one k* in the argmax (`sec:problem`; here the lowest index) and partitions every "
-                f"other arm (`eq:analysis-arm-partition`), so a tied arm has a class: Delta_k^(L)(n) <= 0 < 2 gamma, "
-                f"tau_k = inf, class B. `prop:analysis-low-query-bound` covers it (the low-count claim judges it); "
-                f"`prop:analysis-high-selection` gives no bound at Delta_k = 0, and its pulls cost no regret."]
+    return ["", tied_sentence(tied, res["instance"]["best_arm"])] if tied else []
 
 
 def _write_whole(path: Path, text: str) -> None:

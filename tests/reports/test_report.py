@@ -378,7 +378,7 @@ def test_a_tied_arm_is_in_the_counts_table_with_its_class_and_no_high_bound():
     row = _count_row(plain)
     assert row[1] == "B" and str(row[7]) == "1.231e+26"
     note = " ".join(_tied_note({"arms": [tied, plain], "instance": {"best_arm": 0}}))
-    assert "Arm 1 ties with k* = 0 (gap 0)" in note and "class B" in note
+    assert "Tied with k* = 0 (gap 0): arm(s) 1." in note and "its class is B" in note
     assert _tied_note({"arms": [plain], "instance": {"best_arm": 0}}) == []
 
 
