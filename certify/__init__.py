@@ -24,7 +24,8 @@ from certify._verdict import LEM_CI_ALPHA, RunVerdict, Verdict, judge, judge_lem
 
 __all__ = [
     "ASSUMPTIONS", "AssumptionResult", "check_assumptions", "DEFAULT_POLICIES", "Certificate", "ClaimSummary",
-    "Reproducer", "VACUOUS_RATIO", "check", "load_baseline", "BASELINE", "IntegrityError", "NotJudged", "accepted", "sample_configs",
+    "Reproducer", "VACUOUS_RATIO", "check", "load_baseline", "BASELINE", "IntegrityError", "NotJudged", "accepted",
+    "sample_configs",
     "Evidence", "assumption_evidence", "CLAIMS", "LEM_CI", "UNDEFINED_RATIO", "Claim", "ClaimContext", "Measurement",
     "claim",
     "READS", "RELATIONS", "RelationResult", "changed_parts", "default_runner", "relabel_relation", "s0_zero_relation",

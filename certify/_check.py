@@ -17,8 +17,9 @@ from certify._claims import CLAIMS, LEM_CI, UNDEFINED_RATIO, ClaimContext, claim
 from certify._verdict import RunVerdict, Verdict, judge, judge_lem_ci
 from simulate import make_problem, run, run_tasks, tasks_for
 
-__all__ = ["DEFAULT_POLICIES", "ClaimSummary", "Reproducer", "IntegrityError", "NotJudged", "Certificate", "VACUOUS_RATIO", "check",
-           "load_baseline", "accepted", "BASELINE", "unique_names", "sample_configs", "confirm"]
+__all__ = ["DEFAULT_POLICIES", "ClaimSummary", "Reproducer", "IntegrityError", "NotJudged", "Certificate",
+           "VACUOUS_RATIO", "check", "load_baseline", "accepted", "BASELINE", "unique_names", "sample_configs",
+           "confirm"]
 
 #: the policies a check runs by default: every policy some run-level claim is about.
 DEFAULT_POLICIES = ("tacc", "dnc", "mf-ucb", "ucb", "rdfe")

@@ -214,8 +214,8 @@ def _scalars(a: Analysis) -> dict:
 def tied_sentence(tied: list, best: int) -> str:
     """What an arm tied with k^* is, in the paper's terms: one sentence naming the tied arms."""
     arms = ", ".join(map(str, tied))
-    return (f"Tied with k* = {best} (gap 0): arm(s) {arms}. The paper takes one k* in the argmax (sec:problem; here the "
-            f"lowest index) and partitions every other arm (eq:analysis-arm-partition): a tied arm has "
+    return (f"Tied with k* = {best} (gap 0): arm(s) {arms}. The paper takes one k* in the argmax (sec:problem; "
+            f"here the lowest index) and partitions every other arm (eq:analysis-arm-partition): a tied arm has "
             f"Delta_k^(L)(n) <= 0 < 2 gamma, so tau_k = inf and its class is B; prop:analysis-low-query-bound covers "
             f"it, prop:analysis-high-selection gives no N_H bound at Delta_k = 0, and its pulls cost no regret.")
 
