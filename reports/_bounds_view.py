@@ -223,9 +223,9 @@ def tied_sentence(tied: list, best: int) -> str:
 def rdfe_cost_reason(a: Analysis, k: int) -> str:
     """Why arm ``k``'s oracle cost c_k^*(Delta_k / 4) is infinite: the reason of each of its two costs that is
     infinite (both are: c^* is their minimum)."""
-    parts = [reason_of(key, math.inf) for key, c in (("rdfe_low_cost", a.rdfe_low_cost[k]),
+    parts = [reason_of(key, math.inf) or key for key, c in (("rdfe_low_cost", a.rdfe_low_cost[k]),
                                                       ("rdfe_high_cost", a.rdfe_high_cost[k])) if math.isinf(c)]
-    return " and ".join(parts) if parts else reason_of("rdfe_oracle_cost", math.inf)
+    return " and ".join(parts) if parts else reason_of("rdfe_oracle_cost", math.inf) or "infinite"
 
 
 def _not_stated(c: ArmClass) -> str:
