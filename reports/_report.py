@@ -92,7 +92,7 @@ def _conclusions(res: dict) -> list[str]:
     asserted = [c for c in cert["claims"] if c["key"] in _QUANTITATIVE and isinstance(c["max_ratio"], float)
                 and math.isfinite(c["max_ratio"]) and c["counts"]["HOLDS"] > 0]
     undefined = [c["key"] for c in cert["claims"] if c["key"] in _QUANTITATIVE and c["max_ratio"] is None
-                 and c["counts"]["HOLDS"] > 0]
+                 and c["counts"]["HOLDS"] > 0 and not c.get("vacuous")]
     if asserted:
         tight = max(asserted, key=lambda c: c["max_ratio"])
         loose = min(asserted, key=lambda c: c["max_ratio"])
@@ -304,7 +304,7 @@ def vacuous_reasons(summaries, analysis) -> list[dict]:
         g["runs"] += s.vacuous
         key = _BOUND_OF_CLAIM.get(s.key)
         why = reason_of(key, math.inf) if key else "the bound is infinite on every asserted run"
-        if why not in g["reasons"]:
+        if not g["reasons"]:                     # the group's first reason: the others say the same of a variant
             g["reasons"].append(why)
     out = []
     rd = analysis.rdfe
