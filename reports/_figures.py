@@ -102,7 +102,7 @@ def regret_curves(budgets, curves: dict, *, title: str, bounds: dict | None = No
     every value drawn is positive; non-finite values are not drawn. With ``ticks_at_budgets`` the x axis is ticked
     at the budgets themselves (the points sit on their ticks) rather than at powers of 2.
     """
-    fig, ax = _fig()
+    fig, ax = _fig(6.4, 5.0)                          # the legend below the axes takes the extra inch
     hidden = {q for g in identical for q in g[1:]}
     label = {g[0]: f"{' = '.join(g)} (identical runs)" for g in identical}
     drawn = []
@@ -132,7 +132,8 @@ def regret_curves(budgets, curves: dict, *, title: str, bounds: dict | None = No
     if logy and drawn and min(drawn) > 0:
         ax.set_yscale("log")
     if ax.get_legend_handles_labels()[0]:          # nothing labelled: no legend (matplotlib would warn)
-        ax.legend(fontsize=8, **LEGEND)
+        # below the axes (fixed size figure: the fraction clears the x label), so the axes keep the figure's width
+        ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2)
     return fig
 
 
@@ -146,9 +147,9 @@ def count_distribution(labels, groups: list, bounds: list, *, title: str, ylabel
     seed drawn as a point, so an arm in C appears as two boxes, C^d and C^u, when its runs split. ``groups[i]``
     maps a run class to the counts of arm i's runs in that class; ``bounds[i]`` is arm i's bound (a bar). ``note``
     (which arms are left out, and why) is printed under the title. The legend lists the classes, then the bound; the
-    figure is at most 16 inches wide (a caller draws at most ``MAX_ARMS`` arms: see :func:`arms_shown`)."""
+    figure is at most 19 inches wide (a caller draws at most ``MAX_ARMS`` arms: see :func:`arms_shown`)."""
     import numpy as np
-    fig, ax = _fig(min(max(6.4, 0.9 * len(labels) + 3), 16.0), 4.2)
+    fig, ax = _fig(min(max(6.4, 0.9 * len(labels) + 3), 16.0) + 3.0, 4.2)     # + 3 inches for the legend
     seen = set()
     drawn = []
     for i, (by_class, bound) in enumerate(zip(groups, bounds, strict=True)):
@@ -178,7 +179,8 @@ def count_distribution(labels, groups: list, bounds: list, *, title: str, ylabel
         ax.set_yscale("log")
     ax.set_xlabel("arm (class before the run)")
     ax.set_ylabel(ylabel)
-    ax.set_title("\n".join([textwrap.fill(title, 70)] + ([textwrap.fill(note, 90)] if note else [])), fontsize=9)
+    # over the whole figure (centred over the axes, which the legend pushes left, a long title was cut at the left)
+    fig.suptitle("\n".join([textwrap.fill(title, 80)] + ([textwrap.fill(note, 80)] if note else [])), fontsize=9)
     handles, names = ax.get_legend_handles_labels()
     if handles:                                    # nothing labelled: no legend (matplotlib would warn)
         last = [i for i, n in enumerate(names) if n == bound_label]          # the classes first, then the bound

@@ -90,11 +90,19 @@ def test_count_figure_size_is_bounded_and_its_legend_lists_the_classes_then_the_
         warnings.simplefilter("error")
         fig = count_distribution(labels, groups, [6.0] * MAX_ARMS, title="t", ylabel="N", bound_label="bound",
                                  note="a note")
-    assert fig.get_size_inches()[0] <= 16.0
+    assert fig.get_size_inches()[0] <= 19.0
     leg = fig.axes[0].get_legend()
     assert [t.get_text() for t in leg.get_texts()] == ["runs with the arm in A", "runs with the arm in B", "bound"]
     assert leg._loc != 0                                   # a fixed place, not "best" (0)
-    assert fig.axes[0].get_title().endswith("\na note")
+    assert fig._suptitle.get_text().endswith("\na note")
+    texts = [fig._suptitle, *leg.get_texts()]
+    assert [t for t, ok in _inside(fig, texts, fig.bbox) if not ok] == []
+    few = count_distribution(["2 (A)", "3 (A)"], [{"A": [1]}, {"A": [1]}], [6.0, 6.0], ylabel="N",
+                             title="high-fidelity counts of TACC over 5 seeds against their bound, by the arm's class "
+                                   "in the run", bound_label="bound 1 + ceil(4 ell / Delta^2) (prop:x)",
+                             note=count_note([0.0, 0.0, 0.2, 0.2], 2, 2))
+    texts = [few._suptitle, *few.axes[0].get_legend().get_texts()]
+    assert [t for t, ok in _inside(few, texts, few.bbox) if not ok] == []
 
 
 # --- tightness: what is not drawn is said, the title fits ----------------------------------------------------------
