@@ -12,6 +12,14 @@ from reports._figures import (MAX_ARMS, arms_shown, count_distribution, count_no
                               tightness)
 
 
+@pytest.fixture(autouse=True)
+def _close_figures():
+    """Each test's figures are closed after it (pyplot keeps them, and warns past 20 open)."""
+    yield
+    import matplotlib.pyplot as plt
+    plt.close("all")
+
+
 def _laid_out(fig):
     TightLayoutEngine().execute(fig)
     fig.canvas.draw()
