@@ -362,7 +362,8 @@ def _make_report(config, out: Path, figures: FigureWriter, *, seeds, policies, b
     groups_low, groups_high = count_groups(nl, run_classes, sub), count_groups(nh, run_classes, sub)
     # at most MAX_ARMS arms drawn (the smallest gaps), the figure saying which are left out
     shown = [sub.index(k) for k in arms_shown(inst.gaps, among=sub)]
-    labels, groups_low, groups_high = ([x[i] for i in shown] for x in (labels, groups_low, groups_high))
+    labels = [labels[i] for i in shown]
+    groups_low, groups_high = [groups_low[i] for i in shown], [groups_high[i] for i in shown]
     note = count_note(inst.gaps, len(shown), len(sub))
     figures.draw("reports._figures:count_distribution", "low_counts", labels, groups_low,
                  [float(low_bound)] * len(shown), ylabel="N^(L)_k", note=note,
