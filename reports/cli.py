@@ -17,6 +17,7 @@ import traceback
 import warnings
 from importlib import metadata
 from pathlib import Path
+from typing import Any
 
 from bounds import PRESETS, TaccInputError
 
@@ -689,7 +690,7 @@ class _SigtermAsInterrupt:
 
     def __init__(self) -> None:
         self.received = False
-        self._previous = None
+        self._previous: Any = None
         self._installed = False
 
     def _handle(self, signum, frame) -> None:
