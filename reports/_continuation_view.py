@@ -143,13 +143,25 @@ def render(c: Continuation, classes=None, order=None, max_arms: int = 40) -> str
     return "\n".join(out)
 
 
-def window_figure(c: Continuation, classes=None, order=None, max_arms: int = 30):
+def window_figure(c: Continuation, classes=None, order=None, max_arms: int | None = None, gaps=None):
     """Per arm, the continuation window (the low counts at which continuation fires) drawn against N_gamma, the
-    cap N_gamma + S0 and tau_k (a marker at the edge when tau_k is off the axis or infinite)."""
-    from reports._figures import plt
+    cap N_gamma + S0 and tau_k (a marker at the edge when tau_k is off the axis or infinite).
+
+    At most ``max_arms`` arms are drawn (``reports._figures.MAX_ARMS`` by default): with ``gaps`` the ones with the
+    smallest gaps (k* among them, ``reports._figures.arms_shown``), else the first of ``order``; the title says how
+    many are left out."""
+    from reports._figures import MAX_ARMS, arms_shown, plt, shown_note
     w = c.window
+    max_arms = MAX_ARMS if max_arms is None else max_arms
     order = list(range(len(w.pulls))) if order is None else list(order)
-    order = order[:max_arms]
+    n_total = len(order)
+    if gaps is not None:
+        order = arms_shown(gaps, among=order, limit=max_arms)
+        note = shown_note(len(order), n_total)
+    else:
+        order = order[:max_arms]
+        note = (f"{len(order)} of {n_total} arms drawn: the first {len(order)}; {n_total - len(order)} left out"
+                if len(order) < n_total else "")
     lo, hi = w.n_gamma - max(w.s0, 1) - 1, w.n_gamma + 2 * max(w.s0, 1) + 1
     fig, ax = plt.subplots(figsize=(6.4, 0.32 * len(order) + 1.8), dpi=120)
     ax.axvline(w.n_gamma - 0.5, color="k", lw=1, label="N_gamma")
@@ -171,15 +183,20 @@ def window_figure(c: Continuation, classes=None, order=None, max_arms: int = 30)
             ax.plot([t], [row], marker="D", color="C3", ls="none", label=once("tau_k"))
         else:
             edge = lo if t != math.inf and t < lo else hi
+            # a few points inside the axes: placed on the edge, the spine ran through the label
             ax.annotate(f"tau={'inf' if t == math.inf else t}", (edge, row), fontsize=6, va="center",
-                        ha="left" if edge == lo else "right", color="C3")
+                        ha="left" if edge == lo else "right", color="C3", textcoords="offset points",
+                        xytext=(3 if edge == lo else -3, 0))
     ax.set_xlim(lo, hi)
+    ax.set_ylim(-0.7, len(order) - 0.3)       # room above the top row for its tau label
     ax.set_yticks(range(len(order)))
     ax.set_yticklabels([f"{k}" + (f" ({classes[k].value})" if classes is not None else "") for k in reversed(order)],
                        fontsize=7)
     ax.set_xlabel("low-fidelity count N_L")
     ax.set_title(f"continuation window (eq:fidelity-selection), rho = {fmt(c.rho)}; fires up to rho = "
-                 f"{fmt(c.instance_rho_max)}", fontsize=9)
-    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2)
+                 f"{fmt(c.instance_rho_max)}" + (f"\n{note}" if note else ""), fontsize=9)
+    # below the x label: about half an inch under the axes, whose height grows with the rows (a fixed fraction of it
+    # left inches of blank at 30 rows)
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.5 / (0.32 * len(order) + 0.5)), ncol=2)
     ax.grid(True, axis="x", alpha=0.3)
     return fig

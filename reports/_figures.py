@@ -13,10 +13,48 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.layout_engine import TightLayoutEngine  # noqa: E402
 
-__all__ = ["save", "regret_curves", "count_distribution", "tightness"]
+__all__ = ["save", "regret_curves", "count_distribution", "tightness", "MAX_ARMS", "arms_shown", "shown_note",
+           "LEGEND", "count_note"]
 
 _STYLE = {"tacc": ("C0", "o"), "dnc": ("C1", "s"), "mf-ucb": ("C2", "^"), "ucb": ("C3", "v"), "lucb": ("C4", "D"),
           "weak-fixed": ("C5", "x"), "low-improving": ("C6", "+"), "rdfe": ("C7", "*")}
+
+
+#: at most this many arms are drawn in a per-arm figure, so that its size is bounded whatever K is.
+MAX_ARMS = 30
+
+#: where every legend goes: right of the axes, where no data is drawn (a fixed place: loc="best" searches the data,
+#: which matplotlib warns is slow on many points)
+LEGEND = {"loc": "upper left", "bbox_to_anchor": (1.01, 1.0), "borderaxespad": 0}
+
+
+def arms_shown(gaps, among=None, limit: int = MAX_ARMS) -> list[int]:
+    """The arms a per-arm figure draws: of ``among`` (every arm when None), the ``limit`` with the smallest gaps
+    (ties by arm index, so a best arm k* comes first), listed in arm order."""
+    among = range(len(gaps)) if among is None else among
+    return sorted(sorted(among, key=lambda k: (gaps[k], k))[:limit])
+
+
+def shown_note(n_shown: int, n_total: int, what: str = "arms") -> str:
+    """The sentence a per-arm figure carries when it leaves arms out (empty when it draws them all)."""
+    if n_shown >= n_total:
+        return ""
+    return (f"{n_shown} of {n_total} {what} drawn: the {n_shown} with the smallest gaps; "
+            f"{n_total - n_shown} left out")
+
+
+def count_note(gaps, n_shown: int, n_suboptimal: int) -> str:
+    """What a per-arm count figure (suboptimal arms only) says it leaves out: the arms tied with the best mean
+    (gap 0 besides k*: the count bounds are for suboptimal arms), and the arms past ``MAX_ARMS``."""
+    tied = [k for k, g in enumerate(gaps) if g == 0][1:]
+    parts = []
+    if tied:
+        names = ", ".join(map(str, tied[:10])) + (", ..." if len(tied) > 10 else "")
+        parts.append(f"{len(tied)} arm(s) tied with the best mean ({names}; gap 0) not drawn: "
+                     f"prop:analysis-low-query-bound and prop:analysis-high-selection bound suboptimal arms only")
+    if n_shown < n_suboptimal:
+        parts.append(shown_note(n_shown, n_suboptimal, "suboptimal arms"))
+    return ". ".join(parts)
 
 
 def _fig(width=6.4, height=4.0):
@@ -56,14 +94,15 @@ def _finite(xs, ys):
 
 
 def regret_curves(budgets, curves: dict, *, title: str, bounds: dict | None = None, logy: bool = False,
-                  identical=()):
+                  identical=(), ticks_at_budgets: bool = False):
     """Mean regret +- standard error against budget, one line per method; optional bound lines (dashed).
 
     ``identical`` lists groups of methods whose runs were identical on every seed: each group is drawn once,
     labelled ``a = b (identical runs)``, so no line hides another unannounced. A log scale is used only when
-    every value drawn is positive; non-finite values are not drawn.
+    every value drawn is positive; non-finite values are not drawn. With ``ticks_at_budgets`` the x axis is ticked
+    at the budgets themselves (the points sit on their ticks) rather than at powers of 2.
     """
-    fig, ax = _fig()
+    fig, ax = _fig(6.4, 5.0)                          # the legend below the axes takes the extra inch
     hidden = {q for g in identical for q in g[1:]}
     label = {g[0]: f"{' = '.join(g)} (identical runs)" for g in identical}
     drawn = []
@@ -83,13 +122,18 @@ def regret_curves(budgets, curves: dict, *, title: str, bounds: dict | None = No
         ax.plot(xs, ys, ls=next(dashes), lw=1.3, color=color, label=f"bound: {name}")
         drawn += ys
     ax.set_xscale("log", base=2)
+    if ticks_at_budgets:
+        from matplotlib.ticker import NullLocator
+        ax.set_xticks(list(budgets), [f"{b:g}" for b in budgets])
+        ax.xaxis.set_minor_locator(NullLocator())
     ax.set_xlabel("budget Lambda (separate runs per budget)")
     ax.set_ylabel("cost-weighted pseudo-regret R(Lambda)")
     ax.set_title(textwrap.fill(title, 70), fontsize=9)
     if logy and drawn and min(drawn) > 0:
         ax.set_yscale("log")
     if ax.get_legend_handles_labels()[0]:          # nothing labelled: no legend (matplotlib would warn)
-        ax.legend(fontsize=8)
+        # below the axes (fixed size figure: the fraction clears the x label), so the axes keep the figure's width
+        ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=2)
     return fig
 
 
@@ -97,12 +141,15 @@ def regret_curves(budgets, curves: dict, *, title: str, bounds: dict | None = No
 _CLASS_COLOUR = {"A": "C0", "B": "C1", "C^d": "C2", "C^u": "C3", "C": "C4"}
 
 
-def count_distribution(labels, groups: list, bounds: list, *, title: str, ylabel: str, bound_label: str):
+def count_distribution(labels, groups: list, bounds: list, *, title: str, ylabel: str, bound_label: str,
+                       note: str = ""):
     """Per arm, the distribution of a count over seeds against its bound: one box per (arm, run class) with every
     seed drawn as a point, so an arm in C appears as two boxes, C^d and C^u, when its runs split. ``groups[i]``
-    maps a run class to the counts of arm i's runs in that class; ``bounds[i]`` is arm i's bound (a bar)."""
+    maps a run class to the counts of arm i's runs in that class; ``bounds[i]`` is arm i's bound (a bar). ``note``
+    (which arms are left out, and why) is printed under the title. The legend lists the classes, then the bound; the
+    figure is at most 19 inches wide (a caller draws at most ``MAX_ARMS`` arms: see :func:`arms_shown`)."""
     import numpy as np
-    fig, ax = _fig(max(6.4, 0.9 * len(labels) + 3), 4.2)
+    fig, ax = _fig(min(max(6.4, 0.9 * len(labels) + 3), 16.0) + 3.0, 4.2)     # + 3 inches for the legend
     seen = set()
     drawn = []
     for i, (by_class, bound) in enumerate(zip(groups, bounds, strict=True)):
@@ -132,23 +179,30 @@ def count_distribution(labels, groups: list, bounds: list, *, title: str, ylabel
         ax.set_yscale("log")
     ax.set_xlabel("arm (class before the run)")
     ax.set_ylabel(ylabel)
-    ax.set_title(textwrap.fill(title, 70), fontsize=9)
-    if ax.get_legend_handles_labels()[0]:          # nothing labelled: no legend (matplotlib would warn)
-        ax.legend(fontsize=7)
+    # over the whole figure (centred over the axes, which the legend pushes left, a long title was cut at the left)
+    fig.suptitle("\n".join([textwrap.fill(title, 80)] + ([textwrap.fill(note, 80)] if note else [])), fontsize=9)
+    handles, names = ax.get_legend_handles_labels()
+    if handles:                                    # nothing labelled: no legend (matplotlib would warn)
+        last = [i for i, n in enumerate(names) if n == bound_label]          # the classes first, then the bound
+        order = [i for i in range(len(names)) if i not in last] + last
+        ax.legend([handles[i] for i in order], [names[i] for i in order], fontsize=7, **LEGEND)
     return fig
 
 
 def tightness(ratios: dict, *, title: str):
     """Per claim, empirical / bound over the runs it was asserted on (a box and every run as a point) against 1,
-    where the bound is reached; a claim with no finite ratio is named with 'no run' and not drawn."""
+    where the bound is reached. A run whose ratio is undefined (0 / 0: NaN) or infinite is not drawn; the claim's
+    label says how many there are, and a claim asserted on no run says so."""
     import numpy as np
     names = list(ratios)
     fig, ax = _fig(6.4, 0.35 * len(names) + 1.8)
     xs, ys_all = [], []                                     # every claim's points, drawn as one collection
+    ticks = []
     for i, name in enumerate(names):
-        ys = np.asarray([r for r in ratios[name] if math.isfinite(r)], dtype=float)
+        rs = np.asarray(ratios[name], dtype=float)
+        ys = rs[np.isfinite(rs)]
+        ticks.append("\n".join([name] + _not_drawn(rs)))
         if ys.size == 0:
-            ax.annotate("no run", (0, i), fontsize=7, va="center")
             continue
         horizontal = ({"orientation": "horizontal"} if tuple(int(x) for x in matplotlib.__version__.split(".")[:2])
                       >= (3, 10) else {"vert": False})      # 'vert' is deprecated from matplotlib 3.10 on
@@ -160,9 +214,24 @@ def tightness(ratios: dict, *, title: str):
         ax.scatter(np.concatenate(xs), np.concatenate(ys_all), s=5, alpha=0.4, color="C0", rasterized=True)
     ax.axvline(1.0, color="C3", lw=1.2, label="empirical = bound")
     ax.set_yticks(range(len(names)))
-    ax.set_yticklabels(names, fontsize=7)
+    ax.set_yticklabels(ticks, fontsize=7)
     ax.set_xlabel("empirical / bound per run (asserted runs)")
-    ax.set_title(textwrap.fill(title, 70), fontsize=9)
+    # over the whole figure: centred over the axes, which the claims' names push right, it was cut at the right
+    fig.suptitle(textwrap.fill(title, 70), fontsize=9)
     if ax.get_legend_handles_labels()[0]:          # nothing labelled: no legend (matplotlib would warn)
-        ax.legend(fontsize=7)
+        ax.legend(fontsize=7, **LEGEND)
     return fig
+
+
+def _not_drawn(ratios) -> list[str]:
+    """What a claim's tick label says of its runs that have no point: none asserted, 0 / 0, or an infinite ratio."""
+    import numpy as np
+    if ratios.size == 0:
+        return ["no asserted run"]
+    out = []
+    undefined, infinite = int(np.isnan(ratios).sum()), int(np.isinf(ratios).sum())
+    if undefined:
+        out.append(f"{undefined} run(s) 0 / 0: ratio undefined")
+    if infinite:
+        out.append(f"{infinite} run(s) > 0 / 0: ratio infinite")
+    return out

@@ -21,6 +21,7 @@ from certify import ASSUMPTIONS, CLAIMS, DEFAULT_POLICIES, LEM_CI, check, check_
 from reports import _continuation_view, _metamorphic_view
 from reports._figure_pool import FIGURE_MEMO, FigureWriter
 from reports._bounds_view import rdfe_cost_reason, tied_sentence
+from reports._figures import arms_shown, count_note
 from reports._check_view import verdict_table
 from reports._stats import summarize
 from reports._tables import dumps, fmt, fmt_apart_all, jsonable, reason_of, table
@@ -277,11 +278,12 @@ def count_groups(counts, run_classes, arms) -> list[dict]:
 
 def tightness_ratios(cert) -> dict:
     """Per claim (``key (label)``), empirical / bound of every run on which it was asserted (HOLDS or VIOLATED);
-    an undefined ratio (0 / 0) has no point."""
+    an undefined ratio (0 / 0) is kept as NaN, which the figure counts beside the claim's name; a vacuous run (every
+    bound infinite: ratio 0 that says nothing) has no point."""
     out: dict[str, list[float]] = {f"{s.key} ({s.label})": [] for s in cert.summaries}
     names = {s.key: f"{s.key} ({s.label})" for s in cert.summaries}
     for v in cert.verdicts:
-        if v.claim in names and v.judged and not math.isnan(v.ratio):
+        if v.claim in names and v.judged and not v.vacuous:
             out[names[v.claim]].append(float(v.ratio))
     return out
 
@@ -391,7 +393,8 @@ def _make_report(config, out: Path, figures: FigureWriter, *, seeds, policies, b
     a = analyses[full]
     # the continuation window against N_gamma per arm: it needs no run, so the helper draws it during the sweep
     cont = continuation_of(a)
-    figures.draw("reports._continuation_view:window_figure", "continuation_window", cont, a.classes)
+    figures.draw("reports._continuation_view:window_figure", "continuation_window", cont, a.classes,
+                 gaps=[float(g) for g in a.instance.gaps])
     if runs is not None:                                       # load: saved runs, no simulation
         from reports._runs_view import runs_by_budget
         by, policies, seeds = runs_by_budget(runs, configs, policies=policies, seeds=seeds)
@@ -427,7 +430,7 @@ def _make_report(config, out: Path, figures: FigureWriter, *, seeds, policies, b
     same = identical_runs(by, budgets, policies, seeds)
     figures.draw("reports._figures:regret_curves", "regret_vs_budget", budgets, curves,
                  title=f"{config.name}: regret against budget ({len(seeds)} seeds, separate runs per budget)",
-                 bounds=bound_lines, logy=True, identical=same)
+                 bounds=bound_lines, logy=True, identical=same, ticks_at_budgets=True)
     # per-arm counts against their bounds (TACC at the full budget)
     lead = "tacc" if "tacc" in policies else policies[0]
     tacc = by[full, lead]
@@ -441,13 +444,18 @@ def _make_report(config, out: Path, figures: FigureWriter, *, seeds, policies, b
     high_bound = [a.high_count_bound[k] for k in sub]
     run_classes = [refine_partition(a.classes, a.tau, r.facts()) for r in tacc]     # C split by each run
     groups_low, groups_high = count_groups(nl, run_classes, sub), count_groups(nh, run_classes, sub)
+    # at most MAX_ARMS arms drawn (the smallest gaps), the figure saying which are left out
+    shown = [sub.index(k) for k in arms_shown(inst.gaps, among=sub)]
+    labels = [labels[i] for i in shown]
+    groups_low, groups_high = [groups_low[i] for i in shown], [groups_high[i] for i in shown]
+    note = count_note(inst.gaps, len(shown), len(sub))
     figures.draw("reports._figures:count_distribution", "low_counts", labels, groups_low,
-                 [float(low_bound)] * len(sub), ylabel="N^(L)_k",
+                 [float(low_bound)] * len(shown), ylabel="N^(L)_k", note=note,
                  bound_label="bound N_gamma + S0 + 1 (prop:analysis-low-query-bound)",
                  title=f"low-fidelity counts of TACC over {len(tacc)} seeds against their bound, by the arm's class "
                        f"in the run")
     figures.draw("reports._figures:count_distribution", "high_counts", labels, groups_high,
-                 [float(b) for b in high_bound], ylabel="N^(H)_k",
+                 [float(high_bound[i]) for i in shown], ylabel="N^(H)_k", note=note,
                  bound_label="bound 1 + ceil(4 ell / Delta^2) (prop:analysis-high-selection)",
                  title=f"high-fidelity counts of TACC over {len(tacc)} seeds against their bound, by the arm's "
                        f"class in the run")

@@ -7,6 +7,7 @@ of one configuration at each budget of its sweep from them, with no simulation.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from bounds import Config, TaccInputError
@@ -20,7 +21,8 @@ def saved_config(frames, folder) -> Config:
     saved runs are of. A report's sweep keeps it at each of its budgets (the same configuration but for the budget,
     halving); the largest is the report's. A folder holding runs of several configurations (a ``tacc check`` cache)
     is refused, naming ``--from`` (``folder``) and saying to give CONFIG; so is one whose runs match no saved
-    configuration. The configuration's ``source`` says where it was read."""
+    configuration. A full budget whose saved configuration file is damaged is found from its runs' keys. The
+    configuration's ``source`` says where it was read."""
     from dataclasses import replace
 
     sweeps: dict[tuple, list] = {}
@@ -40,7 +42,28 @@ def saved_config(frames, folder) -> Config:
                                                     f"`tacc runs {folder} --to csv` writes the saved configurations' "
                                                     "TOML)")
     (sweep,) = sweeps.values()
-    return replace(max(sweep, key=lambda c: c.params.budget), source=f"saved with the runs in {folder}")
+    best = max(sweep, key=lambda c: c.params.budget)
+    # the full budget's configuration file may be damaged (not used, with a warning, when loading): its runs are then
+    # of no known configuration, and they are found by their key under the same configuration at their budget
+    loose = frames.runs[frames.runs["config_id"].isna()]
+    for budget in sorted({json.loads(c)[-1] for c in loose["checkpoints"] if json.loads(c)}, reverse=True):
+        if budget > best.params.budget:
+            bigger = replace(best, params=replace(best.params, budget=float(budget)))
+            if not _matched_by_key(frames.runs, bigger).empty:
+                best = bigger
+                break
+    return replace(best, source=f"saved with the runs in {folder}")
+
+
+def _matched_by_key(runs, config):
+    """The rows of ``runs`` of no known configuration (its saved file damaged or missing: ``simulate.load_runs``
+    warns) whose cache key is that of a run of ``config``."""
+    from simulate import Task
+
+    loose = runs[runs["config_id"].isna() & runs["key"].notna()]
+    hit = [any(Task(config, p, int(s), cps).key() == k for cps in (None, tuple(json.loads(c))))
+           for p, s, c, k in zip(loose["policy"], loose["seed"], loose["checkpoints"], loose["key"], strict=True)]
+    return loose[hit]
 
 
 def runs_by_budget(frames, configs, *, policies=None, seeds=None) -> tuple[dict, tuple, tuple]:
@@ -56,9 +79,13 @@ def runs_by_budget(frames, configs, *, policies=None, seeds=None) -> tuple[dict,
     for cfg in configs:
         rows = runs[runs["config_id"] == config_id(cfg)]
         if rows.empty:
+            rows = _matched_by_key(runs, cfg)
+        if rows.empty:
+            unknown = int(runs["config_id"].isna().sum())
             raise TaccInputError("from", cfg.name, f"no saved run of this configuration at budget "
                                  f"{cfg.params.budget:g}: the folder holds {len(runs)} run(s) of other "
-                                 f"configurations or budgets")
+                                 f"configurations or budgets" + (f" ({unknown} of no known configuration)"
+                                                                 if unknown else ""))
         picked[float(cfg.params.budget)] = rows
     full = picked[float(configs[-1].params.budget)]
     if policies is None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 import tempfile
 import time
@@ -16,6 +17,7 @@ import traceback
 import warnings
 from importlib import metadata
 from pathlib import Path
+from typing import Any
 
 from bounds import PRESETS, TaccInputError
 
@@ -657,14 +659,65 @@ def _one_line_warning(message, category, filename, lineno, file=None, line=None)
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the command line; returns the exit status (usage errors, ``--help`` and ``--version`` included)."""
+    """Run the command line; returns the exit status (usage errors, ``--help`` and ``--version`` included).
+
+    SIGTERM (``timeout``, a batch system's kill) is taken as Ctrl-C is (:class:`_SigtermAsInterrupt`): children
+    ended, what finished kept, one line ``tacc COMMAND: terminated``, exit 143 (128 + SIGTERM)."""
+    with _SigtermAsInterrupt() as term:
+        try:
+            return _main(argv, term)
+        except KeyboardInterrupt:        # a SIGTERM between the command's end and here
+            _end_children()
+            return _stopped("tacc", term.received)
+
+
+def _stopped(what: str, terminated: bool) -> int:
+    """The one line of an interrupted command, and its exit status: 143 after SIGTERM, 130 after Ctrl-C."""
+    print(f"{what}: {'terminated' if terminated else 'interrupted'}", file=sys.stderr)
+    return 128 + (signal.SIGTERM if terminated else signal.SIGINT)
+
+
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM received: raised as an interrupt, so every handler of Ctrl-C (the run cache's flush, the children
+    ended) handles it the same way."""
+
+
+class _SigtermAsInterrupt:
+    """While entered (in the main thread; elsewhere nothing changes), the first SIGTERM raises :class:`_Terminated`
+    and sets ``received``; a second one during the clean-up is ignored. The previous handler is restored on exit.
+    Without it SIGTERM killed the process at once: no line, and multiprocessing's resource tracker reported the
+    run pool's semaphores as leaked."""
+
+    def __init__(self) -> None:
+        self.received = False
+        self._previous: Any = None
+        self._installed = False
+
+    def _handle(self, signum, frame) -> None:
+        if not self.received:
+            self.received = True
+            raise _Terminated
+
+    def __enter__(self) -> "_SigtermAsInterrupt":
+        try:
+            self._previous = signal.signal(signal.SIGTERM, self._handle)
+            self._installed = True
+        except ValueError:           # not the main thread: signals cannot be handled here
+            pass
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self._installed:
+            signal.signal(signal.SIGTERM, self._previous)
+
+
+def _main(argv: list[str] | None, term: _SigtermAsInterrupt) -> int:
     try:
         args = build_parser().parse_args(_glue_signed_values(sys.argv[1:] if argv is None else list(argv)))
     except SystemExit as exc:  # argparse has printed its one line (or the help)
         return exc.code if isinstance(exc.code, int) else EXIT_INPUT
     except KeyboardInterrupt:  # while a subcommand's arguments import what they list
-        print("tacc: interrupted", file=sys.stderr)
-        return 130
+        return _stopped("tacc", term.received)
     try:
         with warnings.catch_warnings():    # restores Python's own display when the command ends (library use)
             warnings.showwarning = _one_line_warning
@@ -683,10 +736,11 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_OK
     except KeyboardInterrupt:
         _end_children()
-        print(f"tacc {args.command}: interrupted", file=sys.stderr)
-        return 130
+        return _stopped(f"tacc {args.command}", term.received)
     except Exception as exc:  # noqa: BLE001 -- the one place an unexpected error becomes exit 3
         _end_children()
+        if term.received:            # a worker killed by the same SIGTERM broke the pool before it reached us
+            return _stopped(f"tacc {args.command}", True)
         if args.debug:
             traceback.print_exc()
         print(_internal_error(exc, args.command), file=sys.stderr)

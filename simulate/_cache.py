@@ -54,7 +54,8 @@ _TUPLES = ("n_low", "n_high", "continuation", "threshold_count", "high_in_window
 
 
 class CacheMismatchWarning(UserWarning):
-    """A cached record did not match its key or its checksum; it was recomputed."""
+    """A cached record did not match its key or its checksum (it was recomputed), or a configuration kept beside the
+    runs (``configs/<id>.json``) did not parse or did not match its name (it was not used, or written again)."""
 
 
 def run_key(config_digest: str, policy: str, seed: int, checkpoints) -> str:

@@ -21,7 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from bounds import Config, TaccInputError, dump_config, parse_config
-from simulate._cache import RunCache
+import warnings
+
+from simulate._cache import CacheMismatchWarning, RunCache
 from simulate._problem import config_json, config_key
 from simulate._record import RunRecord
 
@@ -246,25 +248,66 @@ def load_frames(path) -> RunFrames:
 def save_configs(root, configs) -> None:
     """Keep each configuration in ``root/configs/<config_id>.json`` (once; the JSON form of
     ``bounds.config_to_dict``, made with the configuration's key), so the runs of a cache folder can be tabulated
-    with their configuration (:func:`load_runs`)."""
+    with their configuration (:func:`load_runs`). A kept file that does not parse, or whose content is not the
+    configuration its name says, is written again, with a
+    :class:`CacheMismatchWarning` naming it."""
     folder = Path(root) / "configs"
     for cid, config in {config_id(c): c for c in configs}.items():
         path = folder / f"{cid}.json"
-        if not path.exists():
-            folder.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(f".tmp-{os.getpid()}")
-            tmp.write_text(config_json(config))
-            os.replace(tmp, path)
+        if path.exists():
+            text = config_json(config)
+            try:
+                same = path.read_bytes() == text.encode()
+            except OSError:
+                same = False
+            if same:
+                continue
+            config_, problem = _read_saved(path)
+            if problem is None:          # the same configuration under another name, or another JSON layout
+                continue
+            warnings.warn(f"run cache {folder}: the saved configuration {path.name} is written again, {problem}",
+                          CacheMismatchWarning, stacklevel=2)
+        folder.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".tmp-{os.getpid()}")
+        tmp.write_text(config_json(config))
+        os.replace(tmp, path)
 
 
-def _saved_configs(folder: Path) -> list:
-    """The configurations :func:`save_configs` kept (``.json``; ``.toml`` in folders of earlier versions)."""
-    out = []
-    for p in sorted(folder.glob("*.json")):
-        out.append(parse_config(json.loads(p.read_text()), source=str(p)))
-    for p in sorted(folder.glob("*.toml")):
-        out.append(parse_config(tomllib.loads(p.read_text()), source=str(p)))
-    return out
+def _read_saved(path: Path) -> tuple[Config | None, str | None]:
+    """The configuration kept in ``path`` (``.json``, or ``.toml`` of earlier versions), or None and what is wrong
+    with the file: it cannot be read, does not parse, is not a configuration, or its content's
+    :func:`config_id` is not its name (a damaged or edited file: the runs saved under it are of the named one)."""
+    try:
+        text = path.read_text()
+        data = tomllib.loads(text) if path.suffix == ".toml" else json.loads(text)
+    except (OSError, UnicodeDecodeError, ValueError) as e:    # JSONDecodeError, TOMLDecodeError are ValueErrors
+        return None, f"it cannot be read ({type(e).__name__}: {e})"
+    try:
+        config = parse_config(data, source=str(path))
+    except TaccInputError as e:
+        return None, f"it is not a valid configuration ({e})"
+    except (TypeError, ValueError, AttributeError) as e:
+        return None, f"it is not a valid configuration ({type(e).__name__}: {e})"
+    cid = config_id(config)
+    if cid != path.stem:
+        return None, f"its content does not match its name (the content's id is {cid})"
+    return config, None
+
+
+def _saved_configs(folder: Path) -> tuple[list, int]:
+    """The configurations :func:`save_configs` kept (``.json``; ``.toml`` in folders of earlier versions), and how
+    many files were not used: one that does not parse or does not match its name is skipped with a
+    :class:`CacheMismatchWarning` naming it."""
+    out, ignored = [], 0
+    for p in sorted(folder.glob("*.json")) + sorted(folder.glob("*.toml")):
+        config, problem = _read_saved(p)
+        if problem is None:
+            out.append(config)
+        else:
+            ignored += 1
+            warnings.warn(f"run cache {folder}: the saved configuration {p.name} is not used, {problem}",
+                          CacheMismatchWarning, stacklevel=3)
+    return out, ignored
 
 
 def load_runs(path) -> RunFrames:
@@ -272,7 +315,9 @@ def load_runs(path) -> RunFrames:
 
     For a cache folder, each record is matched to the configuration it was run with by recomputing the runner's
     key (``simulate.Task.key``) from the configurations kept in ``configs/``; a record whose configuration is
-    not there keeps NA in ``config``, ``config_id`` and ``budget``.
+    not there keeps NA in ``config``, ``config_id`` and ``budget`` (and its cache key in ``key``). A kept
+    configuration file that does not parse or does not match its name is not used (a :class:`CacheMismatchWarning`
+    names it, and one more says how many runs are then of no known configuration).
     """
     from simulate._runner import Task
 
@@ -281,11 +326,11 @@ def load_runs(path) -> RunFrames:
         raise TaccInputError("from", str(path), "is not a folder")
     if any((root / f"runs.{f}").is_file() for f in FORMATS):
         return load_frames(root)
-    configs = _saved_configs(root / "configs")
+    configs, ignored = _saved_configs(root / "configs")
     by_budget: dict = {}
     for c in configs:
         by_budget.setdefault(float(c.params.budget), []).append(c)
-    records, tasks = [], []
+    records, tasks, keys = [], [], []
     for key, rec in RunCache(root).items():
         first = by_budget.get(rec.checkpoints[-1], []) if rec.checkpoints else []
         task = None
@@ -299,6 +344,14 @@ def load_runs(path) -> RunFrames:
                 break
         records.append(rec)
         tasks.append(task)
+        keys.append(key)
     if not records:
         raise TaccInputError("from", str(path), "holds no saved runs")
-    return records_frame(records, tasks)
+    unknown = sum(t is None for t in tasks)
+    if ignored and unknown:
+        warnings.warn(f"run cache {root}: {unknown} of its {len(records)} run(s) have no known configuration "
+                      f"({ignored} saved configuration file(s) not used)", CacheMismatchWarning, stacklevel=2)
+    frames = records_frame(records, tasks)
+    if unknown:      # the cache key of a run with no known configuration too, so a caller that knows it can match it
+        frames.runs["key"] = _pandas().Series(keys, dtype="string")
+    return frames

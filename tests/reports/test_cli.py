@@ -377,6 +377,45 @@ def test_ctrl_c_at_any_moment_ends_with_one_line(tmp_path, delay):
     assert not list(tmp_path.rglob("*.partial"))
 
 
+@pytest.mark.parametrize("delay, group", [(1.0, False), (3.0, True)])
+def test_sigterm_is_taken_as_ctrl_c_with_one_line(tmp_path, delay, group):
+    # `timeout 20 tacc report` (SIGTERM to the process and its group): no line was printed, the exit status was
+    # -15, and multiprocessing's resource tracker printed "There appear to be 5 leaked semaphore objects"
+    import os
+    import signal
+    import time
+    proc = subprocess.Popen([sys.executable, "-c", "import sys; from reports._entry import main; sys.exit(main())",
+                             "report", "--seeds", "50", "--out", str(tmp_path / "r")], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    time.sleep(delay)
+    if group:
+        os.killpg(proc.pid, signal.SIGTERM)
+    else:
+        proc.send_signal(signal.SIGTERM)
+    err = proc.communicate(timeout=60)[1]
+    assert proc.returncode == 143, err
+    lines = err.strip().splitlines()
+    assert lines and lines[-1] in ("tacc report: terminated", "tacc: terminated"), err
+    assert "Traceback" not in err and "leaked" not in err, err
+    assert not list(tmp_path.rglob("*.partial"))
+
+
+def test_sigterm_handler_is_restored_after_the_command(monkeypatch, capsys):
+    """The command line's SIGTERM handler lives only while a command runs (library use keeps its own)."""
+    import signal
+    before = signal.getsignal(signal.SIGTERM)
+    seen = []
+
+    def command(args):
+        seen.append(signal.getsignal(signal.SIGTERM))
+        signal.raise_signal(signal.SIGTERM)
+        raise AssertionError("not reached: SIGTERM ends the command")
+    monkeypatch.setattr("reports.cli._cmd_bounds", command)
+    assert main(["bounds", "set-a"]) == 143
+    assert capsys.readouterr().err == "tacc bounds: terminated\n"
+    assert seen and seen[0] is not before and signal.getsignal(signal.SIGTERM) is before
+
+
 def test_an_interrupt_or_error_ends_every_child_process(monkeypatch, capsys):
     # `tacc report` interrupted on a full cache printed "interrupted", then Python's exit waited forever for two
     # idle workers of a pool nobody shut down (its sweep's generator was not closed): the command line now kills

@@ -388,3 +388,16 @@ def test_a_policy_with_the_same_counts_on_every_seed_gets_the_footnote():
     (x,) = seed_free_regrets(by, [100.0, 200.0], ["rdfe", "tacc"])
     assert "the budget ran out before any phase was completed" in _seed_free_note({"seed_free": [x]})[1]
     assert seed_free_regrets({(1.0, "rdfe"): same[:1]}, [1.0], ["rdfe"]) == []
+
+
+def test_a_vacuous_run_has_no_point_in_the_tightness_data():
+    """The tightness chart drew rdfe-theorem at 0 on an instance where its bound is infinite: a vacuous run gives
+    no ratio; the same run against a finite bound gives its point."""
+    from types import SimpleNamespace as R
+
+    from reports._report import tightness_ratios
+    s = R(key="rdfe-theorem", label="thm:app-rdfe-regret")
+    v = R(claim="rdfe-theorem", judged=True, vacuous=True, ratio=0.0)
+    w = R(claim="rdfe-theorem", judged=True, vacuous=False, ratio=0.25)
+    assert tightness_ratios(R(summaries=[s], verdicts=[v])) == {"rdfe-theorem (thm:app-rdfe-regret)": []}
+    assert tightness_ratios(R(summaries=[s], verdicts=[v, w])) == {"rdfe-theorem (thm:app-rdfe-regret)": [0.25]}

@@ -171,3 +171,54 @@ def test_runs_matched_to_no_saved_configuration_are_refused(swept):
     with pytest.raises(TaccInputError) as e:
         saved_config(f, "DIR")
     assert (e.value.field, e.value.value) == ("--from", "DIR") and "none matched to a configuration" in e.value.reason
+
+
+def _damaged_copy(made, tmp_path, budget, edit):
+    """A copy of the report's run folder whose saved configuration at ``budget`` is edited by ``edit``."""
+    import shutil
+    runs = tmp_path / "runs"
+    shutil.copytree(made / "runs", runs)
+    cfg = default_config()
+    from dataclasses import replace
+    path = runs / "configs" / f"{config_id(replace(cfg, params=replace(cfg.params, budget=budget)))}.json"
+    text = path.read_text()
+    path.write_text(edit(text))
+    assert path.read_text() != text
+    return runs, path, text
+
+
+@pytest.mark.parametrize("at_full", [True, False])
+@pytest.mark.parametrize("edit", [lambda t: t.replace('"high":10.0', '"high":11.0', 1),
+                                  lambda t: t.replace('"high"', '"hifh"', 1)], ids=["value", "byte"])
+def test_a_damaged_saved_configuration_is_warned_about_and_the_report_still_rebuilt(swept, tmp_path, no_runs, capsys,
+                                                                                      at_full, edit):
+    """A configuration file beside the runs edited or damaged: `tacc runs` listed its runs as (unknown) with exit 0
+    and no word, or exited 2 "unknown key" without naming the file; `tacc report --from` exited 2 "no saved run
+    of this configuration". Now: a one-line warning naming the file, the runs said once to have no known
+    configuration, and the report rebuilt from the runs' keys, identical."""
+    made, status = swept
+    full = default_config().params.budget
+    runs, path, good = _damaged_copy(made, tmp_path, full if at_full else full / 4, edit)
+    assert main(["runs", str(runs)]) == 0
+    out, err = capsys.readouterr()
+    lines = err.splitlines()
+    assert len(lines) == 2 and lines[0].startswith("warning: ") and path.name in lines[0] and "not used" in lines[0]
+    assert f"{5 * SEEDS} of its {25 * SEEDS} run(s) have no known configuration" in lines[1]
+    assert "(unknown)" in out
+    assert main(["report", "--from", str(runs), "--out", str(tmp_path / "again")]) == status
+    assert path.name in capsys.readouterr().err
+    assert _report(tmp_path / "again") == _report(made)
+
+
+def test_tacc_report_writes_a_damaged_saved_configuration_again(swept, tmp_path, capsys):
+    """`tacc report` keeps its configurations beside the runs it saves: a damaged one is written again, said."""
+    made, status = swept
+    runs, path, good = _damaged_copy(made, tmp_path, default_config().params.budget,
+                                     lambda t: t.replace('"high":10.0', '"high":11.0', 1))
+    assert main(["report", "--seeds", str(SEEDS), "--out", str(tmp_path), "--executor", "serial",
+                 "--no-progress"]) == status
+    err = capsys.readouterr().err
+    assert f"the saved configuration {path.name} is written again" in err
+    assert path.read_text() == good
+    assert main(["runs", str(runs)]) == 0
+    assert "warning" not in capsys.readouterr().err

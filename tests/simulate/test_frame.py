@@ -97,3 +97,46 @@ def test_bad_folders_and_formats_are_refused(tmp_path, sweep):
     with pytest.raises(TaccInputError) as e:
         records_frame(records[:2], tasks[:1])
     assert e.value.field == "tasks"
+
+
+@pytest.mark.parametrize("damage", [
+    pytest.param(lambda t: t.replace('"high":10.0', '"high":11.0', 1), id="edited-value"),
+    pytest.param(lambda t: t.replace('"high"', '"hifh"', 1), id="flipped-byte-in-a-key"),
+    pytest.param(lambda t: t[: len(t) // 2], id="truncated"),
+])
+def test_a_damaged_saved_configuration_is_not_used_and_is_repaired(sweep, tmp_path, damage):
+    from simulate._cache import CacheMismatchWarning
+    tasks, records = sweep
+    run_tasks(tasks[:6], cache=tmp_path)          # one configuration: 6 runs
+    (path,) = (tmp_path / "configs").iterdir()
+    good = path.read_text()
+    bad = damage(good)
+    assert bad != good
+    path.write_text(bad)
+    with pytest.warns(CacheMismatchWarning) as seen:
+        f = load_runs(tmp_path)                   # never a TaccInputError: a damaged cache file is not bad input
+    messages = [str(w.message) for w in seen]
+    assert len(messages) == 2
+    assert path.name in messages[0] and "not used" in messages[0]
+    assert "6 of its 6 run(s) have no known configuration" in messages[1]
+    assert f.runs["config"].isna().all() and f.runs["key"].tolist() == sorted(t.key() for t in tasks[:6])
+    with pytest.warns(CacheMismatchWarning, match=f"{path.name} is written again"):
+        run_tasks(tasks[:6], cache=tmp_path)      # the runner saving runs of this configuration repairs the file
+    assert path.read_text() == good
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        g = load_runs(tmp_path)
+    assert g.runs["config_id"].tolist() == [config_id(tasks[0].config)] * 6
+
+
+def test_a_saved_configuration_under_another_name_is_not_used(sweep, tmp_path):
+    from simulate._cache import CacheMismatchWarning
+    tasks, _ = sweep
+    run_tasks(tasks[:1], cache=tmp_path)
+    (path,) = (tmp_path / "configs").iterdir()
+    path.rename(path.with_name("0123456789abcdef.json"))      # valid content, but not the configuration named
+    with pytest.warns(CacheMismatchWarning) as seen:
+        f = load_runs(tmp_path)
+    assert "0123456789abcdef.json is not used, its content does not match its name" in str(seen[0].message)
+    assert f.runs["config"].isna().all()

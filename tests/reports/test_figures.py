@@ -1,0 +1,165 @@
+"""The report's figures at any number of arms: bounded size, a stated rule for the arms drawn and what is left
+out, fixed legends (no library warning), every label inside the figure, ticks on the points."""
+
+import math
+import warnings
+
+import pytest
+from matplotlib.layout_engine import TightLayoutEngine
+
+from bounds import analyze, continuation_of, parse_config
+from reports._figures import (MAX_ARMS, arms_shown, count_distribution, count_note, regret_curves, shown_note,
+                              tightness)
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    """Each test's figures are closed after it (pyplot keeps them, and warns past 20 open)."""
+    yield
+    import matplotlib.pyplot as plt
+    plt.close("all")
+
+
+def _laid_out(fig):
+    TightLayoutEngine().execute(fig)
+    fig.canvas.draw()
+    return fig.canvas.get_renderer()
+
+
+def _inside(fig, texts, box):
+    """Each non-empty text's drawn extent lies in ``box`` (a Bbox in display pixels)."""
+    renderer = _laid_out(fig)
+    out = []
+    for t in texts:
+        if t.get_visible() and t.get_text():
+            e = t.get_window_extent(renderer)
+            out.append((t.get_text(), box.x0 <= e.x0 and e.x1 <= box.x1 and box.y0 <= e.y0 and e.y1 <= box.y1))
+    return out
+
+
+def _many_arms(k=2000):
+    return parse_config({"name": "many", "instance": {
+        "means": {"distribution": "uniform", "low": 0.1, "high": 0.9, "n_arms": k}, "seed": 0,
+        "low": {"model": "power_decay", "zeta": 0.2, "r": 0.5, "signs": "random"}},
+        "costs": {"low": 1.0, "high": 10.0},
+        "params": {"budget": 2e5, "delta": 0.05, "rho": "min", "gamma": 0.063, "eta": 1e-4, "s0": 10}})
+
+
+# --- which arms a per-arm figure draws --------------------------------------------------------------------------
+def test_arms_shown_are_the_smallest_gaps_in_arm_order():
+    gaps = [0.3, 0.0, 0.1, 0.5, 0.1, 0.2]
+    assert arms_shown(gaps, limit=3) == [1, 2, 4]                 # k* (gap 0) first, a tie by index
+    assert arms_shown(gaps, among=[0, 2, 3, 4, 5], limit=2) == [2, 4]
+    assert arms_shown(gaps, limit=100) == list(range(6))           # all fit: every arm, in arm order
+    assert arms_shown([], limit=3) == []
+    assert shown_note(6, 6) == "" and shown_note(3, 6) == "3 of 6 arms drawn: the 3 with the smallest gaps; 3 left out"
+
+
+def test_count_note_names_a_tied_best_arm_and_the_arms_left_out():
+    assert count_note([0.0, 0.2, 0.3], 2, 2) == ""                  # k* alone, every suboptimal arm drawn
+    tie = count_note([0.0, 0.0, 0.2, 0.2, 0.4], 3, 3)
+    assert "1 arm(s) tied with the best mean (1; gap 0) not drawn" in tie and "left out" not in tie
+    assert count_note([0.0] + [0.1] * 40, MAX_ARMS, 40).endswith(f"{MAX_ARMS} of 40 suboptimal arms drawn: the "
+                                                                 f"{MAX_ARMS} with the smallest gaps; 10 left out")
+
+
+def test_continuation_window_at_2000_arms_draws_the_smallest_gaps_and_says_how_many_are_left_out():
+    from reports._continuation_view import window_figure
+    a = analyze(_many_arms())
+    gaps = [float(g) for g in a.instance.gaps]
+    fig = window_figure(continuation_of(a), a.classes, gaps=gaps)
+    ax = fig.axes[0]
+    shown = arms_shown(gaps)
+    assert [int(t.get_text().split()[0]) for t in ax.get_yticklabels()] == shown[::-1]
+    assert a.instance.best_arm in shown and len(shown) == MAX_ARMS
+    assert f"{MAX_ARMS} of 2000 arms drawn: the {MAX_ARMS} with the smallest gaps; {2000 - MAX_ARMS} left out" \
+        in ax.get_title()
+    w, h = fig.get_size_inches()
+    assert w * h <= 6.4 * (0.32 * MAX_ARMS + 1.8)
+    # without gaps: the first arms, and the title still says how many are left out
+    assert "30 of 2000 arms drawn: the first 30; 1970 left out" in window_figure(continuation_of(a)).axes[0].get_title()
+
+
+def test_continuation_window_labels_stay_inside_the_axes():
+    from reports._continuation_view import window_figure
+    from reports._report import default_config
+    a = analyze(default_config())
+    fig = window_figure(continuation_of(a), a.classes)
+    ax = fig.axes[0]
+    marks = [t for t in ax.texts if t.get_text().startswith("tau=")]
+    assert {t.get_text() for t in marks} >= {"tau=1", "tau=inf"}
+    assert all(ok for _, ok in _inside(fig, marks, ax.bbox)), _inside(fig, marks, ax.bbox)
+
+
+def test_count_figure_size_is_bounded_and_its_legend_lists_the_classes_then_the_bound():
+    labels = [f"{k} (B)" for k in range(MAX_ARMS)]
+    groups = [{"A": [1, 2]} if k == 0 else {"B": [3, 4, 5]} for k in range(MAX_ARMS)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fig = count_distribution(labels, groups, [6.0] * MAX_ARMS, title="t", ylabel="N", bound_label="bound",
+                                 note="a note")
+    assert fig.get_size_inches()[0] <= 19.0
+    leg = fig.axes[0].get_legend()
+    assert [t.get_text() for t in leg.get_texts()] == ["runs with the arm in A", "runs with the arm in B", "bound"]
+    assert leg._loc != 0                                   # a fixed place, not "best" (0)
+    assert fig._suptitle.get_text().endswith("\na note")
+    texts = [fig._suptitle, *leg.get_texts()]
+    assert [t for t, ok in _inside(fig, texts, fig.bbox) if not ok] == []
+    few = count_distribution(["2 (A)", "3 (A)"], [{"A": [1]}, {"A": [1]}], [6.0, 6.0], ylabel="N",
+                             title="high-fidelity counts of TACC over 5 seeds against their bound, by the arm's class "
+                                   "in the run", bound_label="bound 1 + ceil(4 ell / Delta^2) (prop:x)",
+                             note=count_note([0.0, 0.0, 0.2, 0.2], 2, 2))
+    texts = [few._suptitle, *few.axes[0].get_legend().get_texts()]
+    assert [t for t, ok in _inside(few, texts, few.bbox) if not ok] == []
+
+
+# --- tightness: what is not drawn is said, the title fits ----------------------------------------------------------
+def test_tightness_says_undefined_ratios_and_its_title_fits():
+    title = "tightness at the full budget: empirical / bound per run (1000 seeds x 5 policies)"
+    fig = tightness({"fidelity-rule (lem:fidelity-rule)": [math.nan] * 3000, "x (lem:x)": [0.5, math.nan, 0.25],
+                     "y (lem:y)": [], "z (lem:z)": [math.inf, 0.5]}, title=title)
+    ax = fig.axes[0]
+    ticks = [t.get_text() for t in ax.get_yticklabels()]
+    assert ticks == ["fidelity-rule (lem:fidelity-rule)\n3000 run(s) 0 / 0: ratio undefined",
+                     "x (lem:x)\n1 run(s) 0 / 0: ratio undefined", "y (lem:y)\nno asserted run",
+                     "z (lem:z)\n1 run(s) > 0 / 0: ratio infinite"]
+    assert sorted(ax.collections[0].get_offsets()[:, 0].tolist()) == [0.25, 0.5, 0.5]
+    texts = [fig._suptitle, *ax.get_yticklabels(), *ax.get_legend().get_texts()]
+    assert [t for t, ok in _inside(fig, texts, fig.bbox) if not ok] == []
+    assert ax.get_legend()._loc != 0
+
+
+def test_tightness_ratios_keep_an_undefined_ratio_for_the_figure():
+    from types import SimpleNamespace
+
+    from reports._report import tightness_ratios
+    summ = (SimpleNamespace(key="x", label="lem:x"),)
+    v = [SimpleNamespace(claim="x", judged=True, ratio=math.nan), SimpleNamespace(claim="x", judged=False, ratio=0.9)]
+    out = tightness_ratios(SimpleNamespace(summaries=summ, verdicts=v))
+    assert len(out["x (lem:x)"]) == 1 and math.isnan(out["x (lem:x)"][0])
+
+
+# --- regret against budget: ticks on the budgets, a fixed legend ------------------------------------------------
+def test_regret_curves_tick_at_the_budgets():
+    budgets = [250.0, 500.0, 1000.0, 2000.0, 4000.0]
+    fig = regret_curves(budgets, {"tacc": ([1.0, 2.0, 3.0, 4.0, 5.0], [0.1] * 5)}, title="t", logy=True,
+                        ticks_at_budgets=True)
+    ax = fig.axes[0]
+    assert list(ax.get_xticks()) == budgets and [t.get_text() for t in ax.get_xticklabels()] == \
+        ["250", "500", "1000", "2000", "4000"]
+    assert list(ax.xaxis.get_minorticklocs()) == []
+    assert ax.get_legend()._loc != 0
+    plain = regret_curves(budgets, {"tacc": ([1.0, 2.0, 3.0, 4.0, 5.0], [0.1] * 5)}, title="t")
+    assert list(plain.axes[0].get_xticks()) != budgets                   # powers of 2 unless asked
+
+
+@pytest.mark.parametrize("k", [5, 100])
+def test_no_library_warning_whatever_k(k):
+    import numpy as np
+    labels = [f"{i} (B)" for i in range(min(k, MAX_ARMS))]
+    groups = [{"B": np.arange(2000).tolist()} for _ in labels]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        count_distribution(labels, groups, [6.0] * len(labels), title="t", ylabel="N", bound_label="bound")
+        tightness({"x (lem:x)": np.linspace(0, 1, 5000).tolist()}, title="t")
+        regret_curves(list(range(1, k + 1)), {"tacc": (list(range(1, k + 1)), [0.0] * k)}, title="t")
