@@ -225,8 +225,9 @@ def test_count_groups_and_tightness_ratios_follow_the_runs(report):
     g = count_groups(np.array([[7], [8], [9]]), cls, [1])
     assert g == [{"C^d": [7, 9], "C^u": [8]}]
     summ = (SimpleNamespace(key="x", label="lem:x"),)
-    v = [SimpleNamespace(claim="x", judged=True, ratio=0.5), SimpleNamespace(claim="x", judged=False, ratio=0.9),
-         SimpleNamespace(claim="x", judged=True, ratio=0.25)]
+    v = [SimpleNamespace(claim="x", judged=True, ratio=0.5, vacuous=False),
+         SimpleNamespace(claim="x", judged=False, ratio=0.9, vacuous=False),
+         SimpleNamespace(claim="x", judged=True, ratio=0.25, vacuous=False)]
     assert tightness_ratios(SimpleNamespace(summaries=summ, verdicts=v)) == {"x (lem:x)": [0.5, 0.25]}
     from reports._figures import tightness
     fig = tightness({"x (lem:x)": [0.5, 0.25], "y (lem:y)": []}, title="t")
