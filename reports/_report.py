@@ -283,7 +283,7 @@ def tightness_ratios(cert) -> dict:
     out: dict[str, list[float]] = {f"{s.key} ({s.label})": [] for s in cert.summaries}
     names = {s.key: f"{s.key} ({s.label})" for s in cert.summaries}
     for v in cert.verdicts:
-        if v.claim in names and v.judged and not v.vacuous:
+        if v.claim in names and v.judged and not getattr(v, "vacuous", False):   # a stand-in may lack the field
             out[names[v.claim]].append(float(v.ratio))
     return out
 
