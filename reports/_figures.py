@@ -13,6 +13,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.layout_engine import TightLayoutEngine  # noqa: E402
 
+from reports._arms_shown import MAX_ARMS, arms_shown, count_note, shown_note  # noqa: E402
+
 __all__ = ["save", "regret_curves", "count_distribution", "tightness", "MAX_ARMS", "arms_shown", "shown_note",
            "LEGEND", "count_note"]
 
@@ -20,41 +22,9 @@ _STYLE = {"tacc": ("C0", "o"), "dnc": ("C1", "s"), "mf-ucb": ("C2", "^"), "ucb":
           "weak-fixed": ("C5", "x"), "low-improving": ("C6", "+"), "rdfe": ("C7", "*")}
 
 
-#: at most this many arms are drawn in a per-arm figure, so that its size is bounded whatever K is.
-MAX_ARMS = 30
-
 #: where every legend goes: right of the axes, where no data is drawn (a fixed place: loc="best" searches the data,
 #: which matplotlib warns is slow on many points)
 LEGEND = {"loc": "upper left", "bbox_to_anchor": (1.01, 1.0), "borderaxespad": 0}
-
-
-def arms_shown(gaps, among=None, limit: int = MAX_ARMS) -> list[int]:
-    """The arms a per-arm figure draws: of ``among`` (every arm when None), the ``limit`` with the smallest gaps
-    (ties by arm index, so a best arm k* comes first), listed in arm order."""
-    among = range(len(gaps)) if among is None else among
-    return sorted(sorted(among, key=lambda k: (gaps[k], k))[:limit])
-
-
-def shown_note(n_shown: int, n_total: int, what: str = "arms") -> str:
-    """The sentence a per-arm figure carries when it leaves arms out (empty when it draws them all)."""
-    if n_shown >= n_total:
-        return ""
-    return (f"{n_shown} of {n_total} {what} drawn: the {n_shown} with the smallest gaps; "
-            f"{n_total - n_shown} left out")
-
-
-def count_note(gaps, n_shown: int, n_suboptimal: int) -> str:
-    """What a per-arm count figure (suboptimal arms only) says it leaves out: the arms tied with the best mean
-    (gap 0 besides k*: the count bounds are for suboptimal arms), and the arms past ``MAX_ARMS``."""
-    tied = [k for k, g in enumerate(gaps) if g == 0][1:]
-    parts = []
-    if tied:
-        names = ", ".join(map(str, tied[:10])) + (", ..." if len(tied) > 10 else "")
-        parts.append(f"{len(tied)} arm(s) tied with the best mean ({names}; gap 0) not drawn: "
-                     f"prop:analysis-low-query-bound and prop:analysis-high-selection bound suboptimal arms only")
-    if n_shown < n_suboptimal:
-        parts.append(shown_note(n_shown, n_suboptimal, "suboptimal arms"))
-    return ". ".join(parts)
 
 
 def _fig(width=6.4, height=4.0):

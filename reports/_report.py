@@ -21,7 +21,7 @@ from certify import ASSUMPTIONS, CLAIMS, DEFAULT_POLICIES, LEM_CI, check, check_
 from reports import _continuation_view, _metamorphic_view
 from reports._figure_pool import FIGURE_MEMO, FigureWriter
 from reports._bounds_view import rdfe_cost_reason, tied_sentence
-from reports._figures import arms_shown, count_note
+from reports._arms_shown import arms_shown, count_note
 from reports._check_view import verdict_table
 from reports._stats import summarize
 from reports._tables import dumps, fmt, fmt_apart_all, jsonable, reason_of, table
