@@ -250,7 +250,7 @@ def save_configs(root, configs) -> None:
     ``bounds.config_to_dict``, made with the configuration's key), so the runs of a cache folder can be tabulated
     with their configuration (:func:`load_runs`). A kept file that does not parse, or whose content is not the
     configuration its name says, is written again, with a
-    :class:`CacheMismatchWarning` naming it."""
+    ``simulate._cache.CacheMismatchWarning`` naming it."""
     folder = Path(root) / "configs"
     for cid, config in {config_id(c): c for c in configs}.items():
         path = folder / f"{cid}.json"
@@ -297,7 +297,7 @@ def _read_saved(path: Path) -> tuple[Config | None, str | None]:
 def _saved_configs(folder: Path) -> tuple[list, int]:
     """The configurations :func:`save_configs` kept (``.json``; ``.toml`` in folders of earlier versions), and how
     many files were not used: one that does not parse or does not match its name is skipped with a
-    :class:`CacheMismatchWarning` naming it."""
+    ``simulate._cache.CacheMismatchWarning`` naming it."""
     out, ignored = [], 0
     for p in sorted(folder.glob("*.json")) + sorted(folder.glob("*.toml")):
         config, problem = _read_saved(p)
@@ -316,8 +316,9 @@ def load_runs(path) -> RunFrames:
     For a cache folder, each record is matched to the configuration it was run with by recomputing the runner's
     key (``simulate.Task.key``) from the configurations kept in ``configs/``; a record whose configuration is
     not there keeps NA in ``config``, ``config_id`` and ``budget`` (and its cache key in ``key``). A kept
-    configuration file that does not parse or does not match its name is not used (a :class:`CacheMismatchWarning`
-    names it, and one more says how many runs are then of no known configuration).
+    configuration file that does not parse or does not match its name is not used (a
+    ``simulate._cache.CacheMismatchWarning`` names it, and one more says how many runs are then of no known
+    configuration).
     """
     from simulate._runner import Task
 
