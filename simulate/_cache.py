@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import hashlib
+import itertools
 import json
 import operator
 import os
@@ -303,7 +304,7 @@ class RunCache:
         self._has_table = False
 
     # -- opening
-    def _connect(self) -> sqlite3.Connection:
+    def _connect(self, _retry: bool = False) -> sqlite3.Connection:
         if self._db is not None:
             return self._db
         self.root.mkdir(parents=True, exist_ok=True)
@@ -319,10 +320,25 @@ class RunCache:
             os.close(fd)
         uri = f"{self.path.resolve().as_uri()}?nofollow=1"
         db = sqlite3.connect(uri, uri=True, timeout=60.0)
-        db.execute("PRAGMA synchronous=NORMAL")
-        # a new file gets its table in the transaction of its first records (one commit, not two)
-        self._has_table = db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'runs'"
-                                     ).fetchone() is not None
+        try:
+            db.execute("PRAGMA synchronous=NORMAL")
+            # a new file gets its table in the transaction of its first records (one commit, not two)
+            self._has_table = db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'runs'"
+                                         ).fetchone() is not None
+        except sqlite3.DatabaseError as exc:     # not a database (a damaged header): never read, kept aside
+            db.close()
+            if _retry:
+                raise
+            aside = next(p for i in itertools.count(1)
+                         if not (p := self.path.with_name(f"{DB_NAME}.damaged-{i}")).exists())
+            os.replace(self.path, aside)
+            journal = self.path.with_name(DB_NAME + "-journal")
+            if journal.exists():                 # its rollback journal belongs to it, never to a new file
+                os.replace(journal, aside.with_name(aside.name + "-journal"))
+            warnings.warn(f"run cache {self.path}: not a readable run cache ({exc}); moved to {aside.name}, "
+                          "the runs it held are not used (a sweep makes them again)", CacheMismatchWarning,
+                          stacklevel=3)
+            return self._connect(_retry=True)
         self._db = db
         return db
 

@@ -119,6 +119,27 @@ def test_tampered_record_is_recomputed_with_a_warning(tasks, tmp_path, tamper, m
         assert run_tasks(tasks[:1], cache=tmp_path) == records
 
 
+@pytest.mark.parametrize("journal", [False, True])
+def test_a_cache_file_that_is_no_database_is_moved_aside_and_its_runs_made_again(tasks, tmp_path, journal):
+    """A damaged header (the file is no SQLite database) ended every command with an internal error (exit 3): now
+    the file is kept aside as runs.sqlite.damaged-1, a warning says so, and the runs are made again into a new
+    file (with no journal of the old one beside it)."""
+    first = run_tasks(tasks[:2], cache=tmp_path)
+    db = tmp_path / "runs.sqlite"
+    damaged = bytearray(db.read_bytes())
+    damaged[:16] = b"not a database!!"
+    db.write_bytes(bytes(damaged))
+    if journal:
+        (tmp_path / "runs.sqlite-journal").write_bytes(b"stale")
+    with pytest.warns(CacheMismatchWarning, match="not a readable run cache.*moved to runs.sqlite.damaged-1"):
+        assert run_tasks(tasks[:2], cache=tmp_path) == first
+    assert (tmp_path / "runs.sqlite.damaged-1").read_bytes() == bytes(damaged)
+    assert not (tmp_path / "runs.sqlite-journal").exists()      # no journal of the old file beside the new one
+    with warnings.catch_warnings():                      # the new file is whole: no warning, nothing made again
+        warnings.simplefilter("error")
+        assert run_tasks(tasks[:2], cache=tmp_path) == first
+
+
 def test_untampered_record_is_used_without_recomputing(tasks, tmp_path, monkeypatch):
     first = run_tasks(tasks[:2], cache=tmp_path)
     monkeypatch.setattr(runner, "_run_batch", lambda batch, engine: pytest.fail("a stored run was recomputed"))
