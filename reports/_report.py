@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import math
 import os
-from operator import attrgetter
 from dataclasses import dataclass, fields, replace
 from importlib import resources
+from operator import attrgetter
 from pathlib import Path
 
 import numpy as np
@@ -20,8 +20,8 @@ from bounds import ArmClass, analyze, continuation_of, parse_config, refine_part
 from certify import ASSUMPTIONS, CLAIMS, DEFAULT_POLICIES, LEM_CI, check, check_assumptions
 from reports import _continuation_view, _metamorphic_view
 from reports._figure_pool import FIGURE_MEMO, FigureWriter
-from reports._bounds_view import rdfe_cost_reason, tied_sentence
 from reports._arms_shown import arms_shown, count_note
+from reports._bounds_view import rdfe_cost_reason, tied_sentence
 from reports._check_view import verdict_table
 from reports._stats import summarize
 from reports._tables import dumps, fmt, fmt_apart_all, jsonable, reason_of, table

@@ -198,13 +198,9 @@ def _option(option: str, load, value):
 
 
 def _seeds(text: str) -> range:
-    """``--seeds``, parsed by ``simulate.parse_seeds``; an error names ``--seeds``, and a value with a minus sign
-    says that seeds are >= 0."""
+    """``--seeds``, parsed by ``simulate.parse_seeds``; an error names ``--seeds``."""
     from simulate import parse_seeds
 
-    if text.lstrip().startswith("-"):
-        raise TaccInputError("--seeds", text, "seeds must be >= 0: A:B runs seeds A..B-1 (0 <= A < B), N runs "
-                                              "0..N-1")
     return _option("--seeds", parse_seeds, text)
 
 

@@ -16,13 +16,12 @@ import json
 import math
 import os
 import tomllib
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from bounds import Config, TaccInputError, dump_config, parse_config
-import warnings
-
 from simulate._cache import CacheMismatchWarning, RunCache
 from simulate._problem import config_json, config_key
 from simulate._record import RunRecord
@@ -254,22 +253,22 @@ def save_configs(root, configs) -> None:
     folder = Path(root) / "configs"
     for cid, config in {config_id(c): c for c in configs}.items():
         path = folder / f"{cid}.json"
+        text = config_json(config)
         if path.exists():
-            text = config_json(config)
             try:
                 same = path.read_bytes() == text.encode()
             except OSError:
                 same = False
             if same:
                 continue
-            config_, problem = _read_saved(path)
+            problem = _read_saved(path)[1]
             if problem is None:          # the same configuration under another name, or another JSON layout
                 continue
             warnings.warn(f"run cache {folder}: the saved configuration {path.name} is written again, {problem}",
                           CacheMismatchWarning, stacklevel=2)
         folder.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".tmp-{os.getpid()}")
-        tmp.write_text(config_json(config))
+        tmp.write_text(text)
         os.replace(tmp, path)
 
 

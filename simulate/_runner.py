@@ -63,7 +63,9 @@ def parse_seeds(text: str) -> range:
         raise TaccInputError("seeds", text, "must be A:B (seeds A to B-1) or a count N") from None
     if ":" not in text and b < 1:
         raise TaccInputError("seeds", text, "a count N of seeds must be at least 1")
-    if a < 0 or b <= a:
+    if a < 0:
+        raise TaccInputError("seeds", text, "seeds must be >= 0 (A:B runs seeds A to B-1, 0 <= A < B)")
+    if b <= a:
         raise TaccInputError("seeds", text, "needs 0 <= A < B (seeds A to B-1)")
     return range(a, b)
 
