@@ -150,7 +150,7 @@ def window_figure(c: Continuation, classes=None, order=None, max_arms: int | Non
     At most ``max_arms`` arms are drawn (``reports._figures.MAX_ARMS`` by default): with ``gaps`` the ones with the
     smallest gaps (k* among them, ``reports._figures.arms_shown``), else the first of ``order``; the title says how
     many are left out."""
-    from reports._figures import MAX_ARMS, arms_shown, plt, shown_note
+    from reports._figures import MAX_ARMS, arms_shown, new_figure, shown_note
     w = c.window
     max_arms = MAX_ARMS if max_arms is None else max_arms
     order = list(range(len(w.pulls))) if order is None else list(order)
@@ -163,7 +163,7 @@ def window_figure(c: Continuation, classes=None, order=None, max_arms: int | Non
         note = (f"{len(order)} of {n_total} arms drawn: the first {len(order)}; {n_total - len(order)} left out"
                 if len(order) < n_total else "")
     lo, hi = w.n_gamma - max(w.s0, 1) - 1, w.n_gamma + 2 * max(w.s0, 1) + 1
-    fig, ax = plt.subplots(figsize=(6.4, 0.32 * len(order) + 1.8), dpi=120)
+    fig, ax = new_figure(6.4, 0.32 * len(order) + 1.8)
     ax.axvline(w.n_gamma - 0.5, color="k", lw=1, label="N_gamma")
     ax.axvline(w.n_gamma + w.s0 - 0.5, color="grey", lw=1, ls="--", label="N_gamma + S0 (cap)")
     labelled = set()

@@ -214,9 +214,9 @@ def render(e: Explanation, max_arms: int = 40) -> str:
 def timeline_figure(e: Explanation, max_arms: int = 20):
     """A compact timeline: one row per arm (largest regret share on top), low and high queries by round,
     continuation pulls, the round N_gamma was reached and the certification round."""
-    from reports._figures import plt
+    from reports._figures import new_figure
     order = _order(e)[:max_arms]
-    fig, ax = plt.subplots(figsize=(7.0, 0.45 * len(order) + 1.6), dpi=120)
+    fig, ax = new_figure(7.0, 0.45 * len(order) + 1.6)
     for row, k in enumerate(reversed(order)):
         s = e.arms[k]
         lows, highs = np.asarray(e.low_rounds[k]), np.asarray(e.high_rounds[k])

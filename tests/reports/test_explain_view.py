@@ -142,7 +142,7 @@ def test_the_timeline_legend_covers_no_label(arms, tmp_path):
     fig = _explain_view.timeline_figure(explain(cfg, "tacc", 0))
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-    save(fig, tmp_path, "t", formats=("png",))                           # lays the figure out, then closes it
+    save(fig, tmp_path, "t", formats=("png",))                           # lays the figure out
     ax, r = fig.axes[0], FigureCanvasAgg(fig).get_renderer()
     legend = ax.get_legend().get_window_extent(r)
     labels = [ax.xaxis.label, ax.yaxis.label, ax.title, *ax.get_xticklabels(), *ax.get_yticklabels()]

@@ -8,7 +8,7 @@ import pytest
 from matplotlib.image import imread
 
 from reports._figure_pool import FigureWriter
-from reports._figures import save
+from reports._figures import new_figure, save
 
 CURVES = ([250.0, 500.0, 1000.0], {"tacc": ([3.0, 5.0, 8.0], [0.5, 0.25, 0.125]),
                                     "ucb": ([4.0, 9.0, 20.0], [1.0, 1.0, 2.0])})
@@ -52,9 +52,8 @@ def test_an_interrupt_stops_the_helper_at_once_and_leaves_no_partial_file(tmp_pa
 
 
 def test_save_writes_a_file_whole_or_not_at_all(tmp_path, monkeypatch):
-    import matplotlib.pyplot as plt
     (tmp_path / "f.png").write_bytes(b"the previous figure")
-    fig = plt.figure()
+    fig, _ = new_figure(6.4, 4.8)
 
     def killed(path, **kwargs):                         # dies half-way through writing
         with open(path, "wb") as f:

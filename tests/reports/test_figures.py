@@ -8,16 +8,8 @@ import pytest
 from matplotlib.layout_engine import TightLayoutEngine
 
 from bounds import analyze, continuation_of, parse_config
-from reports._figures import (MAX_ARMS, arms_shown, count_distribution, count_note, regret_curves, shown_note,
-                              tightness)
-
-
-@pytest.fixture(autouse=True)
-def _close_figures():
-    """Each test's figures are closed after it (pyplot keeps them, and warns past 20 open)."""
-    yield
-    import matplotlib.pyplot as plt
-    plt.close("all")
+from reports._figures import (MAX_ARMS, arms_shown, count_distribution, count_note, lay_out, new_figure,
+                              regret_curves, shown_note, tightness)
 
 
 def _laid_out(fig):
@@ -163,3 +155,102 @@ def test_no_library_warning_whatever_k(k):
         count_distribution(labels, groups, [6.0] * len(labels), title="t", ylabel="N", bound_label="bound")
         tightness({"x (lem:x)": np.linspace(0, 1, 5000).tolist()}, title="t")
         regret_curves(list(range(1, k + 1)), {"tacc": (list(range(1, k + 1)), [0.0] * k)}, title="t")
+
+
+# --- drawing cost: the same figure for less work --------------------------------------------------------------------
+def _builders():
+    """A figure of every kind the toolkit draws (a function making a new one each call)."""
+    from bounds import load_config
+    from reports._continuation_view import window_figure
+    from reports._explain_view import explain, timeline_figure
+    a = analyze(load_config("set-b"))
+    e = explain(load_config("set-b"), "tacc", 0)
+    budgets = [250.0, 500.0, 1000.0, 2000.0]
+    curves = {"tacc": ([3.0, 5.0, 8.0, 9.5], [0.5, 0.25, 0.125, 0.1]), "ucb": ([4.0, 7.0, 9.0, 12.0], [0.5] * 4)}
+    return {
+        "regret": lambda: regret_curves(budgets, curves, title="regret " * 20, logy=True,
+                                        bounds={"thm": [10.0, 20.0, 30.0, 40.0]}),
+        "regret-ticks": lambda: regret_curves(budgets, curves, title="t", ticks_at_budgets=True),
+        "counts": lambda: count_distribution(["1 (B)", "2 (C)"], [{"B": [3, 4, 5]}, {"C^d": [10, 11], "C^u": [20]}],
+                                             [6.0, 30.0], title="t", ylabel="N", bound_label="bound", note="n"),
+        "tightness": lambda: tightness({"x (lem:x)": [0.5, math.nan, 0.25], "y (lem:y)": []}, title="t"),
+        "window": lambda: window_figure(continuation_of(a), a.classes),
+        "timeline": lambda: timeline_figure(e),
+    }
+
+
+@pytest.mark.parametrize("kind", ["regret", "regret-ticks", "counts", "tightness", "window", "timeline"])
+def test_lay_out_is_the_tight_layout_measuring_each_axes_once(kind):
+    """``lay_out`` sets the subplot parameters ``TightLayoutEngine`` sets (it measures every Axes twice at the same
+    positions), measuring each Axes once, and leaves nothing on the figure."""
+    make = _builders()[kind]
+    engine, ours = make(), make()
+    TightLayoutEngine().execute(engine)
+    measured = []
+    ax = ours.axes[0]
+    real = ax.get_tightbbox
+    ax.get_tightbbox = lambda *a, **k: measured.append(1) or real(*a, **k)     # counts the measurements
+    lay_out(ours)
+    assert len(measured) == 1
+    del ax.get_tightbbox
+    params = [(f.subplotpars.left, f.subplotpars.right, f.subplotpars.bottom, f.subplotpars.top)
+              for f in (engine, ours)]
+    assert params[0] == params[1] and params[1] != (0.125, 0.9, 0.11, 0.88)   # laid out (not the defaults)
+    assert ours.get_layout_engine() is None and "get_tightbbox" not in vars(ax)
+
+
+def test_lay_out_measures_again_on_another_renderer():
+    """A measurement is reused only for the same arguments: asked on another renderer, the Axes is measured again."""
+    from matplotlib.backends.backend_agg import RendererAgg
+
+    from reports import _figures
+    fig = _builders()["counts"]()
+    calls = []
+
+    class Engine:                                      # a layout engine measuring on two renderers
+        def execute(self, f):
+            for r in (f.canvas.get_renderer(), RendererAgg(100, 100, 72), f.canvas.get_renderer()):
+                calls.append(f.axes[0].get_tightbbox(r, for_layout_only=True).bounds)
+
+    real = _figures.TightLayoutEngine
+    _figures.TightLayoutEngine = Engine
+    try:
+        lay_out(fig)
+    finally:
+        _figures.TightLayoutEngine = real
+    assert calls[0] == calls[2] != calls[1]
+
+
+def test_boxes_in_one_call_are_the_boxes_of_one_call_each():
+    """``count_distribution`` and ``tightness`` draw all their boxes in one ``boxplot`` call: the same lines (data,
+    colour, width, style, order) as a call per box with its median colour."""
+    from reports._figures import _boxes
+    boxes = [([1.0, 2.0, 3.0, 10.0], 0.1, 0.3, "C2"), ([5.0], 0.5, 0.2, "C3"), ([2.0, 4.0], 1.0, 0.6, None)]
+    _, one = new_figure(4, 3)
+    _boxes(one, boxes)
+    _, each = new_figure(4, 3)
+    for ys, x, w, colour in boxes:
+        each.boxplot([ys], positions=[x], widths=w, showfliers=False, manage_ticks=False,
+                     **({"medianprops": {"color": colour}} if colour else {}))
+
+    def lines(ax):
+        return [(ln.get_xydata().tolist(), ln.get_color(), ln.get_linewidth(), ln.get_linestyle(), ln.get_zorder())
+                for ln in ax.lines]
+    assert lines(one) == lines(each) and len(lines(one)) == 3 * 6
+    assert lines(one)[5][1] == "C2" and lines(one)[-1][1] != "C2"       # the median colours, box by box
+    _, none = new_figure(4, 3)
+    _boxes(none, [])
+    assert len(none.lines) == 0
+
+
+def test_the_figures_module_imports_no_pyplot():
+    """Figures are drawn on the Agg canvas without pyplot: importing them neither imports pyplot (its figure
+    registry) nor chooses a backend for the process (``matplotlib.use`` at import did)."""
+    import os
+    import subprocess
+    import sys
+    code = ("import sys, matplotlib, reports._figures; "
+            "print('matplotlib.pyplot' in sys.modules, matplotlib.rcParams._get('backend'))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env={**os.environ, "MPLBACKEND": "svg"}).stdout.split()
+    assert out == ["False", "svg"]
