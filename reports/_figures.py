@@ -67,10 +67,11 @@ def lay_out(fig) -> None:
     """Matplotlib's tight layout (``TightLayoutEngine().execute``, its default padding), each Axes measured once.
 
     The engine measures every Axes' tight box twice at the same positions (a first pass, then a second one fitting
-    the whole figure's rectangle; the subplot parameters change only after both), and a measurement lays out every
-    tick and text: here each Axes answers the engine's second measurement with its first (same renderer, same
-    arguments), so the subplot parameters are the engine's at about half its cost. Nothing is left on the figure
-    (neither a layout engine nor the memory of a measurement)."""
+    the whole figure's rectangle; the subplot parameters change only after both), and a measurement places every
+    tick and its label again: here each Axes answers the engine's second measurement with its first (same renderer,
+    same arguments), so the subplot parameters are the engine's, without its second pass (the text sizes are cached
+    by then, so the pass saved is the smaller one). Nothing is left on the figure (neither a layout engine nor the
+    memory of a measurement)."""
     measured: dict = {}
     axes = [(ax, vars(ax).get("get_tightbbox")) for ax in fig.axes]     # with what an Axes had of its own
     for ax, _ in axes:
@@ -197,7 +198,7 @@ def count_distribution(labels, groups: list, bounds: list, *, title: str, ylabel
 def _boxes(ax, boxes: list, **kwargs) -> None:
     """Draw ``boxes`` (each ``(values, position, width, median colour or None)``) without fliers or ticks, in one
     ``Axes.boxplot`` call: the same artists in the same order as one call per box (each call reads every rcParams
-    entry six times, a fifth of the time the report's figures took to build with a call per box)."""
+    entry six times: profiled, one call per figure took 1.0 s of the report's five figures where 27 took 2.2 s)."""
     if not boxes:
         return
     drawn = ax.boxplot([b[0] for b in boxes], positions=[b[1] for b in boxes], widths=[b[2] for b in boxes],

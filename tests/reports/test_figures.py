@@ -158,7 +158,8 @@ def test_no_library_warning_whatever_k(k):
 
 
 # --- drawing cost: the same figure for less work --------------------------------------------------------------------
-def _builders():
+@pytest.fixture(scope="module")
+def builders():
     """A figure of every kind the toolkit draws (a function making a new one each call)."""
     from bounds import load_config
     from reports._continuation_view import window_figure
@@ -180,10 +181,10 @@ def _builders():
 
 
 @pytest.mark.parametrize("kind", ["regret", "regret-ticks", "counts", "tightness", "window", "timeline"])
-def test_lay_out_is_the_tight_layout_measuring_each_axes_once(kind):
+def test_lay_out_is_the_tight_layout_measuring_each_axes_once(builders, kind):
     """``lay_out`` sets the subplot parameters ``TightLayoutEngine`` sets (it measures every Axes twice at the same
     positions), measuring each Axes once, and leaves nothing on the figure."""
-    make = _builders()[kind]
+    make = builders[kind]
     engine, ours = make(), make()
     TightLayoutEngine().execute(engine)
     measured = []
@@ -199,12 +200,12 @@ def test_lay_out_is_the_tight_layout_measuring_each_axes_once(kind):
     assert ours.get_layout_engine() is None and "get_tightbbox" not in vars(ax)
 
 
-def test_lay_out_measures_again_on_another_renderer():
+def test_lay_out_measures_again_on_another_renderer(builders, monkeypatch):
     """A measurement is reused only for the same arguments: asked on another renderer, the Axes is measured again."""
     from matplotlib.backends.backend_agg import RendererAgg
 
     from reports import _figures
-    fig = _builders()["counts"]()
+    fig = builders["counts"]()
     calls = []
 
     class Engine:                                      # a layout engine measuring on two renderers
@@ -212,12 +213,8 @@ def test_lay_out_measures_again_on_another_renderer():
             for r in (f.canvas.get_renderer(), RendererAgg(100, 100, 72), f.canvas.get_renderer()):
                 calls.append(f.axes[0].get_tightbbox(r, for_layout_only=True).bounds)
 
-    real = _figures.TightLayoutEngine
-    _figures.TightLayoutEngine = Engine
-    try:
-        lay_out(fig)
-    finally:
-        _figures.TightLayoutEngine = real
+    monkeypatch.setattr(_figures, "TightLayoutEngine", Engine)
+    lay_out(fig)
     assert calls[0] == calls[2] != calls[1]
 
 
