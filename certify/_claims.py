@@ -167,7 +167,8 @@ class ClaimContext:
         self._bounds: dict = {}             # (classes, s0) -> (TaccBound, scaled terms, scaled total)
         self._low_bounds: dict = {}         # s0 -> low_query_bound(n_gamma, s0)
         self._run: tuple = (None, None, None)   # the last record judged: (record, refined classes, regret shares)
-        self._scans: dict = {}              # claim -> {value key: scan} (certify.judge, a KeyedMeasure's key)
+        self._scans: dict = {}              # id(claim) -> (claim, {value key: scan}) (certify.judge, KeyedMeasure)
+        self._keys: tuple = (None, {})      # (the last record judged, {key function: its key})
         # Delta_k lambda_L and Delta_k lambda_H exactly, as integers over 2**shift (Delta_k and the costs are
         # floats: integers over powers of two, so their products are too)
         g, sg = dyadic_ints(self.gaps)
@@ -272,6 +273,11 @@ class ClaimContext:
     def mu_high(self) -> list:
         """mu_k^(H) per arm, as floats."""
         return [float(m) for m in self.problem.instance.mu_high]
+
+    @functools.cached_property
+    def mu_high_scaled(self) -> list:
+        """mu_k^(H) per arm as (num, shift), mu = num / 2**shift exactly."""
+        return [_float_scaled(m) for m in self.mu_high]
 
     @functools.cached_property
     def ucb_bounds(self) -> list:
@@ -482,21 +488,42 @@ def _rdfe_width(ctx, rec):
     """Each end of a stored interval is a float rounding of mu_hat +- (G(n) + B_k(n)) with at most
     ``_INTERVAL_ROUNDINGS`` roundings, so width and centre are compared with the error bound
     gamma_4 (|UCB| + |LCB|) (``certify._exact.rounding_error``). Width UCB - LCB, half-width and
-    |mu_H - (UCB + LCB) / 2| are exact: integers over 2**(shift + 2)."""
-    mu = ctx.mu_high
+    |mu_H - (UCB + LCB) / 2| are exact: integers over 2**(shift + 2).
+
+    Each measurement is :func:`_scaled_measurement`'s, made in one step (:func:`_made`): a run has one per active
+    arm and completed phase, each with its own interval ends, so none is shared between runs."""
+    mu = ctx.mu_high_scaled
     out = []
-    for ph in _completed(rec):
+    append = out.append
+    for ph in rec.phases:
+        if not ph.completed:
+            continue
+        r = ph.r
+        ee, se = _float_scaled(ph.eps)
         for k, u, lo in zip(ph.active, ph.ucb, ph.lcb, strict=True):
             err = rounding_error(abs(u) + abs(lo), _INTERVAL_ROUNDINGS)
-            (eu, su), (el, sl), (em, sm), (ee, se) = (_float_scaled(u), _float_scaled(lo), _float_scaled(mu[k]),
-                                                      _float_scaled(ph.eps))
+            (eu, su), (el, sl), (em, sm) = _float_scaled(u), _float_scaled(lo), mu[k]
             s = max(su, sl, sm, se)
-            eu, el, em, ee = eu << (s - su), el << (s - sl), em << (s - sm), ee << (s - se)
+            eu, el, em, e_r = eu << (s - su), el << (s - sl), em << (s - sm), ee << (s - se)
             half = (eu - el) << 1                           # (UCB - LCB) / 2, over 2**(s + 2)
             dev = abs((em << 2) - ((eu + el) << 1))         # |mu_H - (UCB + LCB) / 2|
-            out.append(_scaled_measurement("UCB - LCB", ee, half << 1, s + 2, arm=k, phase=ph.r, error=err))
-            out.append(_scaled_measurement("|mu_H - center|", half, dev, s + 2, arm=k, phase=ph.r, error=err))
+            en, es = _float_scaled(err) if err != 0 else (0, 0)
+            append(_made("UCB - LCB", e_r, half << 1, s + 2, k, r, err, en, es))
+            append(_made("|mu_H - center|", half, dev, s + 2, k, r, err, en, es))
     return out
+
+
+def _made(what: str, bound: int, empirical: int, shift: int, arm, phase, error: float, en: int, es: int):
+    """``_scaled_measurement(what, bound, empirical, shift, arm=arm, phase=phase, error=error)`` for a finite
+    ``bound`` and a finite float ``error`` = en / 2**es, without its calls: the same fields, in the same order."""
+    m = object.__new__(Measurement)
+    d = 1 << shift
+    shown_bound, shown_empirical = bound / d, empirical / d
+    if es > shift:
+        bound, empirical, shift = bound << (es - shift), empirical << (es - shift), es
+    m.__dict__.update(what=what, bound=shown_bound, empirical=shown_empirical, arm=arm, phase=phase, error=error,
+                      _scaled=(bound, empirical, en << (shift - es), shift))
+    return m
 
 
 def _float_scaled(x: float) -> tuple:

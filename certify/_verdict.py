@@ -95,11 +95,18 @@ def judge(claim: Claim, ctx: ClaimContext, record) -> RunVerdict:
         raise TypeError(f"claim {claim.key} is judged over seeds (judge_lem_ci), not on one run")
     scan = None
     if type(measure) is KeyedMeasure:
-        key = measure.key(ctx, record)
+        keys = ctx._keys
+        if keys[0] is not record:                  # the keys of the record judged last (claims share keys)
+            keys = ctx._keys = (record, {})
+        key_of = measure.key
+        key = keys[1].get(key_of, _NO_KEY)
+        if key is _NO_KEY:
+            key = keys[1][key_of] = key_of(ctx, record)
         if key is not None:
-            memo = ctx._scans.get(claim)
-            if memo is None:
-                memo = ctx._scans[claim] = {}
+            held = ctx._scans.get(id(claim))       # (claim, memo): the claim held, so its id stays its own
+            if held is None or held[0] is not claim:
+                held = ctx._scans[id(claim)] = (claim, {})
+            memo = held[1]
             kept = memo.get(key)
             if kept is None:
                 scan = _scan(measure(ctx, record))
@@ -177,6 +184,7 @@ def _kept(scan: tuple) -> tuple | None:
 
 
 _SAME = object()          # a kept scan's undecided measurement is its worst
+_NO_KEY = object()        # a key not computed yet for the record
 
 
 def _copy(fields: dict) -> Measurement:
