@@ -106,7 +106,7 @@ def judge(claim: Claim, ctx: ClaimContext, record) -> RunVerdict:
             held = ctx._scans.get(id(claim))       # (claim, memo): the claim held, so its id stays its own
             if held is None or held[0] is not claim:
                 held = ctx._scans[id(claim)] = (claim, {})
-            memo = held[1]
+            memo: dict = held[1]
             kept = memo.get(key)
             if kept is None:
                 scan = _scan(measure(ctx, record))
