@@ -70,13 +70,7 @@ class Measurement:
         """empirical / bound: how tight the bound is (> 1: exceeded). A positive value against a bound of 0 is
         ``inf``; anything finite against an infinite bound is 0; 0 / 0 is undefined: NaN, with the reason
         :data:`UNDEFINED_RATIO` (shown as ``undefined`` in tables, ``null`` and ``ratio_reason`` in JSON)."""
-        if self.bound == 0:
-            if self.empirical == 0:
-                return math.nan
-            return 0.0 if self.empirical < 0 else math.inf
-        if self.bound == math.inf:
-            return 0.0
-        return self.empirical / self.bound
+        return _ratio(self.bound, self.empirical)
 
     @functools.cached_property
     def comparison(self) -> Comparison:
@@ -115,6 +109,38 @@ class Measurement:
     def undecided(self) -> bool:
         """The margin lies inside the error bound: neither held nor exceeded."""
         return self.decision is Decision.UNDECIDED
+
+
+def _ratio(bound, empirical) -> float:
+    """:attr:`Measurement.ratio` of these values."""
+    if bound == 0:
+        if empirical == 0:
+            return math.nan
+        return 0.0 if empirical < 0 else math.inf
+    if bound == math.inf:
+        return 0.0
+    return empirical / bound
+
+
+def rank(decision: Decision, ratio: float) -> tuple:
+    """A measurement's rank for the worst of a claim's measurements (the first maximum): exceeded first, then the
+    largest defined ratio (an undefined 0 / 0, NaN, ranks below every number)."""
+    return decision is Decision.FAILS, ratio == ratio, ratio if ratio == ratio else 0.0
+
+
+class ScannedMeasure:
+    """A claim's measure with a scan of its own: ``scan(ctx, rec)`` is what :func:`certify.judge` reads of
+    ``measure(ctx, rec)`` (the number of measurements, the worst, whether one is exceeded, the first undecided,
+    whether a bound is finite), found without making a :class:`Measurement` per value: only the worst and the first
+    undecided are made (the same objects ``measure`` makes). Called, it is the measure."""
+
+    __slots__ = ("measure", "scan", "__wrapped__")
+
+    def __init__(self, measure: Callable, scan: Callable):
+        self.measure, self.scan, self.__wrapped__ = measure, scan, measure
+
+    def __call__(self, ctx, rec) -> list:
+        return self.measure(ctx, rec)
 
 
 class KeyedMeasure:
@@ -492,9 +518,12 @@ def _rdfe_width(ctx, rec):
 
     Each measurement is :func:`_scaled_measurement`'s, made in one step (:func:`_made`): a run has one per active
     arm and completed phase, each with its own interval ends, so none is shared between runs."""
+    return [_made(*args) for args in _width_values(ctx, rec)]
+
+
+def _width_values(ctx, rec):
+    """The arguments of :func:`_made` of each measurement of :func:`_rdfe_width`, in order."""
     mu = ctx.mu_high_scaled
-    out = []
-    append = out.append
     for ph in rec.phases:
         if not ph.completed:
             continue
@@ -508,9 +537,38 @@ def _rdfe_width(ctx, rec):
             half = (eu - el) << 1                           # (UCB - LCB) / 2, over 2**(s + 2)
             dev = abs((em << 2) - ((eu + el) << 1))         # |mu_H - (UCB + LCB) / 2|
             en, es = _float_scaled(err) if err != 0 else (0, 0)
-            append(_made("UCB - LCB", e_r, half << 1, s + 2, k, r, err, en, es))
-            append(_made("|mu_H - center|", half, dev, s + 2, k, r, err, en, es))
-    return out
+            yield "UCB - LCB", e_r, half << 1, s + 2, k, r, err, en, es
+            yield "|mu_H - center|", half, dev, s + 2, k, r, err, en, es
+
+
+def _rdfe_width_scan(ctx, rec) -> tuple:
+    """``certify._verdict``'s scan of :func:`_rdfe_width`'s measurements (:class:`ScannedMeasure`): each decided and
+    ranked on its integers and shown floats, the worst and the first undecided made (with their decisions)."""
+    n, top, worst, inside, exceeded = 0, None, None, None, False
+    fails, undecided = Decision.FAILS, Decision.UNDECIDED
+    for args in _width_values(ctx, rec):
+        _, bound, empirical, shift, _, _, _, en, es = args
+        n += 1
+        if es > shift:                                      # over the error's power of two (as _attach does)
+            bound, empirical, shift = bound << (es - shift), empirical << (es - shift), es
+        d = decide_scaled(empirical, bound, en << (shift - es))
+        one = 1 << args[3]
+        key = rank(d, _ratio(args[1] / one, args[2] / one))
+        if top is None or key > top:
+            top, worst = key, (args, d)
+        if d is fails:
+            exceeded = True
+        elif d is undecided and inside is None:
+            inside = (args, d)
+    made = {id(c): _decided(*c) for c in (worst, inside) if c is not None}
+    return (n, None if worst is None else made[id(worst)], exceeded, None if inside is None else made[id(inside)],
+            n > 0)
+
+
+def _decided(args: tuple, decision: Decision) -> Measurement:
+    m = _made(*args)
+    m.__dict__["_decision"] = decision                      # as reading its decision stores it
+    return m
 
 
 def _made(what: str, bound: int, empirical: int, shift: int, arm, phase, error: float, en: int, es: int):
@@ -685,7 +743,7 @@ CLAIMS = (
           ("mf-ucb",), _P, True, KeyedMeasure(_static_theorem, _counts_key, False)),
     Claim("rdfe-width", "lem:app-rdfe-phase-width",
           "after a completed phase r every active arm's interval covers mu_k^(H) and has width <= eps_r / 4",
-          ("rdfe",), _P, True, _rdfe_width, measures=_PHASE),
+          ("rdfe",), _P, True, ScannedMeasure(_rdfe_width, _rdfe_width_scan), measures=_PHASE),
     Claim("rdfe-elim", "lem:app-rdfe-elim", "an arm with Delta_k >= eps_r does not survive a completed phase r",
           ("rdfe",), _P, True, KeyedMeasure(_rdfe_elim, _elim_key, True), measures=_PHASE),
     Claim("rdfe-cost", "lem:app-rdfe-phase-cost", "the cost of arm k in a completed phase r <= c_k^*(eps_r)",

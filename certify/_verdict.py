@@ -6,7 +6,7 @@ import enum
 import math
 from dataclasses import dataclass
 
-from certify._claims import LEM_CI, Claim, ClaimContext, KeyedMeasure, Measurement
+from certify._claims import LEM_CI, Claim, ClaimContext, KeyedMeasure, Measurement, ScannedMeasure, rank
 from certify._exact import Decision
 
 __all__ = ["Verdict", "RunVerdict", "judge", "judge_lem_ci", "LEM_CI_ALPHA"]
@@ -113,6 +113,8 @@ def judge(claim: Claim, ctx: ClaimContext, record) -> RunVerdict:
                 memo[key] = scan if measure.shared else _kept(scan)
             else:
                 scan = kept if measure.shared else _copied(kept)
+    elif type(measure) is ScannedMeasure:
+        scan = measure.scan(ctx, record)
     if scan is None:
         scan = _scan(measure(ctx, record))
     n, worst, exceeded, inside, finite_bound = scan
@@ -150,8 +152,8 @@ def _scan(ms) -> tuple:
     for m in ms:
         if not finite_bound and m.bound != math.inf:
             finite_bound = True
-        d, r = m.decision, m.ratio
-        key = (d is _FAILS, r == r, r if r == r else 0.0)          # r != r: NaN, the undefined 0 / 0
+        d = m.decision
+        key = rank(d, m.ratio)
         if top is None or key > top:
             worst, top = m, key
         if d is _FAILS:

@@ -179,22 +179,32 @@ def _variants(ctx, rec) -> list:
         out += [replace(rec, **{name: _one(t, k, t[k] + 10**6)}) for k in range(len(t))]
     for i, ph in enumerate(rec.phases):
         if ph.completed:
+            # an interval of width exactly eps_r / 4 (UNDECIDED: inside the error bound of its ends), one far too
+            # wide (VIOLATED)
+            c = round(ctx.mu_high[ph.active[0]] * 2**10) / 2**10          # within eps_r / 8 of mu_H: covered
+            exact = replace(ph, lcb=(c - ph.eps / 8,) + ph.lcb[1:], ucb=(c + ph.eps / 8,) + ph.ucb[1:])
+            # every arm's interval of width eps_r / 8 around mu_H: a tie for the worst (the first arm's, HOLDS)
+            centres = [round(ctx.mu_high[k] * 2**20) / 2**20 for k in ph.active]
+            tied = replace(ph, lcb=tuple(c - ph.eps / 16 for c in centres), ucb=tuple(c + ph.eps / 16 for c in centres))
             out += [replace(rec, phases=_one(rec.phases, i, replace(ph, cost=tuple(3 * c for c in ph.cost)))),
-                    replace(rec, phases=_one(rec.phases, i, replace(ph, survivors=ph.active)))]
+                    replace(rec, phases=_one(rec.phases, i, tied)),
+                    replace(rec, phases=_one(rec.phases, i, replace(ph, survivors=ph.active))),
+                    replace(rec, phases=_one(rec.phases, i, exact)),
+                    replace(rec, phases=_one(rec.phases, i, replace(ph, ucb=(ph.ucb[0] + 1.0,) + ph.ucb[1:])))]
     out.append(replace(rec, event_held=False))
     return out + [replace(r, seed=r.seed + 1000) for r in out]
 
 
 def _kept_and_measured(claims, problem, assumptions, records) -> tuple:
-    """(every claim on every record judged in one context, the scans kept per key; the same, every run measured
-    (the claims' plain measures)): pickled, the bytes of both."""
+    """(every claim on every record judged in one context, the scans kept per key and a ScannedMeasure's own
+    scan; the same, every run measured (the claims' plain measures)): pickled, the bytes of both."""
     import pickle
 
-    from certify._claims import KeyedMeasure
+    from certify._claims import KeyedMeasure, ScannedMeasure
     kept_ctx, plain_ctx = ClaimContext(problem, assumptions), ClaimContext(problem, assumptions)
     kept = [judge(c, kept_ctx, r) for r in records for c in claims]
-    plain = [judge(replace(c, measure=c.measure.measure) if isinstance(c.measure, KeyedMeasure) else c, plain_ctx, r)
-             for r in records for c in claims]
+    plain = [judge(replace(c, measure=c.measure.measure) if isinstance(c.measure, (KeyedMeasure, ScannedMeasure))
+                   else c, plain_ctx, r) for r in records for c in claims]
     return pickle.dumps(kept), pickle.dumps(plain), kept
 
 
@@ -210,7 +220,10 @@ def test_kept_scans_give_the_verdicts_of_measuring_every_run(setup, policy):
     kept, plain, verdicts = _kept_and_measured(claims_for(policy), p, assumptions, records)
     assert kept == plain
     seen = {v.verdict for v in verdicts}
-    assert Verdict.VIOLATED in seen and Verdict.HOLDS in seen and (Verdict.OFF_EVENT in seen or policy == "rdfe")
+    assert Verdict.VIOLATED in seen and Verdict.HOLDS in seen and Verdict.OFF_EVENT in seen
+    if policy == "rdfe":                                     # rdfe-width's own scan: every outcome
+        width = {v.verdict for v in verdicts if v.claim == "rdfe-width"}
+        assert {Verdict.HOLDS, Verdict.VIOLATED, Verdict.UNDECIDED, Verdict.OFF_EVENT} <= width
 
 
 def test_a_count_one_above_its_bound_is_violated_from_the_kept_scan(setup):
