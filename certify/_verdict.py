@@ -89,7 +89,9 @@ def judge(claim: Claim, ctx: ClaimContext, record) -> RunVerdict:
 
     A claim whose measure is a ``KeyedMeasure`` (the record's counts determine its measurements) is measured and
     scanned once per value of its key in ``ctx``; a record with the same key gets the same scan (the same shared
-    measurements, or equal copies of its own), so its verdict is the one measuring it would give."""
+    measurements, or equal copies of its own), so its verdict is the one measuring it would give; one whose measure
+    is a ``ScannedMeasure`` (rdfe-width) is scanned without making every measurement. Either way the verdict, down
+    to its pickled bytes, is that of scanning ``claim.measure(ctx, record)`` (tests/certify/test_verdict.py)."""
     measure = claim.measure
     if measure is None:
         raise TypeError(f"claim {claim.key} is judged over seeds (judge_lem_ci), not on one run")
