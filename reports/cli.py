@@ -275,7 +275,8 @@ def _report(args, figures) -> int:
 
     if args.runs_from is not None:
         _need_tables("--from", args.runs_from)
-    saved = {} if args.runs_from is None else {"runs": load_runs(args.runs_from), "policies": None}
+    # the records as read, without tables (a report needs only which run each is): as fast as a rerun's reading
+    saved = {} if args.runs_from is None else {"runs": load_runs(args.runs_from, index_only=True), "policies": None}
     if args.config is not None:
         config = _config_text(args.config)
     elif saved:          # the configuration whose runs are in the folder, not the built-in one
