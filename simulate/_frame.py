@@ -27,7 +27,8 @@ from simulate._problem import config_json, config_key
 from simulate._record import RunRecord
 
 __all__ = ["RunFrames", "config_id", "records_frame", "frame_records", "save_frames", "load_frames",
-           "save_configs", "load_runs", "describe_damaged", "FORMATS", "RUN_COLUMNS", "ARM_COLUMNS", "DAMAGED_COLUMNS"]
+           "save_configs", "load_runs", "describe_damaged", "FORMATS", "RUN_COLUMNS", "ARM_COLUMNS", "DAMAGED_COLUMNS",
+           "INDEX_COLUMNS"]
 
 #: table formats of :func:`save_frames`.
 FORMATS = ("parquet", "csv")
