@@ -376,7 +376,7 @@ class RunCache:
 
     def get_many(self, keys: list, damaged: list | None = None) -> list:
         """:meth:`get` of every key, in order, with one query per 500 keys. A record that does not match is None;
-        without ``damaged`` it is warned about (the runner makes it again), with it a :class:`DamagedRun` is
+        without ``damaged`` it is warned about (the runner makes it again), with it a ``DamagedRun`` is
         appended to ``damaged`` instead (a reader that makes no run says what it does itself)."""
         out: list[RunRecord | None] = [None] * len(keys)
         missing = []
@@ -445,7 +445,7 @@ class RunCache:
 
     def items(self, damaged: list | None = None):
         """Every stored run as (key, record), in key order; a record that does not match is skipped: warned about,
-        or, with ``damaged``, appended to it as a :class:`DamagedRun` (as :meth:`get_many`)."""
+        or, with ``damaged``, appended to it as a ``DamagedRun`` (as :meth:`get_many`)."""
         self.flush()
         if self._db is None and not self.path.exists():
             return
