@@ -324,3 +324,21 @@ def test_tacc_runs_names_a_damaged_run_and_its_tables_are_refused_as_incomplete(
     table.write_text("\n".join([lines[0], ",".join(cells), *lines[2:]]) + "\n")
     assert main(["report", "--from", str(tmp_path / "tables"), "--out", str(tmp_path / "y")]) == 2
     assert "holds tables that cannot be read" in capsys.readouterr().err
+
+
+def test_from_a_cache_folder_copies_the_figures_drawn_before(swept, tmp_path, no_runs, monkeypatch):
+    """--from drew every figure again (no figure memo), which made it about three times a plain rerun's CPU time:
+    from a cache folder the figures drawn from the same numbers are now copied from its memo, the same files."""
+    import reports._figure_pool as pool
+
+    def boom(*args, **kwargs):
+        raise AssertionError("a figure was drawn")
+
+    made, status = swept
+    runs = _copy_runs(made, tmp_path)
+    monkeypatch.setattr(pool, "_draw", boom)
+    assert main(["report", "--from", str(runs), "--out", str(tmp_path / "x"), "--executor", "serial",
+                 "--no-progress"]) == status
+    drawn = sorted(p.name for p in (made / "figures").iterdir())
+    assert drawn and sorted(p.name for p in (tmp_path / "x" / "figures").iterdir()) == drawn
+    assert all((tmp_path / "x" / "figures" / n).read_bytes() == (made / "figures" / n).read_bytes() for n in drawn)
