@@ -400,6 +400,24 @@ def test_sigterm_is_taken_as_ctrl_c_with_one_line(tmp_path, delay, group):
     assert not list(tmp_path.rglob("*.partial"))
 
 
+def test_sigterm_while_the_command_line_imports_ends_with_one_line():
+    # a SIGTERM before reports.cli.main installed its handler (the import of its libraries takes over a second on
+    # a loaded machine) killed the process silently: exit -15, no line
+    import signal
+    code = ("import os, signal, sys\n"
+            "class Kill:\n"                       # a finder that sends SIGTERM when reports.cli is imported
+            "    def find_spec(self, name, path=None, target=None):\n"
+            "        if name == 'reports.cli':\n"
+            "            os.kill(os.getpid(), signal.SIGTERM)\n"
+            "        return None\n"
+            "sys.meta_path.insert(0, Kill())\n"
+            "from reports._entry import main\n"
+            "sys.exit(main())\n")
+    proc = subprocess.run([sys.executable, "-c", code, "bounds"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 128 + signal.SIGTERM, proc.stderr
+    assert proc.stderr.strip().splitlines() == ["tacc: terminated"], proc.stderr
+
+
 def test_sigterm_handler_is_restored_after_the_command(monkeypatch, capsys):
     """The command line's SIGTERM handler lives only while a command runs (library use keeps its own)."""
     import signal
