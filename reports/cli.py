@@ -490,7 +490,8 @@ def _check_arguments(c: argparse.ArgumentParser) -> None:
                    help=_config_help() + " (default: every preset and a generated sample)")
     c.add_argument("--random", type=_int_at_least(0), default=None, metavar="N",
                    help="generated configurations to add (default 20 without CONFIG, 0 with)")
-    c.add_argument("--random-seed", type=int, default=0, help="seed of the generated sample (default 0)")
+    c.add_argument("--random-seed", type=_int_at_least(0), default=0, metavar="S",
+                   help="seed of the generated sample, an integer >= 0 (default 0)")
     c.add_argument("--seeds", default="10", help="M runs seeds 0..M-1; A:B runs A..B-1 (default 10)")
     c.add_argument("--policy", action="append", choices=POLICIES, metavar="POLICY",
                    help=f"a policy to run, repeatable: {', '.join(POLICIES)} (default: certify.DEFAULT_POLICIES, the "
