@@ -251,10 +251,11 @@ def _cmd_proofs(args) -> int:
         rows = coverage_rows({r.step.sid: r.result.outcome.value for r in reports})
         print(render_coverage(rows, wide=args.wide))
         return EXIT_OK if all(r[3] != "-" or r[4] for r in rows) else EXIT_FINDING
+    radius = radius_rows()
     if args.json:
-        _write_json(dumps(to_json(reports)), args.json)
+        _write_json(dumps(to_json(reports, radius)), args.json)
     if args.json != "-":
-        print(render(reports, wide=args.wide) + "\n\n" + render_radius(radius_rows()))
+        print(render(reports, wide=args.wide) + "\n\n" + render_radius(radius))
     return EXIT_FINDING if any(failures(reports).values()) else EXIT_OK
 
 
@@ -515,7 +516,8 @@ def _proofs_arguments(pr: argparse.ArgumentParser) -> None:
     pr.add_argument("--baseline", metavar="PATH",
                     help="accepted refuted steps (a JSON list of step ids); 'repo' for the repository's baseline of "
                          "the paper's current findings")
-    pr.add_argument("--json", metavar="PATH", help="write every step as JSON to PATH ('-' for stdout)")
+    pr.add_argument("--json", metavar="PATH", help="write every step, the summary and the rho table as JSON to PATH "
+                                                   "('-' for stdout)")
     pr.add_argument("--wide", action="store_true",
                     help="print every cell in full (statement, hypotheses not needed, counterexample / "
                          "corrected / slack)")
