@@ -207,18 +207,33 @@ def _summaries(verdicts) -> tuple:
     out = []
     by_claim: dict = {}
     for v in verdicts:
-        by_claim.setdefault(v.claim, []).append(v)
+        vs = by_claim.get(v.claim)
+        if vs is None:
+            vs = by_claim[v.claim] = []
+        vs.append(v)
+    asserting = (Verdict.HOLDS, Verdict.VIOLATED)
     for c in CLAIMS + (LEM_CI,):
         vs = by_claim.get(c.key, [])
         if not vs:
             continue
-        counts = Counter(v.verdict.value for v in vs)
-        asserted = [v.ratio for v in vs if v.judged and not v.vacuous]
-        vacuous = sum(v.judged and v.vacuous for v in vs)
-        every = [v.ratio for v in vs if v.worst is not None and not v.vacuous]
+        counts: Counter = Counter()
+        asserted, every = [], []
+        vacuous, measured = 0, False
+        for v in vs:                         # one pass: RunVerdict.judged inlined (asserted, something measured)
+            verdict = v.verdict
+            counts[verdict.value] += 1
+            if v.worst is not None:
+                measured = True
+                if not v.vacuous:
+                    every.append(v.ratio)
+            if verdict in asserting and v.measurements > 0:
+                if v.vacuous:
+                    vacuous += 1
+                else:
+                    asserted.append(v.ratio)
         nothing = (VACUOUS_RATIO if vacuous else
                    f"judged on no run: no run had anything this claim bounds (no {c.measures})"
-                   if not any(v.worst is not None for v in vs) else
+                   if not measured else
                    "judged on no run: " + ", ".join(f"{n} {k}" for k, n in sorted(counts.items())))
         best, best_all = _max_ratio(asserted, nothing), _max_ratio(every, nothing)
         out.append(ClaimSummary(c.key, c.label, c.statement, c.paper,

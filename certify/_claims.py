@@ -70,13 +70,7 @@ class Measurement:
         """empirical / bound: how tight the bound is (> 1: exceeded). A positive value against a bound of 0 is
         ``inf``; anything finite against an infinite bound is 0; 0 / 0 is undefined: NaN, with the reason
         :data:`UNDEFINED_RATIO` (shown as ``undefined`` in tables, ``null`` and ``ratio_reason`` in JSON)."""
-        if self.bound == 0:
-            if self.empirical == 0:
-                return math.nan
-            return 0.0 if self.empirical < 0 else math.inf
-        if self.bound == math.inf:
-            return 0.0
-        return self.empirical / self.bound
+        return _ratio(self.bound, self.empirical)
 
     @functools.cached_property
     def comparison(self) -> Comparison:
@@ -117,6 +111,69 @@ class Measurement:
         return self.decision is Decision.UNDECIDED
 
 
+def _ratio(bound, empirical) -> float:
+    """:attr:`Measurement.ratio` of these values."""
+    if bound == 0:
+        if empirical == 0:
+            return math.nan
+        return 0.0 if empirical < 0 else math.inf
+    if bound == math.inf:
+        return 0.0
+    return empirical / bound
+
+
+def rank(decision: Decision, ratio: float) -> tuple:
+    """A measurement's rank for the worst of a claim's measurements (the first maximum): exceeded first, then the
+    largest defined ratio (an undefined 0 / 0, NaN, ranks below every number)."""
+    return decision is Decision.FAILS, ratio == ratio, ratio if ratio == ratio else 0.0
+
+
+class ScannedMeasure:
+    """A claim's measure with a scan of its own: ``scan(ctx, rec)`` is what :func:`certify.judge` reads of
+    ``measure(ctx, rec)`` (the number of measurements, the worst, whether one is exceeded, the first undecided,
+    whether a bound is finite), found without making a :class:`Measurement` per value: only the worst and the first
+    undecided are made (the same objects ``measure`` makes). Called, it is the measure."""
+
+    __slots__ = ("measure", "scan", "__wrapped__")
+
+    def __init__(self, measure: Callable, scan: Callable):
+        self.measure, self.scan, self.__wrapped__ = measure, scan, measure
+
+    def __call__(self, ctx, rec) -> list:
+        return self.measure(ctx, rec)
+
+
+class KeyedMeasure:
+    """A claim's measure whose measurements depend on the run only through a value of its record: ``key(ctx,
+    rec)`` is that value (hashable; records with equal keys are measured alike) or None (no key: the record is
+    measured). :func:`certify.judge` scans the measurements of a key once per :class:`ClaimContext`, so a sweep
+    whose runs repeat the same counts (a few hundred distinct count vectors in the default report's 1,000 seeds)
+    measures each once. ``shared`` says the measurements are the context's own objects (:meth:`ClaimContext.count`,
+    the same object for every run), else each run gets its own (an equal copy).
+
+    Called, it is the measure: ``measure(ctx, rec) -> [Measurement]``."""
+
+    __slots__ = ("measure", "key", "shared", "__wrapped__")
+
+    def __init__(self, measure: Callable, key: Callable, shared: bool):
+        self.measure, self.key, self.shared, self.__wrapped__ = measure, key, shared, measure
+
+    def __call__(self, ctx, rec) -> list:
+        return self.measure(ctx, rec)
+
+
+_INT = frozenset((int,))
+
+
+def _ints(*tuples) -> tuple | None:
+    """``tuples`` as a key when each is a tuple of ints (what the engines store), else None: a count 1.0 or True
+    is measured as given (a measurement keeps the type of its value), never served as the count 1."""
+    for t in tuples:
+        if type(t) is not tuple or not set(map(type, t)) <= _INT:
+            return None
+    return tuples
+
+
 class ClaimContext:
     """What the claims of one problem share: the prior classes and cached bound computations."""
 
@@ -136,6 +193,8 @@ class ClaimContext:
         self._bounds: dict = {}             # (classes, s0) -> (TaccBound, scaled terms, scaled total)
         self._low_bounds: dict = {}         # s0 -> low_query_bound(n_gamma, s0)
         self._run: tuple = (None, None, None)   # the last record judged: (record, refined classes, regret shares)
+        self._scans: dict = {}              # id(claim) -> (claim, {value key: scan}) (certify.judge, KeyedMeasure)
+        self._keys: tuple = (None, {})      # (the last record judged, {key function: its key})
         # Delta_k lambda_L and Delta_k lambda_H exactly, as integers over 2**shift (Delta_k and the costs are
         # floats: integers over powers of two, so their products are too)
         g, sg = dyadic_ints(self.gaps)
@@ -242,6 +301,11 @@ class ClaimContext:
         return [float(m) for m in self.problem.instance.mu_high]
 
     @functools.cached_property
+    def mu_high_scaled(self) -> list:
+        """mu_k^(H) per arm as (num, shift), mu = num / 2**shift exactly."""
+        return [_float_scaled(m) for m in self.mu_high]
+
+    @functools.cached_property
     def ucb_bounds(self) -> list:
         """:func:`ucb_count_bound` per arm (inf for Delta_k = 0)."""
         return [ucb_count_bound(self.problem.ell, g) for g in self.gaps]
@@ -328,11 +392,61 @@ class Claim:
 
 
 # ------------------------------------------------------------------------------------------------ measures
-def _low_count(s0_of: Callable):
+def _low_count(s0_of: Callable) -> KeyedMeasure:
     def measure(ctx, rec):
         bound = ctx.low_bound(s0_of(ctx, rec))
         return [ctx.count("N_L", bound, rec.n_low[k], arm=k) for k in ctx.not_best]
-    return measure
+
+    def key(ctx, rec):
+        n = _ints(rec.n_low)
+        return None if n is None else (s0_of(ctx, rec), n)
+    return KeyedMeasure(measure, key, shared=True)
+
+
+# the value keys of the measures (KeyedMeasure): what of a record each measure reads
+def _high_key(ctx, rec):
+    return _ints(rec.n_high)
+
+
+def _early_key(ctx, rec):
+    return _ints(rec.high_before_threshold)
+
+
+def _counts_key(ctx, rec):
+    """N^(L), N^(H): the regret (R and its shares)."""
+    return _ints(rec.n_low, rec.n_high)
+
+
+def _refined_key(ctx, rec):
+    """N^(L), the window's H queries (the refined classes, ``ArmRunFacts``) and N^(H)."""
+    return _ints(rec.n_low, rec.high_in_window, rec.n_high)
+
+
+_FLOAT = frozenset((float,))
+
+
+def _elim_key(ctx, rec):
+    """(r, eps_r, survivors) of every completed phase."""
+    out = []
+    for ph in rec.phases:
+        if ph.completed:
+            if type(ph.r) is not int or type(ph.eps) is not float or _ints(ph.survivors) is None:
+                return None
+            out.append((ph.r, ph.eps, ph.survivors))
+    return tuple(out)
+
+
+def _cost_key(ctx, rec):
+    """(r, active arms, fidelities, costs) of every completed phase (the costs floats, as the engines store them)."""
+    out = []
+    for ph in rec.phases:
+        if ph.completed:
+            c = ph.cost
+            if (type(ph.r) is not int or _ints(ph.active, ph.fidelity) is None or type(c) is not tuple
+                    or not set(map(type, c)) <= _FLOAT):
+                return None
+            out.append((ph.r, ph.active, ph.fidelity, c))
+    return tuple(out)
 
 
 def _fidelity_rule(ctx, rec):
@@ -400,21 +514,74 @@ def _rdfe_width(ctx, rec):
     """Each end of a stored interval is a float rounding of mu_hat +- (G(n) + B_k(n)) with at most
     ``_INTERVAL_ROUNDINGS`` roundings, so width and centre are compared with the error bound
     gamma_4 (|UCB| + |LCB|) (``certify._exact.rounding_error``). Width UCB - LCB, half-width and
-    |mu_H - (UCB + LCB) / 2| are exact: integers over 2**(shift + 2)."""
-    mu = ctx.mu_high
-    out = []
-    for ph in _completed(rec):
+    |mu_H - (UCB + LCB) / 2| are exact: integers over 2**(shift + 2).
+
+    Each measurement is :func:`_scaled_measurement`'s, made in one step (:func:`_made`): a run has one per active
+    arm and completed phase, each with its own interval ends, so none is shared between runs."""
+    return [_made(*args) for args in _width_values(ctx, rec)]
+
+
+def _width_values(ctx, rec):
+    """The arguments of :func:`_made` of each measurement of :func:`_rdfe_width`, in order."""
+    mu = ctx.mu_high_scaled
+    for ph in rec.phases:
+        if not ph.completed:
+            continue
+        r = ph.r
+        ee, se = _float_scaled(ph.eps)
         for k, u, lo in zip(ph.active, ph.ucb, ph.lcb, strict=True):
             err = rounding_error(abs(u) + abs(lo), _INTERVAL_ROUNDINGS)
-            (eu, su), (el, sl), (em, sm), (ee, se) = (_float_scaled(u), _float_scaled(lo), _float_scaled(mu[k]),
-                                                      _float_scaled(ph.eps))
+            (eu, su), (el, sl), (em, sm) = _float_scaled(u), _float_scaled(lo), mu[k]
             s = max(su, sl, sm, se)
-            eu, el, em, ee = eu << (s - su), el << (s - sl), em << (s - sm), ee << (s - se)
+            eu, el, em, e_r = eu << (s - su), el << (s - sl), em << (s - sm), ee << (s - se)
             half = (eu - el) << 1                           # (UCB - LCB) / 2, over 2**(s + 2)
             dev = abs((em << 2) - ((eu + el) << 1))         # |mu_H - (UCB + LCB) / 2|
-            out.append(_scaled_measurement("UCB - LCB", ee, half << 1, s + 2, arm=k, phase=ph.r, error=err))
-            out.append(_scaled_measurement("|mu_H - center|", half, dev, s + 2, arm=k, phase=ph.r, error=err))
-    return out
+            en, es = _float_scaled(err) if err != 0 else (0, 0)
+            yield "UCB - LCB", e_r, half << 1, s + 2, k, r, err, en, es
+            yield "|mu_H - center|", half, dev, s + 2, k, r, err, en, es
+
+
+def _rdfe_width_scan(ctx, rec) -> tuple:
+    """``certify._verdict``'s scan of :func:`_rdfe_width`'s measurements (:class:`ScannedMeasure`): each decided and
+    ranked on its integers and shown floats, the worst and the first undecided made (with their decisions)."""
+    n, top, worst, inside, exceeded = 0, None, None, None, False
+    fails, undecided = Decision.FAILS, Decision.UNDECIDED
+    for args in _width_values(ctx, rec):
+        _, bound, empirical, shift, _, _, _, en, es = args
+        n += 1
+        if es > shift:                                      # over the error's power of two (as _attach does)
+            bound, empirical, shift = bound << (es - shift), empirical << (es - shift), es
+        d = decide_scaled(empirical, bound, en << (shift - es))
+        one = 1 << args[3]
+        key = rank(d, _ratio(args[1] / one, args[2] / one))
+        if top is None or key > top:
+            top, worst = key, (args, d)
+        if d is fails:
+            exceeded = True
+        elif d is undecided and inside is None:
+            inside = (args, d)
+    made = {id(c): _decided(*c) for c in (worst, inside) if c is not None}
+    return (n, None if worst is None else made[id(worst)], exceeded, None if inside is None else made[id(inside)],
+            n > 0)
+
+
+def _decided(args: tuple, decision: Decision) -> Measurement:
+    m = _made(*args)
+    m.__dict__["_decision"] = decision                      # as reading its decision stores it
+    return m
+
+
+def _made(what: str, bound: int, empirical: int, shift: int, arm, phase, error: float, en: int, es: int):
+    """``_scaled_measurement(what, bound, empirical, shift, arm=arm, phase=phase, error=error)`` for a finite
+    ``bound`` and a finite float ``error`` = en / 2**es, without its calls: the same fields, in the same order."""
+    m = object.__new__(Measurement)
+    d = 1 << shift
+    shown_bound, shown_empirical = bound / d, empirical / d
+    if es > shift:
+        bound, empirical, shift = bound << (es - shift), empirical << (es - shift), es
+    m.__dict__.update(what=what, bound=shown_bound, empirical=shown_empirical, arm=arm, phase=phase, error=error,
+                      _scaled=(bound, empirical, en << (shift - es), shift))
+    return m
 
 
 def _float_scaled(x: float) -> tuple:
@@ -547,7 +714,7 @@ _PM = ("ass:plugin", "ass:mono-cert")
 CLAIMS = (
     Claim("fidelity-rule", "eq:fidelity-selection",
           "no high-fidelity query while G(N^(L)) >= gamma, i.e. N^(L) < N_gamma (line 7 of alg:adaptive-mf-mab)",
-          ("tacc", "dnc", "mf-ucb", "lucb"), (), False, _fidelity_rule),
+          ("tacc", "dnc", "mf-ucb", "lucb"), (), False, KeyedMeasure(_fidelity_rule, _early_key, True)),
     Claim("low-count", "prop:analysis-low-query-bound",
           "N_k^(L) <= N_gamma + S0 + 1 for every arm k != k^* (S0 = 0 without continuation), an arm tied with k^* "
           "included",
@@ -555,42 +722,44 @@ CLAIMS = (
           _low_count(lambda ctx, rec: ctx.problem.s0 if rec.policy == "tacc" else 0), measures="arm other than k^*"),
     Claim("high-count", "prop:analysis-high-selection",
           "N_k^(H) <= 1 + ceil(4 ell / Delta_k^2) for every suboptimal arm",
-          ("tacc", "dnc", "mf-ucb"), _P, True, _high_count, measures=_SUBOPTIMAL),
+          ("tacc", "dnc", "mf-ucb"), _P, True, KeyedMeasure(_high_count, _high_key, True), measures=_SUBOPTIMAL),
     Claim("class-A", "prop:analysis-low-selection",
           "an arm of A_gamma is certified by low fidelity: no high-fidelity query beyond the first",
-          ("tacc", "dnc"), _PM, True, _class_a, measures="suboptimal arm in class A"),
+          ("tacc", "dnc"), _PM, True, KeyedMeasure(_class_a, _high_key, True), measures="suboptimal arm in class A"),
     Claim("class-Cd", "prop:analysis-low-query-bound",
           "an arm of C^d_gamma is certified by low fidelity: N^(H) <= 1 and N^(L) <= N_gamma + S0 + 1",
-          ("tacc",), _PM, True, _class_cd, measures="suboptimal arm that ends in C^d"),
+          ("tacc",), _PM, True, KeyedMeasure(_class_cd, _refined_key, True),
+          measures="suboptimal arm that ends in C^d"),
     Claim("theorem", "thm:analysis-main-regret", "R(Lambda) <= the bound, with C split into C^d / C^u by the run",
-          ("tacc",), _PM + ("cap:S0",), True, _theorem),
+          ("tacc",), _PM + ("cap:S0",), True, KeyedMeasure(_theorem, _refined_key, False)),
     Claim("theorem-arms", "thm:analysis-main-regret",
           "each arm's regret share <= its term of the bound (the proof bounds arm by arm)",
-          ("tacc",), _PM + ("cap:S0",), True, _theorem_arms, measures=_SUBOPTIMAL),
+          ("tacc",), _PM + ("cap:S0",), True, KeyedMeasure(_theorem_arms, _refined_key, False), measures=_SUBOPTIMAL),
     Claim("theorem-dnc", "thm:analysis-main-regret",
-          "DNC: the bound with every C arm in H and S0 = 0 (no continuation)", ("dnc",), _PM, True, _dnc_theorem),
+          "DNC: the bound with every C arm in H and S0 = 0 (no continuation)", ("dnc",), _PM, True,
+          KeyedMeasure(_dnc_theorem, _counts_key, False)),
     Claim("theorem-static", "rem:analysis-mf-comparison",
           "MF-UCB: the bound with every suboptimal arm in H and S0 = 0 (static bias zeta_k = B_k(1))",
-          ("mf-ucb",), _P, True, _static_theorem),
+          ("mf-ucb",), _P, True, KeyedMeasure(_static_theorem, _counts_key, False)),
     Claim("rdfe-width", "lem:app-rdfe-phase-width",
           "after a completed phase r every active arm's interval covers mu_k^(H) and has width <= eps_r / 4",
-          ("rdfe",), _P, True, _rdfe_width, measures=_PHASE),
+          ("rdfe",), _P, True, ScannedMeasure(_rdfe_width, _rdfe_width_scan), measures=_PHASE),
     Claim("rdfe-elim", "lem:app-rdfe-elim", "an arm with Delta_k >= eps_r does not survive a completed phase r",
-          ("rdfe",), _P, True, _rdfe_elim, measures=_PHASE),
+          ("rdfe",), _P, True, KeyedMeasure(_rdfe_elim, _elim_key, True), measures=_PHASE),
     Claim("rdfe-cost", "lem:app-rdfe-phase-cost", "the cost of arm k in a completed phase r <= c_k^*(eps_r)",
-          ("rdfe",), (), False, _rdfe_cost, measures=_PHASE),
+          ("rdfe",), (), False, KeyedMeasure(_rdfe_cost, _cost_key, False), measures=_PHASE),
     Claim("rdfe-theorem", "thm:app-rdfe-regret",
           "R <= C_1 sum Delta_k c_k^*(min(Delta_k/4, 1/2)) + C_2 K (lambda_L + lambda_H), this instance's C_1, C_2",
-          ("rdfe",), _P + ("ass:app-rdfe-dyadic",), True, _rdfe_total),
+          ("rdfe",), _P + ("ass:app-rdfe-dyadic",), True, KeyedMeasure(_rdfe_total, _counts_key, False)),
     Claim("rdfe-theorem-sharp", "thm:app-rdfe-regret",
           "R <= sum Delta_k [sum_{r<=r_k} c_k^*(eps_r) + lambda_L + lambda_H] (the proof before the dyadic step)",
-          ("rdfe",), _P, True, _rdfe_sharp),
+          ("rdfe",), _P, True, KeyedMeasure(_rdfe_sharp, _counts_key, False)),
     Claim("rdfe-theorem-as-stated", "thm:app-rdfe-regret",
           "R <= C_1 sum Delta_k c_k^*(Delta_k/4) + C_2 K (lambda_L + lambda_H), as stated, same C_1, C_2",
-          ("rdfe",), _P + ("ass:app-rdfe-dyadic",), True, _rdfe_stated),
+          ("rdfe",), _P + ("ass:app-rdfe-dyadic",), True, KeyedMeasure(_rdfe_stated, _counts_key, False)),
     Claim("control-ucb", "control (not from the paper)",
           "textbook UCB on the good event: N_k <= 1 + floor(4 ell / Delta_k^2) for every suboptimal arm",
-          ("ucb",), (), True, _control, paper=False, measures=_SUBOPTIMAL),
+          ("ucb",), (), True, KeyedMeasure(_control, _high_key, True), paper=False, measures=_SUBOPTIMAL),
 )
 
 #: the statistical claim, judged over the seeds of one (configuration, policy).

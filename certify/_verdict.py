@@ -6,7 +6,7 @@ import enum
 import math
 from dataclasses import dataclass
 
-from certify._claims import LEM_CI, Claim, ClaimContext, Measurement
+from certify._claims import LEM_CI, Claim, ClaimContext, KeyedMeasure, Measurement, ScannedMeasure, rank
 from certify._exact import Decision
 
 __all__ = ["Verdict", "RunVerdict", "judge", "judge_lem_ci", "LEM_CI_ALPHA"]
@@ -85,22 +85,41 @@ def judge(claim: Claim, ctx: ClaimContext, record) -> RunVerdict:
     bound), NOTHING_TO_MEASURE (no measurement: the run has nothing the claim bounds), HOLDS.
 
     The worst measurement, whose ratio the verdict reports, is the first maximum of (exceeded, ratio defined,
-    ratio): exceeded first, then the largest defined ratio (an undefined 0 / 0 ranks below every number)."""
-    if claim.measure is None:
+    ratio): exceeded first, then the largest defined ratio (an undefined 0 / 0 ranks below every number).
+
+    A claim whose measure is a ``KeyedMeasure`` (the record's counts determine its measurements) is measured and
+    scanned once per value of its key in ``ctx``; a record with the same key gets the same scan (the same shared
+    measurements, or equal copies of its own), so its verdict is the one measuring it would give; one whose measure
+    is a ``ScannedMeasure`` (rdfe-width) is scanned without making every measurement. Either way the verdict, down
+    to its pickled bytes, is that of scanning ``claim.measure(ctx, record)`` (tests/certify/test_verdict.py)."""
+    measure = claim.measure
+    if measure is None:
         raise TypeError(f"claim {claim.key} is judged over seeds (judge_lem_ci), not on one run")
-    ms = claim.measure(ctx, record)
-    worst, top, exceeded, inside, finite_bound = None, None, False, None, False
-    for m in ms:
-        if not finite_bound and m.bound != math.inf:
-            finite_bound = True
-        d, r = m.decision, m.ratio
-        key = (d is _FAILS, r == r, r if r == r else 0.0)          # r != r: NaN, the undefined 0 / 0
-        if top is None or key > top:
-            worst, top = m, key
-        if d is _FAILS:
-            exceeded = True
-        elif d is _UNDECIDED and inside is None:
-            inside = m
+    scan = None
+    if type(measure) is KeyedMeasure:
+        keys = ctx._keys
+        if keys[0] is not record:                  # the keys of the record judged last (claims share keys)
+            keys = ctx._keys = (record, {})
+        key_of = measure.key
+        key = keys[1].get(key_of, _NO_KEY)
+        if key is _NO_KEY:
+            key = keys[1][key_of] = key_of(ctx, record)
+        if key is not None:
+            held = ctx._scans.get(id(claim))       # (claim, memo): the claim held, so its id stays its own
+            if held is None or held[0] is not claim:
+                held = ctx._scans[id(claim)] = (claim, {})
+            memo: dict = held[1]
+            kept = memo.get(key)
+            if kept is None:
+                scan = _scan(measure(ctx, record))
+                memo[key] = scan if measure.shared else _kept(scan)
+            else:
+                scan = kept if measure.shared else _copied(kept)
+    elif type(measure) is ScannedMeasure:
+        scan = measure.scan(ctx, record)
+    if scan is None:
+        scan = _scan(measure(ctx, record))
+    n, worst, exceeded, inside, finite_bound = scan
     failed, undecided = ctx.status(claim.assumptions)
     reason = ""
     if failed:
@@ -118,14 +137,74 @@ def judge(claim: Claim, ctx: ClaimContext, record) -> RunVerdict:
         v = Verdict.UNDECIDED
         m = worst = inside
         reason = f"{m.what} = {m.empirical:.17g} against {m.bound:.17g}: {m.comparison.describe()}"
-    elif not ms:
+    elif not n:
         v = Verdict.NOTHING_TO_MEASURE
         reason = f"nothing to measure: no {claim.measures} on this run"
     else:
         v = Verdict.HOLDS
     return RunVerdict(claim.key, claim.label, ctx.problem.config.name, record.policy, record.seed, v,
-                      None if worst is None else worst.ratio, worst, len(ms), failed, undecided, reason,
-                      bool(ms) and not finite_bound)
+                      None if worst is None else worst.ratio, worst, n, failed, undecided, reason,
+                      n > 0 and not finite_bound)
+
+
+def _scan(ms) -> tuple:
+    """(number of measurements, the worst, whether one is exceeded, the first undecided or None, whether a bound is
+    finite): all a verdict reads of a claim's measurements."""
+    worst, top, exceeded, inside, finite_bound = None, None, False, None, False
+    for m in ms:
+        if not finite_bound and m.bound != math.inf:
+            finite_bound = True
+        d = m.decision
+        key = rank(d, m.ratio)
+        if top is None or key > top:
+            worst, top = m, key
+        if d is _FAILS:
+            exceeded = True
+        elif d is _UNDECIDED and inside is None:
+            inside = m
+    return len(ms), worst, exceeded, inside, finite_bound
+
+
+#: the types a kept measurement's fields may hold (each pickled by value, so an equal copy is the same bytes as a
+#: measurement made for the run), besides ``_scaled`` (a tuple of ints, copied).
+_ATOMS = frozenset((str, int, float, type(None), Decision))
+
+
+def _kept(scan: tuple) -> tuple | None:
+    """A scan of measurements made for one run, kept for the runs with the same key as the fields of its worst
+    and undecided measurements (each run gets its own copy: :func:`_copied`); None (measure every run) when a
+    field is not a plain value."""
+    n, worst, exceeded, inside, finite_bound = scan
+    fields: list[dict | None] = []
+    for m in (worst, inside):
+        if m is None:
+            fields.append(None)
+            continue
+        d = m.__dict__
+        if type(m) is not Measurement or not all(type(x) in _ATOMS or k == "_scaled" for k, x in d.items()):
+            return None
+        fields.append(dict(d))
+    return n, fields[0], exceeded, fields[1] if inside is not worst else _SAME, finite_bound
+
+
+_SAME = object()          # a kept scan's undecided measurement is its worst
+_NO_KEY = object()        # a key not computed yet for the record
+
+
+def _copy(fields: dict) -> Measurement:
+    m = object.__new__(Measurement)
+    d = m.__dict__
+    d.update(fields)
+    s = fields.get("_scaled")
+    if s is not None:
+        d["_scaled"] = (*s,)                       # a tuple of its own, as a measurement made for the run has
+    return m
+
+
+def _copied(kept: tuple) -> tuple:
+    n, worst, exceeded, inside, finite_bound = kept
+    w = None if worst is None else _copy(worst)
+    return n, w, exceeded, w if inside is _SAME else None if inside is None else _copy(inside), finite_bound
 
 
 def _binomial_tail(f: int, n: int, p: float) -> float:

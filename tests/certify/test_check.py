@@ -35,6 +35,20 @@ def test_nothing_to_measure_is_neither_evidence_nor_a_failure():
                                                                   if s.key != "lem-ci")
 
 
+def test_a_claim_judged_on_no_run_says_which_verdicts_it_had():
+    """Every run off the event: control-ucb was measured on every run and judged on none, and its summary says
+    so with the counts ("2 OFF_EVENT"), for the asserted and for the measured runs (which include them)."""
+    from simulate import make_problem, run
+    cfg = load_config("llm-vanishing")
+    p = make_problem(cfg)
+    records = [replace(run(p, "ucb", s), event_held=False) for s in range(2)]
+    cert = check([cfg], policies=("ucb",), seeds=range(2), records=records, confirm_violations=False)
+    s = next(s for s in cert.summaries if s.key == "control-ucb")
+    assert s.counts["OFF_EVENT"] == 2 and s.max_ratio is None
+    assert s.max_ratio_reason == "judged on no run: 2 OFF_EVENT"
+    assert s.max_ratio_all is not None and s.max_ratio_all_reason is None
+
+
 def _violating(monkeypatch):
     bad = replace(claim("low-count"), measure=lambda ctx, rec: [Measurement("N_L", 0, 1, arm=1)])
     real = check_module.claims_for

@@ -6,7 +6,7 @@ from dataclasses import replace
 import pytest
 
 from bounds import load_config
-from certify import ClaimContext, Verdict, check_assumptions, claim, judge, judge_lem_ci
+from certify import ClaimContext, Verdict, check_assumptions, claim, claims_for, judge, judge_lem_ci
 from certify._assumptions import AssumptionResult
 from certify._claims import Measurement
 from simulate import Violation, make_problem, run
@@ -156,3 +156,124 @@ def test_the_low_count_claim_judges_an_arm_tied_with_the_best():
     assert own.empirical == rec.n_low[tied] and own.bound == ctx.low_bound(p.s0)
     cut = replace(claim("low-count"), measure=lambda c, r: [Measurement("N_L", r.n_low[tied] - 1, r.n_low[tied])])
     assert judge(cut, ctx, rec).verdict is Verdict.VIOLATED
+
+
+# ------------------------------------------------------------------ the scan kept per key (KeyedMeasure, judge)
+def _one(t: tuple, k: int, value) -> tuple:
+    return t[:k] + (value,) + t[k + 1:]
+
+
+def _variants(ctx, rec) -> list:
+    """``rec`` and records that differ from it in one value a claim reads: every count one above its bound and at
+    it, every count of every per-arm field pushed far up, a completed phase's costs tripled and survivors kept,
+    the event failed; then each again under another seed (the same keys: the kept scans serve them)."""
+    out = [rec]
+    low = ctx.low_bound(ctx.problem.s0 if rec.policy == "tacc" else 0)
+    for k in ctx.not_best:
+        out += [replace(rec, n_low=_one(rec.n_low, k, low + d)) for d in (0, 1)]
+    for k in ctx.suboptimal:
+        out += [replace(rec, n_high=_one(rec.n_high, k, b + d)) for b in (ctx.high_bounds[k], ctx.ucb_bounds[k], 1)
+                for d in (0, 1)]
+    for name in ("n_low", "n_high", "high_in_window", "high_before_threshold"):
+        t = getattr(rec, name)
+        out += [replace(rec, **{name: _one(t, k, t[k] + 10**6)}) for k in range(len(t))]
+    for i, ph in enumerate(rec.phases):
+        if ph.completed:
+            # an interval of width exactly eps_r / 4 (UNDECIDED: inside the error bound of its ends), one far too
+            # wide (VIOLATED)
+            c = round(ctx.mu_high[ph.active[0]] * 2**10) / 2**10          # within eps_r / 8 of mu_H: covered
+            exact = replace(ph, lcb=(c - ph.eps / 8,) + ph.lcb[1:], ucb=(c + ph.eps / 8,) + ph.ucb[1:])
+            # every arm's interval of width eps_r / 8 around mu_H: a tie for the worst (the first arm's, HOLDS)
+            centres = [round(ctx.mu_high[k] * 2**20) / 2**20 for k in ph.active]
+            tied = replace(ph, lcb=tuple(c - ph.eps / 16 for c in centres), ucb=tuple(c + ph.eps / 16 for c in centres))
+            out += [replace(rec, phases=_one(rec.phases, i, replace(ph, cost=tuple(3 * c for c in ph.cost)))),
+                    replace(rec, phases=_one(rec.phases, i, tied)),
+                    replace(rec, phases=_one(rec.phases, i, replace(ph, survivors=ph.active))),
+                    replace(rec, phases=_one(rec.phases, i, exact)),
+                    replace(rec, phases=_one(rec.phases, i, replace(ph, ucb=(ph.ucb[0] + 1.0,) + ph.ucb[1:])))]
+    out.append(replace(rec, event_held=False))
+    return out + [replace(r, seed=r.seed + 1000) for r in out]
+
+
+def _kept_and_measured(claims, problem, assumptions, records) -> tuple:
+    """(every claim on every record judged in one context, the scans kept per key and a ScannedMeasure's own
+    scan; the same, every run measured (the claims' plain measures)): pickled, the bytes of both."""
+    import pickle
+
+    from certify._claims import KeyedMeasure, ScannedMeasure
+    kept_ctx, plain_ctx = ClaimContext(problem, assumptions), ClaimContext(problem, assumptions)
+    kept = [judge(c, kept_ctx, r) for r in records for c in claims]
+    plain = [judge(replace(c, measure=c.measure.measure) if isinstance(c.measure, (KeyedMeasure, ScannedMeasure))
+                   else c, plain_ctx, r) for r in records for c in claims]
+    return pickle.dumps(kept), pickle.dumps(plain), kept
+
+
+@pytest.mark.parametrize("policy", ["tacc", "dnc", "mf-ucb", "ucb", "rdfe"])
+def test_kept_scans_give_the_verdicts_of_measuring_every_run(setup, policy):
+    """A claim whose measurements depend on the run only through its key (counts, a phase's costs) is scanned once
+    per key in a context; every verdict is the one measuring the run gives (pickled: the same bytes, so the same
+    verdict, ratio, reason and measurement, and a run's own measurement is its own object), on counts one above
+    their bound (VIOLATED), at it (HOLDS) and off the event, each judged twice (the second from the kept scan)."""
+    p, assumptions, _ = setup
+    ctx = ClaimContext(p, assumptions)
+    records = _variants(ctx, run(p, policy, 3))
+    kept, plain, verdicts = _kept_and_measured(claims_for(policy), p, assumptions, records)
+    assert kept == plain
+    seen = {v.verdict for v in verdicts}
+    assert Verdict.VIOLATED in seen and Verdict.HOLDS in seen and Verdict.OFF_EVENT in seen
+    if policy == "rdfe":                                     # rdfe-width's own scan: every outcome
+        width = {v.verdict for v in verdicts if v.claim == "rdfe-width"}
+        assert {Verdict.HOLDS, Verdict.VIOLATED, Verdict.UNDECIDED, Verdict.OFF_EVENT} <= width
+
+
+def test_a_count_one_above_its_bound_is_violated_from_the_kept_scan(setup):
+    """The second run with a count one above its bound is judged from the kept scan (not measured again) and is
+    still VIOLATED; at the bound it HOLDS at ratio 1; the same counts off the event are OFF_EVENT."""
+    from certify._claims import KeyedMeasure
+    p, assumptions, rec = setup
+    ctx = ClaimContext(p, assumptions)
+    base = claim("high-count")
+    calls = []
+
+    def spy(c, r):
+        calls.append(r.seed)
+        return base.measure.measure(c, r)
+
+    high = replace(base, measure=KeyedMeasure(spy, base.measure.key, shared=True))
+    k = ctx.suboptimal[0]
+    bound = ctx.high_bounds[k]
+    over = replace(rec, n_high=_one(rec.n_high, k, bound + 1))
+    at = replace(rec, n_high=_one(rec.n_high, k, bound))
+    first, second = judge(high, ctx, over), judge(high, ctx, replace(over, seed=7))
+    assert first.verdict is second.verdict is Verdict.VIOLATED and calls == [over.seed]
+    assert second.seed == 7 and second.worst is first.worst and second.worst.arm == k
+    assert judge(high, ctx, replace(at, seed=8)).verdict is Verdict.HOLDS and calls == [over.seed, 8]
+    assert judge(high, ctx, replace(at, seed=9)).ratio == 1.0 and calls == [over.seed, 8]
+    off = judge(high, ctx, replace(over, seed=10, event_held=False))
+    assert off.verdict is Verdict.OFF_EVENT and calls == [over.seed, 8]         # the event: read every run
+
+
+def test_a_key_that_misses_a_value_the_measure_reads_is_caught(setup):
+    """The comparison above has teeth: DNC's theorem keyed on N^(H) alone (it reads N^(L) too) serves a run whose
+    low counts were pushed over the bound the verdict of the run before it, and the bytes differ."""
+    from certify._claims import KeyedMeasure, _high_key
+    p, assumptions, _ = setup
+    rec = run(p, "dnc", 3)
+    base = claim("theorem-dnc")
+    wrong = replace(base, measure=KeyedMeasure(base.measure.measure, _high_key, shared=False))
+    records = [rec, replace(rec, n_low=tuple(x + 10**8 for x in rec.n_low))]
+    kept, plain, verdicts = _kept_and_measured((wrong,), p, assumptions, records)
+    assert kept != plain and [v.verdict for v in verdicts] == [Verdict.HOLDS, Verdict.HOLDS]
+    _, _, right = _kept_and_measured((base,), p, assumptions, records)
+    assert [v.verdict for v in right] == [Verdict.HOLDS, Verdict.VIOLATED]
+
+
+def test_counts_that_are_not_ints_are_measured_as_given(setup):
+    """A count stored as a float (1.0) or a bool is not served the scan of the int count: its measurement keeps
+    the value it was given."""
+    p, assumptions, rec = setup
+    ctx = ClaimContext(p, assumptions)
+    as_int = judge(claim("high-count"), ctx, rec)
+    as_float = judge(claim("high-count"), ctx, replace(rec, n_high=tuple(float(x) for x in rec.n_high)))
+    assert type(as_int.worst.empirical) is int and type(as_float.worst.empirical) is float
+    assert as_float.worst.empirical == as_int.worst.empirical and as_float.verdict is as_int.verdict
