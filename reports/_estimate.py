@@ -3,15 +3,18 @@
 Everything here is an upper bound computed from the configuration alone (no instance is built, so an input of
 10^9 arms costs nothing to estimate):
 
-- arms K, and the horizon T = ceil(Lambda / lambda_L), the most rounds a run can make (a round costs at least
-  lambda_L);
+- arms K, and the rounds a run of each policy can make (:func:`rounds_bound`): the most queries the budget pays
+  for when each policy's low and high counts are capped by what its algorithm allows (TACC: at most
+  N_gamma + S0 low queries per arm, lines 7 and 9 of Algorithm 1), at most the horizon T = ceil(Lambda / lambda_L);
 - the largest arrays: the table of B_k(n) every two-fidelity policy reads, for n = 1..L with
   L = min(N_gamma, T) + S0 + 1 (one row shared by all arms under power and residual decay, one row per arm for
   table and checkpoint models; ``simulate.Problem.bias_table``), the low means tabulated over the same counts,
   at most 2^16 columns (``simulate.Problem.schedule``: one row shared by all arms under power and residual decay,
   one row per arm otherwise), and the per-arm state (instance,
   thresholds, run record, analysis);
-- the time: runs x T x the slowest per-round cost of the engine, spread over the workers.
+- a run's trace (``tacc explain``): ``TRACE_BYTES_PER_ROUND`` per round of that bound;
+- the time: the sum over runs of the rounds bound x the slowest per-round cost of the engine, spread over the
+  workers.
 
 An input whose estimate exceeds the machine's memory is refused (exit 2) with the estimate; work whose time bound
 exceeds ``LONG_SECONDS`` is announced on standard error with the bound, and progress is shown. See
@@ -25,14 +28,18 @@ import os
 from dataclasses import dataclass
 from typing import Sequence
 
-from bounds import Config, TaccInputError, cost_units, horizon, log_factor, min_rho, n_gamma
+from bounds import Config, CostUnits, TaccInputError, cost_units, horizon, log_factor, min_rho, n_gamma
 
-__all__ = ["Estimate", "estimate", "combined", "announce", "machine_memory", "LONG_SECONDS", "PER_ARM_BYTES",
-           "NS_PER_ROUND", "BASE_BYTES"]
+__all__ = ["Estimate", "estimate", "combined", "announce", "machine_memory", "rounds_bound", "LONG_SECONDS",
+           "PER_ARM_BYTES", "NS_PER_ROUND", "BASE_BYTES", "TRACE_BYTES_PER_ROUND"]
 
 #: bytes of state per arm (instance arrays, thresholds, run-record arrays, the per-arm rows of an analysis),
 #: bounded by tracemalloc measurements (tests/reports/test_estimate.py).
 PER_ARM_BYTES = 4096
+#: bytes per round of a traced run as ``tacc explain`` holds it (the engine's int32 rows, the record's tuple of
+#: (arm, fidelity) tuples with the list they are made from, explain's int64 copy and per-arm round lists), bounded
+#: by tracemalloc measurements (tests/reports/test_estimate.py).
+TRACE_BYTES_PER_ROUND = 320
 #: fixed allocations of a command (compiled code, the tables of one configuration), rounded up.
 BASE_BYTES = 32 << 20
 #: columns of the tabulated low means (``simulate.Problem.schedule``).
@@ -109,16 +116,63 @@ class Estimate:
                                  f"{_size(limit)} ({self.describe()})")
 
 
+def _n_gamma(config: Config, arms: int, T: int) -> int | None:
+    """N_gamma of the configuration, as the engines compute it (``simulate.thresholds``: the same calls of
+    ``bounds``), or None when it is not representable."""
+    p = config.params
+    try:
+        rho = min_rho(config.instance.noise.subgaussian_scale, arms, T, p.delta) if p.rho == "min" else float(p.rho)
+        return n_gamma(log_factor(rho, arms, T, p.delta), p.gamma)
+    except (TaccInputError, OverflowError, ValueError):
+        return None
+
+
+#: the most low queries per arm each policy's algorithm allows, from N_gamma and S0 (None: no cap but the budget):
+#: TACC makes a low query only while N^(L) < N_gamma (line 7 of Algorithm 1; the start's one low query is among
+#: them, N_gamma >= 1) or as a continuation pull, at most S0 per arm (line 9: A_k < S0); DNC and MF-UCB have no
+#: continuation branch, LUCB queries low only while N^(L) < N_gamma (``simulate.LucbStatic``); UCB makes no low
+#: query; Weak-Fixed, Low-Improving and RDFE have no cap but the budget.
+_LOW_PER_ARM = {"tacc": lambda ng, s0: ng + s0, "dnc": lambda ng, s0: ng, "mf-ucb": lambda ng, s0: ng,
+                "lucb": lambda ng, s0: ng, "ucb": lambda ng, s0: 0}
+#: policies that make no high query (single-fidelity UCB on the low source).
+_LOW_ONLY = ("weak-fixed", "low-improving")
+
+
+def _most_queries(units: CostUnits, low_cap: int | None, high_cap: int | None) -> int:
+    """The most queries L + H with L <= low_cap, H <= high_cap and L lambda_L + H lambda_H <= Lambda (exact, in
+    integer cost units): the cheaper fidelity first (exchanging a query for a cheaper one never lowers the count)."""
+    caps = {"low": low_cap, "high": high_cap}
+    left, total = units.budget, 0
+    for name in sorted(caps, key=lambda f: getattr(units, f)):
+        price, cap = getattr(units, name), caps[name]
+        n = left // price if cap is None else min(cap, left // price)
+        total, left = total + n, left - n * price
+    return total
+
+
+def rounds_bound(config: Config, policy: str) -> int:
+    """The most rounds a run of ``policy`` on ``config`` can make, from its algorithm and the budget (every run
+    stops before a query that would take the cost past Lambda, ``alg:adaptive-mf-mab``): the most queries the
+    budget pays for with at most :data:`_LOW_PER_ARM` low queries per arm (no high query for Weak-Fixed and
+    Low-Improving), never more than the horizon T = ceil(Lambda / lambda_L). An unknown policy gets the horizon."""
+    c, K = config.costs, config.instance.n_arms
+    units = cost_units(c.low, c.high, config.params.budget)
+    T = horizon(config.params.budget, c.low)
+    low_cap: int | None = None
+    if policy in _LOW_PER_ARM:
+        ng = _n_gamma(config, K, T)
+        low_cap = None if ng is None else K * _LOW_PER_ARM[policy](ng, int(config.params.s0))
+    elif policy not in _LOW_ONLY and policy != "rdfe":
+        return T
+    return min(T, _most_queries(units, low_cap, 0 if policy in _LOW_ONLY else None))
+
+
 def _table_entries(config: Config, arms: int, T: int) -> int:
     """Entries tabulated over the counts n = 1..L, L = min(N_gamma, T) + S0 + 1: B_k(n) (distinct rows x L) and
     the low means (K x min(L, 2^16))."""
     p = config.params
-    scale = 0.5 if config.instance.noise.model == "bernoulli" else float(config.instance.noise.sigma)
-    try:
-        rho = min_rho(scale, arms, T, p.delta) if p.rho == "min" else float(p.rho)
-        ng = n_gamma(log_factor(rho, arms, T, p.delta), p.gamma)
-    except (TaccInputError, OverflowError, ValueError):
-        ng = T  # the threshold count is not representable: bound it by the horizon
+    ng = _n_gamma(config, arms, T)
+    ng = T if ng is None else ng  # the threshold count is not representable: bound it by the horizon
     rows = 1 if config.instance.low.model in _SHARED_ROW_MODELS else arms
     length = min(ng, T) + int(p.s0) + 1
     means = 1 if config.instance.low.model in _SHARED_SCHEDULE_MODELS else arms
@@ -129,8 +183,8 @@ def estimate(configs: Sequence[Config], policies: Sequence[str], n_seeds: int, *
              workers: int = 1, engine: str = "fast", tables: bool = True, trace: bool = False) -> Estimate:
     """Upper bounds for running every policy on ``n_seeds`` seeds of every configuration (``budgets_per_config``
     budgets each, as ``tacc report`` does); ``tables=False`` leaves out the B_k(n) table the runs read (what
-    ``tacc bounds`` needs: the per-arm state only); ``trace=True`` adds a run's trace, two int32 per round (what
-    ``tacc explain`` records)."""
+    ``tacc bounds`` needs: the per-arm state only); ``trace=True`` adds a run's trace (what ``tacc explain``
+    records), ``TRACE_BYTES_PER_ROUND`` per round of the largest :func:`rounds_bound` of the policies."""
     arms = rounds = entries = 0
     memory, round_total, worst = 0.0, 0.0, ""
     for c in configs:
@@ -138,11 +192,13 @@ def estimate(configs: Sequence[Config], policies: Sequence[str], n_seeds: int, *
         K = c.instance.n_arms
         T = horizon(c.params.budget, c.costs.low)
         e = _table_entries(c, K, T) if tables else 0
-        m = BASE_BYTES + K * PER_ARM_BYTES + 8.0 * e + (8.0 * (T + 1) if trace else 0.0)
+        most = [rounds_bound(c, policy) for policy in policies]
+        longest = max(most, default=T)
+        m = BASE_BYTES + K * PER_ARM_BYTES + 8.0 * e + (TRACE_BYTES_PER_ROUND * (longest + 1.0) if trace else 0.0)
         if m >= memory:
             memory, worst = m, c.source or c.name
-        arms, rounds, entries = max(arms, K), max(rounds, T), max(entries, e)
-        round_total += float(T) * len(policies) * n_seeds * budgets_per_config
+        arms, rounds, entries = max(arms, K), max(rounds, longest), max(entries, e)
+        round_total += float(sum(most)) * n_seeds * budgets_per_config
     runs = len(configs) * len(policies) * n_seeds * budgets_per_config
     per_round = NS_PER_ROUND.get(engine, NS_PER_ROUND["reference"]) * 1e-9
     seconds = round_total * per_round / max(1, min(workers, max(runs, 1)))

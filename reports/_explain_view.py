@@ -19,7 +19,8 @@ from typing import Any
 import numpy as np
 
 from bounds import TaccInputError, analyze, confirmation_count, continuation_window, refine_partition
-from reports._tables import fmt, fmt_apart, table
+from reports._bounds_view import tied_sentence
+from reports._tables import fmt, fmt_apart, reason_of, table
 from simulate import HIGH, LOW, make_problem, run
 
 __all__ = ["ArmStory", "Explanation", "explain", "to_json", "render", "timeline_figure"]
@@ -50,6 +51,13 @@ class ArmStory:
     high_in_window: int
     regret_share: float
     regret_fraction: float
+    tied_with_best: bool = False    # Delta_k = 0 but not k^*: class B, tau_k = inf, no N_H bound (as ``tacc bounds``)
+
+
+#: what a tied arm's N_H bound is (``tacc bounds``: prop:analysis-high-selection bounds suboptimal arms only).
+_TIED_HIGH_BOUND = reason_of("high_count_bound", math.inf)
+#: the certification cell of an arm tied with k^*: tau_k = inf and no confirmation count at Delta_k = 0.
+_TIED_CERTIFIED = "- (tied with k*: gap 0, never certified, tau_k = inf)"
 
 
 def _percent(fraction: float) -> str:
@@ -76,7 +84,7 @@ class Explanation:
     def story(self, k: int) -> str:
         """Arm k's story in one sentence."""
         a = self.arms[k]
-        parts = [f"arm {k} ({a.run_class}, gap {fmt(a.gap)})"]
+        parts = [f"arm {k} ({a.run_class}{', tied with k*' if a.tied_with_best else ''}, gap {fmt(a.gap)})"]
         parts.append(f"reached N_gamma = {self.n_gamma} at round {a.threshold_round}" if a.threshold_round > 0
                      else f"never reached N_gamma = {self.n_gamma} (N_L = {a.n_low})")
         if a.continuation:
@@ -93,7 +101,8 @@ class Explanation:
                          else "not certified by the theory's counts")
         parts.append(f"last queried at round {a.last_round}" if a.last_round >= 0 else "never queried")
         parts.append(f"N_H = {a.n_high} against the bound {fmt(a.high_bound)} (prop:analysis-high-selection)"
-                     if a.gap > 0 else f"N_H = {a.n_high}")
+                     if a.gap > 0 else f"N_H = {a.n_high}, {_TIED_HIGH_BOUND}" if a.tied_with_best
+                     else f"N_H = {a.n_high}")
         parts.append("no share of the regret: the run's regret is 0" if math.isnan(a.regret_fraction)
                      else f"{_percent(a.regret_fraction)} of the regret")
         return "; ".join(parts) + "."
@@ -150,7 +159,10 @@ def explain(config, policy: str = "tacc", seed: int = 0, *, engine: str = "fast"
         conf = confirmation_count(a.ell, gap) if gap > 0 else math.inf
         if conf != math.inf and high_r.size >= conf:
             cert_high = int(high_r[int(conf) - 1])
-        if gap == 0:
+        tied = gap == 0 and k != a.instance.best_arm
+        if tied:
+            cert_round, cert_by = -1, _TIED_CERTIFIED
+        elif gap == 0:
             cert_round, cert_by = -1, "- (best arm)"
         elif cert_low > 0 and (cert_high < 0 or cert_low <= cert_high):
             cert_round, cert_by = cert_low, "L (N_L >= max(tau_k, N_gamma))"
@@ -166,7 +178,8 @@ def explain(config, policy: str = "tacc", seed: int = 0, *, engine: str = "fast"
             certified_by=cert_by, last_round=int(max(low_r.max(initial=0), high_r.max(initial=0))) or -1,
             high_bound=a.high_count_bound[k], high_in_window=rec.high_in_window[k],
             regret_share=rec.regret_share[k],
-            regret_fraction=rec.regret_share[k] / rec.regret if rec.regret > 0 else math.nan))   # 0 / 0: undefined
+            regret_fraction=rec.regret_share[k] / rec.regret if rec.regret > 0 else math.nan,   # 0 / 0: undefined
+            tied_with_best=tied))
     return Explanation(config=config.name, policy=policy, seed=seed, rounds=rec.rounds, cost=rec.cost,
                        regret=rec.regret, n_gamma=a.n_gamma, s0=p.s0, rho=a.rho, event_held=rec.event_held,
                        arms=tuple(stories), low_rounds=tuple(lows), high_rounds=tuple(highs))
@@ -182,7 +195,15 @@ def to_json(e: Explanation, max_arms: int | None = None) -> dict:
     order = _order(e)[:max_arms] if max_arms else range(len(e.arms))
     return {"config": e.config, "policy": e.policy, "seed": e.seed, "rounds": e.rounds, "cost": e.cost,
             "regret": e.regret, "n_gamma": e.n_gamma, "s0": e.s0, "rho": e.rho, "event_held": e.event_held,
-            "arms": [dict(jsonable(e.arms[k]), story=e.story(k)) for k in order]}
+            "arms": [_arm_json(e, k, jsonable(e.arms[k])) for k in order]}
+
+
+def _arm_json(e: Explanation, k: int, d: dict) -> dict:
+    """Arm k's JSON: a tied arm's null N_H bound says what ``tacc bounds`` says (no bound at Delta_k = 0), not
+    that the bound is +infinity."""
+    if e.arms[k].tied_with_best:
+        d["high_bound_reason"] = _TIED_HIGH_BOUND
+    return dict(d, story=e.story(k))
 
 
 def render(e: Explanation, max_arms: int = 40) -> str:
@@ -196,7 +217,8 @@ def render(e: Explanation, max_arms: int = 40) -> str:
         s = e.arms[k]
         cont = (f"{s.continuation} (r{s.continuation_rounds[0]}..{s.continuation_rounds[-1]})" if s.continuation
                 else "0")
-        rows.append((k, fmt(s.gap), s.prior_class, s.run_class, s.tau, s.threshold_round, cont, s.window_pulls,
+        rows.append((k, fmt(s.gap), f"{s.prior_class} (tied)" if s.tied_with_best else s.prior_class, s.run_class,
+                     s.tau, s.threshold_round, cont, s.window_pulls,
                      fmt(s.bound_before - s.bound_after) if s.continuation else "-",
                      s.certified_round, s.certified_by.split(" ")[0], s.last_round, s.n_high,
                      s.high_bound if s.gap > 0 else "-",
@@ -205,6 +227,10 @@ def render(e: Explanation, max_arms: int = 40) -> str:
     out = [head, "", "per arm, largest regret share first (rounds count from 1, -1 = never):",
            table(["arm", "gap", "class", "after run", "tau", "N_gamma at round", "continuation", "window",
                   "B_k decrease", "certified at", "by", "last query", "N_H", "N_H bound", "regret share"], rows), ""]
+    tied = [k for k in range(len(e.arms)) if e.arms[k].tied_with_best]
+    if tied:
+        best = next(k for k in range(len(e.arms)) if e.arms[k].gap == 0 and not e.arms[k].tied_with_best)
+        out += [tied_sentence(tied, best), ""]
     out += [e.story(k) for k in order[:max_arms]]
     if len(order) > max_arms:
         out.append(f"... {len(order) - max_arms} more arms (--max-arms, or --json).")

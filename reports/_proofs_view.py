@@ -1,5 +1,6 @@
-"""``tacc proofs``: one row per proof step (result, mutants refused, premises not needed), as a table and as
-JSON; ``tacc proofs --coverage``: each statement of the paper with the rows that check it."""
+"""``tacc proofs``: one row per proof step (result, mutants refused, hypotheses not needed), as a table and as
+JSON (with the summary and the rho table); ``tacc proofs --coverage``: each statement of the paper with the rows
+that check it."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ def _mutants(r) -> str:
     m = r.mutation
     if m is None:
         return "-"
-    s = f"{m.refused}/{m.total}" + (f"; premises needed {m.needed}/{m.premises}" if m.premises else "")
+    s = f"{m.refused}/{m.total}" + (f"; hypotheses needed {m.needed}/{m.premises}" if m.premises else "")
     if m.undecided:
         s += f" ({len(m.undecided)} undecided)"
     return s + (" of the correction" if r.mutated == "correction" else "")
@@ -60,7 +61,19 @@ def _detail(r) -> str:
     return "; ".join(parts)
 
 
-def to_json(reports) -> list:
+def to_json(reports, radius=()) -> dict:
+    """Every step (``steps``: one object per step, every cell whole), the ``summary`` printed under the table and
+    the ``rho`` table of :func:`render_radius` (``radius``: ``proofs_checks.radius_rows()``)."""
+    return {"steps": _steps_json(reports), "summary": summary(reports),
+            "rho": [dict(zip(_RADIUS_KEYS, row, strict=True)) for row in radius]}
+
+
+#: the JSON keys of a row of ``proofs_checks.radius_rows`` (the columns of :func:`render_radius`).
+_RADIUS_KEYS = ("preset", "noise", "K", "T", "delta", "paper_reading", "toolkit", "least_subgaussian",
+                "least_gaussian", "least_bernoulli")
+
+
+def _steps_json(reports) -> list:
     out = []
     for r in reports:
         m = r.mutation
@@ -86,6 +99,21 @@ def to_json(reports) -> list:
                                 for x in r.least],
             "toolkit": r.step.toolkit, "seconds": r.seconds})
     return out
+
+
+def summary(reports) -> dict:
+    """The numbers of the lines under the table: outcomes, mutants refused, code comparisons, what fails."""
+    proved = [r for r in reports if r.mutated == "step"]
+    consistency = [r for r in reports if r.result.consistency]
+    bad = failures(reports)
+    return {"steps": len(reports),
+            **{o: sum(r.result.outcome.value == o for r in reports) for o in ("PROVED", "REFUTED", "UNKNOWN")},
+            "proved_mutated": len(proved), "proved_with_a_refused_mutant": sum(not r.vacuous for r in proved),
+            "mutants_refused": sum(r.mutation.refused for r in proved),
+            "mutants": sum(r.mutation.total for r in proved),
+            "code_comparisons": len(consistency),
+            "code_comparisons_agreeing": len(consistency) - len(bad["code disagrees"]),
+            "failures": {k: v for k, v in bad.items() if v}, "pass": not any(bad.values())}
 
 
 def failures(reports) -> dict:
@@ -121,25 +149,20 @@ def render(reports, *, wide: bool = False) -> str:
             cut = cut or any(len(t) > w for t, w in zip(long, _CELL_WIDTHS, strict=True))
             long = tuple(_cut(t, w) for t, w in zip(long, _CELL_WIDTHS, strict=True))
         rows.append((r.step.label, r.step.sid, long[0], r.step.method, _result(r), _mutants(r), long[1], long[2]))
-    counts = {o: sum(r.result.outcome.value == o for r in reports) for o in ("PROVED", "REFUTED", "UNKNOWN")}
-    proved = [r for r in reports if r.mutated == "step"]
-    consistency = [r for r in reports if r.result.consistency]
-    bad = failures(reports)
+    n = summary(reports)
     out = [table(["label", "step", "statement", "method", "result", "mutants refused", "hypotheses not needed",
                   "counterexample / corrected / slack"], rows),
            "",
-           f"{len(reports)} steps: {counts['PROVED']} PROVED, {counts['REFUTED']} REFUTED, "
-           f"{counts['UNKNOWN']} UNKNOWN; {sum(not r.vacuous for r in proved)} of {len(proved)} PROVED steps have a "
-           f"refused mutant ({sum(r.mutation.refused for r in proved)} of "
-           f"{sum(r.mutation.total for r in proved)} mutants refused); "
-           f"{len(consistency) - len(bad['code disagrees'])} of {len(consistency)} code comparisons agree with "
+           f"{n['steps']} steps: {n['PROVED']} PROVED, {n['REFUTED']} REFUTED, "
+           f"{n['UNKNOWN']} UNKNOWN; {n['proved_with_a_refused_mutant']} of {n['proved_mutated']} PROVED steps have a "
+           f"refused mutant ({n['mutants_refused']} of {n['mutants']} mutants refused); "
+           f"{n['code_comparisons_agreeing']} of {n['code_comparisons']} code comparisons agree with "
            f"the checked expression"]
     if cut:
         out.append(f"long cells are cut at {', '.join(map(str, _CELL_WIDTHS))} characters (statement, hypotheses "
                    "not needed, counterexample / corrected / slack): --wide prints them in full, --json keeps them")
-    problems = [(k, v) for k, v in bad.items() if v]
     out.append("PASS: no new refuted step, no vacuous step, every unneeded hypothesis and slack explained"
-               if not problems else "FAIL: " + "; ".join(f"{k}: {', '.join(v)}" for k, v in problems))
+               if n["pass"] else "FAIL: " + "; ".join(f"{k}: {', '.join(v)}" for k, v in n["failures"].items()))
     return "\n".join(out)
 
 

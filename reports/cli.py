@@ -251,10 +251,11 @@ def _cmd_proofs(args) -> int:
         rows = coverage_rows({r.step.sid: r.result.outcome.value for r in reports})
         print(render_coverage(rows, wide=args.wide))
         return EXIT_OK if all(r[3] != "-" or r[4] for r in rows) else EXIT_FINDING
+    radius = radius_rows()
     if args.json:
-        _write_json(dumps(to_json(reports)), args.json)
+        _write_json(dumps(to_json(reports, radius)), args.json)
     if args.json != "-":
-        print(render(reports, wide=args.wide) + "\n\n" + render_radius(radius_rows()))
+        print(render(reports, wide=args.wide) + "\n\n" + render_radius(radius))
     return EXIT_FINDING if any(failures(reports).values()) else EXIT_OK
 
 
@@ -497,7 +498,8 @@ def _check_arguments(c: argparse.ArgumentParser) -> None:
                    help=_config_help() + " (default: every preset and a generated sample)")
     c.add_argument("--random", type=_int_at_least(0), default=None, metavar="N",
                    help="generated configurations to add (default 20 without CONFIG, 0 with)")
-    c.add_argument("--random-seed", type=int, default=0, help="seed of the generated sample (default 0)")
+    c.add_argument("--random-seed", type=_int_at_least(0), default=0, metavar="S",
+                   help="seed of the generated sample, an integer >= 0 (default 0)")
     c.add_argument("--seeds", default="10", help="M runs seeds 0..M-1; A:B runs A..B-1 (default 10)")
     c.add_argument("--policy", action="append", choices=POLICIES, metavar="POLICY",
                    help=f"a policy to run, repeatable: {', '.join(POLICIES)} (default: certify.DEFAULT_POLICIES, the "
@@ -521,7 +523,8 @@ def _proofs_arguments(pr: argparse.ArgumentParser) -> None:
     pr.add_argument("--baseline", metavar="PATH",
                     help="accepted refuted steps (a JSON list of step ids); 'repo' for the repository's baseline of "
                          "the paper's current findings")
-    pr.add_argument("--json", metavar="PATH", help="write every step as JSON to PATH ('-' for stdout)")
+    pr.add_argument("--json", metavar="PATH", help="write every step, the summary and the rho table as JSON to PATH "
+                                                   "('-' for stdout)")
     pr.add_argument("--wide", action="store_true",
                     help="print every cell in full (statement, hypotheses not needed, counterexample / "
                          "corrected / slack)")

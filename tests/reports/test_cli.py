@@ -245,8 +245,19 @@ def test_proofs_table_and_exit_status(tmp_path, capsys, monkeypatch):
     assert main(["proofs", "--baseline", "repo", "--json", str(tmp_path / "p.json")]) == 0
     out = capsys.readouterr().out
     assert "cor.n-gamma-substitution" in out and "REFUTED (baseline)" in out and "PASS:" in out
-    rows = json.loads((tmp_path / "p.json").read_text())
+    assert "hypotheses needed" in out and "premises" not in out      # one word, as the column and the README say
+    doc = json.loads((tmp_path / "p.json").read_text())
+    rows, n = doc["steps"], doc["summary"]
     assert {r["result"] for r in rows} == {"PROVED", "REFUTED", "UNKNOWN"}
+    # the summary and the rho table printed under the table are in the JSON too, with the same numbers
+    assert n["steps"] == len(rows) and n["pass"] and not n["failures"]
+    assert (f"{n['steps']} steps: {n['PROVED']} PROVED, {n['REFUTED']} REFUTED, {n['UNKNOWN']} UNKNOWN; "
+            f"{n['proved_with_a_refused_mutant']} of {n['proved_mutated']} PROVED steps have a refused mutant "
+            f"({n['mutants_refused']} of {n['mutants']} mutants refused)") in out
+    assert n["REFUTED"] == sum(r["result"] == "REFUTED" for r in rows)
+    from proofs_checks import radius_rows
+    assert [r["preset"] for r in doc["rho"]] == [r[0] for r in radius_rows()] and all(
+        f"{r['toolkit']:.6g}" in out for r in doc["rho"])
     assert all(r["accepted_by_baseline"] for r in rows if r["result"] == "REFUTED")
     assert all(r["mutation"]["refused"] + r["mutation"]["needed"] > 0 for r in rows if r["result"] == "PROVED")
     # the exit status on a subset of the steps (every step takes a minute of wall time on this machine)
@@ -254,8 +265,11 @@ def test_proofs_table_and_exit_status(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(proofs_checks, "STEPS", tuple(s for s in proofs_checks.STEPS
                                                       if s.sid in ("cor.n-gamma-substitution", "cor.absorb-start",
                                                                    "high-selection.count")))
-    assert main(["proofs"]) == 1                                  # the paper's findings are refuted steps
+    assert main(["proofs", "--json", str(tmp_path / "f.json")]) == 1    # the paper's findings are refuted steps
     assert "FAIL: refuted (not in the baseline): cor.n-gamma-substitution, cor.absorb-start" in capsys.readouterr().out
+    n = json.loads((tmp_path / "f.json").read_text())["summary"]
+    assert not n["pass"] and n["failures"] == {"refuted (not in the baseline)": ["cor.n-gamma-substitution",
+                                                                                   "cor.absorb-start"]}
     partial = tmp_path / "b.json"
     partial.write_text('["cor.n-gamma-substitution"]')
     assert main(["proofs", "--baseline", str(partial)]) == 1

@@ -137,6 +137,8 @@ def _cases(tmp_path):
         "huge sigma": (["bounds", _config(tmp_path, "sigma", "sigma = 1.0", "sigma = 1e200")],
                        ["instance.noise.sigma"]),
         "--max-arms -1": (["bounds", cfg, "--max-arms", "-1"], ["--max-arms"]),
+        # a negative seed of the generated sample was accepted (exit 0), unlike a negative --seeds (issue s7-explain)
+        "--random-seed -5": (["check", "--random-seed", "-5"], ["--random-seed", "must be >= 0, got -5"]),
         "--workers 0": (["simulate", cfg, "--policy", "tacc", "--workers", "0"], ["--workers"]),
         "unknown policy": (["simulate", cfg, "--policy", "thompson"], ["--policy"]),
         "runs from a missing folder": (["runs", str(tmp_path / "no-runs")], ["dir", "no such folder"]),
@@ -159,7 +161,9 @@ def test_bad_input_exits_2_with_one_line(case, tmp_path):
 
 
 def test_long_work_is_announced_with_its_estimate(tmp_path):
-    """A budget of 1e12: one line before any run with the estimate (rounds, runs, time), then it runs."""
+    """A budget of 1e12: one line before any run with the estimate (rounds, runs, time), then it runs. The rounds
+    are TACC's bound (reports._estimate.rounds_bound): 3 (N_gamma + S0) low queries and the high queries the rest
+    of the budget pays for, not the horizon 10^12."""
     cfg = _config(tmp_path, "budget", "budget = 1000", "budget = 1e12")
     p = subprocess.Popen([TACC, "simulate", cfg, "--policy", "tacc", "--seeds", "2"], stderr=subprocess.PIPE,
                          stdout=subprocess.DEVNULL, text=True, cwd=tmp_path)
@@ -168,8 +172,8 @@ def test_long_work_is_announced_with_its_estimate(tmp_path):
     finally:
         p.kill()
         p.wait()
-    assert "up to 1,000,000,000,000 rounds per run, 2 runs" in line and "time at most about" in line
-    assert "days" in line and "resumes" in line
+    assert "up to 100,000,017,909 rounds per run, 2 runs" in line and "time at most about" in line
+    assert "hours" in line and "resumes" in line
 
 
 def test_internal_error_is_one_line_and_the_traceback_is_saved(tmp_path):

@@ -4,11 +4,14 @@ import tracemalloc
 from dataclasses import replace
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from bounds import TaccInputError, load_config, parse_config
+from bounds import TaccInputError, cost_units, horizon, load_config, parse_config
 from bounds._config import config_to_dict
-from reports._estimate import BASE_BYTES, LONG_SECONDS, estimate
-from simulate import make_problem, run
+from certify.strategies import configs
+from reports._estimate import BASE_BYTES, LONG_SECONDS, TRACE_BYTES_PER_ROUND, estimate, rounds_bound
+from simulate import POLICIES, make_problem, run
 
 
 def _with(config, **params):
@@ -56,10 +59,97 @@ def test_refusal_names_the_configuration_and_the_estimate():
 def test_time_bound_scales_with_runs_and_budget():
     c = load_config("llm-residual")
     one = estimate([c], ["tacc"], 1)
-    assert estimate([c], ["tacc", "ucb"], 10).seconds == pytest.approx(20 * one.seconds)
+    ucb = estimate([c], ["ucb"], 1)
+    assert estimate([c], ["tacc", "ucb"], 10).seconds == pytest.approx(10 * (one.seconds + ucb.seconds))
     assert estimate([c], ["tacc"], 10, workers=2).seconds == pytest.approx(5 * one.seconds)
     assert not one.long and estimate([_with(c, budget=1e12)], ["tacc"], 1).long
-    assert one.rounds_per_run == 128_000 and LONG_SECONDS > 0
+    # K = 4, N_gamma = 14023, S0 = 128: 4 (N_gamma + S0) low queries (cost 1), then (128000 - 56604) // 500 high
+    assert one.rounds_per_run == 4 * (14023 + 128) + (128_000 - 4 * (14023 + 128)) // 500 and LONG_SECONDS > 0
+    assert ucb.rounds_per_run == 128_000 // 500 and estimate([c], ["weak-fixed"], 1).rounds_per_run == 128_000
+
+
+# ------------------------------------------------------------------------------------------- rounds bound
+def test_most_queries_exact_values():
+    """The most queries the budget pays for under caps (hand-computed), the cheaper fidelity first."""
+    from reports._estimate import _most_queries
+    u = cost_units(1.0, 10.0, 100.0)
+    assert _most_queries(u, None, None) == 100             # 100 low queries
+    assert _most_queries(u, 30, None) == 30 + 7            # 30 low, (100 - 30) // 10 high
+    assert _most_queries(u, 0, None) == 10 and _most_queries(u, None, 0) == 100
+    assert _most_queries(u, 30, 2) == 32 and _most_queries(u, 0, 0) == 0
+    assert _most_queries(cost_units(0.1, 0.3, 2.3), 5, None) == 5 + 6    # exact decimals: 2.3 - 0.5 = 1.8 = 6 x 0.3
+
+
+@settings(max_examples=25, suppress_health_check=[HealthCheck.too_slow])
+@given(config=configs(budget=st.integers(40, 1500)), seed=st.integers(0, 3))
+def test_rounds_bound_is_never_below_a_runs_rounds(config, seed):
+    """For every policy, the bound is at least the rounds of a run (and at most the horizon); each policy's low
+    count per arm is within its cap; UCB, Weak-Fixed and Low-Improving stop only on the budget, so for them the
+    bound is exact."""
+    from reports._estimate import _LOW_PER_ARM
+    problem = make_problem(config)
+    for policy in POLICIES:
+        rec = run(problem, policy, seed)
+        bound = rounds_bound(config, policy)
+        assert rec.rounds <= bound <= problem.horizon, (policy, rec.rounds, bound)
+        if policy in _LOW_PER_ARM:
+            assert max(rec.n_low) <= _LOW_PER_ARM[policy](problem.n_gamma, problem.s0), policy
+        if policy in ("ucb", "weak-fixed", "low-improving"):
+            assert rec.rounds == bound, policy
+
+
+def test_low_caps_are_reached():
+    """The caps are attained, so a cap one lower would be below what a run did: TACC's N_gamma + S0 low queries
+    per arm (lines 7 and 9 of Algorithm 1: the best arm reaches N_gamma and gets all S0 = 2 continuation pulls) and
+    DNC's N_gamma (an instance found by the strategy ``certify.strategies.configs``)."""
+    from reports._estimate import _LOW_PER_ARM
+    config = parse_config({
+        "name": "cap", "costs": {"low": 1.0, "high": 2.0},
+        "instance": {"mu_high": [0.213, 0.727], "seed": 1, "noise": {"model": "gaussian", "sigma": 0.5},
+                     "low": {"model": "power_decay", "zeta": 0.369, "r": 0.619, "signs": [-1, 1]}},
+        "params": {"budget": 635.0, "delta": 0.05, "rho": 0.05, "gamma": 0.05, "eta": 0.0001, "s0": 2}})
+    problem = make_problem(config)
+    for policy in ("tacc", "dnc"):
+        rec = run(problem, policy, 0)
+        assert max(rec.n_low) == _LOW_PER_ARM[policy](problem.n_gamma, problem.s0), policy
+    assert problem.s0 == 2 and max(run(problem, "tacc", 0).continuation) == 2
+
+
+def _user_config(tmp_path, **changes):
+    """The README's example configuration with some keys changed (what a user reading only the README writes)."""
+    from reports.readme import README
+    text = README.read_text().split("```toml\n", 1)[1].split("```", 1)[0]
+    lines = []
+    for line in text.splitlines():
+        key = line.split("=", 1)[0].strip()
+        lines.append(f"{key} = {changes.pop(key)}" if key in changes and "=" in line else line)
+    assert not changes
+    path = tmp_path / "user.toml"
+    path.write_text("\n".join(lines) + "\n")
+    return load_config(path)
+
+
+def test_explain_of_a_tiny_low_cost_is_accepted_and_its_trace_fits_the_estimate(tmp_path):
+    """tiny.toml of issue s7-explain (lambda_L = 1e-9, horizon 10^14): explain was refused ("needs about 728 TiB")
+    for a TACC run of 72,556 rounds. The estimate now bounds the rounds by TACC's algorithm, and the measured peak
+    of the traced run told arm by arm (tracemalloc) is below it."""
+    from reports._explain_view import explain
+    tiny = _user_config(tmp_path, mu_high="[0.5, 0.499999999, 0.4]", low="1e-9", delta="1e-12")
+    est = estimate([tiny], ["tacc"], 1, workers=1, trace=True)
+    est.refuse_if_too_large(limit=1 << 30)                 # under 1 GiB, on any machine
+    assert horizon(tiny.params.budget, tiny.costs.low) == 10**14 and est.rounds_per_run < 200_000
+    explain(parse_config(config_to_dict(tiny), "copy"))    # compiled (or loaded) first, as above
+    tracemalloc.start()
+    try:
+        e = explain(tiny)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert e.rounds == 72_556 <= est.rounds_per_run and peak <= est.memory_bytes, (peak, est.memory_bytes)
+    assert TRACE_BYTES_PER_ROUND * e.rounds <= 8 * peak     # the per-round allowance is not a vacuous one
+    for p in ("weak-fixed", "low-improving", "rdfe"):       # no better bound than the horizon: still refused
+        with pytest.raises(TaccInputError):
+            estimate([tiny], [p], 1, workers=1, trace=True).refuse_if_too_large(limit=1 << 30)
 
 
 @pytest.mark.parametrize("argv, what", [(["reproduce", "set-a", "--quick"], "tacc reproduce"),

@@ -116,6 +116,31 @@ def test_a_share_of_no_regret_is_undefined_not_zero_percent():
     assert story.regret > 0 and "% of the regret" in render(story)
 
 
+def test_tied_arms_are_told_as_tacc_bounds_tells_them():
+    """Every mean equal (equal.toml of issue s7-explain): only k* = 0 is the best arm; arms 1-3 are tied with it,
+    class B with no N_H bound, as ``tacc bounds`` says. They got "certified_by": "- (best arm)" and a
+    high_bound_reason "+infinity"."""
+    from bounds import continuation_of, parse_config
+    from reports._bounds_view import tied_sentence
+    from reports._bounds_view import to_json as bounds_json
+    cfg = parse_config({"name": "equal", "instance": {"mu_high": [0.5, 0.5, 0.5, 0.5],
+                                                      "low": {"model": "power_decay", "zeta": 0.2, "r": 0.5}},
+                        "costs": {"low": 1.0, "high": 10.0},
+                        "params": {"budget": 400, "rho": 0.5, "gamma": 0.3, "eta": 0.01, "s0": 2}})
+    e = explain(cfg, "tacc", 0)
+    a = analyze(cfg)
+    bounds = json.loads(bounds_json(a, continuation_of(a)))["arms"]
+    arms = {x["arm"]: x for x in json.loads(json.dumps(to_json(e), allow_nan=False))["arms"]}
+    assert arms[0]["certified_by"] == "- (best arm)" and "high_bound_reason" not in arms[0]
+    for k in (1, 2, 3):
+        assert arms[k]["certified_by"].startswith("- (tied with k*") and arms[k]["high_bound"] is None
+        assert bounds["high_count_bound"][k] is None and arms[k]["high_bound_reason"] == next(iter(
+            bounds["high_count_bound_reason"]))
+        assert "tied with k*" in arms[k]["story"] and "+infinity" not in json.dumps(arms[k])
+    out = render(e)
+    assert tied_sentence([1, 2, 3], 0) in out and out.count("B (tied)") == 3 and "))" not in out
+
+
 def test_an_arm_never_queried_is_told_so():
     # a budget of one low query: every other arm is never queried (the story said "last queried at round -1")
     from bounds import config_to_dict, parse_config
