@@ -7,12 +7,18 @@ tasks in flight, so memory does not grow with the number of seeds. Work goes to 
 take about a quarter of a second each, and with a cache directory each finished run is stored as soon as it
 comes back (committed about every second), so a kill loses at most the runs in flight and a sweep started
 again skips every run already stored. Worker processes die with their parent, even under ``kill -9``.
+
+A local pool is started only when it pays: the parent runs the first batches itself, measuring the seconds per
+round of horizon, and starts the workers when the work still to do, projected from that measure, exceeds what
+starting them costs (:class:`_StartRule`); a short sweep (``tacc check``, ``tacc report``) never waits for
+workers to import the toolkit, and a long one (``tacc reproduce``) uses every core within its first batches.
 """
 
 from __future__ import annotations
 
 import contextlib
 import itertools
+import math
 import os
 import signal
 import sys
@@ -24,7 +30,7 @@ from dataclasses import dataclass
 from multiprocessing import get_context
 from typing import Any, Iterable, Iterator, Sequence, Sized
 
-from bounds import Config, TaccInputError
+from bounds import Config, TaccInputError, horizon
 from simulate._cache import RunCache, run_key, run_key_prefix
 from simulate._engine import ENGINES, run
 from simulate._fingerprint import code_fingerprint
@@ -37,6 +43,9 @@ __all__ = ["Task", "EXECUTORS", "parse_seeds", "iter_tasks", "tasks_for", "iter_
 
 #: executor names.
 EXECUTORS = ("serial", "processes", "dask")
+#: when a local pool's workers start: ``auto`` (when the work ahead pays for their start), ``always`` (with the
+#: first run not cached).
+START_POOL = ("auto", "always")
 
 
 @dataclass(frozen=True)
@@ -148,7 +157,9 @@ def _die_with_parent(parent: int) -> None:
     threading.Thread(target=watch, daemon=True, name="tacc-parent-watchdog").start()
 
 
-def _check(executor, engine, workers) -> None:
+def _check(executor, engine, workers, start_pool="auto") -> None:
+    if start_pool not in START_POOL:
+        raise TaccInputError("start_pool", start_pool, f"must be one of {', '.join(START_POOL)}")
     if executor not in EXECUTORS:
         raise TaccInputError("executor", executor, f"must be one of {', '.join(EXECUTORS)}")
     if engine not in ENGINES:
@@ -159,7 +170,7 @@ def _check(executor, engine, workers) -> None:
 
 def iter_runs(tasks: Iterable[Task], *, executor: str = "serial", workers: int | None = None,
               scheduler: str | None = None, cache: str | os.PathLike | None = None, engine: str = "fast",
-              progress: bool = False, total: int | None = None) -> Iterator[RunRecord]:
+              progress: bool = False, total: int | None = None, start_pool: str = "auto") -> Iterator[RunRecord]:
     """Run every task and yield the records in task order, as they finish, in memory independent of the count.
 
     Args:
@@ -172,21 +183,111 @@ def iter_runs(tasks: Iterable[Task], *, executor: str = "serial", workers: int |
             are stored as they come back.
         engine: ``fast`` or ``reference``.
         progress: show a progress bar on standard error.
-        total: the number of tasks, for the progress bar (default: ``len(tasks)`` if it has one).
+        total: the number of tasks, for the progress bar and the pool's start rule (default: ``len(tasks)`` if it
+            has one).
+        start_pool: with ``processes``: ``auto`` runs batches in this process first and starts the workers only
+            when the work still to do, projected from the time those batches took, exceeds what starting the
+            workers costs (about 2 s each on 2 cores; a short sweep then starts none); ``always`` starts them with
+            the first run not found in the cache (for a sweep that must run on worker processes, e.g. a test of
+            the workers' own behaviour). The records are the same either way. Dask ignores it: a Dask client is
+            always started with the first run not cached.
     """
-    _check(executor, engine, workers)
+    _check(executor, engine, workers, start_pool)
+    units = None
+    if isinstance(tasks, Sequence):       # the whole sweep's work is known: the start rule projects from it
+        units = _units_of(tasks)
     if total is None and isinstance(tasks, Sized):
         total = len(tasks)
-    return _stream(iter(tasks), executor, workers or os.cpu_count() or 1, scheduler, cache, engine, progress, total)
+    return _stream(iter(tasks), executor, workers or os.cpu_count() or 1, scheduler, cache, engine, progress, total,
+                   _StartRule(workers or os.cpu_count() or 1, start_pool == "always", total, units))
 
 
 def run_tasks(tasks: Sequence[Task], *, executor: str = "serial", workers: int | None = None,
               scheduler: str | None = None, cache: str | os.PathLike | None = None, engine: str = "fast",
-              progress: bool = False) -> list[RunRecord]:
+              progress: bool = False, start_pool: str = "auto") -> list[RunRecord]:
     """:func:`iter_runs` as a list: every task's record, in task order (for sweeps whose records all fit in
     memory; stream with :func:`iter_runs` otherwise)."""
     return list(iter_runs(tasks, executor=executor, workers=workers, scheduler=scheduler, cache=cache,
-                          engine=engine, progress=progress))
+                          engine=engine, progress=progress, start_pool=start_pool))
+
+
+#: the CPU seconds a local worker spends from its start to its first run: spawning Python and importing the
+#: toolkit (about 1.1 s) and loading numba's cached machine code (about 0.8 s). Measured 2026-11-27 on the 2-core
+#: Linux machine of the README: the default report's sweep on 2 workers took 8.3 s of the workers' CPU, of which
+#: 1.6 s each were runs (the same runs' time in one process), and the CPU time of a fresh pool's worker up to the
+#: return of its first one-run batch was 1.9 to 2.0 s.
+_WORKER_START_SECONDS = 2.0
+
+
+def _horizon_of(config: Config) -> int:
+    """A run's work, in rounds: its horizon T_Lambda (``sec:problem``), the most rounds it can make."""
+    return horizon(config.params.budget, config.costs.low)
+
+
+def _units_of(tasks: Sequence[Task]) -> int:
+    """The rounds of horizon of every task (each configuration's horizon computed once)."""
+    per: dict = {}
+    total = 0
+    for t in tasks:
+        hit = per.get(id(t.config))
+        if hit is None or hit[0] is not t.config:
+            hit = per[id(t.config)] = (t.config, _horizon_of(t.config))
+        total += hit[1]
+    return total
+
+
+class _StartRule:
+    """When a local pool starts: at once (``always``), or when the work still to do pays for the workers' start.
+
+    With n workers (at most the machine's cores) the pool finishes work of R seconds (as the parent measures it)
+    in about C + R / n, C the workers' start (``_WORKER_START_SECONDS``), against R in the parent alone: the pool
+    starts when R > C n / (n - 1), never with one worker. R is projected from the seconds per round of horizon of
+    the batches the parent ran (the first batch of the sweep, which pays the parent's own loading of the engines,
+    left out) times the rounds of the tasks still to run: known when the tasks are a sequence, else the tasks left
+    of ``total`` times the mean rounds per task so far, scaled by the share of the tasks taken so far that were
+    not cached. Without a total, R is the time the parent has spent running so far: a sweep of unknown length
+    starts the pool once the parent has run for the threshold."""
+
+    def __init__(self, n_workers: int, always: bool, total: int | None, units: int | None):
+        self.always = always
+        n = min(n_workers, os.cpu_count() or 1)
+        self.threshold = math.inf if n < 2 else _WORKER_START_SECONDS * n / (n - 1)
+        self.total, self.units = total, units
+        self.tasks_taken = self.units_taken = self.units_run = 0
+        self.seconds = self.units_timed = 0.0       # of the batches run here, the first one left out
+        self.spent = 0.0                            # every batch run here
+        self.batches = 0
+
+    def taken(self, task: Task, cached: bool, rounds: int) -> None:
+        """A task taken from the sweep (``rounds``: its horizon), found in the cache or not."""
+        self.tasks_taken += 1
+        self.units_taken += rounds
+        if not cached:
+            self.units_run += rounds
+
+    def ran(self, rounds: int, seconds: float) -> None:
+        """A batch of ``rounds`` rounds of horizon run in the parent in ``seconds``."""
+        self.batches += 1
+        self.spent += seconds
+        if self.batches > 1:
+            self.seconds += seconds
+            self.units_timed += rounds
+
+    def projected(self) -> float:
+        """R: the seconds of runs still to do, as the parent would take them (0 before a batch is measured)."""
+        if self.units is None and self.total is None:
+            return self.spent
+        if self.units_timed == 0 or self.units_taken == 0:
+            return 0.0
+        if self.units is not None:
+            left: float = self.units - self.units_taken
+        else:
+            assert self.total is not None
+            left = (self.total - self.tasks_taken) * self.units_taken / self.tasks_taken
+        return max(left, 0) * self.units_run / self.units_taken * self.seconds / self.units_timed
+
+    def start_now(self) -> bool:
+        return self.always or self.projected() > self.threshold
 
 
 class _NoBar:
@@ -199,7 +300,7 @@ class _NoBar:
         pass
 
 
-def _stream(tasks, executor, n_workers, scheduler, cache, engine, progress, total):
+def _stream(tasks, executor, n_workers, scheduler, cache, engine, progress, total, rule):
     store = RunCache(cache) if cache is not None else None
     if progress:
         from tqdm import tqdm
@@ -218,7 +319,9 @@ def _stream(tasks, executor, n_workers, scheduler, cache, engine, progress, tota
                 yield rec
         else:
             pool = _Pool(executor, n_workers, scheduler)
-            yield from _pipeline(_looked_up(tasks, store), pool, store, engine, n_workers, bar)
+            if executor == "dask":
+                rule.always = True          # a cluster is started with the first run, as it always was
+            yield from _pipeline(_looked_up(tasks, store), pool, store, engine, n_workers, bar, rule)
     finally:
         if pool is not None:      # stopped by an error, an interrupt or a consumer that stopped reading: no wait
             pool.close(abort=sys.exc_info()[0] is not None)
@@ -263,21 +366,44 @@ def _looked_up(tasks, store):
             yield [t, key, rec]
 
 
-def _pipeline(tasks, pool, store, engine, n_workers, bar):
-    """Yield records in task order with at most ``_WINDOW_PER_WORKER * n_workers`` tasks taken and not yielded."""
+def _pipeline(tasks, pool, store, engine, n_workers, bar, rule):
+    """Yield records in task order with at most ``_WINDOW_PER_WORKER * n_workers`` tasks taken and not yielded;
+    batches run in this process until ``rule`` starts the pool, then on the workers (this process collects)."""
     window = _WINDOW_PER_WORKER * n_workers
     max_batch = max(1, window // (4 * n_workers))
     max_flight = 2 * n_workers
     entries: deque = deque()       # [task, key, record or None] (from _looked_up), in task order
     sizes: dict = {}               # (config, policy) -> batch size, adapted to _BATCH_SECONDS
     flight: dict = {}              # future -> (entries, group)
+    rounds: dict = {}              # id(config) -> (config, its horizon): the last configurations met
     group, batch = None, []
     exhausted = False
+
+    def horizon_of(config):
+        hit = rounds.get(id(config))
+        if hit is None or hit[0] is not config:
+            if len(rounds) >= 64:
+                rounds.clear()
+            hit = rounds[id(config)] = (config, _horizon_of(config))
+        return hit[1]
+
+    def finished(done, g, records, seconds):
+        for e, rec in zip(done, records, strict=True):
+            e[2] = rec
+            if store is not None:
+                store.put(e[1], rec)
+        per_run = seconds / len(done)
+        sizes[g] = max(1, min(max_batch, int(_BATCH_SECONDS / per_run) if per_run > 0 else max_batch))
 
     def submit():
         nonlocal batch
         if batch:
-            flight[pool.submit(_run_batch, [e[0] for e in batch], engine, code_fingerprint())] = (batch, group)
+            if pool.started or rule.start_now():
+                flight[pool.submit(_run_batch, [e[0] for e in batch], engine, code_fingerprint())] = (batch, group)
+            else:                  # in this process: the same function, the same records
+                records, seconds = _run_batch([e[0] for e in batch], engine)
+                rule.ran(sum(horizon_of(e[0].config) for e in batch), seconds)
+                finished(batch, group, records, seconds)
             batch = []
 
     while True:
@@ -288,6 +414,7 @@ def _pipeline(tasks, pool, store, engine, n_workers, bar):
                 break
             t = e[0]
             entries.append(e)
+            rule.taken(t, e[2] is not None, horizon_of(t.config))
             if e[2] is None:
                 g = (config_key(t.config), t.policy)
                 if g != group:
@@ -305,15 +432,12 @@ def _pipeline(tasks, pool, store, engine, n_workers, bar):
             if exhausted:
                 return
             continue
+        if not flight:             # every batch taken ran here: take more
+            continue
         for f in pool.wait_first(list(flight)):
             done, g = flight.pop(f)
             records, seconds = f.result()
-            for e, rec in zip(done, records, strict=True):
-                e[2] = rec
-                if store is not None:
-                    store.put(e[1], rec)
-            per_run = seconds / len(done)
-            sizes[g] = max(1, min(max_batch, int(_BATCH_SECONDS / per_run) if per_run > 0 else max_batch))
+            finished(done, g, records, seconds)
 
 
 def _started() -> int:
