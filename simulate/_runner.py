@@ -213,10 +213,16 @@ def run_tasks(tasks: Sequence[Task], *, executor: str = "serial", workers: int |
 
 #: the CPU seconds a local worker spends from its start to its first run: spawning Python and importing the
 #: toolkit (about 1.1 s) and loading numba's cached machine code (about 0.8 s). Measured 2026-11-27 on the 2-core
-#: Linux machine of the README: the default report's sweep on 2 workers took 8.3 s of the workers' CPU, of which
-#: 1.6 s each were runs (the same runs' time in one process), and the CPU time of a fresh pool's worker up to the
-#: return of its first one-run batch was 1.9 to 2.0 s.
+#: Linux machine of the README: on the quiet machine the default report's sweep on 2 workers took 8.3 s of the
+#: workers' CPU against 1.6 s each of runs; under a load average of 7, a fresh pool's worker measured with
+#: ``time.process_time`` spent 1.08 to 1.15 s before its first task and 2.34 to 2.50 s up to the end of its first
+#: run (a Set A run of 0.04 s, its problem built in the worker). The lower, quiet-machine figure is kept: it
+#: starts the pool a little early rather than late.
 _WORKER_START_SECONDS = 2.0
+#: the CPU seconds of timed batches the projection needs (one run's time is no measure: the default report's
+#: second run took 1.5 ms of CPU, its mean is 0.1 ms, and projected 37 s for a 2.5 s sweep); before, the time
+#: spent so far decides.
+_MIN_TIMED_SECONDS = 0.1
 
 
 def _horizon_of(config: Config) -> int:
@@ -239,14 +245,14 @@ def _units_of(tasks: Sequence[Task]) -> int:
 class _StartRule:
     """When a local pool starts: at once (``always``), or when the work still to do pays for the workers' start.
 
-    With n workers (at most the machine's cores) the pool finishes work of R seconds (as the parent measures it)
+    With n workers (at most the machine's cores) the pool finishes work of R seconds (the parent's CPU time)
     in about C + R / n, C the workers' start (``_WORKER_START_SECONDS``), against R in the parent alone: the pool
     starts when R > C n / (n - 1), never with one worker. R is projected from the seconds per round of horizon of
-    the batches the parent ran (the first batch of the sweep, which pays the parent's own loading of the engines,
-    left out) times the rounds of the tasks still to run: known when the tasks are a sequence, else the tasks left
-    of ``total`` times the mean rounds per task so far, scaled by the share of the tasks taken so far that were
-    not cached. Without a total, R is the time the parent has spent running so far: a sweep of unknown length
-    starts the pool once the parent has run for the threshold."""
+    the batches the parent ran (each (configuration, policy)'s first batch left out: :meth:`ran`) times the rounds
+    of the tasks still to run: known when the tasks are a sequence, else the tasks left of ``total`` times the
+    mean rounds per task so far, scaled by the share of the tasks taken so far that were not cached. Without a
+    total, or before ``_MIN_TIMED_SECONDS`` of batches are timed, R is the time the parent has spent running so
+    far: a sweep of unknown length starts the pool once the parent has run for the threshold."""
 
     def __init__(self, n_workers: int, always: bool, total: int | None, units: int | None):
         self.always = always
@@ -254,7 +260,7 @@ class _StartRule:
         self.threshold = math.inf if n < 2 else _WORKER_START_SECONDS * n / (n - 1)
         self.total, self.units = total, units
         self.tasks_taken = self.units_taken = self.units_run = 0
-        self.seconds = self.units_timed = 0.0       # of the batches run here, the first one left out
+        self.seconds = self.units_timed = 0.0       # of the batches run here, each group's first left out
         self.spent = 0.0                            # every batch run here
         self.batches = 0
 
@@ -265,20 +271,23 @@ class _StartRule:
         if not cached:
             self.units_run += rounds
 
-    def ran(self, rounds: int, seconds: float) -> None:
-        """A batch of ``rounds`` rounds of horizon run in the parent in ``seconds``."""
+    def ran(self, rounds: int, seconds: float, first: bool) -> None:
+        """A batch of ``rounds`` rounds of horizon run in the parent in ``seconds`` of its CPU time (the start
+        cost is CPU time too; wall time on a loaded machine counts other processes' slices and started the pool
+        for the default report's sweep under a load average of 10). ``first``: the first batch of its
+        (configuration, policy), one run that also pays for building the problem and loading (or compiling) the
+        policy's machine code, is not used to project the rest."""
         self.batches += 1
         self.spent += seconds
-        if self.batches > 1:
+        if not first:
             self.seconds += seconds
             self.units_timed += rounds
 
     def projected(self) -> float:
-        """R: the seconds of runs still to do, as the parent would take them (0 before a batch is measured)."""
-        if self.units is None and self.total is None:
+        """R: the seconds of runs still to do, as the parent would take them (before ``_MIN_TIMED_SECONDS`` of
+        batches are timed: the time spent so far)."""
+        if (self.units is None and self.total is None) or self.seconds < _MIN_TIMED_SECONDS:
             return self.spent
-        if self.units_timed == 0 or self.units_taken == 0:
-            return 0.0
         if self.units is not None:
             left: float = self.units - self.units_taken
         else:
@@ -401,8 +410,9 @@ def _pipeline(tasks, pool, store, engine, n_workers, bar, rule):
             if pool.started or rule.start_now():
                 flight[pool.submit(_run_batch, [e[0] for e in batch], engine, code_fingerprint())] = (batch, group)
             else:                  # in this process: the same function, the same records
+                cpu = time.process_time()
                 records, seconds = _run_batch([e[0] for e in batch], engine)
-                rule.ran(sum(horizon_of(e[0].config) for e in batch), seconds)
+                rule.ran(sum(horizon_of(e[0].config) for e in batch), time.process_time() - cpu, group not in sizes)
                 finished(batch, group, records, seconds)
             batch = []
 
