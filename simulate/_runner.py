@@ -8,8 +8,8 @@ take about a quarter of a second each, and with a cache directory each finished 
 comes back (committed about every second), so a kill loses at most the runs in flight and a sweep started
 again skips every run already stored. Worker processes die with their parent, even under ``kill -9``.
 
-A local pool is started only when it pays: the parent runs the first batches itself, measuring the seconds per
-round of horizon, and starts the workers when the work still to do, projected from that measure, exceeds what
+A local pool is started only when it pays: the parent runs the first batches itself, measuring its seconds per
+run, and starts the workers when the work still to do, projected from that measure, exceeds what
 starting them costs (:class:`_StartRule`); a short sweep (``tacc check``, ``tacc report``) never waits for
 workers to import the toolkit, and a long one (``tacc reproduce``) uses every core within its first batches.
 """
@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from multiprocessing import get_context
 from typing import Any, Iterable, Iterator, Sequence, Sized
 
-from bounds import Config, TaccInputError, horizon
+from bounds import Config, TaccInputError
 from simulate._cache import RunCache, run_key, run_key_prefix
 from simulate._engine import ENGINES, run
 from simulate._fingerprint import code_fingerprint
@@ -193,13 +193,10 @@ def iter_runs(tasks: Iterable[Task], *, executor: str = "serial", workers: int |
             always started with the first run not cached.
     """
     _check(executor, engine, workers, start_pool)
-    units = None
-    if isinstance(tasks, Sequence):       # the whole sweep's work is known: the start rule projects from it
-        units = _units_of(tasks)
     if total is None and isinstance(tasks, Sized):
         total = len(tasks)
     return _stream(iter(tasks), executor, workers or os.cpu_count() or 1, scheduler, cache, engine, progress, total,
-                   _StartRule(workers or os.cpu_count() or 1, start_pool == "always", total, units))
+                   _StartRule(workers or os.cpu_count() or 1, start_pool == "always", total))
 
 
 def run_tasks(tasks: Sequence[Task], *, executor: str = "serial", workers: int | None = None,
@@ -225,75 +222,53 @@ _WORKER_START_SECONDS = 2.0
 _MIN_TIMED_SECONDS = 0.1
 
 
-def _horizon_of(config: Config) -> int:
-    """A run's work, in rounds: its horizon T_Lambda (``sec:problem``), the most rounds it can make."""
-    return horizon(config.params.budget, config.costs.low)
-
-
-def _units_of(tasks: Sequence[Task]) -> int:
-    """The rounds of horizon of every task (each configuration's horizon computed once)."""
-    per: dict = {}
-    total = 0
-    for t in tasks:
-        hit = per.get(id(t.config))
-        if hit is None or hit[0] is not t.config:
-            hit = per[id(t.config)] = (t.config, _horizon_of(t.config))
-        total += hit[1]
-    return total
-
-
 class _StartRule:
     """When a local pool starts: at once (``always``), or when the work still to do pays for the workers' start.
 
     With n workers (at most the machine's cores) the pool finishes work of R seconds (the parent's CPU time)
     in about C + R / n, C the workers' start (``_WORKER_START_SECONDS``), against R in the parent alone: the pool
-    starts when R > C n / (n - 1), never with one worker. R is projected from the seconds per round of horizon of
-    the batches the parent ran (each (configuration, policy)'s first batch left out: :meth:`ran`) times the rounds
-    of the tasks still to run: known when the tasks are a sequence, else the tasks left of ``total`` times the
-    mean rounds per task so far, scaled by the share of the tasks taken so far that were not cached. Without a
-    total, or before ``_MIN_TIMED_SECONDS`` of batches are timed, R is the time the parent has spent running so
-    far: a sweep of unknown length starts the pool once the parent has run for the threshold."""
+    starts when R > C n / (n - 1), never with one worker. R is the mean seconds per run of the batches the parent
+    ran (each (configuration, policy)'s first batch left out: :meth:`ran`) times the runs still to do: the tasks
+    left of ``total`` times the share of the tasks taken so far that were not cached. (Seconds per round of
+    horizon projected the default report's sweep, budgets in increasing order, at 10 s for 2.5 s: a run's fixed
+    costs dominate its rounds there.) Without a total, or before ``_MIN_TIMED_SECONDS`` of batches are timed, R is
+    the time the parent has spent running so far: a sweep of unknown length starts the pool once the parent has
+    run for the threshold."""
 
-    def __init__(self, n_workers: int, always: bool, total: int | None, units: int | None):
+    def __init__(self, n_workers: int, always: bool, total: int | None):
         self.always = always
         n = min(n_workers, os.cpu_count() or 1)
         self.threshold = math.inf if n < 2 else _WORKER_START_SECONDS * n / (n - 1)
-        self.total, self.units = total, units
-        self.tasks_taken = self.units_taken = self.units_run = 0
-        self.seconds = self.units_timed = 0.0       # of the batches run here, each group's first left out
-        self.spent = 0.0                            # every batch run here
+        self.total = total
+        self.taken_count = self.to_run = self.timed_runs = 0
+        self.seconds = 0.0          # of the batches run here, each group's first left out
+        self.spent = 0.0            # every batch run here
         self.batches = 0
 
-    def taken(self, task: Task, cached: bool, rounds: int) -> None:
-        """A task taken from the sweep (``rounds``: its horizon), found in the cache or not."""
-        self.tasks_taken += 1
-        self.units_taken += rounds
-        if not cached:
-            self.units_run += rounds
+    def taken(self, cached: bool) -> None:
+        """A task taken from the sweep, found in the cache or not."""
+        self.taken_count += 1
+        self.to_run += not cached
 
-    def ran(self, rounds: int, seconds: float, first: bool) -> None:
-        """A batch of ``rounds`` rounds of horizon run in the parent in ``seconds`` of its CPU time (the start
-        cost is CPU time too; wall time on a loaded machine counts other processes' slices and started the pool
-        for the default report's sweep under a load average of 10). ``first``: the first batch of its
-        (configuration, policy), one run that also pays for building the problem and loading (or compiling) the
-        policy's machine code, is not used to project the rest."""
+    def ran(self, runs: int, seconds: float, first: bool) -> None:
+        """A batch of ``runs`` runs made in the parent in ``seconds`` of its CPU time (the start cost is CPU time
+        too; wall time on a loaded machine counts other processes' slices and started the pool for the default
+        report's sweep under a load average of 10). ``first``: the first batch of its (configuration, policy),
+        one run that also pays for building the problem and loading (or compiling) the policy's machine code, is
+        not used to project the rest."""
         self.batches += 1
         self.spent += seconds
         if not first:
             self.seconds += seconds
-            self.units_timed += rounds
+            self.timed_runs += runs
 
     def projected(self) -> float:
         """R: the seconds of runs still to do, as the parent would take them (before ``_MIN_TIMED_SECONDS`` of
         batches are timed: the time spent so far)."""
-        if (self.units is None and self.total is None) or self.seconds < _MIN_TIMED_SECONDS:
+        if self.total is None or self.seconds < _MIN_TIMED_SECONDS:
             return self.spent
-        if self.units is not None:
-            left: float = self.units - self.units_taken
-        else:
-            assert self.total is not None
-            left = (self.total - self.tasks_taken) * self.units_taken / self.tasks_taken
-        return max(left, 0) * self.units_run / self.units_taken * self.seconds / self.units_timed
+        left = max(self.total - self.taken_count, 0) * self.to_run / self.taken_count
+        return left * self.seconds / self.timed_runs
 
     def start_now(self) -> bool:
         return self.always or self.projected() > self.threshold
@@ -384,17 +359,8 @@ def _pipeline(tasks, pool, store, engine, n_workers, bar, rule):
     entries: deque = deque()       # [task, key, record or None] (from _looked_up), in task order
     sizes: dict = {}               # (config, policy) -> batch size, adapted to _BATCH_SECONDS
     flight: dict = {}              # future -> (entries, group)
-    rounds: dict = {}              # id(config) -> (config, its horizon): the last configurations met
     group, batch = None, []
     exhausted = False
-
-    def horizon_of(config):
-        hit = rounds.get(id(config))
-        if hit is None or hit[0] is not config:
-            if len(rounds) >= 64:
-                rounds.clear()
-            hit = rounds[id(config)] = (config, _horizon_of(config))
-        return hit[1]
 
     def finished(done, g, records, seconds):
         for e, rec in zip(done, records, strict=True):
@@ -412,7 +378,7 @@ def _pipeline(tasks, pool, store, engine, n_workers, bar, rule):
             else:                  # in this process: the same function, the same records
                 cpu = time.process_time()
                 records, seconds = _run_batch([e[0] for e in batch], engine)
-                rule.ran(sum(horizon_of(e[0].config) for e in batch), time.process_time() - cpu, group not in sizes)
+                rule.ran(len(batch), time.process_time() - cpu, group not in sizes)
                 finished(batch, group, records, seconds)
             batch = []
 
@@ -424,7 +390,7 @@ def _pipeline(tasks, pool, store, engine, n_workers, bar, rule):
                 break
             t = e[0]
             entries.append(e)
-            rule.taken(t, e[2] is not None, horizon_of(t.config))
+            rule.taken(e[2] is not None)
             if e[2] is None:
                 g = (config_key(t.config), t.policy)
                 if g != group:

@@ -6,68 +6,47 @@ import pytest
 import simulate._runner as runner
 from bounds import load_config
 from simulate import run_tasks, tasks_for
-from simulate._runner import _WORKER_START_SECONDS, _StartRule, _units_of
+from simulate._runner import _WORKER_START_SECONDS, _StartRule
 
 
-def _measured(rule, units_taken, units_run, timed_units, seconds):
-    """``rule`` after taking tasks of ``units_taken`` rounds (``units_run`` of them not cached) and timing
-    ``timed_units`` rounds in ``seconds`` (after a group's first batch, which the rule leaves out)."""
-    task = object()
-    rule.taken(task, False, units_run)
-    rule.taken(task, True, units_taken - units_run)
+def _measured(rule, taken, to_run, timed_runs, seconds):
+    """``rule`` after taking ``taken`` tasks (``to_run`` of them not cached) and timing ``timed_runs`` runs in
+    ``seconds`` (after a group's first batch, which the rule leaves out)."""
+    for i in range(taken):
+        rule.taken(i >= to_run)
     rule.ran(1, 99.0, True)                # a group's first batch: the problem, the machine code; not counted
-    rule.ran(timed_units, seconds, False)
+    rule.ran(timed_runs, seconds, False)
     return rule
 
 
-def test_the_threshold_is_the_workers_start_over_the_share_they_save():
-    """R > C n / (n - 1): with 2 workers twice the start cost (exact, from the definition)."""
-    assert _StartRule(2, False, None, None).threshold == pytest.approx(2 * _WORKER_START_SECONDS, rel=0, abs=0)
-    assert _StartRule(1, False, None, None).threshold == float("inf")          # one worker never pays
+def test_the_threshold_is_the_workers_start_over_the_share_they_save(monkeypatch):
+    """R > C n / (n - 1): with 2 workers twice the start cost (exact, from the definition), never with one."""
+    monkeypatch.setattr(runner.os, "cpu_count", lambda: 2)
+    assert _StartRule(2, False, None).threshold == 2 * _WORKER_START_SECONDS
+    assert _StartRule(8, False, None).threshold == 2 * _WORKER_START_SECONDS     # at most the machine's cores
+    assert _StartRule(1, False, None).threshold == float("inf")
 
 
 @pytest.mark.parametrize("seconds,starts", [(0.4, False), (0.5, True)])
 def test_projected_work_against_the_threshold(monkeypatch, seconds, starts):
-    """1000 rounds in the sweep, 100 taken (all to run), 90 timed in ``seconds``: R = 900 x seconds / 90 seconds,
-    4 s (not over 2 x 2 s: the parent keeps running) or 5 s (over: the pool starts)."""
+    """1000 tasks, 100 taken (all to run), 90 runs timed in ``seconds``: R = 900 x seconds / 90 runs, 4 s (not
+    over 2 x 2 s: the parent keeps running) or 5 s (over: the pool starts)."""
     monkeypatch.setattr(runner.os, "cpu_count", lambda: 2)
-    rule = _measured(_StartRule(2, False, None, 1000), 100, 100, 90, seconds)
+    rule = _measured(_StartRule(2, False, 1000), 100, 100, 90, seconds)
     assert rule.projected() == pytest.approx(900 * seconds / 90)
     assert rule.start_now() is starts
 
 
 def test_cached_tasks_count_as_no_work(monkeypatch):
-    """Half the rounds taken were found in the cache: the rounds still to do are projected at half (5 -> 2.5)."""
+    """Half the tasks taken were found in the cache: the runs still to do are projected at half (5 -> 2.5)."""
     monkeypatch.setattr(runner.os, "cpu_count", lambda: 2)
-    rule = _measured(_StartRule(2, False, None, 1000), 100, 50, 90, 0.5)
+    rule = _measured(_StartRule(2, False, 1000), 100, 50, 90, 0.5)
     assert rule.projected() == pytest.approx(2.5) and not rule.start_now()
-
-
-def test_a_total_count_projects_by_the_mean_rounds_per_task(monkeypatch):
-    """Without the sequence, 10 tasks of 100 rounds taken out of 100: 90 x 100 rounds left at 0.001 s each."""
-    monkeypatch.setattr(runner.os, "cpu_count", lambda: 2)
-    rule = _StartRule(2, False, 100, None)
-    for _ in range(10):
-        rule.taken(object(), False, 100)
-    rule.ran(1, 99.0, True)
-    rule.ran(900, 0.9, False)
-    assert rule.projected() == pytest.approx(9.0) and rule.start_now()
-
-
-def test_one_short_timed_batch_is_no_measure(monkeypatch):
-    """A second run that took 1.5 ms (lazy set-up) projects nothing: under 0.1 s timed, the time spent decides."""
-    monkeypatch.setattr(runner.os, "cpu_count", lambda: 2)
-    rule = _measured(_StartRule(2, False, None, 10**9), 1, 1, 1, 0.0015)
-    assert rule.projected() == pytest.approx(99.0015)      # the spent time (the first batch's 99 s included)
-    rule = _StartRule(2, False, None, 10**9)
-    rule.taken(object(), False, 1)
-    rule.ran(1, 0.0015, False)
-    assert rule.projected() == pytest.approx(0.0015) and not rule.start_now()
 
 
 def test_without_a_total_the_time_spent_decides(monkeypatch):
     monkeypatch.setattr(runner.os, "cpu_count", lambda: 2)
-    rule = _StartRule(2, False, None, None)
+    rule = _StartRule(2, False, None)
     rule.ran(1, 2.0, True)
     rule.ran(1, 1.9, False)
     assert not rule.start_now()              # 3.9 s spent, under 4 s
@@ -75,28 +54,23 @@ def test_without_a_total_the_time_spent_decides(monkeypatch):
     assert rule.start_now()
 
 
-def test_before_a_batch_is_timed_the_time_spent_decides(monkeypatch):
-    """Only groups' first batches so far (a compilation after an install: seconds each): their time counts."""
+def test_one_short_timed_batch_is_no_measure(monkeypatch):
+    """A second run that took 1.5 ms (lazy set-up) projects nothing: under 0.1 s timed, the time spent decides
+    (here 1.5 ms: the parent keeps running); with the first batch's 99 s spent, the pool starts."""
     monkeypatch.setattr(runner.os, "cpu_count", lambda: 2)
-    rule = _StartRule(2, False, None, 10**9)
-    rule.ran(1, 3.0, True)
-    assert not rule.start_now()
-    rule.ran(1, 1.5, True)
-    assert rule.projected() == 4.5 and rule.start_now()
+    rule = _StartRule(2, False, 25000)
+    rule.taken(False)
+    rule.ran(1, 0.0015, False)
+    assert rule.projected() == pytest.approx(0.0015) and not rule.start_now()
+    rule = _measured(_StartRule(2, False, 25000), 1, 1, 1, 0.0015)
+    assert rule.projected() == pytest.approx(99.0015) and rule.start_now()
 
 
 def test_nothing_measured_yet_starts_nothing_and_always_starts_at_once(monkeypatch):
     monkeypatch.setattr(runner.os, "cpu_count", lambda: 2)
-    assert not _StartRule(2, False, None, 10**9).start_now()
-    assert _StartRule(2, True, None, 10**9).start_now()
-    assert _StartRule(1, True, None, None).start_now()
-
-
-def test_units_of_is_the_horizons_of_the_tasks():
-    a, b = load_config("set-a"), load_config("llm-residual")
-    tasks = tasks_for([a, b], ["tacc", "ucb"], range(3))
-    assert _units_of(tasks) == 6 * runner._horizon_of(a) + 6 * runner._horizon_of(b)
-    assert runner._horizon_of(b) == runner.horizon(b.params.budget, b.costs.low)
+    assert not _StartRule(2, False, 10**9).start_now()
+    assert _StartRule(2, True, 10**9).start_now()
+    assert _StartRule(1, True, None).start_now()
 
 
 @pytest.fixture
@@ -130,9 +104,9 @@ def test_a_long_sweep_starts_the_pool_within_its_first_batches(sweep, starts, mo
     ran_here = []
     real = runner._StartRule.ran
 
-    def counted(self, rounds, seconds, first):
-        ran_here.append(rounds)
-        real(self, rounds, seconds, first)
+    def counted(self, runs, seconds, first):
+        ran_here.append(runs)
+        real(self, runs, seconds, first)
     monkeypatch.setattr(runner, "_WORKER_START_SECONDS", 0.0)
     serial = run_tasks(sweep)
     monkeypatch.setattr(runner._StartRule, "ran", counted)
