@@ -8,6 +8,7 @@ of one configuration at each budget of its sweep from them, with no simulation.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 from bounds import Config, TaccInputError
@@ -92,34 +93,129 @@ def runs_by_budget(frames, configs, *, policies=None, seeds=None) -> tuple[dict,
         saved = set(full["policy"])
         policies = tuple(p for p in POLICIES if p in saved) + tuple(sorted(saved - set(POLICIES)))
     policies = tuple(policies)
-    found: set[int] | None = None
+    if not policies:
+        raise TaccInputError("policies", policies, "must name at least one policy")
+    broken = _damaged_of(frames, configs, policies)
+    have = {}
     for b, rows in picked.items():
         for p in policies:
-            s = set(rows.loc[rows["policy"] == p, "seed"].tolist())
-            if not s:
+            have[b, p] = set(rows.loc[rows["policy"] == p, "seed"].tolist())
+            if not have[b, p] and not broken.get((b, p)):
                 raise TaccInputError("from", p, f"no saved run of this policy at budget {b:g}")
-            found = s if found is None else found & s
-    if found is None:
-        raise TaccInputError("policies", policies, "must name at least one policy")
+    complete = set.intersection(*have.values())
     if seeds is None:
-        seeds = tuple(sorted(found))
-        if not seeds:
-            raise TaccInputError("from", "seeds", "no seed is saved for every budget and policy")
+        # every seed saved (or damaged) for some budget and policy must be there for all: a report over the seeds
+        # common to all, dropping the others in silence, hid damaged runs (and one over different seeds per policy
+        # would compare the policies on different runs)
+        wanted = set.union(*have.values(), *(set(d) for d in broken.values()))
+        gaps = _gaps(have, broken, wanted)
+        if gaps:
+            raise TaccInputError("--from", str(frames.origin or "the saved runs"),
+                                 f"holds {len(wanted)} seed(s) ({_spans(sorted(wanted))}) but not every one for "
+                                 f"every budget and policy: {gaps}; the report is not made over fewer seeds in "
+                                 f"silence. {_remedy(frames, configs, wanted, complete)}")
+        seeds = tuple(sorted(complete))
     else:
         asked = seeds
         seeds = tuple(int(s) for s in seeds)
-        missing = sorted(set(seeds) - found)
+        missing = sorted(set(seeds) - complete)
         if missing:
-            have = f"the {len(found)} saved ones ({_spans(sorted(found))})" if found else "the saved ones"
+            nowhere = not broken and all(set(missing).isdisjoint(h) for h in have.values())
+            where = "" if nowhere else f" ({_gaps(have, broken, set(seeds))})"
+            if complete == set.union(*have.values()) and not broken:
+                instead = f"omit --seeds to use the {len(complete)} saved ones ({_spans(sorted(complete))})"
+            else:
+                instead = _remedy(frames, configs, set(seeds), complete)
             raise TaccInputError("--seeds", _spans(list(asked)) if isinstance(asked, range) else list(seeds),
                                  f"{len(missing)} of the {len(seeds)} seed(s) asked for are not saved in the folder "
-                                 f"for every budget and policy: {_spans(missing)}; omit --seeds to use {have}")
+                                 f"for every budget and policy: {_spans(missing)}; {instead}{where}")
     by = {}
     for b, rows in picked.items():
         for p in policies:
             sel = rows[(rows["policy"] == p) & rows["seed"].isin(seeds)].drop_duplicates("seed").sort_values("seed")
             by[b, p] = frame_records(frames, sel)
     return by, policies, seeds
+
+
+def _damaged_of(frames, configs, policies) -> dict:
+    """The damaged runs of ``frames`` (``RunFrames.damaged``) of ``configs`` and ``policies``: ``{(budget, policy):
+    {seed: why}}``."""
+    from simulate import describe_damaged
+
+    out: dict = {}
+    bad = frames.damaged
+    if bad is None:
+        return out
+    ids = {config_id(c): float(c.params.budget) for c in configs}
+    for row in bad.itertuples(index=False):
+        if isinstance(row.config_id, str) and row.config_id in ids and row.policy in policies:
+            out.setdefault((ids[row.config_id], row.policy), {})[int(row.seed)] = describe_damaged(row)
+    return out
+
+
+def _gaps(have: dict, broken: dict, wanted: set, most: int = 6) -> str:
+    """What lacks of ``wanted`` seeds, per (budget, policy): damaged runs named with why, missing ones as spans."""
+    text = []
+    for (b, p), seeds in sorted(have.items(), key=lambda x: (-x[0][0], x[0][1])):
+        lack = sorted(wanted - seeds)
+        if not lack:
+            continue
+        damaged = broken.get((b, p), {})
+        gone = [s for s in lack if s not in damaged]
+        if gone:
+            text.append(f"{p} at budget {b:g}: seed(s) {_spans(gone)} not saved")
+        text += [f"{damaged[s]}: damaged, not used" for s in lack if s in damaged]
+    return "; ".join(text[:most]) + (f"; ... ({len(text) - most} more)" if len(text) > most else "")
+
+
+def _remedy(frames, configs, wanted: set, complete: set) -> str:
+    """How to make the lacking runs (a plain report over the same folder makes only those), or to report on the
+    seeds saved for every budget and policy."""
+    from reports._report import default_config
+
+    full = configs[-1]
+    source = str(full.source or "")
+    if config_id(full) == config_id(replace(default_config(), params=full.params)):
+        arg = ""
+    elif source.startswith("preset:"):
+        arg = f" {source.removeprefix('preset:')}"
+    elif source and Path(source).is_file():
+        arg = f" {source}"
+    else:
+        arg = " CONFIG"
+    folder = Path(frames.origin) if frames.origin else None
+    seeds = f"--seeds {min(wanted)}:{max(wanted) + 1}"
+    if folder is not None and folder.name == "runs" and (folder / "runs.sqlite").exists():
+        how = (f"`tacc report{arg} {seeds} --out {folder.parent}` makes them again (only those: the others are "
+               f"read from {folder})")
+    elif folder is not None and (folder / "runs.sqlite").exists():
+        how = f"the sweep that saved them, run again with `--cache {folder}`, makes them again (only those)"
+    else:
+        how = "these are exported tables: export them again (`tacc runs DIR --to ...`) from a complete run cache"
+    if len(wanted) != max(wanted) + 1 - min(wanted):
+        how += f" (and the seeds between them not saved: {seeds} is every seed from {min(wanted)} to {max(wanted)})"
+    a, b = _longest_span(complete)
+    other = "" if not complete else (
+        f"; or report on the {len(complete)} seed(s) saved for every budget and policy with --seeds {a}:{b}"
+        if b - a == len(complete) else
+        f"; or report on seeds saved for every budget and policy ({_spans(sorted(complete))}), the longest span "
+        f"with --seeds {a}:{b}")
+    return f"To report on all {len(wanted)}: {how}{other}" + (
+        " (CONFIG: the configuration they were made with; `tacc runs DIR --to csv` writes its TOML)"
+        if arg == " CONFIG" else "") + "."
+
+
+def _longest_span(seeds: set) -> tuple[int, int]:
+    """The longest run of consecutive seeds in ``seeds`` as (A, B): seeds A to B-1 (the first such run)."""
+    best = (0, 0)
+    for s in sorted(seeds):
+        if s - 1 not in seeds:
+            e = s
+            while e in seeds:
+                e += 1
+            if e - s > best[1] - best[0]:
+                best = (s, e)
+    return best
 
 
 def _spans(seeds: list, most: int = 6) -> str:
@@ -147,8 +243,15 @@ def render(frames) -> str:
     g = r.groupby(["config", "budget", "policy"], dropna=False)
     rows = [(c, b, p, len(x), x["seed"].min(), x["seed"].max(), x["regret"].mean(), int((~x["event_held"]).sum()))
             for (c, b, p), x in g]
-    return table(["config", "budget", "policy", "runs", "first seed", "last seed", "mean regret", "event failed"],
+    text = table(["config", "budget", "policy", "runs", "first seed", "last seed", "mean regret", "event failed"],
                  rows)
+    if frames.damaged is not None and len(frames.damaged):
+        from simulate import describe_damaged
+
+        text += (f"\n\n{len(frames.damaged)} damaged run(s), not in the table nor in exported tables (no run is made "
+                 "here; the sweep that saved them, run again over the same folder, makes them again):\n"
+                 + "\n".join(f"  {describe_damaged(r)}" for r in frames.damaged.itertuples(index=False)))
+    return text
 
 
 def cmd_runs(args) -> int:

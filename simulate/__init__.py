@@ -19,8 +19,9 @@ from simulate._engine import ENGINES, run
 from simulate._errors import TaccStateError
 from simulate._fast import run_fast
 from simulate._fingerprint import code_fingerprint, fingerprint_of
-from simulate._frame import (ARM_COLUMNS, FORMATS, RUN_COLUMNS, RunFrames, config_id, frame_records, load_frames,
-                             load_runs, records_frame, save_frames)
+from simulate._frame import (ARM_COLUMNS, DAMAGED_COLUMNS, FORMATS, INDEX_COLUMNS, RUN_COLUMNS, RunFrames,
+                             config_id, describe_damaged, frame_records, load_frames, load_runs, records_frame,
+                             save_frames)
 from simulate._lucb import LucbStatic
 from simulate._policy import HIGH, LOW, Action, Policy
 from simulate._model_problem import problem_from_model
@@ -44,6 +45,6 @@ __all__ = [
     "Dnc", "MfUcb", "Tacc", "LowImproving", "SingleFidelityUcb", "Ucb", "WeakFixed", "Recommendation", "Thresholds",
     "recommend", "thresholds", "TabulatedBound", "bound_from_certificate", "check_mismatch_bound", "TaccStateError",
     "problem_from_model", "ARM_COLUMNS", "RUN_COLUMNS", "FORMATS", "RunFrames", "config_id", "frame_records",
-    "load_frames", "load_runs",
+    "load_frames", "load_runs", "describe_damaged", "DAMAGED_COLUMNS", "INDEX_COLUMNS",
     "records_frame", "save_frames", "code_fingerprint", "fingerprint_of",
 ]

@@ -32,7 +32,7 @@ import time
 import warnings
 from dataclasses import fields
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -41,7 +41,8 @@ from simulate._fingerprint import code_fingerprint
 from simulate._rdfe import RdfePhase
 from simulate._record import RECORD_FIELDS, RunRecord, Violation, built
 
-__all__ = ["RECORD_FORMAT", "run_key", "encode_record", "decode_record", "RunCache", "CacheMismatchWarning"]
+__all__ = ["RECORD_FORMAT", "run_key", "encode_record", "decode_record", "RunCache", "CacheMismatchWarning",
+           "DamagedRun"]
 
 #: bump when the stored form of a record changes (the code fingerprint covers every change to the engines).
 RECORD_FORMAT = 5
@@ -285,6 +286,32 @@ def _checksum(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+class DamagedRun(NamedTuple):
+    """A stored row that is not used: its ``key`` (the row's own), what is wrong with it (``problem``), and
+    ``record``, the run it holds when that is intact and only the row's key differs from the one it carries,
+    ``stored_key`` (both None when it cannot be read)."""
+
+    key: str
+    problem: str
+    record: RunRecord | None = None
+    stored_key: str | None = None
+
+
+def _checked(key: str, checksum: str, data) -> tuple[RunRecord | None, DamagedRun | None]:
+    """The record of a stored row, or None and why it is not used."""
+    if not isinstance(data, bytes):
+        return None, DamagedRun(key, "it is stored in another format (an earlier version of the toolkit)")
+    if _checksum(data) != checksum:
+        return None, DamagedRun(key, "its checksum does not match its content")
+    try:
+        stored_key, record = decode_record(data)
+    except (ValueError, TypeError, KeyError, struct.error) as e:
+        return None, DamagedRun(key, f"it cannot be read ({type(e).__name__}: {e})")
+    if stored_key != key:
+        return None, DamagedRun(key, f"it carries another key ({stored_key[:12]}...)", record, stored_key)
+    return record, None
+
+
 # ----------------------------------------------------------------------------------------------------- the cache
 class RunCache:
     """Finished runs under the folder ``root``: ``get(key)``, ``put(key, record)``, ``flush()``, ``close()``.
@@ -347,8 +374,10 @@ class RunCache:
         """The stored record of ``key``, or None if there is none or it does not match (with a warning)."""
         return self.get_many([key])[0]
 
-    def get_many(self, keys: list) -> list:
-        """:meth:`get` of every key, in order, with one query per 500 keys."""
+    def get_many(self, keys: list, damaged: list | None = None) -> list:
+        """:meth:`get` of every key, in order, with one query per 500 keys. A record that does not match is None;
+        without ``damaged`` it is warned about (the runner makes it again), with it a ``DamagedRun`` is
+        appended to ``damaged`` instead (a reader that makes no run says what it does itself)."""
         out: list[RunRecord | None] = [None] * len(keys)
         missing = []
         for i, key in enumerate(keys):
@@ -371,27 +400,15 @@ class RunCache:
             for i in missing:
                 row = rows.get(keys[i])
                 if row is not None:
-                    out[i] = self._checked(keys[i], *row)
+                    record, bad = _checked(keys[i], *row)
+                    if bad is None:
+                        out[i] = record
+                    elif damaged is None:
+                        warnings.warn(f"run cache {self.path}: the record of key {keys[i][:12]}... is not used, "
+                                      f"{bad.problem}; the run is recomputed", CacheMismatchWarning, stacklevel=2)
+                    else:
+                        damaged.append(bad)
         return out
-
-    def _checked(self, key: str, checksum: str, data) -> RunRecord | None:
-        problem = None
-        if not isinstance(data, bytes):
-            problem = "it is stored in another format (an earlier version of the toolkit)"
-        elif _checksum(data) != checksum:
-            problem = "its checksum does not match its content"
-        else:
-            try:
-                stored_key, record = decode_record(data)
-                if stored_key != key:
-                    problem = f"it carries another key ({stored_key[:12]}...)"
-                else:
-                    return record
-            except (ValueError, TypeError, KeyError, struct.error) as e:
-                problem = f"it cannot be read ({type(e).__name__}: {e})"
-        warnings.warn(f"run cache {self.path}: the record of key {key[:12]}... is not used, {problem}; "
-                      f"the run is recomputed", CacheMismatchWarning, stacklevel=3)
-        return None
 
     def put(self, key: str, record: RunRecord) -> None:
         """Store ``record`` under ``key`` (committed within ``save_every`` seconds, or at ``flush``)."""
@@ -426,8 +443,9 @@ class RunCache:
     def __exit__(self, *exc) -> None:
         self.close()
 
-    def items(self):
-        """Every stored run as (key, record), in key order; a record that does not match is skipped (warning)."""
+    def items(self, damaged: list | None = None):
+        """Every stored run as (key, record), in key order; a record that does not match is skipped: warned about,
+        or, with ``damaged``, appended to it as a ``DamagedRun`` (as :meth:`get_many`)."""
         self.flush()
         if self._db is None and not self.path.exists():
             return
@@ -437,7 +455,7 @@ class RunCache:
         keys = [k for (k,) in db.execute("SELECT key FROM runs ORDER BY key")]
         for start in range(0, len(keys), 500):
             chunk = keys[start:start + 500]
-            for key, record in zip(chunk, self.get_many(chunk), strict=True):
+            for key, record in zip(chunk, self.get_many(chunk, damaged), strict=True):
                 if record is not None:
                     yield key, record
 

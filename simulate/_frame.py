@@ -17,17 +17,18 @@ import math
 import os
 import tomllib
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from bounds import Config, TaccInputError, dump_config, parse_config
-from simulate._cache import CacheMismatchWarning, RunCache
+from simulate._cache import CacheMismatchWarning, RunCache, run_key_prefix
 from simulate._problem import config_json, config_key
 from simulate._record import RunRecord
 
 __all__ = ["RunFrames", "config_id", "records_frame", "frame_records", "save_frames", "load_frames",
-           "save_configs", "load_runs", "FORMATS", "RUN_COLUMNS", "ARM_COLUMNS"]
+           "save_configs", "load_runs", "describe_damaged", "FORMATS", "RUN_COLUMNS", "ARM_COLUMNS", "DAMAGED_COLUMNS",
+           "INDEX_COLUMNS"]
 
 #: table formats of :func:`save_frames`.
 FORMATS = ("parquet", "csv")
@@ -46,6 +47,9 @@ ARM_COLUMNS = {
     "high_in_window": "int64", "high_before_threshold": "int64", "regret_share": "float64",
 }
 CONFIG_COLUMNS = {"config_id": "string", "config": "string", "toml": "string"}
+#: the per-run columns of ``load_runs(DIR, index_only=True)``: which run each row is, no result.
+INDEX_COLUMNS = {c: RUN_COLUMNS[c] for c in ("run", "key", "config", "config_id", "budget", "policy", "seed",
+                                             "checkpoints")}
 _PER_ARM = ("n_low", "n_high", "continuation", "threshold_count", "high_in_window", "high_before_threshold",
             "regret_share")
 
@@ -73,11 +77,20 @@ class RunFrames:
             ``config``/``config_id``/``budget`` are missing (NA) for records given without their task.
         arms: one row per (run, arm) (:data:`ARM_COLUMNS`).
         configs: one row per configuration: ``config_id``, name, and the configuration as TOML text.
+        damaged: stored runs of a cache folder that are not in the tables because their record is damaged
+            (:data:`DAMAGED_COLUMNS`: the run they are of, when known, and why), or None: none.
+        origin: the folder the tables were read from (:func:`load_runs`, :func:`load_frames`), or None.
+        records: with ``load_runs(DIR, index_only=True)``, the records themselves, entry ``run`` of each row,
+            which :func:`frame_records` returns (``runs`` then holds only the columns :data:`INDEX_COLUMNS` and
+            ``arms`` no row); otherwise None: the records are rebuilt from the tables.
     """
 
     runs: Any      # pandas DataFrames (pandas is an optional dependency, without type information)
     arms: Any
     configs: Any
+    damaged: Any = None
+    origin: str | None = None
+    records: tuple | None = None
 
     def config(self, cid: str) -> Config:
         """The configuration with id ``cid``, read back from its TOML text."""
@@ -170,6 +183,8 @@ def frame_records(frames: RunFrames, runs=None) -> list[RunRecord]:
     """The run records of ``frames`` (or of the rows ``runs`` of ``frames.runs``), in row order; each equals the
     record the engine made, field by field."""
     rows = frames.runs if runs is None else runs
+    if frames.records is not None:        # an index of a cache folder: the records as read (load_runs)
+        return [frames.records[r] for r in rows["run"].tolist()]
     arms = frames.arms[frames.arms["run"].isin(rows["run"])].sort_values(["run", "arm"])
     per_run = {r: g for r, g in arms.groupby("run", sort=False)}
     out = []
@@ -240,7 +255,13 @@ def load_frames(path) -> RunFrames:
                     df[c] = df[c].astype("int64")
         return _typed(df, columns)
 
-    return RunFrames(read("runs", RUN_COLUMNS), read("arms", ARM_COLUMNS), read("configs", CONFIG_COLUMNS))
+    try:
+        tables = [read(name, columns) for name, columns in (("runs", RUN_COLUMNS), ("arms", ARM_COLUMNS),
+                                                            ("configs", CONFIG_COLUMNS))]
+    except (ValueError, TypeError, KeyError, OSError) as e:   # a damaged file: a clear error, not a crash
+        raise TaccInputError("from", str(path), f"holds tables that cannot be read ({type(e).__name__}: "
+                                                f"{str(e)[:200]})") from None
+    return RunFrames(tables[0], tables[1], tables[2], origin=str(path))
 
 
 # ------------------------------------------------------------------ a runner's cache folder
@@ -309,49 +330,151 @@ def _saved_configs(folder: Path) -> tuple[list, int]:
     return out, ignored
 
 
-def load_runs(path) -> RunFrames:
+class _KeyMatcher:
+    """Which saved configuration a cache key is of. A key is a prefix (a digest of everything but the seed,
+    ``simulate._cache.run_key_prefix``) and the seed; each prefix is made once per (configuration, policy,
+    checkpoints) tried, not once per record and configuration (that made reading a full cache twice as slow as
+    the sweep that wrote it)."""
+
+    def __init__(self, configs: list) -> None:
+        self.configs = configs
+        self.prefixes: dict[str, tuple] = {}    # prefix -> (configuration, policy, checkpoints)
+        self.tried: set = set()                 # (policy, checkpoints) made for every configuration
+
+    def _try(self, policy: str, checkpoints) -> None:
+        if (policy, checkpoints) not in self.tried:
+            self.tried.add((policy, checkpoints))
+            for c in self.configs:
+                self.prefixes.setdefault(run_key_prefix(config_key(c), policy, checkpoints), (c, policy, checkpoints))
+
+    def task(self, key: str, policy: str | None = None, seed: int | None = None, checkpoints=None):
+        """The ``simulate.Task`` whose key is ``key`` (of ``policy`` and ``seed`` when given, with regret
+        checkpoints None or ``checkpoints``), or None."""
+        from simulate._runner import Task
+
+        cut = key.rfind(":") + 1
+        prefix, text = key[:cut], key[cut:]
+        hit = self.prefixes.get(prefix)
+        if hit is None and policy is not None:
+            self._try(policy, None)
+            if checkpoints is not None:
+                self._try(policy, tuple(checkpoints))
+            hit = self.prefixes.get(prefix)
+        if hit is None or (policy is not None and hit[1] != policy) or not text.isdigit() \
+                or (seed is not None and int(text) != seed):
+            return None
+        return Task(hit[0], hit[1], int(text), hit[2])
+
+
+#: the columns of ``RunFrames.damaged``.
+DAMAGED_COLUMNS = {"key": "string", "config": "string", "config_id": "string", "budget": "float64",
+                   "policy": "string", "seed": "Int64", "problem": "string"}
+
+
+def _damaged_frame(damaged: list, match: _KeyMatcher, seen: set):
+    """The stored rows that are not used (``simulate._cache.DamagedRun``) as :data:`DAMAGED_COLUMNS`: each named by
+    its run (configuration, budget, policy, seed) when its key (or, for an intact record under another key, the
+    record) says which run it is; its policy and checkpoints are tried among every policy and the checkpoints
+    ``seen`` in the intact runs."""
+    from simulate._registry import POLICIES
+
+    rows = []
+    for bad in damaged:
+        task = None
+        if bad.record is not None and bad.stored_key is not None:
+            task = match.task(bad.stored_key, bad.record.policy, bad.record.seed, bad.record.checkpoints)
+        if task is None:
+            for policy in POLICIES + tuple(sorted({p for p, _ in seen} - set(POLICIES))):
+                for cps in {None} | {c for p, c in seen if p == policy}:
+                    match._try(policy, cps)
+            task = match.task(bad.key)
+        rows.append({"key": bad.key, "problem": bad.problem} | ({} if task is None else {
+            "config": task.config.name, "config_id": config_id(task.config),
+            "budget": float(task.config.params.budget), "policy": task.policy, "seed": task.seed}))
+    return _typed(_pandas().DataFrame(rows, columns=list(DAMAGED_COLUMNS)), DAMAGED_COLUMNS)
+
+
+def describe_damaged(row) -> str:
+    """One damaged run of ``RunFrames.damaged`` in words: its policy, seed, budget and configuration, and why
+    it is not used."""
+    if _na(row.policy):
+        return f"a run of no known configuration (key {row.key[:12]}...: {row.problem})"
+    return f"{row.policy}, seed {int(row.seed)}, budget {row.budget:g} of {row.config} ({row.problem})"
+
+
+def load_runs(path, *, index_only: bool = False) -> RunFrames:
     """The tables of a folder: tables written by :func:`save_frames`, or a runner's cache folder.
 
-    For a cache folder, each record is matched to the configuration it was run with by recomputing the runner's
-    key (``simulate.Task.key``) from the configurations kept in ``configs/``; a record whose configuration is
+    For a cache folder, each record is matched to the configuration it was run with by its key (the runner's key,
+    ``simulate.Task.key``, of the configurations kept in ``configs/``); a record whose configuration is
     not there keeps NA in ``config``, ``config_id`` and ``budget`` (and its cache key in ``key``). A kept
     configuration file that does not parse or does not match its name is not used (a
     ``simulate._cache.CacheMismatchWarning`` names it, and one more says how many runs are then of no known
-    configuration).
-    """
-    from simulate._runner import Task
+    configuration). A stored record that is damaged (its checksum or key does not match) is not in the tables:
+    it is named in ``RunFrames.damaged`` and by a ``simulate._cache.CacheMismatchWarning`` saying so (no run
+    is made here; a sweep over the same cache makes it again).
 
+    With ``index_only`` (a cache folder; tables are read whole) the tables are not built: ``runs`` says which run
+    each row is (:data:`INDEX_COLUMNS`), ``records`` holds the records, and :func:`frame_records` returns them, as
+    ``tacc report --from`` needs (building the tables and the records again from them took four times as long as
+    reading the records).
+    """
     root = Path(path)
     if not root.is_dir():
         raise TaccInputError("from", str(path), "is not a folder")
     if any((root / f"runs.{f}").is_file() for f in FORMATS):
         return load_frames(root)
     configs, ignored = _saved_configs(root / "configs")
-    by_budget: dict = {}
-    for c in configs:
-        by_budget.setdefault(float(c.params.budget), []).append(c)
+    match = _KeyMatcher(configs)
     records, tasks, keys = [], [], []
-    for key, rec in RunCache(root).items():
-        first = by_budget.get(rec.checkpoints[-1], []) if rec.checkpoints else []
-        task = None
-        for c in first + [c for c in configs if c not in first]:
-            for cps in (None, tuple(rec.checkpoints)):
-                t = Task(c, rec.policy, rec.seed, cps)
-                if t.key() == key:
-                    task = t
-                    break
-            if task is not None:
-                break
+    bad: list = []
+    for key, rec in RunCache(root).items(bad):
         records.append(rec)
-        tasks.append(task)
+        tasks.append(match.task(key, rec.policy, rec.seed, rec.checkpoints))
         keys.append(key)
+    damaged = None
+    if bad:
+        damaged = _damaged_frame(bad, match, {(t.policy, t.checkpoints) for t in tasks if t is not None})
+        named = [describe_damaged(r) for r in damaged.itertuples(index=False)]
+        warnings.warn(f"run cache {root}: {len(named)} stored run(s) are damaged and left out of the tables (no run "
+                      f"is made here): {'; '.join(named[:5])}{'; ...' if len(named) > 5 else ''}",
+                      CacheMismatchWarning, stacklevel=2)
     if not records:
-        raise TaccInputError("from", str(path), "holds no saved runs")
+        raise TaccInputError("from", str(path), "holds no saved runs" + (f" but {len(bad)} damaged one(s)" if bad
+                                                                         else ""))
     unknown = sum(t is None for t in tasks)
     if ignored and unknown:
         warnings.warn(f"run cache {root}: {unknown} of its {len(records)} run(s) have no known configuration "
                       f"({ignored} saved configuration file(s) not used)", CacheMismatchWarning, stacklevel=2)
+    if index_only:
+        return _index_frames(records, tasks, keys, damaged, str(path))
     frames = records_frame(records, tasks)
     if unknown:      # the cache key of a run with no known configuration too, so a caller that knows it can match it
         frames.runs["key"] = _pandas().Series(keys, dtype="string")
-    return frames
+    return replace(frames, damaged=damaged, origin=str(path))
+
+
+def _index_frames(records: list, tasks: list, keys: list, damaged, origin: str) -> RunFrames:
+    """``load_runs(..., index_only=True)``: which run each record is (:data:`INDEX_COLUMNS`), and the records."""
+    pd = _pandas()
+    ids: dict[int, str] = {}
+    configs: dict[str, Config] = {}
+    cols: dict[str, list] = {c: [] for c in INDEX_COLUMNS}
+    for i, (rec, task, key) in enumerate(zip(records, tasks, keys, strict=True)):
+        if task is None:
+            cid = name = None
+            budget = math.nan
+        else:
+            cid = ids.get(id(task.config))
+            if cid is None:
+                cid = ids[id(task.config)] = config_id(task.config)
+                configs.setdefault(cid, task.config)
+            name, budget = task.config.name, float(task.config.params.budget)
+        for col, val in (("run", i), ("key", key), ("config", name), ("config_id", cid), ("budget", budget),
+                         ("policy", rec.policy), ("seed", rec.seed), ("checkpoints", _json(list(rec.checkpoints)))):
+            cols[col].append(val)
+    cfg = pd.DataFrame([{"config_id": cid, "config": c.name, "toml": dump_config(c)} for cid, c in configs.items()],
+                       columns=list(CONFIG_COLUMNS))
+    return RunFrames(_typed(pd.DataFrame(cols), INDEX_COLUMNS), _typed(pd.DataFrame(columns=list(ARM_COLUMNS)),
+                                                                       ARM_COLUMNS),
+                     _typed(cfg, CONFIG_COLUMNS), damaged=damaged, origin=origin, records=tuple(records))

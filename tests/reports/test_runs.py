@@ -12,7 +12,7 @@ from bounds import TaccInputError  # noqa: E402
 from reports._report import budget_sweep, default_config  # noqa: E402
 from reports._runs_view import runs_by_budget, saved_config  # noqa: E402
 from reports.cli import main  # noqa: E402
-from simulate import config_id, load_frames, load_runs, save_frames  # noqa: E402
+from simulate import RUN_COLUMNS, config_id, load_frames, load_runs, save_frames  # noqa: E402
 
 SEEDS = 3
 
@@ -222,3 +222,123 @@ def test_tacc_report_writes_a_damaged_saved_configuration_again(swept, tmp_path,
     assert path.read_text() == good
     assert main(["runs", str(runs)]) == 0
     assert "warning" not in capsys.readouterr().err
+
+
+def _copy_runs(made, tmp_path):
+    import shutil
+    runs = tmp_path / "out" / "runs"
+    shutil.copytree(made / "runs", runs)
+    return runs
+
+
+def _key_of(runs, policy, seed, budget):
+    f = load_runs(runs)
+    hit = f.runs[(f.runs["policy"] == policy) & (f.runs["seed"] == seed) & (f.runs["budget"] == budget)]
+    (key,) = hit["key"].tolist()
+    return key
+
+
+def _flip_record(runs, key):
+    """One bit of one stored row flipped (a damaged disk block); its checksum left alone."""
+    import sqlite3
+    with sqlite3.connect(runs / "runs.sqlite") as db:
+        (data,) = db.execute("SELECT record FROM runs WHERE key = ?", (key,)).fetchone()
+        data = bytearray(data)
+        data[-2] ^= 1
+        db.execute("UPDATE runs SET record = ? WHERE key = ?", (bytes(data), key))
+
+
+def test_a_damaged_run_is_refused_naming_it_and_a_plain_report_makes_only_it_again(swept, tmp_path, capsys,
+                                                                                   monkeypatch):
+    """One damaged stored record: `tacc report --from` said "the run is recomputed" (it makes no run), left the run
+    out and reported over one seed fewer with exit 0. Now it exits 2 naming the run (policy, seed, budget,
+    configuration) and the command that makes it again; that command makes that one run, and --from then
+    rebuilds the same report. ``--seeds`` without the damaged seed reports on the others, with the warning."""
+    import simulate._runner as runner
+
+    made, status = swept
+    runs = _copy_runs(made, tmp_path)
+    full = default_config().params.budget
+    _flip_record(runs, _key_of(runs, "ucb", 1, full))
+    assert main(["report", "--from", str(runs), "--out", str(tmp_path / "x")]) == 2
+    err = capsys.readouterr().err
+    assert "recomputed" not in err and "left out of the tables (no run is made here)" in err
+    assert f"ucb, seed 1, budget {full:g} of classes (its checksum does not match its content): damaged" in err
+    assert f"`tacc report --seeds 0:{SEEDS} --out {tmp_path / 'out'}` makes them again" in err
+    assert "the longest span with --seeds 0:1" in err            # seeds 0 and 2 are complete
+    assert not (tmp_path / "x" / "report.md").exists()
+    assert main(["report", "--from", str(runs), "--seeds", "2:3", "--out", str(tmp_path / "two")]) == status
+    assert json.loads((tmp_path / "two" / "results.json").read_text())["seeds"] == [2]
+    capsys.readouterr()
+    made_now = []
+    real = runner._run_batch
+    monkeypatch.setattr(runner, "_run_batch", lambda batch, engine: made_now.extend(batch) or real(batch, engine))
+    assert main(["report", "--seeds", f"0:{SEEDS}", "--out", str(tmp_path / "out"), "--executor", "serial",
+                 "--no-progress"]) == status
+    assert [(t.policy, t.seed, t.config.params.budget) for t in made_now] == [("ucb", 1, full)]
+    assert main(["report", "--from", str(runs), "--out", str(tmp_path / "again")]) == status
+    assert _report(tmp_path / "again") == _report(made)
+
+
+@pytest.mark.parametrize("policy, seed", [("rdfe", SEEDS - 1), ("tacc", 0)])
+def test_a_missing_run_is_refused_not_reported_over_fewer_seeds(swept, tmp_path, no_runs, capsys, policy, seed):
+    """A run missing (not damaged) for one policy at one budget: --from reported every policy over the seeds common
+    to all, in silence. Now it exits 2 naming what is missing, and --seeds over the complete ones works."""
+    import sqlite3
+    made, status = swept
+    runs = _copy_runs(made, tmp_path)
+    budget = default_config().params.budget / 4
+    with sqlite3.connect(runs / "runs.sqlite") as db:
+        db.execute("DELETE FROM runs WHERE key = ?", (_key_of(runs, policy, seed, budget),))
+    assert main(["report", "--from", str(runs), "--out", str(tmp_path / "x")]) == 2
+    err = capsys.readouterr().err
+    assert f"{policy} at budget {budget:g}: seed(s) {seed} not saved" in err and "in silence" in err
+    rest = (1, SEEDS) if seed == 0 else (0, SEEDS - 1)
+    assert f"report on the {SEEDS - 1} seed(s) saved for every budget and policy with --seeds {rest[0]}:{rest[1]}" \
+        in err
+    assert main(["report", "--from", str(runs), "--seeds", f"{rest[0]}:{rest[1]}", "--out", str(tmp_path / "y")]) \
+        == status
+    assert main(["report", "--from", str(runs), "--seeds", f"0:{SEEDS}", "--out", str(tmp_path / "z")]) == 2
+    err = capsys.readouterr().err
+    assert f"1 of the {SEEDS} seed(s) asked for are not saved" in err and f"{policy} at budget {budget:g}" in err
+
+
+def test_tacc_runs_names_a_damaged_run_and_its_tables_are_refused_as_incomplete(swept, tmp_path, no_runs, capsys):
+    """`tacc runs` on a damaged cache lists the damaged run (not "recomputed"); the tables it exports lack it, and
+    --from on them exits 2 naming the missing run; a damaged table file is an error naming it (was exit 3)."""
+    made, _ = swept
+    runs = _copy_runs(made, tmp_path)
+    full = default_config().params.budget
+    _flip_record(runs, _key_of(runs, "dnc", 0, full))
+    assert main(["runs", str(runs), "--to", "csv", "--out", str(tmp_path / "tables")]) == 0
+    out, err = capsys.readouterr()
+    assert "recomputed" not in err and "1 damaged run(s), not in the table" in out
+    assert f"dnc, seed 0, budget {full:g} of classes (its checksum does not match its content)" in out
+    assert main(["report", "--from", str(tmp_path / "tables"), "--out", str(tmp_path / "x")]) == 2
+    err = capsys.readouterr().err
+    assert f"dnc at budget {full:g}: seed(s) 0 not saved" in err and "export them again" in err
+    table = tmp_path / "tables" / "runs.csv"
+    lines = table.read_text().splitlines()
+    cells = lines[1].split(",")
+    cells[list(RUN_COLUMNS).index("seed")] = "x"
+    table.write_text("\n".join([lines[0], ",".join(cells), *lines[2:]]) + "\n")
+    assert main(["report", "--from", str(tmp_path / "tables"), "--out", str(tmp_path / "y")]) == 2
+    assert "holds tables that cannot be read" in capsys.readouterr().err
+
+
+def test_from_a_cache_folder_copies_the_figures_drawn_before(swept, tmp_path, no_runs, monkeypatch):
+    """--from drew every figure again (no figure memo), which made it about three times a plain rerun's CPU time:
+    from a cache folder the figures drawn from the same numbers are now copied from its memo, the same files."""
+    import reports._figure_pool as pool
+
+    def boom(*args, **kwargs):
+        raise AssertionError("a figure was drawn")
+
+    made, status = swept
+    runs = _copy_runs(made, tmp_path)
+    monkeypatch.setattr(pool, "_draw", boom)
+    assert main(["report", "--from", str(runs), "--out", str(tmp_path / "x"), "--executor", "serial",
+                 "--no-progress"]) == status
+    drawn = sorted(p.name for p in (made / "figures").iterdir())
+    assert drawn and sorted(p.name for p in (tmp_path / "x" / "figures").iterdir()) == drawn
+    assert all((tmp_path / "x" / "figures" / n).read_bytes() == (made / "figures" / n).read_bytes() for n in drawn)
