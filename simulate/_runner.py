@@ -7,12 +7,18 @@ tasks in flight, so memory does not grow with the number of seeds. Work goes to 
 take about a quarter of a second each, and with a cache directory each finished run is stored as soon as it
 comes back (committed about every second), so a kill loses at most the runs in flight and a sweep started
 again skips every run already stored. Worker processes die with their parent, even under ``kill -9``.
+
+A local pool is started only when it pays: the parent runs the first batches itself, measuring its seconds per
+run, and starts the workers when the work still to do, projected from that measure, exceeds what
+starting them costs (:class:`_StartRule`); a short sweep (``tacc check``, ``tacc report``) never waits for
+workers to import the toolkit, and a long one (``tacc reproduce``) uses every core within its first batches.
 """
 
 from __future__ import annotations
 
 import contextlib
 import itertools
+import math
 import os
 import signal
 import sys
@@ -37,6 +43,9 @@ __all__ = ["Task", "EXECUTORS", "parse_seeds", "iter_tasks", "tasks_for", "iter_
 
 #: executor names.
 EXECUTORS = ("serial", "processes", "dask")
+#: when a local pool's workers start: ``auto`` (when the work ahead pays for their start), ``always`` (with the
+#: first run not cached).
+START_POOL = ("auto", "always")
 
 
 @dataclass(frozen=True)
@@ -148,7 +157,9 @@ def _die_with_parent(parent: int) -> None:
     threading.Thread(target=watch, daemon=True, name="tacc-parent-watchdog").start()
 
 
-def _check(executor, engine, workers) -> None:
+def _check(executor, engine, workers, start_pool="auto") -> None:
+    if start_pool not in START_POOL:
+        raise TaccInputError("start_pool", start_pool, f"must be one of {', '.join(START_POOL)}")
     if executor not in EXECUTORS:
         raise TaccInputError("executor", executor, f"must be one of {', '.join(EXECUTORS)}")
     if engine not in ENGINES:
@@ -159,7 +170,7 @@ def _check(executor, engine, workers) -> None:
 
 def iter_runs(tasks: Iterable[Task], *, executor: str = "serial", workers: int | None = None,
               scheduler: str | None = None, cache: str | os.PathLike | None = None, engine: str = "fast",
-              progress: bool = False, total: int | None = None) -> Iterator[RunRecord]:
+              progress: bool = False, total: int | None = None, start_pool: str = "auto") -> Iterator[RunRecord]:
     """Run every task and yield the records in task order, as they finish, in memory independent of the count.
 
     Args:
@@ -172,21 +183,95 @@ def iter_runs(tasks: Iterable[Task], *, executor: str = "serial", workers: int |
             are stored as they come back.
         engine: ``fast`` or ``reference``.
         progress: show a progress bar on standard error.
-        total: the number of tasks, for the progress bar (default: ``len(tasks)`` if it has one).
+        total: the number of tasks, for the progress bar and the pool's start rule (default: ``len(tasks)`` if it
+            has one).
+        start_pool: with ``processes``: ``auto`` runs batches in this process first and starts the workers only
+            when the work still to do, projected from the time those batches took, exceeds what starting the
+            workers costs (about 2 s each on 2 cores; a short sweep then starts none); ``always`` starts them with
+            the first run not found in the cache (for a sweep that must run on worker processes, e.g. a test of
+            the workers' own behaviour). The records are the same either way. Dask ignores it: a Dask client is
+            always started with the first run not cached.
     """
-    _check(executor, engine, workers)
+    _check(executor, engine, workers, start_pool)
     if total is None and isinstance(tasks, Sized):
         total = len(tasks)
-    return _stream(iter(tasks), executor, workers or os.cpu_count() or 1, scheduler, cache, engine, progress, total)
+    return _stream(iter(tasks), executor, workers or os.cpu_count() or 1, scheduler, cache, engine, progress, total,
+                   _StartRule(workers or os.cpu_count() or 1, start_pool == "always", total))
 
 
 def run_tasks(tasks: Sequence[Task], *, executor: str = "serial", workers: int | None = None,
               scheduler: str | None = None, cache: str | os.PathLike | None = None, engine: str = "fast",
-              progress: bool = False) -> list[RunRecord]:
+              progress: bool = False, start_pool: str = "auto") -> list[RunRecord]:
     """:func:`iter_runs` as a list: every task's record, in task order (for sweeps whose records all fit in
     memory; stream with :func:`iter_runs` otherwise)."""
     return list(iter_runs(tasks, executor=executor, workers=workers, scheduler=scheduler, cache=cache,
-                          engine=engine, progress=progress))
+                          engine=engine, progress=progress, start_pool=start_pool))
+
+
+#: the CPU seconds a local worker spends from its start to its first run: spawning Python and importing the
+#: toolkit (about 1.1 s) and loading numba's cached machine code (about 0.8 s). Measured 2026-11-27 on the 2-core
+#: Linux machine of the README: on the quiet machine the default report's sweep on 2 workers took 8.3 s of the
+#: workers' CPU against 1.6 s each of runs; under a load average of 7, a fresh pool's worker measured with
+#: ``time.process_time`` spent 1.08 to 1.15 s before its first task and 2.34 to 2.50 s up to the end of its first
+#: run (a Set A run of 0.04 s, its problem built in the worker). The lower, quiet-machine figure is kept: it
+#: starts the pool a little early rather than late.
+_WORKER_START_SECONDS = 2.0
+#: the CPU seconds of timed batches the projection needs (one run's time is no measure: the default report's
+#: second run took 1.5 ms of CPU, its mean is 0.1 ms, and projected 37 s for a 2.5 s sweep); before, the time
+#: spent so far decides.
+_MIN_TIMED_SECONDS = 0.1
+
+
+class _StartRule:
+    """When a local pool starts: at once (``always``), or when the work still to do pays for the workers' start.
+
+    With n workers (at most the machine's cores) the pool finishes work of R seconds (the parent's CPU time)
+    in about C + R / n, C the workers' start (``_WORKER_START_SECONDS``), against R in the parent alone: the pool
+    starts when R > C n / (n - 1), never with one worker. R is the mean seconds per run of the batches the parent
+    ran (each (configuration, policy)'s first batch left out: :meth:`ran`) times the runs still to do: the tasks
+    left of ``total`` times the share of the tasks taken so far that were not cached. (Seconds per round of
+    horizon projected the default report's sweep, budgets in increasing order, at 10 s for 2.5 s: a run's fixed
+    costs dominate its rounds there.) Without a total, or before ``_MIN_TIMED_SECONDS`` of batches are timed, R is
+    the time the parent has spent running so far: a sweep of unknown length starts the pool once the parent has
+    run for the threshold."""
+
+    def __init__(self, n_workers: int, always: bool, total: int | None):
+        self.always = always
+        n = min(n_workers, os.cpu_count() or 1)
+        self.threshold = math.inf if n < 2 else _WORKER_START_SECONDS * n / (n - 1)
+        self.total = total
+        self.taken_count = self.to_run = self.timed_runs = 0
+        self.seconds = 0.0          # of the batches run here, each group's first left out
+        self.spent = 0.0            # every batch run here
+        self.batches = 0
+
+    def taken(self, cached: bool) -> None:
+        """A task taken from the sweep, found in the cache or not."""
+        self.taken_count += 1
+        self.to_run += not cached
+
+    def ran(self, runs: int, seconds: float, first: bool) -> None:
+        """A batch of ``runs`` runs made in the parent in ``seconds`` of its CPU time (the start cost is CPU time
+        too; wall time on a loaded machine counts other processes' slices and started the pool for the default
+        report's sweep under a load average of 10). ``first``: the first batch of its (configuration, policy),
+        one run that also pays for building the problem and loading (or compiling) the policy's machine code, is
+        not used to project the rest."""
+        self.batches += 1
+        self.spent += seconds
+        if not first:
+            self.seconds += seconds
+            self.timed_runs += runs
+
+    def projected(self) -> float:
+        """R: the seconds of runs still to do, as the parent would take them (before ``_MIN_TIMED_SECONDS`` of
+        batches are timed: the time spent so far)."""
+        if self.total is None or self.seconds < _MIN_TIMED_SECONDS:
+            return self.spent
+        left = max(self.total - self.taken_count, 0) * self.to_run / self.taken_count
+        return left * self.seconds / self.timed_runs
+
+    def start_now(self) -> bool:
+        return self.always or self.projected() > self.threshold
 
 
 class _NoBar:
@@ -199,7 +284,7 @@ class _NoBar:
         pass
 
 
-def _stream(tasks, executor, n_workers, scheduler, cache, engine, progress, total):
+def _stream(tasks, executor, n_workers, scheduler, cache, engine, progress, total, rule):
     store = RunCache(cache) if cache is not None else None
     if progress:
         from tqdm import tqdm
@@ -218,7 +303,9 @@ def _stream(tasks, executor, n_workers, scheduler, cache, engine, progress, tota
                 yield rec
         else:
             pool = _Pool(executor, n_workers, scheduler)
-            yield from _pipeline(_looked_up(tasks, store), pool, store, engine, n_workers, bar)
+            if executor == "dask":
+                rule.always = True          # a cluster is started with the first run, as it always was
+            yield from _pipeline(_looked_up(tasks, store), pool, store, engine, n_workers, bar, rule)
     finally:
         if pool is not None:      # stopped by an error, an interrupt or a consumer that stopped reading: no wait
             pool.close(abort=sys.exc_info()[0] is not None)
@@ -263,8 +350,9 @@ def _looked_up(tasks, store):
             yield [t, key, rec]
 
 
-def _pipeline(tasks, pool, store, engine, n_workers, bar):
-    """Yield records in task order with at most ``_WINDOW_PER_WORKER * n_workers`` tasks taken and not yielded."""
+def _pipeline(tasks, pool, store, engine, n_workers, bar, rule):
+    """Yield records in task order with at most ``_WINDOW_PER_WORKER * n_workers`` tasks taken and not yielded;
+    batches run in this process until ``rule`` starts the pool, then on the workers (this process collects)."""
     window = _WINDOW_PER_WORKER * n_workers
     max_batch = max(1, window // (4 * n_workers))
     max_flight = 2 * n_workers
@@ -274,10 +362,24 @@ def _pipeline(tasks, pool, store, engine, n_workers, bar):
     group, batch = None, []
     exhausted = False
 
+    def finished(done, g, records, seconds):
+        for e, rec in zip(done, records, strict=True):
+            e[2] = rec
+            if store is not None:
+                store.put(e[1], rec)
+        per_run = seconds / len(done)
+        sizes[g] = max(1, min(max_batch, int(_BATCH_SECONDS / per_run) if per_run > 0 else max_batch))
+
     def submit():
         nonlocal batch
         if batch:
-            flight[pool.submit(_run_batch, [e[0] for e in batch], engine, code_fingerprint())] = (batch, group)
+            if pool.started or rule.start_now():
+                flight[pool.submit(_run_batch, [e[0] for e in batch], engine, code_fingerprint())] = (batch, group)
+            else:                  # in this process: the same function, the same records
+                cpu = time.process_time()
+                records, seconds = _run_batch([e[0] for e in batch], engine)
+                rule.ran(len(batch), time.process_time() - cpu, group not in sizes)
+                finished(batch, group, records, seconds)
             batch = []
 
     while True:
@@ -288,6 +390,7 @@ def _pipeline(tasks, pool, store, engine, n_workers, bar):
                 break
             t = e[0]
             entries.append(e)
+            rule.taken(e[2] is not None)
             if e[2] is None:
                 g = (config_key(t.config), t.policy)
                 if g != group:
@@ -305,15 +408,12 @@ def _pipeline(tasks, pool, store, engine, n_workers, bar):
             if exhausted:
                 return
             continue
+        if not flight:             # every batch taken ran here: take more
+            continue
         for f in pool.wait_first(list(flight)):
             done, g = flight.pop(f)
             records, seconds = f.result()
-            for e, rec in zip(done, records, strict=True):
-                e[2] = rec
-                if store is not None:
-                    store.put(e[1], rec)
-            per_run = seconds / len(done)
-            sizes[g] = max(1, min(max_batch, int(_BATCH_SECONDS / per_run) if per_run > 0 else max_batch))
+            finished(done, g, records, seconds)
 
 
 def _started() -> int:

@@ -44,7 +44,8 @@ def test_records_come_back_in_task_order(tasks):
 
 def test_executors_agree(tasks):
     serial = run_tasks(tasks)
-    assert run_tasks(tasks, executor="processes", workers=2) == serial
+    assert run_tasks(tasks, executor="processes", workers=2) == serial        # short: run in this process
+    assert run_tasks(tasks, executor="processes", workers=2, start_pool="always") == serial    # on the workers
     assert run_tasks(tasks, executor="dask", workers=2) == serial
 
 
@@ -311,8 +312,9 @@ def test_cache_files_are_readable_by_the_group(tasks, tmp_path):
     assert os.stat(tmp_path / "c" / "runs.sqlite").st_mode & 0o040
 
 
-@pytest.mark.parametrize("executor", ["serial", "processes"])
-def test_a_sweep_runs_in_constant_memory(config, executor):
+@pytest.mark.parametrize("executor,start_pool", [("serial", "auto"), ("processes", "auto"),
+                                                 ("processes", "always")])
+def test_a_sweep_runs_in_constant_memory(config, executor, start_pool):
     """The parent's peak traced memory over a sweep does not grow with the number of seeds (records are streamed
     through a running sum). The threshold is what holding them would cost: the extra peak of 6000 seeds over 600
     must stay below half the memory of the 5400 extra records themselves (measured here), whatever the batch
@@ -322,7 +324,8 @@ def test_a_sweep_runs_in_constant_memory(config, executor):
     def peak(n):
         total = 0.0
         tracemalloc.start()
-        for rec in iter_runs(iter_tasks([c], ["ucb"], range(n)), executor=executor, workers=2):
+        for rec in iter_runs(iter_tasks([c], ["ucb"], range(n)), executor=executor, workers=2,
+                             start_pool=start_pool):
             total += rec.regret
         _, top = tracemalloc.get_traced_memory()
         tracemalloc.stop()
@@ -369,7 +372,7 @@ def test_a_count_below_one_is_refused_as_a_count(text):
 
 
 @pytest.mark.parametrize("kwargs,field", [({"executor": "slurm"}, "executor"), ({"engine": "gpu"}, "engine"),
-                                          ({"workers": 0}, "workers")])
+                                          ({"workers": 0}, "workers"), ({"start_pool": "never"}, "start_pool")])
 def test_invalid_runner_arguments(tasks, kwargs, field):
     with pytest.raises(TaccInputError) as e:
         run_tasks(tasks, **kwargs)
@@ -383,7 +386,8 @@ _SWEEP = textwrap.dedent("""
     from simulate import iter_runs, iter_tasks
     c = load_config("llm-residual")
     c = replace(c, params=replace(c.params, budget=20000.0))
-    for rec in iter_runs(iter_tasks([c], ["tacc"], range(10**6)), executor=sys.argv[2], workers=2, cache=sys.argv[1]):
+    for rec in iter_runs(iter_tasks([c], ["tacc"], range(10**6)), executor=sys.argv[2], workers=2, cache=sys.argv[1],
+                         start_pool="always"):
         print(rec.seed, time.monotonic(), flush=True)
 """)
 
@@ -443,7 +447,7 @@ def test_a_sweep_whose_every_run_is_cached_starts_no_worker(tasks, tmp_path, mon
     assert run_tasks(tasks[:4], executor="processes", workers=2, cache=cache) == first
     assert started == []                      # every run cached: no worker spawned
     with pytest.raises(RuntimeError, match="worker was started"):      # one run not cached: the pool starts
-        run_tasks(tasks[:5], executor="processes", workers=2, cache=cache)
+        run_tasks(tasks[:5], executor="processes", workers=2, cache=cache, start_pool="always")
     assert len(started) == 1
 
 
