@@ -122,7 +122,7 @@ F_TRUTH, F_UCB, F_MU, F_TAU = 2, 3, 5, 6        # arm_f[k, F_UCB + m]: UCB at fi
 I_AUX, I_BASE = 2, 6                              # arm_i[k, I_AUX + j]: observer column j; arm_i[k, I_BASE + m]: key
 
 
-@compiled()
+@compiled(nogil=True)    # runs in a thread while the main thread waits interruptibly (simulate._runner)
 def _run(family, continuation, fidelity, rows, row_of, eta, gamma, s0, units, rdfe, st, cnt, aux, sums, truth_low,
          cps, snaps, viol, trace, mu, sched, noise, sigma, seed, bases, ell, n_gamma, tau, cost_low, cost_high, gaps,
          shares, at, work):

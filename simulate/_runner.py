@@ -136,6 +136,57 @@ def _run_batch(tasks: list[Task], engine: str, fingerprint: str | None = None) -
     return records, time.perf_counter() - t
 
 
+#: a run whose horizon (``Problem.horizon``, the most rounds any policy can make) exceeds this is made, in the main
+#: thread, in a daemon thread while the main thread waits interruptibly (:func:`_run_here`); shorter runs keep the
+#: direct call. At ``NS_PER_ROUND`` of the slowest policy of the fast engine (500 ns, ``reports._estimate``) a run
+#: kept direct takes at most 0.1 s, so Ctrl-C or SIGTERM is taken within that; the handoff (a thread started,
+#: its end waited for) cost 60 to 90 microseconds of CPU per run, measured 2026-11-27 on the 2-core machine of the
+#: README, against at least 0.2 ms for most runs past the bound (docs/design.md section 10).
+_DIRECT_ROUNDS = 200_000
+#: a batch whose horizon exceeds this is never made in the parent under the start rule when workers are available:
+#: the pool starts for it (one run could take longer than starting the workers, 2 s at 500 ns per round).
+_POOL_ROUNDS = 4_000_000
+
+
+def _horizon(tasks: list[Task]) -> int:
+    """The largest horizon of the tasks' problems (an upper bound on the rounds of each of their runs)."""
+    return max((_problem(t.config).horizon for t in tasks), default=0)
+
+
+def _run_here(tasks: list[Task], engine: str) -> tuple[list[RunRecord], float]:
+    """:func:`_run_batch` in this process, interruptible: in the main thread, a batch whose runs could take long
+    (a horizon above ``_DIRECT_ROUNDS``) runs in a daemon thread while the main thread waits on a lock, which a
+    signal interrupts (the compiled loop releases the interpreter, ``nogil``; a Python signal handler runs only
+    between bytecodes, so a run of hours in the main thread ignored Ctrl-C and SIGTERM). After an interrupt the
+    thread is left to finish or to die with the process: a daemon thread does not hold up the interpreter's exit,
+    and the records it would make are dropped (every run finished before is already handed on)."""
+    if _horizon(tasks) <= _DIRECT_ROUNDS or threading.current_thread() is not threading.main_thread():
+        return _run_batch(tasks, engine)
+    return _in_daemon_thread(_run_batch, tasks, engine)
+
+
+def _in_daemon_thread(fn, *args):
+    """``fn(*args)`` in a new daemon thread (signals blocked there, so the kernel delivers them to this thread),
+    waited for interruptibly; its result, or its exception raised here."""
+    done = threading.Event()
+    out: list = []
+
+    def target():
+        try:
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+            out.append((True, fn(*args)))
+        except BaseException as exc:      # noqa: BLE001 -- handed to the waiting thread, which raises it
+            out.append((False, exc))
+        finally:
+            done.set()
+    threading.Thread(target=target, daemon=True, name="tacc-run").start()
+    done.wait()                           # a lock wait without timeout: a signal's handler runs, and may raise
+    ok, value = out[0]
+    if ok:
+        return value
+    raise value
+
+
 def _die_with_parent(parent: int) -> None:
     """In a worker: exit when the parent process dies (Linux: at once, by the kernel; elsewhere: a watchdog
     thread notices within half a second of the worker's next moment holding the interpreter)."""
@@ -273,6 +324,12 @@ class _StartRule:
     def start_now(self) -> bool:
         return self.always or self.projected() > self.threshold
 
+    def long_batch(self, tasks: list[Task]) -> bool:
+        """Whether the pool starts for this batch whatever the projection: workers are available (two or more)
+        and one of its runs could take longer than starting them (a horizon above ``_POOL_ROUNDS``). Run in the
+        parent it would hold the parent's core for that long while the other cores idle."""
+        return self.threshold < math.inf and _horizon(tasks) > _POOL_ROUNDS
+
 
 class _NoBar:
     """The progress bar when none is shown (tqdm is imported only to show one)."""
@@ -296,7 +353,7 @@ def _stream(tasks, executor, n_workers, scheduler, cache, engine, progress, tota
         if executor == "serial":
             for t, key, rec in _looked_up(tasks, store):
                 if rec is None:
-                    (rec,), _ = _run_batch([t], engine)
+                    (rec,), _ = _run_here([t], engine)
                     if store is not None:
                         store.put(key, rec)
                 bar.update(1)
@@ -373,11 +430,12 @@ def _pipeline(tasks, pool, store, engine, n_workers, bar, rule):
     def submit():
         nonlocal batch
         if batch:
-            if pool.started or rule.start_now():
-                flight[pool.submit(_run_batch, [e[0] for e in batch], engine, code_fingerprint())] = (batch, group)
+            ts = [e[0] for e in batch]
+            if pool.started or rule.start_now() or rule.long_batch(ts):
+                flight[pool.submit(_run_batch, ts, engine, code_fingerprint())] = (batch, group)
             else:                  # in this process: the same function, the same records
                 cpu = time.process_time()
-                records, seconds = _run_batch([e[0] for e in batch], engine)
+                records, seconds = _run_here(ts, engine)
                 rule.ran(len(batch), time.process_time() - cpu, group not in sizes)
                 finished(batch, group, records, seconds)
             batch = []
