@@ -474,3 +474,119 @@ def test_workers_start_and_stay_with_ctrl_c_ignored():
         assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
     assert signal.getsignal(signal.SIGINT) is before
 
+
+
+# ------------------------------------------------------------------------------ runs made in the main thread
+def test_a_run_whose_horizon_is_long_is_made_in_a_daemon_thread_and_a_short_one_directly(config, monkeypatch):
+    """The horizon T = ceil(Lambda / lambda_L) decides: T = _DIRECT_ROUNDS (budget 10^6 at cost 1) is called
+    directly, one more round (cost 1 - 10^-6 ... : budget 10^6 + 1) goes to a thread; the records are equal."""
+    threads = []
+    real = runner._run_batch
+
+    def spy(tasks, engine, fingerprint=None):
+        threads.append(runner.threading.current_thread())
+        return real(tasks, engine, fingerprint)
+    monkeypatch.setattr(runner, "_run_batch", spy)
+    at = config(**{"params.budget": runner._DIRECT_ROUNDS})
+    past = config(**{"params.budget": runner._DIRECT_ROUNDS + 1})
+    assert runner._horizon(tasks_for([at], ["ucb"], [0])) == runner._DIRECT_ROUNDS
+    assert runner._horizon(tasks_for([past], ["ucb"], [0])) == runner._DIRECT_ROUNDS + 1
+    direct = runner._run_here(tasks_for([at], ["ucb"], [0]), "fast")[0]
+    handed = runner._run_here(tasks_for([past], ["ucb"], [0]), "fast")[0]
+    main = runner.threading.main_thread()
+    assert threads[0] is main and threads[1] is not main and threads[1].daemon
+    assert handed == [run(make_problem(past), "ucb", 0)] and direct == [run(make_problem(at), "ucb", 0)]
+
+
+def test_the_daemon_thread_hands_back_its_exception():
+    def boom():
+        raise ZeroDivisionError("in the run")
+    with pytest.raises(ZeroDivisionError, match="in the run"):
+        runner._in_daemon_thread(boom)
+
+
+def test_a_signal_interrupts_the_wait_for_a_run_in_the_daemon_thread():
+    """A handler that raises, run in the main thread while the run (here a 30 s sleep, which releases the
+    interpreter as the compiled loop does) goes on in the daemon thread: the wait ends within a second."""
+    class Stop(Exception):
+        pass
+
+    def stop(signum, frame):
+        raise Stop
+    previous = signal.signal(signal.SIGUSR1, stop)
+    try:
+        timer = runner.threading.Timer(0.3, signal.pthread_kill, (runner.threading.main_thread().ident,
+                                                                 signal.SIGUSR1))
+        t = time.monotonic()
+        timer.start()
+        with pytest.raises(Stop):
+            runner._in_daemon_thread(time.sleep, 30)
+        assert time.monotonic() - t < 5
+    finally:
+        signal.signal(signal.SIGUSR1, previous)
+
+
+#: a run of hours (RDFE on the README's example with two arms 10^-9 apart, lambda_L = 10^-9, delta = 10^-12)
+_HOURS = """name = "hours"
+[instance]
+mu_high = [0.5, 0.499999999, 0.4]
+noise = { model = "gaussian", sigma = 1.0 }
+[instance.low]
+model = "power_decay"
+zeta = 0.2
+r = 0.5
+signs = "random"
+[costs]
+low = 1e-9
+high = 10.0
+[params]
+budget = 100000
+delta = 1e-12
+gamma = 0.063
+eta = 1e-4
+s0 = 10
+"""
+
+_SERIAL_SWEEP = """
+import sys, time
+from bounds import load_config
+from simulate import run_tasks, tasks_for
+run_tasks(tasks_for([load_config(sys.argv[2])], ["rdfe"], [0]))   # the machine code loaded (in Python) first
+from simulate._fast import _plan
+from simulate._runner import _problem
+tasks = tasks_for([load_config(sys.argv[1])], ["rdfe"], [0])
+_plan(_problem(tasks[0].config), "rdfe", None)        # and what precedes the compiled loop
+print("running", flush=True)
+try:
+    run_tasks(tasks)
+except KeyboardInterrupt:
+    print("stopped", flush=True)
+    sys.exit(130)
+"""
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_serial_run_of_hours_stops_at_a_signal_and_the_process_exits(tmp_path, sig):
+    """run_tasks, serial, in the main thread of a process: the compiled loop ran for hours and the handler never
+    ran (SIGTERM then gave Python's default, SIGINT nothing). Now KeyboardInterrupt (SIGINT) within a few
+    seconds, and the process exits although the daemon thread is still in the compiled loop."""
+    cfg, short = tmp_path / "hours.toml", tmp_path / "short.toml"
+    cfg.write_text(_HOURS)
+    short.write_text(_HOURS.replace("low = 1e-9", "low = 1.0"))
+    code = _SERIAL_SWEEP if sig == signal.SIGINT else (
+        "import signal\n"
+        "def _term(s, f):\n    raise KeyboardInterrupt\n"
+        "signal.signal(signal.SIGTERM, _term)\n" + _SERIAL_SWEEP)
+    proc = subprocess.Popen([sys.executable, "-c", code, str(cfg), str(short)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        assert proc.stdout.readline() == "running\n"
+        time.sleep(1.5)
+        proc.send_signal(sig)
+        t = time.monotonic()
+        out, err = proc.communicate(timeout=20)
+    finally:
+        proc.kill()
+    assert time.monotonic() - t < 10
+    assert proc.returncode == 130 and out == "stopped\n", err
