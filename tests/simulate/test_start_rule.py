@@ -123,3 +123,28 @@ def test_one_worker_never_starts_a_pool(sweep, starts, monkeypatch):
 def test_start_pool_always_runs_on_the_workers(sweep, starts):
     assert run_tasks(sweep[:3], executor="processes", workers=2, start_pool="always") == run_tasks(sweep[:3])
     assert len(starts) == 1
+
+
+def test_a_batch_whose_runs_could_take_long_starts_the_pool_when_workers_are_available(monkeypatch, config):
+    """Horizon _POOL_ROUNDS (budget 4e6 at lambda_L = 1): kept in the parent; one round more: the pool starts
+    for it, whatever the projection, with two workers; never with one (no core to hand it to)."""
+    monkeypatch.setattr(runner.os, "cpu_count", lambda: 2)
+    at = tasks_for([config(**{"params.budget": runner._POOL_ROUNDS})], ["ucb"], [0])
+    past = tasks_for([config(**{"params.budget": runner._POOL_ROUNDS + 1})], ["ucb"], [0])
+    two, one = _StartRule(2, False, 1), _StartRule(1, False, 1)
+    assert not two.long_batch(at) and two.long_batch(past)
+    assert not one.long_batch(past)
+    assert not two.start_now()                       # nothing projected: the horizon alone decides
+
+
+def test_a_long_horizon_sweep_runs_on_the_workers_from_its_first_batch(monkeypatch, config):
+    """With two workers, the first (and only) run of a horizon past _POOL_ROUNDS is made on a worker: the parent
+    runs nothing (its own path refuses here), and the record is the serial one."""
+    monkeypatch.setattr(runner.os, "cpu_count", lambda: 2)
+    tasks = tasks_for([config(**{"params.budget": runner._POOL_ROUNDS + 1})], ["ucb"], [0])
+    serial = run_tasks(tasks)
+
+    def refuse(*args):
+        raise AssertionError("run in the parent")
+    monkeypatch.setattr(runner, "_run_here", refuse)
+    assert run_tasks(tasks, executor="processes", workers=2) == serial
