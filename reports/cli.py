@@ -735,6 +735,8 @@ def _main(argv: list[str] | None, term: _SigtermAsInterrupt) -> int:
             return args.func(args)
     except TaccInputError as exc:
         _end_children()
+        if exc.field in _RUN_OPTION_FIELDS:   # the runner names its argument; the user wrote the option
+            exc = TaccInputError(_RUN_OPTION_FIELDS[exc.field], exc.value, exc.reason)
         print(f"tacc: error: {exc}", file=sys.stderr)
         return EXIT_INPUT
     except BrokenPipeError:  # the reader of standard output stopped reading (| head): not an error of ours
@@ -751,6 +753,11 @@ def _main(argv: list[str] | None, term: _SigtermAsInterrupt) -> int:
             traceback.print_exc()
         print(_internal_error(exc, args.command), file=sys.stderr)
         return EXIT_INTERNAL
+
+
+#: the runner's arguments (``simulate.iter_runs``) whose errors come during the sweep, not when it is called (a Dask
+#: scheduler that does not answer is found at the first run to make), by the run option the user wrote.
+_RUN_OPTION_FIELDS = {"scheduler": "--scheduler"}
 
 
 def _end_children() -> None:

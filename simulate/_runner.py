@@ -211,7 +211,7 @@ def _die_with_parent(parent: int) -> None:
     threading.Thread(target=watch, daemon=True, name="tacc-parent-watchdog").start()
 
 
-def _check(executor, engine, workers, start_pool="auto") -> None:
+def _check(executor, engine, workers, start_pool="auto", scheduler=None) -> None:
     if start_pool not in START_POOL:
         raise TaccInputError("start_pool", start_pool, f"must be one of {', '.join(START_POOL)}")
     if executor not in EXECUTORS:
@@ -220,6 +220,23 @@ def _check(executor, engine, workers, start_pool="auto") -> None:
         raise TaccInputError("engine", engine, f"must be one of {', '.join(ENGINES)}")
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
         raise TaccInputError("workers", workers, "must be a positive int")
+    if executor == "dask" and scheduler is not None:
+        _check_scheduler(scheduler)
+
+
+def _check_scheduler(scheduler) -> None:
+    """A Dask scheduler address distributed can parse (``tcp://host:8786``, ``host:8786``, ``tls://...``), checked
+    before any run: ``notanaddress`` ended the sweep with "ValueError: missing port number" as an internal error."""
+    from distributed.comm import get_address_host_port, parse_address
+
+    if not isinstance(scheduler, str):
+        raise TaccInputError("scheduler", scheduler, "must be a Dask scheduler address such as tcp://host:8786")
+    try:
+        if parse_address(scheduler)[0] != "inproc":     # an in-process address has no host and port
+            get_address_host_port(scheduler)
+    except ValueError as exc:
+        raise TaccInputError("scheduler", scheduler, f"is no Dask scheduler address such as tcp://host:8786 "
+                                                     f"({exc})") from None
 
 
 def iter_runs(tasks: Iterable[Task], *, executor: str = "serial", workers: int | None = None,
@@ -246,7 +263,7 @@ def iter_runs(tasks: Iterable[Task], *, executor: str = "serial", workers: int |
             the workers' own behaviour). The records are the same either way. Dask ignores it: a Dask client is
             always started with the first run not cached.
     """
-    _check(executor, engine, workers, start_pool)
+    _check(executor, engine, workers, start_pool, scheduler)
     if total is None and isinstance(tasks, Sized):
         total = len(tasks)
     return _stream(iter(tasks), executor, workers or os.cpu_count() or 1, scheduler, cache, engine, progress, total,
@@ -497,6 +514,11 @@ def _sigint_ignored():
         signal.signal(signal.SIGINT, previous)
 
 
+#: the seconds a connection to a Dask scheduler (``scheduler=``) may take before the sweep stops with an error that
+#: names the address (distributed's default is 30 s; a scheduler on a reachable network answers in milliseconds).
+_CONNECT_SECONDS = 10.0
+
+
 class _Pool:
     """A local process pool (workers that die with this process) or a Dask client, behind submit / wait_first.
 
@@ -529,7 +551,15 @@ class _Pool:
             if self.scheduler is None:
                 self.cluster = distributed.LocalCluster(n_workers=self.n_workers, threads_per_worker=1,
                                                         processes=True, dashboard_address=None)
-            self.client = distributed.Client(self.cluster if self.cluster is not None else self.scheduler)
+            if self.cluster is not None:
+                self.client = distributed.Client(self.cluster)
+                return
+            try:
+                self.client = distributed.Client(self.scheduler, timeout=_CONNECT_SECONDS)
+            except (OSError, ValueError) as exc:   # refused, unreachable, timed out; an address it cannot use
+                raise TaccInputError("scheduler", self.scheduler, f"no Dask scheduler answered there within "
+                                     f"{_CONNECT_SECONDS:g} s ({type(exc).__name__}); is one running at that "
+                                     f"address?") from None
 
     def submit(self, fn, *args):
         self.start()

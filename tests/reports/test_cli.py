@@ -517,3 +517,19 @@ def test_a_run_of_hours_in_this_process_stops_at_a_signal(tmp_path, executor, si
     assert "Ctrl-C stops it" in first
     assert proc.returncode == status, err
     assert err.strip().splitlines() == [f"tacc simulate: {word}"], err
+
+
+def test_a_scheduler_that_does_not_answer_exits_2_naming_the_option(monkeypatch, capsys):
+    # `--scheduler tcp://127.0.0.1:1`: exit 3 "internal error: OSError: Timed out trying to connect" after 30 s
+    import socket
+
+    import simulate._runner as runner
+    monkeypatch.setattr(runner, "_CONNECT_SECONDS", 1.0)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    status = main(["simulate", "llm-residual", "--policy", "tacc", "--seeds", "2", "--executor", "dask",
+                   "--scheduler", f"tcp://127.0.0.1:{port}", "--no-progress"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert status == 2
+    assert err[-1].startswith(f"tacc: error: --scheduler = 'tcp://127.0.0.1:{port}': no Dask scheduler answered")

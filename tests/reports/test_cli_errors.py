@@ -272,3 +272,12 @@ def test_library_warnings_keep_pythons_display(monkeypatch, capsys):
         assert warnings.showwarning is before
         with pytest.warns(FigureMemoWarning):
             warn(None)
+
+
+def test_a_scheduler_address_that_does_not_parse_exits_2_naming_the_option(tmp_path):
+    """``--scheduler notanaddress``: exit 3 "internal error: ValueError: missing port number" before; now the
+    option, the value and why, before any run."""
+    r = tacc(["simulate", "llm-residual", "--policy", "tacc", "--seeds", "2", "--executor", "dask",
+              "--scheduler", "notanaddress"], tmp_path)
+    line = _one_line(r, 2, "--scheduler", "'notanaddress'", "missing port number")
+    assert line.startswith("tacc: error: --scheduler")

@@ -590,3 +590,26 @@ def test_a_serial_run_of_hours_stops_at_a_signal_and_the_process_exits(tmp_path,
         proc.kill()
     assert time.monotonic() - t < 10
     assert proc.returncode == 130 and out == "stopped\n", err
+
+
+def _closed_port() -> int:
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_a_scheduler_address_that_does_not_parse_is_refused_before_any_run(tasks):
+    with pytest.raises(TaccInputError, match="scheduler = 'notanaddress': .*missing port number"):
+        iter_runs(tasks, executor="dask", scheduler="notanaddress")
+
+
+def test_a_scheduler_that_does_not_answer_names_the_address_within_the_connect_timeout(tasks, monkeypatch):
+    """A closed port: distributed retried for its 30 s and the sweep ended with "OSError: Timed out trying to
+    connect" (exit 3 on the command line); now a TaccInputError naming the address after _CONNECT_SECONDS."""
+    monkeypatch.setattr(runner, "_CONNECT_SECONDS", 1.0)
+    address = f"tcp://127.0.0.1:{_closed_port()}"
+    t = time.monotonic()
+    with pytest.raises(TaccInputError, match=f"scheduler = '{address}': no Dask scheduler answered there within 1 s"):
+        run_tasks(tasks, executor="dask", scheduler=address)
+    assert time.monotonic() - t < 10
