@@ -138,22 +138,23 @@ def _run_batch(tasks: list[Task], engine: str, fingerprint: str | None = None) -
 
 #: a run whose horizon (``Problem.horizon``, the most rounds any policy can make) exceeds this is made, in the main
 #: thread, in a daemon thread while the main thread waits interruptibly (:func:`_run_here`); shorter runs keep the
-#: direct call. At the slowest policy's 500 ns per round of the fast engine (``reports._estimate.NS_PER_ROUND``) a
-#: run kept direct takes at most 0.5 s, so Ctrl-C or SIGTERM is taken within that. The handoff (a thread started,
-#: its end waited for) cost 130 to 350 microseconds of CPU per run, measured 2026-11-27 on the 2-core machine of
-#: the README under load: at the 40 to 250 ns per round measured for the fast engine's policies, under 1 % of a
-#: run that makes 10^6 rounds, but as much as the run itself for one that stops early (UCB on a horizon of 10^14
-#: took 0.43 ms). No run of the default report (horizon 4,000) or of a preset (at most 10^6) is handed off
-#: (docs/design.md section 10).
-_DIRECT_ROUNDS = 1_000_000
+#: direct call, and take at most 1 s at the slowest policy's rounded-up 500 ns per round of the fast engine
+#: (``reports._estimate.NS_PER_ROUND``; 0.5 s at the 250 ns measured), the longest Ctrl-C or SIGTERM then waits.
+#: The handoff (a thread started, its end waited for) cost 130 to 350 microseconds of CPU per run, measured
+#: 2026-11-27 on the 2-core machine of the README under load: under 1 % of a run that makes its 2 x 10^6 rounds
+#: (40 to 250 ns per round measured), but as much as the run itself for one that stops early (UCB on a horizon of
+#: 10^14 took 0.43 ms), and 10 % of Set B's 3 ms TACC runs; so no run of the default report (horizon 4,000) or of a
+#: preset (at most 2 x 10^6, Set B) is handed off (docs/design.md section 10).
+_DIRECT_ROUNDS = 2_000_000
 #: a batch whose horizon exceeds this is never made in the parent under the start rule when workers are available:
 #: the pool starts for it (one run could take longer than starting the workers, 2 s at 500 ns per round).
 _POOL_ROUNDS = 4_000_000
 
 
 def _horizon(tasks: list[Task]) -> int:
-    """The largest horizon of the tasks' problems (an upper bound on the rounds of each of their runs)."""
-    return max((_problem(t.config).horizon for t in tasks), default=0)
+    """The horizon of a batch's problem (an upper bound on the rounds of each of its runs): a batch's tasks share
+    their configuration (:func:`_run_batch`), so the first one's is read."""
+    return _problem(tasks[0].config).horizon if tasks else 0
 
 
 def _run_here(tasks: list[Task], engine: str) -> tuple[list[RunRecord], float]:
