@@ -17,6 +17,17 @@ from simulate import POLICIES, config_id, frame_records, load_runs, save_frames
 __all__ = ["saved_config", "runs_by_budget", "render", "cmd_runs"]
 
 
+def saved_runs(option: str, folder, **options):
+    """``simulate.load_runs(folder)``, its input errors naming the command line's ``option`` (``--from``, ``dir``)
+    rather than the library's argument ``path``."""
+    try:
+        return load_runs(folder, **options)
+    except TaccInputError as e:
+        if e.field != "path":
+            raise
+        raise TaccInputError(option, e.value, e.reason) from None
+
+
 def saved_config(frames, folder) -> Config:
     """The configuration ``tacc report --from DIR`` rebuilds when no CONFIG is given: the one configuration the
     saved runs are of. A report's sweep keeps it at each of its budgets (the same configuration but for the budget,
@@ -83,8 +94,8 @@ def runs_by_budget(frames, configs, *, policies=None, seeds=None) -> tuple[dict,
             rows = _matched_by_key(runs, cfg)
         if rows.empty:
             unknown = int(runs["config_id"].isna().sum())
-            raise TaccInputError("from", cfg.name, f"no saved run of this configuration at budget "
-                                 f"{cfg.params.budget:g}: the folder holds {len(runs)} run(s) of other "
+            raise TaccInputError("config", cfg.name, f"no saved run of this configuration at budget "
+                                 f"{cfg.params.budget:g} in the saved runs: they hold {len(runs)} run(s) of other "
                                  f"configurations or budgets" + (f" ({unknown} of no known configuration)"
                                                                  if unknown else ""))
         picked[float(cfg.params.budget)] = rows
@@ -101,7 +112,7 @@ def runs_by_budget(frames, configs, *, policies=None, seeds=None) -> tuple[dict,
         for p in policies:
             have[b, p] = set(rows.loc[rows["policy"] == p, "seed"].tolist())
             if not have[b, p] and not broken.get((b, p)):
-                raise TaccInputError("from", p, f"no saved run of this policy at budget {b:g}")
+                raise TaccInputError("policies", p, f"no saved run of this policy at budget {b:g} in the saved runs")
     complete = set.intersection(*have.values())
     if seeds is None:
         # every seed saved (or damaged) for some budget and policy must be there for all: a report over the seeds
@@ -256,7 +267,7 @@ def render(frames) -> str:
 
 def cmd_runs(args) -> int:
     """``tacc runs DIR [--to parquet|csv] [--out OUT]``."""
-    frames = load_runs(args.dir)
+    frames = saved_runs("dir", args.dir)
     print(render(frames))
     if args.to:
         files = save_frames(frames, args.out, args.to)

@@ -278,12 +278,13 @@ def _cmd_report(args) -> int:
 def _report(args, figures) -> int:
     from certify import DEFAULT_POLICIES
     from reports._report import budget_sweep, default_config, make_report
-    from simulate import load_runs
+    from reports._runs_view import saved_runs
 
     if args.runs_from is not None:
         _need_tables("--from", args.runs_from)
     # the records as read, without tables (a report needs only which run each is): as fast as a rerun's reading
-    saved = {} if args.runs_from is None else {"runs": load_runs(args.runs_from, index_only=True), "policies": None}
+    saved = {} if args.runs_from is None else {"runs": saved_runs("--from", args.runs_from, index_only=True),
+                                               "policies": None}
     if args.config is not None:
         config = _config_text(args.config)
     elif saved:          # the configuration whose runs are in the folder, not the built-in one

@@ -235,7 +235,7 @@ def load_frames(path) -> RunFrames:
         if all((root / f"{t}.{fmt}").is_file() for t in ("runs", "arms", "configs")):
             break
     else:
-        raise TaccInputError("from", str(path), "holds no runs/arms/configs tables (.parquet or .csv)")
+        raise TaccInputError("path", str(path), "holds no runs/arms/configs tables (.parquet or .csv)")
 
     def read(name, columns):
         p = root / f"{name}.{fmt}"
@@ -259,7 +259,7 @@ def load_frames(path) -> RunFrames:
         tables = [read(name, columns) for name, columns in (("runs", RUN_COLUMNS), ("arms", ARM_COLUMNS),
                                                             ("configs", CONFIG_COLUMNS))]
     except (ValueError, TypeError, KeyError, OSError) as e:   # a damaged file: a clear error, not a crash
-        raise TaccInputError("from", str(path), f"holds tables that cannot be read ({type(e).__name__}: "
+        raise TaccInputError("path", str(path), f"holds tables that cannot be read ({type(e).__name__}: "
                                                 f"{str(e)[:200]})") from None
     return RunFrames(tables[0], tables[1], tables[2], origin=str(path))
 
@@ -421,7 +421,7 @@ def load_runs(path, *, index_only: bool = False) -> RunFrames:
     """
     root = Path(path)
     if not root.is_dir():
-        raise TaccInputError("from", str(path), "is not a folder")
+        raise TaccInputError("path", str(path), "is not a folder")
     if any((root / f"runs.{f}").is_file() for f in FORMATS):
         return load_frames(root)
     configs, ignored = _saved_configs(root / "configs")
@@ -440,7 +440,7 @@ def load_runs(path, *, index_only: bool = False) -> RunFrames:
                       f"is made here): {'; '.join(named[:5])}{'; ...' if len(named) > 5 else ''}",
                       CacheMismatchWarning, stacklevel=2)
     if not records:
-        raise TaccInputError("from", str(path), "holds no saved runs" + (f" but {len(bad)} damaged one(s)" if bad
+        raise TaccInputError("path", str(path), "holds no saved runs" + (f" but {len(bad)} damaged one(s)" if bad
                                                                          else ""))
     unknown = sum(t is None for t in tasks)
     if ignored and unknown:

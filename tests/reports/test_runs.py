@@ -115,7 +115,7 @@ def test_missing_runs_are_refused(swept, tmp_path, no_runs, capsys):
     configs = [cfg]
     with pytest.raises(TaccInputError) as e:
         runs_by_budget(f, configs, policies=("tacc", "lucb"))
-    assert e.value.field == "from" and e.value.value == "lucb"
+    assert e.value.field == "policies" and e.value.value == "lucb"
 
 
 def test_without_pandas_the_command_names_the_extra(swept, monkeypatch, capsys):
@@ -159,6 +159,16 @@ def test_without_config_runs_of_several_configurations_are_refused_naming_config
     assert err.startswith(f"tacc: error: --from = '{tmp_path / 'tables'}': holds runs of 2 configurations "
                           "(another, classes): give the CONFIG to report on")
     assert not (tmp_path / "x" / "report.md").exists()
+
+
+def test_messages_name_the_command_lines_argument_not_the_librarys(tmp_path, capsys):
+    # `tacc runs EMPTY` said "from = ..." (its argument is DIR) and `tacc report CONFIG --from DIR` named the
+    # configuration as "from = 'llm-residual'"
+    (tmp_path / "empty").mkdir()
+    assert main(["runs", str(tmp_path / "empty")]) == 2
+    assert capsys.readouterr().err.startswith(f"tacc: error: dir = '{tmp_path / 'empty'}': holds no saved runs")
+    assert main(["report", "--from", str(tmp_path / "empty"), "--out", str(tmp_path / "x")]) == 2
+    assert capsys.readouterr().err.startswith(f"tacc: error: --from = '{tmp_path / 'empty'}': holds no saved runs")
 
 
 def test_runs_matched_to_no_saved_configuration_are_refused(swept):

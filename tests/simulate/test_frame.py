@@ -87,13 +87,13 @@ def test_bad_folders_and_formats_are_refused(tmp_path, sweep):
     assert e.value.field == "to"
     with pytest.raises(TaccInputError) as e:
         load_frames(tmp_path / "nothing")
-    assert e.value.field == "from"
+    assert e.value.field == "path"
     with pytest.raises(TaccInputError) as e:
         load_runs(tmp_path / "missing")
-    assert e.value.field == "from"
+    assert e.value.field == "path"
     with pytest.raises(TaccInputError) as e:
         load_runs(tmp_path)                       # an empty folder
-    assert e.value.field == "from"
+    assert e.value.field == "path"
     with pytest.raises(TaccInputError) as e:
         records_frame(records[:2], tasks[:1])
     assert e.value.field == "tasks"
