@@ -19,7 +19,7 @@ import warnings
 import pytest
 
 import simulate._runner as runner
-from bounds import TaccInputError, load_config
+from bounds import TaccInputError, dump_config, load_config
 from simulate import (RunCache, config_key, iter_runs, iter_tasks, make_problem, parse_seeds, run, run_key,
                       run_tasks, tasks_for)
 from simulate._cache import CacheMismatchWarning, decode_record, encode_record
@@ -526,26 +526,10 @@ def test_a_signal_interrupts_the_wait_for_a_run_in_the_daemon_thread():
         signal.signal(signal.SIGUSR1, previous)
 
 
-#: a run of hours (RDFE on the README's example with two arms 10^-9 apart, lambda_L = 10^-9, delta = 10^-12)
-_HOURS = """name = "hours"
-[instance]
-mu_high = [0.5, 0.499999999, 0.4]
-noise = { model = "gaussian", sigma = 1.0 }
-[instance.low]
-model = "power_decay"
-zeta = 0.2
-r = 0.5
-signs = "random"
-[costs]
-low = 1e-9
-high = 10.0
-[params]
-budget = 100000
-delta = 1e-12
-gamma = 0.063
-eta = 1e-4
-s0 = 10
-"""
+#: a run of hours: RDFE on two arms 10^-9 apart, lambda_L = 10^-9, delta = 10^-12 (the README user's example)
+_HOURS = {"instance.mu_high": [0.5, 0.499999999, 0.4], "costs.low": 1e-9, "params.budget": 100000,
+          "params.delta": 1e-12}
+
 
 _SERIAL_SWEEP = """
 import sys, time
@@ -566,13 +550,13 @@ except KeyboardInterrupt:
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
-def test_a_serial_run_of_hours_stops_at_a_signal_and_the_process_exits(tmp_path, sig):
+def test_a_serial_run_of_hours_stops_at_a_signal_and_the_process_exits(tmp_path, sig, config):
     """run_tasks, serial, in the main thread of a process: the compiled loop ran for hours and the handler never
     ran (SIGTERM then gave Python's default, SIGINT nothing). Now KeyboardInterrupt (SIGINT) within a few
     seconds, and the process exits although the daemon thread is still in the compiled loop."""
     cfg, short = tmp_path / "hours.toml", tmp_path / "short.toml"
-    cfg.write_text(_HOURS)
-    short.write_text(_HOURS.replace("low = 1e-9", "low = 1.0"))
+    cfg.write_text(dump_config(config(**_HOURS)))
+    short.write_text(dump_config(config(**{**_HOURS, "costs.low": 1.0})))
     code = _SERIAL_SWEEP if sig == signal.SIGINT else (
         "import signal\n"
         "def _term(s, f):\n    raise KeyboardInterrupt\n"
