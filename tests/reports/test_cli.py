@@ -470,54 +470,6 @@ def test_an_interrupt_or_error_ends_every_child_process(monkeypatch, capsys):
     assert capsys.readouterr().err == "tacc bounds: interrupted\n"
 
 
-_HOURS = """name = "hours"
-[instance]
-mu_high = [0.5, 0.499999999, 0.4]
-noise = { model = "gaussian", sigma = 1.0 }
-[instance.low]
-model = "power_decay"
-zeta = 0.2
-r = 0.5
-signs = "random"
-[costs]
-low = 1e-9
-high = 10.0
-[params]
-budget = 100000
-delta = 1e-12
-gamma = 0.063
-eta = 1e-4
-s0 = 10
-"""
-
-
-@pytest.mark.parametrize("executor", ["serial", "processes"])
-@pytest.mark.parametrize("sig, status, word", [("SIGTERM", 143, "terminated"), ("SIGINT", 130, "interrupted")])
-def test_a_run_of_hours_in_this_process_stops_at_a_signal(tmp_path, executor, sig, status, word):
-    # the README's example with two arms 1e-9 apart, lambda_L = 1e-9, delta = 1e-12: one RDFE run of ~1e14
-    # queries in the compiled loop, in the main thread (serial, or one worker: the parent runs it); `timeout 8`
-    # needed SIGKILL after 18 s (exit 137) and Ctrl-C did nothing
-    import signal
-    import time
-    (tmp_path / "hours.toml").write_text(_HOURS)
-    proc = subprocess.Popen([sys.executable, "-c", "import sys; from reports._entry import main; sys.exit(main())",
-                             "simulate", str(tmp_path / "hours.toml"), "--policy", "rdfe", "--seeds", "1",
-                             "--no-progress", "--executor", executor, "--workers", "1"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    try:
-        first = proc.stderr.readline()                  # the estimate line, printed before the run
-        time.sleep(2.0)
-        proc.send_signal(getattr(signal, sig))
-        t = time.monotonic()
-        err = proc.communicate(timeout=30)[1]
-    finally:
-        proc.kill()
-    assert time.monotonic() - t < 10
-    assert "Ctrl-C stops it" in first
-    assert proc.returncode == status, err
-    assert err.strip().splitlines() == [f"tacc simulate: {word}"], err
-
 
 def test_a_scheduler_that_does_not_answer_exits_2_naming_the_option(monkeypatch, capsys):
     # `--scheduler tcp://127.0.0.1:1`: exit 3 "internal error: OSError: Timed out trying to connect" after 30 s

@@ -281,3 +281,32 @@ def test_a_scheduler_address_that_does_not_parse_exits_2_naming_the_option(tmp_p
               "--scheduler", "notanaddress"], tmp_path)
     line = _one_line(r, 2, "--scheduler", "'notanaddress'", "missing port number")
     assert line.startswith("tacc: error: --scheduler")
+
+
+@pytest.mark.parametrize("executor", ["serial", "processes"])
+@pytest.mark.parametrize("sig, status, word", [("SIGTERM", 143, "terminated"), ("SIGINT", 130, "interrupted")])
+def test_a_run_of_hours_in_this_process_stops_at_a_signal(tmp_path, executor, sig, status, word):
+    # the README's example with two arms 1e-9 apart, lambda_L = 1e-9, delta = 1e-12: one RDFE run of ~1e14
+    # queries in the compiled loop, in the main thread (serial, or one worker: the parent runs it); `timeout 8`
+    # needed SIGKILL after 18 s (exit 137) and Ctrl-C did nothing
+    import signal
+    import time
+    hours = (BASE.replace("[0.9, 0.5, 0.4]", "[0.5, 0.499999999, 0.4]").replace("low = 1.0", "low = 1e-9")
+             .replace("budget = 1000", "budget = 100000\ndelta = 1e-12"))
+    (tmp_path / "hours.toml").write_text(hours)
+    proc = subprocess.Popen([TACC, "simulate", str(tmp_path / "hours.toml"), "--policy", "rdfe", "--seeds", "1",
+                             "--no-progress", "--executor", executor, "--workers", "1"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        first = proc.stderr.readline()                  # the estimate line, printed before the run
+        time.sleep(2.0)
+        proc.send_signal(getattr(signal, sig))
+        t = time.monotonic()
+        err = proc.communicate(timeout=30)[1]
+    finally:
+        proc.kill()
+    assert time.monotonic() - t < 10
+    assert "Ctrl-C stops it" in first
+    assert proc.returncode == status, err
+    assert err.strip().splitlines() == [f"tacc simulate: {word}"], err
