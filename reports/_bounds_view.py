@@ -108,11 +108,23 @@ def _strict_columns(a: Analysis, cols: dict) -> dict:
             for i in bad:
                 reasons.setdefault(reason_of(key, float(col[i])), []).append(arm[i])
                 values[i] = None
+        if key in ("low_count_bound", "high_count_bound") and a.instance.best_arm in arm:
+            # k^*'s counts have no bound in the paper (they cost no regret): null with its reason, not 0, which
+            # read as "at most 0 queries" beside k^*'s thousands
+            i = arm.index(a.instance.best_arm)
+            values = list(values)
+            values[i] = None
+            reasons = {OPTIMAL_NO_COUNT_BOUND: [arm[i]], **reasons}
         out[key] = values
         if reasons:
             out[f"{key}_reason"] = reasons
     return out
 
+
+#: why the JSON's count bounds of k^* are null (the table prints "-").
+OPTIMAL_NO_COUNT_BOUND = ("not stated for k^* (the optimal arm): thm:analysis-main-regret and "
+                          "prop:analysis-high-selection bound the counts of suboptimal arms (Delta_k > 0); k^*'s "
+                          "queries cost no regret")
 
 _VALUE = operator.attrgetter("_value_")
 

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from bounds import TaccInputError, analyze, confirmation_count, continuation_window, refine_partition
-from reports._bounds_view import tied_sentence
+from reports._bounds_view import OPTIMAL_NO_COUNT_BOUND, tied_sentence
 from reports._tables import fmt, fmt_apart, reason_of, table
 from simulate import HIGH, LOW, make_problem, run
 
@@ -203,6 +203,9 @@ def _arm_json(e: Explanation, k: int, d: dict) -> dict:
     that the bound is +infinity."""
     if e.arms[k].tied_with_best:
         d["high_bound_reason"] = _TIED_HIGH_BOUND
+    elif e.arms[k].gap == 0:            # k^*: no count bound (the table's "-"), not a bound of 0
+        d["high_bound"] = None
+        d["high_bound_reason"] = OPTIMAL_NO_COUNT_BOUND
     return dict(d, story=e.story(k))
 
 

@@ -97,7 +97,10 @@ def runs_by_budget(frames, configs, *, policies=None, seeds=None) -> tuple[dict,
             raise TaccInputError("config", cfg.name, f"no saved run of this configuration at budget "
                                  f"{cfg.params.budget:g} in the saved runs: they hold {len(runs)} run(s) of other "
                                  f"configurations or budgets" + (f" ({unknown} of no known configuration)"
-                                                                 if unknown else ""))
+                                                                 if unknown else "") +
+                                 ". A report needs the runs of its five budgets (Lambda/16 to Lambda), which "
+                                 "`tacc check` and `tacc simulate` do not make: `tacc report [CONFIG] --out OUT` "
+                                 "makes them (and keeps them in OUT/runs)")
         picked[float(cfg.params.budget)] = rows
     full = picked[float(configs[-1].params.budget)]
     if policies is None:

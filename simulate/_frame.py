@@ -179,6 +179,11 @@ def _na(x):
     return x is None or x is _pandas().NA or (isinstance(x, float) and math.isnan(x))
 
 
+def _arm_list(arms) -> str:
+    xs = [int(a) for a in arms]
+    return ", ".join(map(str, xs)) if len(xs) <= 8 else f"{', '.join(map(str, xs[:8]))}, ... ({len(xs)} rows)"
+
+
 def frame_records(frames: RunFrames, runs=None) -> list[RunRecord]:
     """The run records of ``frames`` (or of the rows ``runs`` of ``frames.runs``), in row order; each equals the
     record the engine made, field by field."""
@@ -187,11 +192,22 @@ def frame_records(frames: RunFrames, runs=None) -> list[RunRecord]:
         return [frames.records[r] for r in rows["run"].tolist()]
     arms = frames.arms[frames.arms["run"].isin(rows["run"])].sort_values(["run", "arm"])
     per_run = {r: g for r, g in arms.groupby("run", sort=False)}
+    # the arms of a configuration: the most arm rows any of its runs has (a table with a row removed made a short
+    # record, which failed deep in the checks as an internal error)
+    n_arms: dict = {}
+    for row in rows.itertuples(index=False):
+        if row.run in per_run and not _na(row.config_id):
+            n_arms[row.config_id] = max(n_arms.get(row.config_id, 0), len(per_run[row.run]))
     out = []
     for row in rows.itertuples(index=False):
         g = per_run.get(row.run)
         if g is None:
             raise TaccInputError("arms", int(row.run), "no arm rows for this run")
+        want = len(g) if _na(row.config_id) else n_arms[row.config_id]
+        if len(g) != want or g["arm"].tolist() != list(range(len(g))):
+            raise TaccInputError("arms", int(row.run), f"the arms table holds arm rows {_arm_list(g['arm'])} of "
+                                                       f"this run ({row.policy}, seed {int(row.seed)}), not arms "
+                                                       f"0..{want - 1}: the table is incomplete or edited")
         viol = None if _na(row.violation_arm) else {"arm": int(row.violation_arm),
                                                       "fidelity": str(row.violation_fidelity),
                                                       "count": int(row.violation_count)}

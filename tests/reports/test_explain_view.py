@@ -121,7 +121,7 @@ def test_tied_arms_are_told_as_tacc_bounds_tells_them():
     class B with no N_H bound, as ``tacc bounds`` says. They got "certified_by": "- (best arm)" and a
     high_bound_reason "+infinity"."""
     from bounds import continuation_of, parse_config
-    from reports._bounds_view import tied_sentence
+    from reports._bounds_view import OPTIMAL_NO_COUNT_BOUND, tied_sentence
     from reports._bounds_view import to_json as bounds_json
     cfg = parse_config({"name": "equal", "instance": {"mu_high": [0.5, 0.5, 0.5, 0.5],
                                                       "low": {"model": "power_decay", "zeta": 0.2, "r": 0.5}},
@@ -131,11 +131,14 @@ def test_tied_arms_are_told_as_tacc_bounds_tells_them():
     a = analyze(cfg)
     bounds = json.loads(bounds_json(a, continuation_of(a)))["arms"]
     arms = {x["arm"]: x for x in json.loads(json.dumps(to_json(e), allow_nan=False))["arms"]}
-    assert arms[0]["certified_by"] == "- (best arm)" and "high_bound_reason" not in arms[0]
+    reason = {k: r for r, ks in bounds["high_count_bound_reason"].items() for k in ks}
+    # k^*: no count bound (was "high_bound": 0 beside its thousands of high queries), the reason tacc bounds gives
+    assert arms[0]["certified_by"] == "- (best arm)" and arms[0]["high_bound"] is None
+    assert bounds["high_count_bound"][0] is None and arms[0]["high_bound_reason"] == reason[0]
+    assert reason[0] == OPTIMAL_NO_COUNT_BOUND and bounds["low_count_bound"][0] is None
     for k in (1, 2, 3):
         assert arms[k]["certified_by"].startswith("- (tied with k*") and arms[k]["high_bound"] is None
-        assert bounds["high_count_bound"][k] is None and arms[k]["high_bound_reason"] == next(iter(
-            bounds["high_count_bound_reason"]))
+        assert bounds["high_count_bound"][k] is None and arms[k]["high_bound_reason"] == reason[k] != reason[0]
         assert "tied with k*" in arms[k]["story"] and "+infinity" not in json.dumps(arms[k])
     out = render(e)
     assert tied_sentence([1, 2, 3], 0) in out and out.count("B (tied)") == 3 and "))" not in out

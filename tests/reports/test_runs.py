@@ -109,7 +109,8 @@ def test_missing_runs_are_refused(swept, tmp_path, no_runs, capsys):
     assert "--seeds = '0:5'" in err and f"{5 - SEEDS} of the 5 seed(s)" in err and f": {SEEDS}:5;" in err
     assert f"the {SEEDS} saved ones (0:{SEEDS})" in err and "from =" not in err
     assert main(["report", "set-a", "--from", str(made / "runs"), "--out", str(tmp_path / "y")]) == 2
-    assert "no saved run" in capsys.readouterr().err
+    err = capsys.readouterr().err     # says what makes the runs (a `tacc check` cache has one budget of five)
+    assert err.startswith("tacc: error: config = 'set-a': no saved run") and "`tacc report [CONFIG] --out OUT`" in err
     f = load_runs(made / "runs")
     cfg = default_config()
     configs = [cfg]
@@ -311,6 +312,24 @@ def test_a_missing_run_is_refused_not_reported_over_fewer_seeds(swept, tmp_path,
     assert main(["report", "--from", str(runs), "--seeds", f"0:{SEEDS}", "--out", str(tmp_path / "z")]) == 2
     err = capsys.readouterr().err
     assert f"1 of the {SEEDS} seed(s) asked for are not saved" in err and f"{policy} at budget {budget:g}" in err
+
+
+@pytest.mark.parametrize("drop", ["first", "last"])
+def test_an_arms_table_missing_a_row_is_refused_naming_the_run(swept, tmp_path, no_runs, capsys, drop):
+    """arms.csv with one row removed made a record with K - 1 arms, and --from ended with an internal error
+    (IndexError in a claim, exit 3). Now exit 2 naming the run and the arm rows it has."""
+    made, _ = swept
+    assert main(["runs", str(made / "runs"), "--to", "csv", "--out", str(tmp_path / "tables")]) == 0
+    capsys.readouterr()
+    table = tmp_path / "tables" / "arms.csv"
+    lines = table.read_text().splitlines()
+    arm = lines[0].split(",").index("arm")
+    gone = 1 if drop == "first" else max(i for i, line in enumerate(lines[1:], 1) if line.split(",")[arm] != "0")
+    table.write_text("\n".join(lines[:gone] + lines[gone + 1:]) + "\n")
+    assert main(["report", "--from", str(tmp_path / "tables"), "--out", str(tmp_path / "x")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("tacc: error: arms = ") and "the table is incomplete or edited" in err, err
+    assert "internal error" not in err
 
 
 def test_tacc_runs_names_a_damaged_run_and_its_tables_are_refused_as_incomplete(swept, tmp_path, no_runs, capsys):
