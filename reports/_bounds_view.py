@@ -45,8 +45,9 @@ ARM_FIELDS = {
 
 def arm_columns(a: Analysis, arms=None) -> dict:
     """Every per-arm quantity of :data:`ARM_FIELDS` as a list over ``arms`` (default: every arm, in index order),
-    as computed: an infinite value is ``inf``, a class is its ``ArmClass``, and the static-versus-adaptive
-    difference is None for an arm outside C (``prop:analysis-regret-improvement`` does not state it)."""
+    as computed: an infinite value is ``inf``, a class is its ``ArmClass``, the static-versus-adaptive
+    difference is None for an arm outside C (``prop:analysis-regret-improvement`` does not state it), and k^*'s
+    count bounds are None (:data:`OPTIMAL_NO_COUNT_BOUND`; they were 0 beside its thousands of queries)."""
     inst = a.instance
     ks = range(inst.n_arms) if arms is None else list(arms)
 
@@ -65,9 +66,9 @@ def arm_columns(a: Analysis, arms=None) -> dict:
         "static_bias": pick_array(inst.low.static_biases()),
         "tau": pick(a.tau),
         "class": pick(a.classes),
-        "low_count_bound": [0 if k == best else low for k in ks] if arms is not None else
-                           [low] * best + [0] * (best < inst.n_arms) + [low] * (inst.n_arms - best - 1),
-        "high_count_bound": pick(a.high_count_bound),
+        "low_count_bound": [None if k == best else low for k in ks] if arms is not None else
+                           [low] * best + [None] * (best < inst.n_arms) + [low] * (inst.n_arms - best - 1),
+        "high_count_bound": [None if k == best else x for k, x in zip(ks, pick(a.high_count_bound), strict=True)],
         "theorem_term": pick(a.theorem.terms),
         "theorem_term_if_cd": pick(a.theorem_if_all_cd.terms),
         "corollary_explicit": pick(a.corollary.explicit),
@@ -98,6 +99,10 @@ def _strict_columns(a: Analysis, cols: dict) -> dict:
             out[key] = list(map(_VALUE, col))             # the enum's value, read without its property (10^5 arms)
             continue
         reasons: dict = {}
+        unstated = None                                  # k^*'s None in a count bound (arm_columns)
+        if key in _COUNT_BOUNDS and a.instance.best_arm in arm:
+            unstated = arm.index(a.instance.best_arm)
+            col = col[:unstated] + [0] + col[unstated + 1:]
         if key == "static_minus_adaptive":
             values, reasons = col, _by_class_not_stated(col, cols["class"], arm)
         elif finite_numbers(col):
@@ -108,20 +113,19 @@ def _strict_columns(a: Analysis, cols: dict) -> dict:
             for i in bad:
                 reasons.setdefault(reason_of(key, float(col[i])), []).append(arm[i])
                 values[i] = None
-        if key in ("low_count_bound", "high_count_bound") and a.instance.best_arm in arm:
-            # k^*'s counts have no bound in the paper (they cost no regret): null with its reason, not 0, which
-            # read as "at most 0 queries" beside k^*'s thousands
-            i = arm.index(a.instance.best_arm)
+        if unstated is not None:
             values = list(values)
-            values[i] = None
-            reasons = {OPTIMAL_NO_COUNT_BOUND: [arm[i]], **reasons}
+            values[unstated] = None
+            reasons = {OPTIMAL_NO_COUNT_BOUND: [arm[unstated]], **reasons}
         out[key] = values
         if reasons:
             out[f"{key}_reason"] = reasons
     return out
 
 
-#: why the JSON's count bounds of k^* are null (the table prints "-").
+#: the count-bound columns, None for k^* (:func:`arm_columns`).
+_COUNT_BOUNDS = ("low_count_bound", "high_count_bound")
+#: why the count bounds of k^* are null in the JSON ("-" in the table).
 OPTIMAL_NO_COUNT_BOUND = ("not stated for k^* (the optimal arm): thm:analysis-main-regret and "
                           "prop:analysis-high-selection bound the counts of suboptimal arms (Delta_k > 0); k^*'s "
                           "queries cost no regret")
@@ -279,9 +283,11 @@ def render(a: Analysis, max_arms: int = 40, continuation=None) -> str:
     names = ("arm", "mu_high", "gap", "tau", "class", "low_count_bound", "high_count_bound", "theorem_term",
              "static_minus_adaptive", "rdfe_oracle_cost", "rdfe_dyadic_constant")
     col["static_minus_adaptive"] = ["-" if x is None else x for x in col["static_minus_adaptive"]]
-    # as in the JSON: an arm tied with k* (Delta_k = 0) has no high-count bound, not an infinite one
-    col["high_count_bound"] = ["-" if g == 0 and k != a.instance.best_arm else x
-                               for k, g, x in zip(col["arm"], col["gap"], col["high_count_bound"], strict=True)]
+    # as in the JSON: k^* has no count bound (None), an arm tied with it (Delta_k = 0) no high-count bound, not an
+    # infinite one
+    col["low_count_bound"] = ["-" if x is None else x for x in col["low_count_bound"]]
+    col["high_count_bound"] = ["-" if x is None or g == 0 else x
+                               for g, x in zip(col["gap"], col["high_count_bound"], strict=True)]
     rows = list(zip(*(col[n] for n in names), strict=True))
     out.append("per arm (smallest gaps first): tau = eq:analysis-cert-time, class = eq:analysis-arm-partition, "
                "N_L/N_H bounds = prop:analysis-low-query-bound / prop:analysis-high-selection, "

@@ -47,13 +47,13 @@ _PDF_RASTER_DPI = 300
 def save(fig, out_dir: Path, name: str, formats=("png", "pdf")) -> list[str]:
     """Write ``name``.png and ``name``.pdf (or the given formats); returns the file names.
 
-    The tight layout is made once (:func:`lay_out`) and applied without leaving a layout engine on the figure
+    The tight layout is made once and applied without leaving a layout engine on the figure
     (``Figure.tight_layout`` leaves a placeholder engine, which makes every ``savefig`` lay the whole figure out again
     before drawing it). Each file is written whole or not at all: drawn into ``.name.ext.partial`` beside it, then
     renamed over it, so an interrupt never leaves a truncated figure under its name.
     """
     out_dir.mkdir(parents=True, exist_ok=True)
-    lay_out(fig)
+    TightLayoutEngine().execute(fig)
     files = []
     for ext in formats:
         partial = out_dir / f".{name}.{ext}.partial"
@@ -61,34 +61,6 @@ def save(fig, out_dir: Path, name: str, formats=("png", "pdf")) -> list[str]:
         os.replace(partial, out_dir / f"{name}.{ext}")
         files.append(f"{name}.{ext}")
     return files
-
-
-def lay_out(fig) -> None:
-    """Matplotlib's tight layout (``TightLayoutEngine().execute``, its default padding), each Axes measured once.
-
-    The engine measures every Axes' tight box twice at the same positions (a first pass, then a second one fitting
-    the whole figure's rectangle; the subplot parameters change only after both), and a measurement places every
-    tick and its label again: here each Axes answers the engine's second measurement with its first (same renderer,
-    same arguments), so the subplot parameters are the engine's, without its second pass (the text sizes are cached
-    by then, so the pass saved is the smaller one). Nothing is left on the figure (neither a layout engine nor the
-    memory of a measurement)."""
-    measured: dict = {}
-    axes = [(ax, vars(ax).get("get_tightbbox")) for ax in fig.axes]     # with what an Axes had of its own
-    for ax, _ in axes:
-        def once(*args, _ax=ax, _measure=ax.get_tightbbox, **kwargs):
-            key = (id(_ax), tuple(map(id, args)), tuple((k, id(v)) for k, v in sorted(kwargs.items())))
-            if key not in measured:
-                measured[key] = _measure(*args, **kwargs)
-            return measured[key].frozen()
-        ax.get_tightbbox = once
-    try:
-        TightLayoutEngine().execute(fig)
-    finally:
-        for ax, own in axes:
-            if own is None:
-                del ax.get_tightbbox
-            else:
-                ax.get_tightbbox = own
 
 
 def _finite(xs, ys):

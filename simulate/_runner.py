@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from multiprocessing import get_context
 from typing import Any, Iterable, Iterator, Sequence, Sized
 
-from bounds import Config, TaccInputError
+from bounds import Config, TaccInputError, horizon
 from simulate._cache import RunCache, run_key, run_key_prefix
 from simulate._engine import ENGINES, run
 from simulate._fingerprint import code_fingerprint
@@ -315,7 +315,6 @@ class _StartRule:
         self.taken_count = self.to_run = self.timed_runs = 0
         self.seconds = 0.0          # of the batches run here, each group's first left out
         self.spent = 0.0            # every batch run here
-        self.batches = 0
 
     def taken(self, cached: bool) -> None:
         """A task taken from the sweep, found in the cache or not."""
@@ -328,7 +327,6 @@ class _StartRule:
         report's sweep under a load average of 10). ``first``: the first batch of its (configuration, policy),
         one run that also pays for building the problem and loading (or compiling) the policy's machine code, is
         not used to project the rest."""
-        self.batches += 1
         self.spent += seconds
         if not first:
             self.seconds += seconds
@@ -348,8 +346,13 @@ class _StartRule:
     def long_batch(self, tasks: list[Task]) -> bool:
         """Whether the pool starts for this batch whatever the projection: workers are available (two or more)
         and one of its runs could take longer than starting them (a horizon above ``_POOL_ROUNDS``). Run in the
-        parent it would hold the parent's core for that long while the other cores idle."""
-        return self.threshold < math.inf and _horizon(tasks) > _POOL_ROUNDS
+        parent it would hold the parent's core for that long while the other cores idle. The horizon is computed
+        from the configuration (``bounds.horizon``, as the problem's): the parent does not build the problem of a
+        batch it hands on (its tables can be gigabytes)."""
+        if self.threshold == math.inf or not tasks:
+            return False
+        c = tasks[0].config
+        return horizon(c.params.budget, c.costs.low) > _POOL_ROUNDS
 
 
 class _NoBar:

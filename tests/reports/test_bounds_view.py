@@ -24,6 +24,28 @@ def test_strict_columns_keep_finite_values_and_null_the_rest():
     assert "arm_reason" not in out and out["arm"] == list(range(k))
 
 
+def test_the_best_arms_count_bounds_are_not_stated_in_table_json_and_explain():
+    """k^*'s N_L and N_H bounds were 0 in the table and the JSON (and explain's high_bound), beside its thousands of
+    queries: none is stated (null with the reason, "-" in the table), while every other arm keeps its bound."""
+    import json
+
+    from reports._bounds_view import OPTIMAL_NO_COUNT_BOUND
+    from reports._explain_view import explain
+    from reports._explain_view import to_json as explain_json
+    a = analyze(load_config("llm-residual"))
+    best = a.instance.best_arm
+    out = _strict_columns(a, arm_columns(a))
+    for key in ("low_count_bound", "high_count_bound"):
+        assert out[key][best] is None and out[f"{key}_reason"][OPTIMAL_NO_COUNT_BOUND] == [best]
+        assert all(isinstance(x, int) and x > 0 for k, x in enumerate(out[key]) if k != best)
+    shown = arm_columns(a, [best, (best + 1) % a.instance.n_arms])       # a subset of the arms, k* first
+    assert shown["low_count_bound"][0] is None is shown["high_count_bound"][0]
+    assert shown["low_count_bound"][1] is not None and shown["high_count_bound"][1] is not None
+    arms = {x["arm"]: x for x in json.loads(json.dumps(explain_json(explain(load_config("llm-residual"), "tacc",
+                                                                             0))))["arms"]}
+    assert arms[best]["high_bound"] is None and arms[best]["high_bound_reason"] == OPTIMAL_NO_COUNT_BOUND
+
+
 TINY = """name = "tiny"
 [instance]
 mu_high = [0.5, 0.4999999999, 0.4999999998]

@@ -8,7 +8,7 @@ import pytest
 from matplotlib.layout_engine import TightLayoutEngine
 
 from bounds import analyze, continuation_of, parse_config
-from reports._figures import (MAX_ARMS, arms_shown, count_distribution, count_note, lay_out, new_figure,
+from reports._figures import (MAX_ARMS, arms_shown, count_distribution, count_note, new_figure,
                               regret_curves, shown_note, tightness)
 
 
@@ -158,66 +158,6 @@ def test_no_library_warning_whatever_k(k):
 
 
 # --- drawing cost: the same figure for less work --------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def builders():
-    """A figure of every kind the toolkit draws (a function making a new one each call)."""
-    from bounds import load_config
-    from reports._continuation_view import window_figure
-    from reports._explain_view import explain, timeline_figure
-    a = analyze(load_config("set-b"))
-    e = explain(load_config("set-b"), "tacc", 0)
-    budgets = [250.0, 500.0, 1000.0, 2000.0]
-    curves = {"tacc": ([3.0, 5.0, 8.0, 9.5], [0.5, 0.25, 0.125, 0.1]), "ucb": ([4.0, 7.0, 9.0, 12.0], [0.5] * 4)}
-    return {
-        "regret": lambda: regret_curves(budgets, curves, title="regret " * 20, logy=True,
-                                        bounds={"thm": [10.0, 20.0, 30.0, 40.0]}),
-        "regret-ticks": lambda: regret_curves(budgets, curves, title="t", ticks_at_budgets=True),
-        "counts": lambda: count_distribution(["1 (B)", "2 (C)"], [{"B": [3, 4, 5]}, {"C^d": [10, 11], "C^u": [20]}],
-                                             [6.0, 30.0], title="t", ylabel="N", bound_label="bound", note="n"),
-        "tightness": lambda: tightness({"x (lem:x)": [0.5, math.nan, 0.25], "y (lem:y)": []}, title="t"),
-        "window": lambda: window_figure(continuation_of(a), a.classes),
-        "timeline": lambda: timeline_figure(e),
-    }
-
-
-@pytest.mark.parametrize("kind", ["regret", "regret-ticks", "counts", "tightness", "window", "timeline"])
-def test_lay_out_is_the_tight_layout_measuring_each_axes_once(builders, kind):
-    """``lay_out`` sets the subplot parameters ``TightLayoutEngine`` sets (it measures every Axes twice at the same
-    positions), measuring each Axes once, and leaves nothing on the figure."""
-    make = builders[kind]
-    engine, ours = make(), make()
-    TightLayoutEngine().execute(engine)
-    measured = []
-    ax = ours.axes[0]
-    real = ax.get_tightbbox
-    ax.get_tightbbox = lambda *a, **k: measured.append(1) or real(*a, **k)     # counts the measurements
-    lay_out(ours)
-    assert len(measured) == 1
-    del ax.get_tightbbox
-    params = [(f.subplotpars.left, f.subplotpars.right, f.subplotpars.bottom, f.subplotpars.top)
-              for f in (engine, ours)]
-    assert params[0] == params[1] and params[1] != (0.125, 0.9, 0.11, 0.88)   # laid out (not the defaults)
-    assert ours.get_layout_engine() is None and "get_tightbbox" not in vars(ax)
-
-
-def test_lay_out_measures_again_on_another_renderer(builders, monkeypatch):
-    """A measurement is reused only for the same arguments: asked on another renderer, the Axes is measured again."""
-    from matplotlib.backends.backend_agg import RendererAgg
-
-    from reports import _figures
-    fig = builders["counts"]()
-    calls = []
-
-    class Engine:                                      # a layout engine measuring on two renderers
-        def execute(self, f):
-            for r in (f.canvas.get_renderer(), RendererAgg(100, 100, 72), f.canvas.get_renderer()):
-                calls.append(f.axes[0].get_tightbbox(r, for_layout_only=True).bounds)
-
-    monkeypatch.setattr(_figures, "TightLayoutEngine", Engine)
-    lay_out(fig)
-    assert calls[0] == calls[2] != calls[1]
-
-
 def test_boxes_in_one_call_are_the_boxes_of_one_call_each():
     """``count_distribution`` and ``tightness`` draw all their boxes in one ``boxplot`` call: the same lines (data,
     colour, width, style, order) as a call per box with its median colour."""
