@@ -6,7 +6,8 @@ same order, so their records are equal to the reference engine's (tested for eve
 
 Cost per round: with ell fixed for the run only the queried arm's index moves, so the argmax is a tournament
 tree (winner per node, ties to the lower index, as ``np.argmax``): O(log K) per round. Memory: O(K) arrays,
-the checkpoint snapshots, the B_k rows (shared between arms with equal B_k), and a trace only when asked for.
+the checkpoint snapshots, the B_k rows over the low counts a run reaches (shared between arms with equal B_k;
+``Problem.bias_width``), and a trace only when asked for.
 """
 
 from __future__ import annotations
@@ -129,7 +130,7 @@ I_AUX, I_BASE = 2, 6                              # arm_i[k, I_AUX + j]: observe
 
 
 @compiled(nogil=True)    # runs in a thread while the main thread waits interruptibly (simulate._runner)
-def _run(family, continuation, fidelity, rows, row_of, eta, gamma, s0, units, rdfe, st, cnt, aux, sums, truth_low,
+def _run(family, continuation, fidelity, rows, row_of, ends, eta, gamma, s0, units, rdfe, st, cnt, aux, sums, truth_low,
          cps, snaps, viol, trace, mu, sched, noise, sigma, seed, bases, ell, n_gamma, tau, cost_low, cost_high, gaps,
          shares, at, work, stop):
     """One loop for every policy: the start, then select (by family), the budget check, the query with its
@@ -210,7 +211,7 @@ def _run(family, continuation, fidelity, rows, row_of, eta, gamma, s0, units, rd
             if n_low < n_gamma:
                 m = LOW
             elif (continuation and arm_i[k, I_AUX] < s0 and continuation_gain_passes(
-                    rows[row, n_low - 1], rows[row, n_low + s0 - arm_i[k, I_AUX] - 1], eta, gamma)):
+                    rows[row, n_low - 1], ends[row], eta, gamma)):     # B_k(N_gamma + S0): Problem.continuation_end
                 m = LOW
                 cont = True
             else:
@@ -431,7 +432,10 @@ class _Plan:
         self.units = (acct.low, acct.high, acct.budget)
         self.cps_units = problem.checkpoint_units(cps)
         # TACC and DNC read B_k(n); the static rules the bias zeta_k = B_k(1) (MF-UCB, LUCB); unused otherwise
-        rows, row_of = problem.bias_table if policy in ("tacc", "dnc") else problem.static_bias_table
+        if policy in ("tacc", "dnc"):
+            (rows, row_of), ends = problem.bias_table, problem.continuation_end
+        else:
+            (rows, row_of), ends = problem.static_bias_table, problem.static_continuation_end
         if policy == "rdfe":
             self.plan = problem.rdfe_plan
         else:
@@ -439,7 +443,7 @@ class _Plan:
         self.R = self.plan[0].shape[1]
         family = (FAMILY_TWO_FIDELITY if policy in ("tacc", "dnc", "mf-ucb") else FAMILY_LUCB if policy == "lucb"
                   else FAMILY_RDFE if policy == "rdfe" else FAMILY_SINGLE)
-        self.head = (family, policy == "tacc", getattr(cls, "fidelity", LOW), rows, row_of, problem.eta,
+        self.head = (family, policy == "tacc", getattr(cls, "fidelity", LOW), rows, row_of, ends, problem.eta,
                      problem.gamma, problem.s0)
         self.mu = np.ascontiguousarray(problem.instance.mu_high, dtype=float)
         self.sched = (s.prefix, s.prefix_len, s.c, s.a, s.n0, s.r, s.clip, s.power)

@@ -101,3 +101,34 @@ def test_a_run_of_hours_ends_soon_after_its_flag_is_set_from_another_thread(conf
     assert isinstance(out[0], RunStopped) and out[0].rounds > 0
     if engine == "fast":
         assert out[0].rounds % 65536 == 0
+
+
+# ------------------------------------------------------------------------------ S0 far beyond the budget
+#: S0 = 3,000 on a budget of 1,000 low queries: L = N_gamma + S0 + 1 = 3,621 counts may be read, W = 1,000 are
+#: tabulated; 2 eta gamma = 0.006 lies between the gains to B_k(W) and to B_k(N_gamma + S0) (so the far end decides)
+_FAR_S0 = {"params.budget": 1000, "params.s0": 3000, "params.eta": 0.03}
+
+
+@pytest.mark.parametrize("policy", ["tacc", "dnc"])
+def test_engines_agree_when_s0_is_far_beyond_the_budget(config, policy):
+    """The fast engine reads B_k at the low counts a run reaches (at most floor(Lambda / lambda_L), the table's
+    width) and the continuation window's far end B_k(N_gamma + S0); the step form reads B_k(N + s) for s = 1, 2,
+    ...: equal records, traces included, continuation pulls made; and equal to the fast engine's on a problem
+    that tabulates all L counts (what every problem did before)."""
+    p = make_problem(config(**_FAR_S0))
+    full = make_problem(config(**_FAR_S0))
+    full.__dict__["bias_width"] = full.bias_length
+    assert p.bias_table[0].shape[1] == p.bias_width == 1000 < full.bias_table[0].shape[1] == p.bias_length
+    records = [run(p, policy, seed, trace=True) for seed in range(3)]
+    assert records == [run(p, policy, seed, engine="reference", trace=True) for seed in range(3)]
+    assert records == [run(full, policy, seed, trace=True) for seed in range(3)]
+    assert (policy == "tacc") == any(sum(r.continuation) > 0 for r in records)
+
+
+def test_a_wrong_continuation_end_is_caught_by_the_engines_equality(config):
+    """The equality above can fail: the far end replaced by B_k(W) (a continuation window cut at the table's
+    end) changes the fast engine's decisions, and its records differ from the step form's."""
+    p = make_problem(config(**_FAR_S0))
+    p.__dict__["continuation_end"] = p.bias_table[0][:, -1].copy()
+    assert [run(p, "tacc", seed) for seed in range(3)] != [run(p, "tacc", seed, engine="reference")
+                                                           for seed in range(3)]
