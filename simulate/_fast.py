@@ -36,6 +36,9 @@ _NEVER = np.zeros(1, dtype=np.int8)
 _STOP_EVERY = 1 << 16
 #: a trace is allocated for every round the budget allows up to this many rows (1 MiB); beyond, for the run's rounds
 _TRACE_ROWS_AT_ONCE = 1 << 17
+#: with a caller's bound on the run's rounds (``rounds_bound``), the trace is allocated for that bound up to this many
+#: rows (1 GiB; the pages a run does not reach are never touched); beyond, the run is first made untraced as above
+_TRACE_ROWS_BOUNDED = 1 << 27
 
 
 # ------------------------------------------------------------------------------------------- tournament tree
@@ -294,7 +297,7 @@ def _run(family, continuation, fidelity, rows, row_of, ends, eta, gamma, s0, uni
                     arm_i[k, I_AUX + 3] += 1
                 elif n_low < arm_f[k, F_TAU]:
                     arm_i[k, I_AUX + 2] += 1
-        if tracing:
+        if tracing and rounds < trace.shape[0]:                    # past its rows: made again (run_fast)
             trace[rounds, 0] = k
             trace[rounds, 1] = m
         n = arm_i[k, m] + 1
@@ -506,11 +509,15 @@ def _phases(info, ph_active, ph_done, ph_ucb, ph_lcb, ph_cost, ph_state) -> tupl
     return tuple(out)
 
 
-def run_fast(problem, policy: str, seed: int, *, checkpoints=None, trace: bool = False, stop=None) -> RunRecord:
+def run_fast(problem, policy: str, seed: int, *, checkpoints=None, trace: bool = False, stop=None,
+             rounds_bound: int | None = None) -> RunRecord:
     """Run ``policy`` on ``problem`` with the reward table of ``seed`` in the compiled engine.
 
     ``stop``: a one-element int8 array (:func:`simulate.stop_flag`) another thread may set to a nonzero value to
-    end the run within 65,536 rounds; a run so ended raises :class:`simulate.RunStopped` (it has no record)."""
+    end the run within 65,536 rounds; a run so ended raises :class:`simulate.RunStopped` (it has no record).
+    ``rounds_bound``: with ``trace``, the most rounds the caller knows the run can make (``tacc explain``: the
+    policy's bound from its algorithm), so the trace is allocated at once; a run that makes more is made again
+    with its own length (the record is the same either way)."""
     plan = _plan(problem, policy, checkpoints)
     flag = _NEVER if stop is None else stop
     try:
@@ -521,9 +528,12 @@ def run_fast(problem, policy: str, seed: int, *, checkpoints=None, trace: bool =
     if trace:
         # a trace row per round the run can make; where that bound is large (budget / cheapest cost: 10^12 rows,
         # 7 TiB, on a budget of 10^12 whose runs end after 17,783 rounds on high queries of cost 10^9), the same
-        # seed is first run untraced to learn its own length (runs are a pure function of the seed)
+        # seed is first run untraced to learn its own length (runs are a pure function of the seed), unless the
+        # caller bounds its rounds
         rows = plan.max_rounds
-        if rows > _TRACE_ROWS_AT_ONCE:
+        if rounds_bound is not None:
+            rows = min(rows, int(rounds_bound) + 1)
+        if rows > (_TRACE_ROWS_AT_ONCE if rounds_bound is None else _TRACE_ROWS_BOUNDED):
             rows = run_fast(problem, policy, seed, checkpoints=checkpoints, stop=stop).rounds + 1
         tr = np.zeros((rows, 2), dtype=np.int32)
     before, middle, after = w.args
@@ -532,6 +542,10 @@ def run_fast(problem, policy: str, seed: int, *, checkpoints=None, trace: bool =
     if st[0]:                                        # ended by its stop flag: unfinished, no record
         plan.free.append(w)
         raise RunStopped(policy, int(seed), int(st[1]))
+    if trace and int(st[1]) > tr.shape[0]:           # more rounds than the caller's bound: again, its own length
+        plan.free.append(w)
+        return run_fast(problem, policy, seed, checkpoints=checkpoints, trace=True, stop=stop,
+                        rounds_bound=int(st[1]))
     rounds, n_snaps, regret = int(st[1]), int(st[2]), st[3]
     if not st[4]:                                    # a sum that is not finite: math.fsum decides it
         regret = regret_summary(plan.gaps, plan.cost_low, plan.cost_high, w.cnt[0], w.cnt[1], w.snaps, n_snaps,

@@ -132,3 +132,21 @@ def test_a_wrong_continuation_end_is_caught_by_the_engines_equality(config):
     p.__dict__["continuation_end"] = p.bias_table[0][:, -1].copy()
     assert [run(p, "tacc", seed) for seed in range(3)] != [run(p, "tacc", seed, engine="reference")
                                                            for seed in range(3)]
+
+
+# ------------------------------------------------------------------------------ a traced run's length
+@pytest.mark.parametrize("bound, calls", [(None, 2), ("exact", 1), ("above", 1), ("below", 2)])
+def test_a_traced_run_with_a_rounds_bound_is_made_once(config, monkeypatch, bound, calls):
+    """A budget of 200,000 low queries: past 2^17 possible rounds the trace was allocated by first making the run
+    untraced to learn its length (two runs, ``None``). Given a bound on its rounds it is made once; a bound below
+    its rounds (rows for one round fewer than it makes) costs the second run; the record is the same every way."""
+    import simulate._fast as fast
+
+    problem = make_problem(config(**{"params.budget": 200_000}))
+    expected = run(problem, "tacc", 0, trace=True)
+    made = []
+    real = fast._run
+    monkeypatch.setattr(fast, "_run", lambda *args: made.append(1) or real(*args))
+    given = None if bound is None else expected.rounds + {"exact": 0, "above": 1000, "below": -2}[bound]
+    assert run(problem, "tacc", 0, trace=True, rounds_bound=given) == expected
+    assert len(made) == calls
