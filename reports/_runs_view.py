@@ -83,9 +83,9 @@ def runs_by_budget(frames, configs, *, policies=None, seeds=None) -> tuple[dict,
     """The saved records of ``configs`` (one configuration at each budget of a sweep) as ``{(budget, policy):
     [records in seed order]}``, with the policies and seeds used.
 
-    Policies default to those saved at the full budget (in the order of ``simulate.POLICIES``); seeds to those
-    saved for every (budget, policy). Asked-for policies that are not all saved are refused (``from``), seeds
-    (``--seeds``) likewise, naming what is missing.
+    Policies default to those saved at any budget (in the order of ``simulate.POLICIES``), each needed at every
+    budget; seeds to those saved for every (budget, policy). Asked-for policies that are not all saved are refused
+    (``from``), seeds (``--seeds``) likewise, naming what is missing.
     """
     runs = frames.runs
     picked = {}
@@ -103,9 +103,11 @@ def runs_by_budget(frames, configs, *, policies=None, seeds=None) -> tuple[dict,
                                  "`tacc check` and `tacc simulate` do not make: `tacc report [CONFIG] --out OUT` "
                                  "makes them (and keeps them in OUT/runs)")
         picked[float(cfg.params.budget)] = rows
-    full = picked[float(configs[-1].params.budget)]
+    asked = policies is not None
     if policies is None:
-        saved = set(full["policy"])
+        # every policy saved at some budget of the sweep: one saved at the smaller budgets but not at the full one
+        # (its runs there deleted) was left out of the report in silence
+        saved = set().union(*(set(rows["policy"]) for rows in picked.values()))
         policies = tuple(p for p in POLICIES if p in saved) + tuple(sorted(saved - set(POLICIES)))
     policies = tuple(policies)
     if not policies:
@@ -115,7 +117,7 @@ def runs_by_budget(frames, configs, *, policies=None, seeds=None) -> tuple[dict,
     for b, rows in picked.items():
         for p in policies:
             have[b, p] = set(rows.loc[rows["policy"] == p, "seed"].tolist())
-            if not have[b, p] and not broken.get((b, p)):
+            if not have[b, p] and not broken.get((b, p)) and asked:
                 raise TaccInputError("policies", p, f"no saved run of this policy at budget {b:g} in the saved runs")
     complete = set.intersection(*have.values())
     if seeds is None:

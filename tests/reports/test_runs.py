@@ -456,6 +456,24 @@ def test_a_missing_run_with_config_given_prints_that_config(other_swept, tmp_pat
     assert "CONFIG" not in err
 
 
+def test_a_policy_missing_at_the_full_budget_is_refused_not_left_out(other_swept, tmp_path, no_runs, capsys):
+    """Every run of one policy deleted at the full budget: --from took the policies saved at the full budget and
+    reported on the other four with exit 0, in silence. Now the policy's runs are missing like any other, named
+    with the command that makes them again."""
+    import shutil
+
+    made, toml, _ = other_swept
+    runs = tmp_path / "out" / "runs"
+    shutil.copytree(made / "runs", runs)
+    full = default_config().params.budget
+    _delete(runs, _key_of(runs, "ucb", 0, full), _key_of(runs, "ucb", 1, full))
+    assert main(["report", str(toml), "--from", str(runs), "--out", str(tmp_path / "x")]) == 2
+    err = capsys.readouterr().err
+    assert f"ucb at budget {full:g} of other: seed(s) 0:2 not saved" in err
+    assert f"`tacc report {toml} --seeds 0:2 --out {runs.parent}` makes them again" in err
+    assert not (tmp_path / "x" / "report.md").exists()
+
+
 def test_tacc_runs_writes_each_configuration_as_a_toml_file(other_swept, tmp_path, no_runs, capsys):
     """`tacc runs DIR --to csv` wrote the configurations only as TOML text in a CSV column; each is now also a TOML
     file beside the tables, which `tacc report` reads as the same configuration (the same runs)."""
