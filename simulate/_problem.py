@@ -23,6 +23,9 @@ from simulate._schedule import MeanSchedule, mean_schedule, with_prefix
 
 __all__ = ["Problem", "make_problem", "problem_of", "config_key", "config_json"]
 
+#: the most counts whose tail power a problem tabulates (``Problem.schedule``): 2 MiB of float64
+_POWER_TABLE = 1 << 18
+
 
 def config_key(config: Config) -> str:
     """The digest (sha256 hex) of ``config``'s canonical serialized form: ``bounds.config_to_dict`` (what
@@ -177,9 +180,13 @@ class Problem:
 
     @functools.cached_property
     def schedule(self) -> MeanSchedule:
-        """The improving source's means (every two-fidelity policy, Low-Improving), tabulated over the counts TACC
-        and DNC reach (1..min(N_gamma, T) + S0 + 1, the B_k table's range) so the engines read them, not ``pow``."""
-        return with_prefix(mean_schedule(self.instance.low, self.horizon), min(self.bias_length, 1 << 16))
+        """The improving source's means (every two-fidelity policy, Low-Improving), with the power of their tail
+        tabulated over the low-fidelity counts a run can reach (the budget over lambda^(L): Low-Improving queries
+        one arm up to that often, TACC and DNC up to the B_k table's range), at most ``_POWER_TABLE`` counts (2 MiB),
+        so the engines read them, not ``pow``."""
+        units = self.units
+        return with_prefix(mean_schedule(self.instance.low, self.horizon),
+                           min(max(self.bias_length, units.budget // units.low), _POWER_TABLE))
 
     @functools.cached_property
     def frozen_schedule(self) -> MeanSchedule:
