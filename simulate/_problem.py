@@ -119,17 +119,27 @@ class Problem:
     def bias_table(self) -> tuple[np.ndarray, np.ndarray]:
         """(rows, row_of): B_k(n) = rows[row_of[k], n - 1] for 1 <= n <= ``bias_length``.
 
-        Arms with identical B_k share a row (all arms do under power decay), so memory is O(distinct rows).
+        Arms with identical B_k share a row (all arms do under power decay), so memory is O(distinct rows); an arm
+        whose model says it has the B_k of an arm met before (``mismatch_bound_classes``) is not tabulated again
+        (Set B's 500 arms: one row computed, not 500, 0.3 s of each problem).
         """
         model, n = self.instance.low, np.arange(1, self.bias_length + 1)
         rows: list[np.ndarray] = []
         index: dict[bytes, int] = {}
         row_of = np.zeros(self.n_arms, dtype=np.int64)
+        classes = model.mismatch_bound_classes()
+        row_of_class: dict[int, int] = {}
         for k in range(self.n_arms):
+            label = None if classes is None else int(classes[k])
+            if label is not None and label in row_of_class:
+                row_of[k] = row_of_class[label]
+                continue
             b = np.ascontiguousarray(model.mismatch_bound(k, n), dtype=float)
             row_of[k] = index.setdefault(b.tobytes(), len(rows))
             if row_of[k] == len(rows):
                 rows.append(b)
+            if label is not None:
+                row_of_class[label] = int(row_of[k])
         table = np.stack(rows)
         table.setflags(write=False)
         row_of.setflags(write=False)
