@@ -43,7 +43,7 @@ def test_each_arm_reads_its_own_bound_and_one_class_is_tabulated_once(config):
     """Arms of one ``mismatch_bound_classes`` label share the row of the first of them, which is computed once: the
     table is the model's B_k arm by arm, and B_k is evaluated once per label (every arm when the model gives none)."""
     p = make_problem(config)
-    model, n = p.instance.low, np.arange(1, p.bias_length + 1)
+    model, n = p.instance.low, np.arange(1, p.bias_width + 1)
     calls = []
     own = type(model).mismatch_bound
 
@@ -54,11 +54,15 @@ def test_each_arm_reads_its_own_bound_and_one_class_is_tabulated_once(config):
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(type(model), "mismatch_bound", counted)
         rows, row_of = p.bias_table
+    reached = p.n_gamma <= p.units.budget // p.units.low   # a run can make the continuation test
     for k in range(p.n_arms):
         assert np.array_equal(rows[row_of[k]], own(model, k, n))
+        if reached:
+            assert p.continuation_end[row_of[k]] == own(model, k, np.array([p.n_gamma + p.s0]))[0]
     labels = model.mismatch_bound_classes()
     assert len(calls) == (p.n_arms if labels is None else len(set(labels.tolist())))
-    assert rows.shape[0] == len({r.tobytes() for r in rows})
+    ends = p.continuation_end
+    assert rows.shape[0] == len({r.tobytes() + ends[i].tobytes() for i, r in enumerate(rows)})
 
 
 def test_bias_outside_the_table_is_refused(config):
