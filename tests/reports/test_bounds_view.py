@@ -162,3 +162,32 @@ def test_the_assumption_table_never_says_yes_for_an_assumption_it_did_not_check(
     noisy = analyze(load_config(p))
     assert to_record(noisy)["assumptions"]["noise_scale"]["value"] is False
     assert "noise_scale          FAILED" in render(noisy)
+
+
+def test_a_continuation_that_fires_at_no_rho_has_no_last_count_and_no_rho_max(tmp_path):
+    """S0 = 0 (and eta near 1): the test passes at no count, and the table printed "last count 0", "rho max 0",
+    "largest rho at which it can fire: 0", the JSON rho_max 0.0 with no reason. They do not apply: "-" / "none"
+    in the text, null with the reason in the JSON; an instance where it fires keeps its numbers."""
+    import json
+
+    from bounds import config_to_dict, parse_config
+    from reports._bounds_view import render, to_json
+    for change in ({"s0": 0}, {"eta": 0.9999999}):
+        d = config_to_dict(load_config("set-a"))
+        d["instance"]["means"]["n_arms"] = 4
+        d["params"].update(change)
+        a = analyze(parse_config(d))
+        cont = json.loads(to_json(a))["continuation"]
+        assert cont["rho_max"] is None and cont["rho_max_reason"].startswith("none: ")
+        arms = cont["arms"]
+        assert arms["last_count"] == [None] * 4 and arms["rho_max"] == [None] * 4
+        assert list(arms["last_count_reason"].values()) == [[0, 1, 2, 3]]
+        assert list(arms["rho_max_reason"].values()) == [[0, 1, 2, 3]]
+        text = render(a)
+        assert "largest rho at which it can fire: none" in text
+        rows = text[text.index("arm  class    tau  window"):].splitlines()[2:6]
+        assert all(r.split()[-2:] == ["-", "-"] for r in rows), rows
+    fires = analyze(load_config("llm-residual"))
+    cont = json.loads(to_json(fires))["continuation"]
+    assert cont["rho_max"] > 0 and "rho_max_reason" not in cont and "rho_max_reason" not in cont["arms"]
+    assert all(isinstance(x, int) and x > 0 for x in cont["arms"]["last_count"])
