@@ -779,7 +779,8 @@ def _main(argv: list[str] | None, term: _SigtermAsInterrupt) -> int:
 
 
 #: the runner's arguments (``simulate.iter_runs``) whose errors come during the sweep, not when it is called (a Dask
-#: scheduler that does not answer is found at the first run to make), by the run option the user wrote.
+#: scheduler that stopped answering after ``_check_scheduler`` connected to it is found when the sweep starts), by
+#: the run option the user wrote.
 _RUN_OPTION_FIELDS = {"scheduler": "--scheduler"}
 
 
