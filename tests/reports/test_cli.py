@@ -310,7 +310,7 @@ def test_report_command_on_the_default_on_a_dask_scheduler(tmp_path, capsys):
     import distributed
 
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
-                                  dashboard_address=None) as cluster:
+                                  dashboard_address=":0") as cluster:
         (worker,) = cluster.workers.values()
         assert main(["report", "--seeds", "3", "--out", str(tmp_path / "r"), "--executor", "dask", "--scheduler",
                      cluster.scheduler_address, "--cache", str(tmp_path / "c"), "--no-progress"]) == 0

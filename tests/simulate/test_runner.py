@@ -608,10 +608,11 @@ def test_a_scheduler_that_does_not_answer_names_the_address_within_the_connect_t
 
 @pytest.fixture
 def scheduler():
-    """A Dask scheduler with one worker in this process (threads: it starts in a fraction of a second)."""
+    """A Dask scheduler with one worker in this process (threads: it starts in a fraction of a second; its dashboard
+    on a free port: None meant 8787, with a warning when that port is taken)."""
     import distributed
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
-                                  dashboard_address=None) as cluster:
+                                  dashboard_address=":0") as cluster:
         yield cluster
 
 
