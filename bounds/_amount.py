@@ -80,7 +80,9 @@ def cost_units(cost_low, cost_high, budget) -> CostUnits:
     """The common integer units of the budget check (see the module docstring).
 
     Refuses, naming the field, an instance whose exact accounting would not fit the compiled loop's 64-bit
-    integers (a cost written with many decimal digits and a large budget): write that number with fewer digits.
+    integers (a cost written with many decimal digits and a large budget), saying what would be accepted: the
+    largest whole budget with these costs, and how many decimal places the amounts may have at this budget's size
+    (a cost below that resolution can only be made larger).
 
     >>> cost_units(0.1, 0.3, 1)
     CostUnits(low=1, high=3, budget=10, denominator=10)
@@ -93,10 +95,41 @@ def cost_units(cost_low, cost_high, budget) -> CostUnits:
         field = max(amounts, key=lambda f: (amounts[f].denominator, f == "params.budget"))
         if d == 1:
             field = "params.budget"
-        why = ("exact cost accounting needs the budget plus a cost below 2**62 (the costs and budget are "
-               "integers); the budget is too large" if d == 1 else
-               f"exact cost accounting needs Lambda x D < 2**62, D being the common denominator of the costs and "
-               f"budget (here {_digits(d)}); write the costs and budget with fewer decimal digits, or a smaller budget")
-        raise TaccInputError(field, {"costs.low": cost_low, "costs.high": cost_high, "params.budget": budget}[field],
-                             why)
+        given = {"costs.low": cost_low, "costs.high": cost_high, "params.budget": budget}
+        raise TaccInputError(field, given[field], _refusal(amounts, given, d))
     return CostUnits(low, high, total, d)
+
+
+def _refusal(amounts: dict, given: dict, d: int) -> str:
+    """Why :func:`cost_units` refuses, and what it would accept: the largest whole budget with these costs, and
+    the decimal places the costs and budget may have at this budget (each amount that has more named; one below
+    the resolution cannot be written with fewer digits, only made larger)."""
+    budget = amounts["params.budget"]
+    cost = max(amounts["costs.low"], amounts["costs.high"])
+    d_costs = math.lcm(amounts["costs.low"].denominator, amounts["costs.high"].denominator)
+    # a whole budget B keeps the costs' denominator: accepted exactly when B d_costs + cost d_costs < 2**62
+    largest = (UNIT_LIMIT - 1 - int(cost * d_costs)) // d_costs
+    # p decimal places: every amount a multiple of 10**-p, so D divides 10**p; accepted whichever way each amount
+    # is rounded to p places when ceil(Lambda 10**p) + ceil(cost 10**p) < 2**62
+    places = -1
+    while math.ceil(budget * 10 ** (places + 1)) + math.ceil(cost * 10 ** (places + 1)) < UNIT_LIMIT:
+        places += 1
+    if d == 1:
+        why = "exact cost accounting needs the budget plus a cost below 2**62 (the costs and budget are integers)"
+    else:
+        why = (f"exact cost accounting counts in units of 1/D, D = {_digits(d)} the common denominator of the costs "
+               f"and budget, and needs (Lambda + the larger cost) x D < 2**62")
+    accepted = []
+    if budget > largest:
+        accepted.append(f"the budget is too large for these costs: at most {_digits(largest)}" if largest >= 1 else
+                        f"no budget with these costs (their common denominator is {_digits(d_costs)})")
+    if places < 0 and largest < 1:       # the budget is too large even in whole units, and the costs too fine
+        accepted.append(f"the budget is too large: at most {UNIT_LIMIT - 1 - math.ceil(cost)} with costs written as "
+                        "whole numbers")
+    long = [f for f, a in amounts.items() if (a * 10**places).denominator != 1] if places >= 0 else []
+    if long:
+        unit, text = Fraction(1, 10**places), "1" if places == 0 else f"1e-{places}"
+        fix = [f"{f} must be at least {text}" if amounts[f] < unit else f"write {f} with fewer digits" for f in long]
+        accepted.append(f"at this budget's size, at most {places} decimal places"
+                        + (" (whole numbers)" if places == 0 else "") + f": {', '.join(fix)}")
+    return f"{why}; accepted: " + "; or ".join(accepted)

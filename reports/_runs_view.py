@@ -8,13 +8,16 @@ of one configuration at each budget of its sweep from them, with no simulation.
 from __future__ import annotations
 
 import json
+import re
+import shlex
+from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
 from bounds import Config, TaccInputError
 from simulate import POLICIES, config_id, frame_records, load_runs, save_frames
 
-__all__ = ["saved_config", "runs_by_budget", "render", "cmd_runs"]
+__all__ = ["saved_config", "runs_by_budget", "render", "cmd_runs", "write_config_files", "TOML_FOLDER"]
 
 
 def saved_runs(option: str, folder, **options):
@@ -35,8 +38,6 @@ def saved_config(frames, folder) -> Config:
     is refused, naming ``--from`` (``folder``) and saying to give CONFIG; so is one whose runs match no saved
     configuration. A full budget whose saved configuration file is damaged is found from its runs' keys. The
     configuration's ``source`` says where it was read."""
-    from dataclasses import replace
-
     sweeps: dict[tuple, list] = {}
     for cid in frames.runs["config_id"].dropna().unique():
         c = frames.config(cid)
@@ -82,9 +83,9 @@ def runs_by_budget(frames, configs, *, policies=None, seeds=None) -> tuple[dict,
     """The saved records of ``configs`` (one configuration at each budget of a sweep) as ``{(budget, policy):
     [records in seed order]}``, with the policies and seeds used.
 
-    Policies default to those saved at the full budget (in the order of ``simulate.POLICIES``); seeds to those
-    saved for every (budget, policy). Asked-for policies that are not all saved are refused (``from``), seeds
-    (``--seeds``) likewise, naming what is missing.
+    Policies default to those saved at any budget (in the order of ``simulate.POLICIES``), each needed at every
+    budget; seeds to those saved for every (budget, policy). Asked-for policies that are not all saved are refused
+    (``from``), seeds (``--seeds``) likewise, naming what is missing.
     """
     runs = frames.runs
     picked = {}
@@ -102,9 +103,11 @@ def runs_by_budget(frames, configs, *, policies=None, seeds=None) -> tuple[dict,
                                  "`tacc check` and `tacc simulate` do not make: `tacc report [CONFIG] --out OUT` "
                                  "makes them (and keeps them in OUT/runs)")
         picked[float(cfg.params.budget)] = rows
-    full = picked[float(configs[-1].params.budget)]
+    asked = policies is not None
     if policies is None:
-        saved = set(full["policy"])
+        # every policy saved at some budget of the sweep: one saved at the smaller budgets but not at the full one
+        # (its runs there deleted) was left out of the report in silence
+        saved = set().union(*(set(rows["policy"]) for rows in picked.values()))
         policies = tuple(p for p in POLICIES if p in saved) + tuple(sorted(saved - set(POLICIES)))
     policies = tuple(policies)
     if not policies:
@@ -114,7 +117,7 @@ def runs_by_budget(frames, configs, *, policies=None, seeds=None) -> tuple[dict,
     for b, rows in picked.items():
         for p in policies:
             have[b, p] = set(rows.loc[rows["policy"] == p, "seed"].tolist())
-            if not have[b, p] and not broken.get((b, p)):
+            if not have[b, p] and not broken.get((b, p)) and asked:
                 raise TaccInputError("policies", p, f"no saved run of this policy at budget {b:g} in the saved runs")
     complete = set.intersection(*have.values())
     if seeds is None:
@@ -122,7 +125,7 @@ def runs_by_budget(frames, configs, *, policies=None, seeds=None) -> tuple[dict,
         # common to all, dropping the others in silence, hid damaged runs (and one over different seeds per policy
         # would compare the policies on different runs)
         wanted = set.union(*have.values(), *(set(d) for d in broken.values()))
-        gaps = _gaps(have, broken, wanted)
+        gaps = _gaps(have, broken, wanted, configs[-1].name)
         if gaps:
             raise TaccInputError("--from", str(frames.origin or "the saved runs"),
                                  f"holds {len(wanted)} seed(s) ({_spans(sorted(wanted))}) but not every one for "
@@ -135,7 +138,7 @@ def runs_by_budget(frames, configs, *, policies=None, seeds=None) -> tuple[dict,
         missing = sorted(set(seeds) - complete)
         if missing:
             nowhere = not broken and all(set(missing).isdisjoint(h) for h in have.values())
-            where = "" if nowhere else f" ({_gaps(have, broken, set(seeds))})"
+            where = "" if nowhere else f" ({_gaps(have, broken, set(seeds), configs[-1].name)})"
             if complete == set.union(*have.values()) and not broken:
                 instead = f"omit --seeds to use the {len(complete)} saved ones ({_spans(sorted(complete))})"
             else:
@@ -167,8 +170,9 @@ def _damaged_of(frames, configs, policies) -> dict:
     return out
 
 
-def _gaps(have: dict, broken: dict, wanted: set, most: int = 6) -> str:
-    """What lacks of ``wanted`` seeds, per (budget, policy): damaged runs named with why, missing ones as spans."""
+def _gaps(have: dict, broken: dict, wanted: set, name: str, most: int = 6) -> str:
+    """What lacks of ``wanted`` seeds of configuration ``name``, per (budget, policy): damaged runs named with why,
+    missing ones as spans."""
     text = []
     for (b, p), seeds in sorted(have.items(), key=lambda x: (-x[0][0], x[0][1])):
         lack = sorted(wanted - seeds)
@@ -177,35 +181,37 @@ def _gaps(have: dict, broken: dict, wanted: set, most: int = 6) -> str:
         damaged = broken.get((b, p), {})
         gone = [s for s in lack if s not in damaged]
         if gone:
-            text.append(f"{p} at budget {b:g}: seed(s) {_spans(gone)} not saved")
+            text.append(f"{p} at budget {b:g} of {name}: seed(s) {_spans(gone)} not saved")
         text += [f"{damaged[s]}: damaged, not used" for s in lack if s in damaged]
     return "; ".join(text[:most]) + (f"; ... ({len(text) - most} more)" if len(text) > most else "")
 
 
 def _remedy(frames, configs, wanted: set, complete: set) -> str:
-    """How to make the lacking runs (a plain report over the same folder makes only those), or to report on the
-    seeds saved for every budget and policy."""
-    from reports._report import default_config
-
+    """How to make the lacking runs (a plain report over the same folder makes only those: a command to paste), or to
+    report on the seeds saved for every budget and policy."""
     full = configs[-1]
-    source = str(full.source or "")
-    if config_id(full) == config_id(replace(default_config(), params=full.params)):
-        arg = ""
-    elif source.startswith("preset:"):
-        arg = f" {source.removeprefix('preset:')}"
-    elif source and Path(source).is_file():
-        arg = f" {source}"
-    else:
-        arg = " CONFIG"
+    arg = _config_arg(full)
     folder = Path(frames.origin) if frames.origin else None
     seeds = f"--seeds {min(wanted)}:{max(wanted) + 1}"
+    toml = None if arg is not None else _config_files(frames).get(config_id(full))
     if folder is not None and folder.name == "runs" and (folder / "runs.sqlite").exists():
-        how = (f"`tacc report{arg} {seeds} --out {folder.parent}` makes them again (only those: the others are "
-               f"read from {folder})")
+        out = shlex.quote(str(folder.parent))
+        if arg is None and toml is not None:
+            # the configuration exists only as saved with the runs: `tacc runs` writes it as a TOML file first
+            tables = folder.with_name("runs-tables")
+            arg = f" {shlex.quote(str(tables / TOML_FOLDER / toml))}"
+            command = (f"tacc runs {shlex.quote(str(folder))} --to csv --out {shlex.quote(str(tables))} && "
+                       f"tacc report{arg} {seeds} --out {out}")
+        else:
+            command = f"tacc report{' CONFIG' if arg is None else arg} {seeds} --out {out}"
+        how = f"`{command}` makes them again (only those: the others are read from {folder})"
     elif folder is not None and (folder / "runs.sqlite").exists():
         how = f"the sweep that saved them, run again with `--cache {folder}`, makes them again (only those)"
     else:
         how = "these are exported tables: export them again (`tacc runs DIR --to ...`) from a complete run cache"
+        if arg is None and toml is not None and folder is not None and (folder / TOML_FOLDER / toml).is_file():
+            arg = f" {shlex.quote(str(folder / TOML_FOLDER / toml))}"
+            how += f", or make them with `tacc report{arg} {seeds} --out OUT` (OUT/runs then holds all)"
     if len(wanted) != max(wanted) + 1 - min(wanted):
         how += f" (and the seeds between them not saved: {seeds} is every seed from {min(wanted)} to {max(wanted)})"
     a, b = _longest_span(complete)
@@ -215,8 +221,56 @@ def _remedy(frames, configs, wanted: set, complete: set) -> str:
         f"; or report on seeds saved for every budget and policy ({_spans(sorted(complete))}), the longest span "
         f"with --seeds {a}:{b}")
     return f"To report on all {len(wanted)}: {how}{other}" + (
-        " (CONFIG: the configuration they were made with; `tacc runs DIR --to csv` writes its TOML)"
-        if arg == " CONFIG" else "") + "."
+        f" (CONFIG: the configuration {full.name} they were made with; `tacc runs DIR --to csv --out X` writes it as "
+        f"X/{TOML_FOLDER}/{toml or '<name>-budget-<budget>.toml'})" if " CONFIG " in how else "") + "."
+
+
+def _config_arg(config) -> str | None:
+    """The CONFIG argument of a ``tacc report`` command that makes runs of ``config`` (a leading space; "" for the
+    built-in instance), or None: it exists as no file or preset."""
+    from bounds import PRESETS, load_config
+    from reports._report import default_config
+
+    source = str(config.source or "")
+    if source.startswith("preset:"):
+        return f" {source.removeprefix('preset:')}"
+    if source and Path(source).is_file():
+        return f" {shlex.quote(source)}"
+    cid = config_id(config)
+    if cid == config_id(default_config()):
+        return ""
+    return next((f" {name}" for name in PRESETS if config_id(load_config(name)) == cid), None)
+
+
+#: the folder, beside exported tables, that ``tacc runs DIR --to ...`` writes each saved configuration into as TOML.
+TOML_FOLDER = "configs"
+
+
+def _config_files(frames) -> dict[str, str]:
+    """The file name (in :data:`TOML_FOLDER`) of each configuration of ``frames``: ``<name>-budget-<budget>.toml``,
+    its name made safe for a file name; with the configuration's id added where two would share one."""
+    named = {}
+    for cid in frames.configs["config_id"].tolist():
+        c = frames.config(cid)
+        b = float(c.params.budget)
+        budget = str(int(b)) if b.is_integer() and abs(b) < 1e16 else repr(b)
+        named[cid] = re.sub(r"[^A-Za-z0-9._-]", "_", c.name) + f"-budget-{budget}"
+    shared = Counter(named.values())
+    files = {cid: (f"{n}-{cid}" if shared[n] > 1 else n) + ".toml" for cid, n in named.items()}
+    return dict(sorted(files.items(), key=lambda x: (frames.config(x[0]).name, frames.config(x[0]).params.budget)))
+
+
+def write_config_files(frames, out) -> list[Path]:
+    """Each configuration of ``frames`` as a TOML file in ``out/configs`` (a CONFIG that ``tacc report`` reads); the
+    files."""
+    folder = Path(out) / TOML_FOLDER
+    folder.mkdir(parents=True, exist_ok=True)
+    text = dict(zip(frames.configs["config_id"].tolist(), frames.configs["toml"].tolist(), strict=True))
+    paths = []
+    for cid, name in _config_files(frames).items():
+        (folder / name).write_text(text[cid])
+        paths.append(folder / name)
+    return paths
 
 
 def _longest_span(seeds: set) -> tuple[int, int]:
@@ -249,16 +303,23 @@ def _spans(seeds: list, most: int = 6) -> str:
 
 
 def render(frames) -> str:
-    """Runs per configuration, budget and policy, with the mean regret and the confidence event's failures."""
+    """Runs per configuration, budget and policy, with the mean regret and the confidence event's failures; where
+    the seed sets of a configuration's budgets and policies differ, the seeds each lacks of those saved for any."""
     from reports._tables import table
 
     r = frames.runs.copy()
     r["config"] = r["config"].fillna("(unknown)")
     g = r.groupby(["config", "budget", "policy"], dropna=False)
-    rows = [(c, b, p, len(x), x["seed"].min(), x["seed"].max(), x["regret"].mean(), int((~x["event_held"]).sum()))
-            for (c, b, p), x in g]
-    text = table(["config", "budget", "policy", "runs", "first seed", "last seed", "mean regret", "event failed"],
-                 rows)
+    saved = {c: set(x["seed"].tolist()) for c, x in r.groupby("config")}
+    rows = [(c, b, p, len(x), x["seed"].min(), x["seed"].max(), x["regret"].mean(), int((~x["event_held"]).sum()),
+             _spans(sorted(saved[c] - set(x["seed"].tolist()))) or "-") for (c, b, p), x in g]
+    gaps = any(row[-1] != "-" for row in rows)
+    head = ["config", "budget", "policy", "runs", "first seed", "last seed", "mean regret", "event failed"]
+    text = table(head + ["missing seeds"] * gaps, [row if gaps else row[:-1] for row in rows])
+    if gaps:
+        text += ("\n\nmissing seeds: saved for another budget or policy of the configuration, not for this one "
+                 "(A:B is seeds A to B-1, as --seeds reads it); `tacc report --from` refuses the folder until they "
+                 "are made again")
     if frames.damaged is not None and len(frames.damaged):
         from simulate import describe_damaged
 
@@ -274,6 +335,9 @@ def cmd_runs(args) -> int:
     print(render(frames))
     if args.to:
         files = save_frames(frames, args.out, args.to)
+        tomls = write_config_files(frames, args.out)
         print(f"\n{len(frames.runs)} runs, {len(frames.arms)} arm rows written to "
-              + ", ".join(str(Path(f)) for f in files))
+              + ", ".join(str(Path(f)) for f in files)
+              + f"; each configuration as TOML (a CONFIG for tacc report) in {Path(args.out) / TOML_FOLDER}: "
+              + ", ".join(p.name for p in tomls[:6]) + (f", ... ({len(tomls) - 6} more)" if len(tomls) > 6 else ""))
     return 0

@@ -94,3 +94,85 @@ def test_invalid_arguments(args, field):
     with pytest.raises(TaccInputError) as e:
         cost_units(*args)
     assert e.value.field == field
+
+
+# --- what a refusal says would be accepted ----------------------------------------------------------------------
+
+
+def _advice(reason: str, what: str = r" for these costs: at most (\d+)") -> tuple[int | None, int | None]:
+    """The largest whole budget and the decimal places a refusal of cost_units says are accepted (None: not said)."""
+    import re
+
+    budget = re.search(r"the budget is too large" + what, reason)
+    places = re.search(r"at this budget's size, at most (\d+) decimal places", reason)
+    return (None if budget is None else int(budget[1])), (None if places is None else int(places[1]))
+
+
+def _refused(*args) -> bool:
+    try:
+        cost_units(*args)
+    except TaccInputError:
+        return True
+    return False
+
+
+def test_a_cost_below_the_resolution_is_told_a_larger_cost_or_a_smaller_budget():
+    """costs.low = 1e-9 at budget 1e12 (10**21 units): the refusal said "write the costs and budget with fewer
+    decimal digits", which 1e-9 cannot follow. It now gives the largest whole budget accepted with these costs
+    (hand: (2**62 - 1 - 10 x 10**9) // 10**9 = 4611686008) and the decimal places that fit at this budget's size
+    (hand: (10**12 + 10) x 10**6 < 2**62 <= (10**12 + 10) x 10**7: 6), below which 1e-9 lies."""
+    with pytest.raises(TaccInputError) as e:
+        cost_units(1e-9, 10.0, 1e12)
+    reason = e.value.reason
+    assert e.value.field == "costs.low" and "fewer digits" not in reason and "costs.low must be at least 1e-6" in reason
+    assert _advice(reason) == (4611686008, 6)
+    assert cost_units(1e-9, 10.0, 4611686008).budget == 4611686008 * 10**9 and _refused(1e-9, 10.0, 4611686009)
+    assert not _refused(1e-6, 10.0, 1e12) and _refused(1e-7, 10.0, 1e12)
+
+
+def test_a_cost_with_many_digits_is_told_how_many_fit():
+    """Where fewer digits do help (0.123456789012345 at budget 10**6), the refusal says how many: 12 decimal places
+    fit, 13 do not; and the largest whole budget with the 15-digit cost (hand: (2**62 - 1 - 10 x 2 x 10**14) //
+    (2 x 10**14) = 23048)."""
+    with pytest.raises(TaccInputError) as e:
+        cost_units(0.123456789012345, 10.0, 1e6)
+    assert "write costs.low with fewer digits" in e.value.reason and "at least" not in e.value.reason
+    assert _advice(e.value.reason) == (23048, 12)
+    assert not _refused(0.123456789012, 10.0, 1e6) and _refused(0.1234567890123, 10.0, 1e6)
+    assert not _refused(0.123456789012345, 10.0, 23048) and _refused(0.123456789012345, 10.0, 23049)
+
+
+def test_a_budget_with_too_many_digits_is_not_told_to_be_smaller():
+    """A tiny budget written with many digits: a smaller budget would not help, so it is not advised."""
+    with pytest.raises(TaccInputError) as e:
+        cost_units(1.0, 10.0, 1e-20)
+    assert e.value.field == "params.budget" and "too large" not in e.value.reason
+    assert _advice(e.value.reason) == (None, 17) and "params.budget must be at least 1e-17" in e.value.reason
+    assert not _refused(1.0, 10.0, 1e-17) and _refused(1.0, 10.0, 1e-18)
+
+
+@given(st.integers(0, 25), st.integers(1, 10**6), st.integers(0, 25), st.integers(1, 10**6), st.integers(0, 20),
+       st.integers(1, 10**6))
+def test_what_a_refusal_accepts_is_accepted(e_low, m_low, e_high, m_high, e_budget, m_budget):
+    """On every refusal the advice is right: the largest whole budget said is accepted with these costs and one more
+    is not; each amount rounded up to the decimal places said is accepted at this budget; when neither fits (costs too
+    fine for any budget, the budget beyond 2**62 whole units), the largest budget with whole-number costs. Every refusal
+    says at least one of them."""
+    low, high = Fraction(m_low, 10**e_low), Fraction(m_high, 10**e_high)
+    budget = Fraction(m_budget) * 10**e_budget
+    if not _refused(low, high, budget):
+        return
+    with pytest.raises(TaccInputError) as e:
+        cost_units(low, high, budget)
+    largest, places = _advice(e.value.reason)
+    whole, _ = _advice(e.value.reason, r": at most (\d+) with costs written as whole numbers")
+    assert largest is not None or places is not None or whole is not None, e.value.reason
+    if whole is not None:
+        c = (-(-low // 1), -(-high // 1))
+        assert not _refused(*c, whole) and _refused(*c, whole + 1)
+    if largest is not None:
+        assert largest < budget and not _refused(low, high, largest) and _refused(low, high, largest + 1)
+    if places is not None:
+        def up(a):
+            return Fraction(-((-a * 10**places) // 1), 10**places)
+        assert not _refused(up(low), up(high), up(budget))

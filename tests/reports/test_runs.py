@@ -303,7 +303,7 @@ def test_a_missing_run_is_refused_not_reported_over_fewer_seeds(swept, tmp_path,
         db.execute("DELETE FROM runs WHERE key = ?", (_key_of(runs, policy, seed, budget),))
     assert main(["report", "--from", str(runs), "--out", str(tmp_path / "x")]) == 2
     err = capsys.readouterr().err
-    assert f"{policy} at budget {budget:g}: seed(s) {seed} not saved" in err and "in silence" in err
+    assert f"{policy} at budget {budget:g} of classes: seed(s) {seed} not saved" in err and "in silence" in err
     rest = (1, SEEDS) if seed == 0 else (0, SEEDS - 1)
     assert f"report on the {SEEDS - 1} seed(s) saved for every budget and policy with --seeds {rest[0]}:{rest[1]}" \
         in err
@@ -345,7 +345,7 @@ def test_tacc_runs_names_a_damaged_run_and_its_tables_are_refused_as_incomplete(
     assert f"dnc, seed 0, budget {full:g} of classes (its checksum does not match its content)" in out
     assert main(["report", "--from", str(tmp_path / "tables"), "--out", str(tmp_path / "x")]) == 2
     err = capsys.readouterr().err
-    assert f"dnc at budget {full:g}: seed(s) 0 not saved" in err and "export them again" in err
+    assert f"dnc at budget {full:g} of classes: seed(s) 0 not saved" in err and "export them again" in err
     table = tmp_path / "tables" / "runs.csv"
     lines = table.read_text().splitlines()
     cells = lines[1].split(",")
@@ -371,3 +371,140 @@ def test_from_a_cache_folder_copies_the_figures_drawn_before(swept, tmp_path, no
     drawn = sorted(p.name for p in (made / "figures").iterdir())
     assert drawn and sorted(p.name for p in (tmp_path / "x" / "figures").iterdir()) == drawn
     assert all((tmp_path / "x" / "figures" / n).read_bytes() == (made / "figures" / n).read_bytes() for n in drawn)
+
+
+# --- what a refused or incomplete run folder tells the user -------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def other_swept(tmp_path_factory):
+    """A report of a configuration that is neither the built-in one nor a preset: the built-in instance with
+    S0 = 12 under the name "other". Its folder, the TOML file it was made from, and the exit status."""
+    import tomllib
+
+    from bounds import dump_config, parse_config
+
+    made = tmp_path_factory.mktemp("other")
+    data = tomllib.loads(dump_config(default_config()))
+    data["name"], data["params"]["s0"] = "other", 12
+    toml = made / "other.toml"
+    toml.write_text(dump_config(parse_config(data)))
+    status = main(["report", str(toml), "--seeds", "2", "--out", str(made / "out"), "--executor", "serial",
+                   "--no-progress"])
+    return made / "out", toml, status
+
+
+def _rows(runs):
+    import sqlite3
+    with sqlite3.connect(runs / "runs.sqlite") as db:
+        return dict(db.execute("SELECT key, record FROM runs").fetchall())
+
+
+def _delete(runs, *keys):
+    import sqlite3
+    with sqlite3.connect(runs / "runs.sqlite") as db:
+        for key in keys:
+            db.execute("DELETE FROM runs WHERE key = ?", (key,))
+
+
+def test_the_command_a_missing_run_prints_makes_exactly_that_run(other_swept, tmp_path, capsys):
+    """A run missing from the cache of a configuration saved only with its runs (no CONFIG given): the refusal named
+    no configuration ("tacc at budget 1000: ..."), suggested `tacc report --seeds 0:2` (the built-in instance's
+    parameters, S0 = 10: not these runs) and "CONFIG ... `tacc runs DIR --to csv` writes its TOML" (one TOML per
+    budget in a CSV column). Now it names the configuration and prints a command that, pasted into a shell as
+    printed, writes the configuration as a TOML file and makes that one run, the same record, and no other; --from
+    then succeeds with the same report."""
+    import shlex
+    import shutil
+
+    made, _, status = other_swept
+    runs = tmp_path / "out" / "runs"
+    shutil.copytree(made / "runs", runs)
+    before = _rows(runs)
+    budget = default_config().params.budget / 4
+    _delete(runs, _key_of(runs, "tacc", 1, budget))
+    assert main(["report", "--from", str(runs), "--out", str(tmp_path / "x")]) == 2
+    err = capsys.readouterr().err
+    assert f"tacc at budget {budget:g} of other: seed(s) 1 not saved" in err
+    command = err.split("To report on all 2: `", 1)[1].split("`", 1)[0]
+    tables = runs.with_name("runs-tables")
+    assert command == (f"tacc runs {shlex.quote(str(runs))} --to csv --out {shlex.quote(str(tables))} && tacc report "
+                       f"{shlex.quote(str(tables / 'configs' / 'other-budget-4000.toml'))} --seeds 0:2 --out "
+                       f"{shlex.quote(str(runs.parent))}")
+    for part in command.split(" && "):            # each command as a shell would split it, through the entry point
+        program, *args = shlex.split(part)
+        assert program == "tacc" and main(args) == (0 if args[0] == "runs" else status)
+    assert _rows(runs) == before                   # that run made again, the same record, and no other run
+    assert main(["report", "--from", str(runs), "--out", str(tmp_path / "again")]) == status
+    assert _report(tmp_path / "again") == _report(made)
+
+
+def test_a_missing_run_with_config_given_prints_that_config(other_swept, tmp_path, no_runs, capsys):
+    """`tacc report CONFIG --from DIR`: the command names CONFIG as given (the built-in instance's parameters
+    differ in S0, so a plain `tacc report` would not make these runs)."""
+    import shutil
+
+    made, toml, _ = other_swept
+    runs = tmp_path / "out" / "runs"
+    shutil.copytree(made / "runs", runs)
+    full = default_config().params.budget
+    _delete(runs, _key_of(runs, "ucb", 0, full))
+    assert main(["report", str(toml), "--from", str(runs), "--out", str(tmp_path / "x")]) == 2
+    err = capsys.readouterr().err
+    assert f"ucb at budget {full:g} of other: seed(s) 0 not saved" in err
+    assert f"`tacc report {toml} --seeds 0:2 --out {runs.parent}` makes them again" in err
+    assert "CONFIG" not in err
+
+
+def test_a_policy_missing_at_the_full_budget_is_refused_not_left_out(other_swept, tmp_path, no_runs, capsys):
+    """Every run of one policy deleted at the full budget: --from took the policies saved at the full budget and
+    reported on the other four with exit 0, in silence. Now the policy's runs are missing like any other, named
+    with the command that makes them again."""
+    import shutil
+
+    made, toml, _ = other_swept
+    runs = tmp_path / "out" / "runs"
+    shutil.copytree(made / "runs", runs)
+    full = default_config().params.budget
+    _delete(runs, _key_of(runs, "ucb", 0, full), _key_of(runs, "ucb", 1, full))
+    assert main(["report", str(toml), "--from", str(runs), "--out", str(tmp_path / "x")]) == 2
+    err = capsys.readouterr().err
+    assert f"ucb at budget {full:g} of other: seed(s) 0:2 not saved" in err
+    assert f"`tacc report {toml} --seeds 0:2 --out {runs.parent}` makes them again" in err
+    assert not (tmp_path / "x" / "report.md").exists()
+
+
+def test_tacc_runs_writes_each_configuration_as_a_toml_file(other_swept, tmp_path, no_runs, capsys):
+    """`tacc runs DIR --to csv` wrote the configurations only as TOML text in a CSV column; each is now also a TOML
+    file beside the tables, which `tacc report` reads as the same configuration (the same runs)."""
+    from bounds import load_config
+
+    made, _, _ = other_swept
+    assert main(["runs", str(made / "runs"), "--to", "csv", "--out", str(tmp_path / "t")]) == 0
+    out = capsys.readouterr().out
+    assert "other-budget-250.toml, other-budget-500.toml, other-budget-1000.toml" in out
+    ids = set(load_runs(made / "runs").runs["config_id"])
+    files = sorted((tmp_path / "t" / "configs").glob("*.toml"))
+    assert len(files) == 5 and {config_id(load_config(str(f))) for f in files} == ids
+    assert load_config(str(tmp_path / "t" / "configs" / "other-budget-4000.toml")).params.s0 == 12
+    assert (tmp_path / "t" / "configs.csv").is_file() and (tmp_path / "t" / "runs.csv").is_file()
+
+
+def test_tacc_runs_says_which_seeds_are_missing(swept, tmp_path, no_runs, capsys):
+    """One seed deleted printed "runs 2, first seed 0, last seed 2" and no hint of the gap: a column now says which
+    seeds each (budget, policy) lacks of those saved for its configuration, as spans; a complete folder has no
+    such column."""
+    made, _ = swept
+    assert main(["runs", str(made / "runs")]) == 0
+    assert "missing seeds" not in capsys.readouterr().out
+    runs = _copy_runs(made, tmp_path)
+    full = default_config().params.budget
+    _delete(runs, _key_of(runs, "tacc", 1, full / 4), _key_of(runs, "ucb", 0, full), _key_of(runs, "ucb", 1, full))
+    assert main(["runs", str(runs)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split()[-2:] == ["missing", "seeds"]
+    rows = {(line.split()[1], line.split()[2]): line.split() for line in lines[2:] if line.startswith("classes")}
+    assert rows["1000", "tacc"][3] == str(SEEDS - 1) and rows["1000", "tacc"][-1] == "1"
+    assert rows["4000", "ucb"][3] == str(SEEDS - 2) and rows["4000", "ucb"][-1] == "0:2"
+    assert all(r[-1] == "-" for k, r in rows.items() if k not in {("1000", "tacc"), ("4000", "ucb")})
+    assert len(rows) == 25 and any(line.startswith("missing seeds: saved for another budget") for line in lines)
