@@ -25,12 +25,14 @@ __all__ = ["FigureWriter", "FIGURE_MEMO"]
 FIGURE_MEMO = "figure-memo"
 
 
-def _draw(builder: str, args: tuple, kwargs: dict, out_dir: str, name: str, memo=None) -> list[str]:
-    """Build the figure with ``builder(*args, **kwargs)`` and save it as ``out_dir/name``.png and .pdf; with
-    ``memo`` (a ``FigureMemo`` and the figure's key), keep the files in the memo too."""
+def _draw(builder: str, args: tuple, kwargs: dict, out_dir: str, name: str, memo=None,
+          formats=("png", "pdf")) -> list[str]:
+    """Build the figure with ``builder(*args, **kwargs)`` and save it as ``out_dir/name``.png and .pdf (or the
+    given ``formats``); with ``memo`` (a ``FigureMemo`` and the figure's key), keep the files in the memo too."""
     from reports._figures import save
     module, function = builder.split(":")
-    files = save(getattr(importlib.import_module(module), function)(*args, **kwargs), Path(out_dir), name)
+    files = save(getattr(importlib.import_module(module), function)(*args, **kwargs), Path(out_dir), name,
+                 formats=formats)
     if memo is not None:
         store, key = memo
         store.store(key, out_dir, name)
@@ -64,21 +66,23 @@ class FigureWriter:
     """Draws figures into ``out_dir``: in one helper process with ``process`` (started at once, so its imports
     overlap the caller's work; with ``memo``, at the first figure not in it), else in this process when each is
     given. With ``memo`` (a folder), a figure found there is copied from it and one drawn is kept there.
+    ``formats``: the files written per figure (PNG and PDF by default).
 
     Use as a context manager: leaving it normally waits for every figure; leaving it on an error or an interrupt
     stops the helper at once and removes the partial files of the figure it was drawing (no file under a
     figure's name is ever half-written, ``reports._figures.save``).
     """
 
-    def __init__(self, out_dir, *, process: bool, memo=None):
+    def __init__(self, out_dir, *, process: bool, memo=None, formats=("png", "pdf")):
         from reports._figure_memo import FigureMemo
         self.out_dir = Path(out_dir)
+        self.formats = tuple(formats)
         self._futures: list[tuple[str, Future]] = []
         self._pool: ProcessPoolExecutor | None = None
         self._helper: list = []
         self._calls: list[Future] = []      # the helper's futures of :meth:`call`
         self._process = process
-        self._memo = None if memo is None else FigureMemo(memo)
+        self._memo = None if memo is None else FigureMemo(memo, self.formats)
         if process and memo is None:
             self._start()
 
@@ -111,7 +115,7 @@ class FigureWriter:
                 self._futures.append((name, done))
                 return
             memo = (self._memo, key)
-        job = (builder, args, kwargs, str(self.out_dir), name, memo)
+        job = (builder, args, kwargs, str(self.out_dir), name, memo, self.formats)
         if self._process and self._pool is None:
             self._start()
         if self._pool is not None:

@@ -70,13 +70,15 @@ def _finite(xs, ys):
 
 
 def regret_curves(budgets, curves: dict, *, title: str, bounds: dict | None = None, logy: bool = False,
-                  identical=(), ticks_at_budgets: bool = False):
+                  identical=(), ticks_at_budgets: bool = False,
+                  xlabel: str = "budget Lambda (separate runs per budget)"):
     """Mean regret +- standard error against budget, one line per method; optional bound lines (dashed).
 
     ``identical`` lists groups of methods whose runs were identical on every seed: each group is drawn once,
     labelled ``a = b (identical runs)``, so no line hides another unannounced. A log scale is used only when
     every value drawn is positive; non-finite values are not drawn. With ``ticks_at_budgets`` the x axis is ticked
-    at the budgets themselves (the points sit on their ticks) rather than at powers of 2.
+    at the budgets themselves (the points sit on their ticks) rather than at powers of 2; ``xlabel`` names the x
+    axis (another swept quantity, such as rho / rho_min).
     """
     fig, ax = _fig(6.4, 5.0)                          # the legend below the axes takes the extra inch
     hidden = {q for g in identical for q in g[1:]}
@@ -102,7 +104,7 @@ def regret_curves(budgets, curves: dict, *, title: str, bounds: dict | None = No
         from matplotlib.ticker import NullLocator
         ax.set_xticks(list(budgets), [f"{b:g}" for b in budgets])
         ax.xaxis.set_minor_locator(NullLocator())
-    ax.set_xlabel("budget Lambda (separate runs per budget)")
+    ax.set_xlabel(xlabel)
     ax.set_ylabel("cost-weighted pseudo-regret R(Lambda)")
     ax.set_title(textwrap.fill(title, 70), fontsize=9)
     if logy and drawn and min(drawn) > 0:

@@ -406,12 +406,13 @@ def _make_report(config, out: Path, figures: FigureWriter, *, seeds, policies, b
     else:                                                      # load: run (or resume from the cache)
         seeds, policies = tuple(int(s) for s in seeds), tuple(policies)
         cache = cache if cache is not None else out / "runs"
+        # the metamorphic relations on the first seeds (fresh paired runs of altered instances, none of the runs
+        # below): in the helper process, given before the sweep, which runs in this process (the runner starts
+        # workers only for a sweep whose work pays for them): on a full cache the relations were the last thing
+        # waited for (0.8 s), on an empty one the helper's second core was idle during the sweep
+        relations = figures.call("reports._metamorphic_view:run_relations", configs[-1], seeds[:3], policies)
         records = run_tasks(tasks_for(configs, policies, seeds), executor=executor, workers=workers, cache=cache,
                             progress=progress, scheduler=scheduler)
-        # the metamorphic relations on the first seeds (fresh paired runs of altered instances, none of the runs
-        # above): in the helper process while this one judges the runs (given during the sweep, they took a core
-        # from its workers: 1.5 s more on an empty cache)
-        relations = figures.call("reports._metamorphic_view:run_relations", configs[-1], seeds[:3], policies)
         by = {}
         for i, b in enumerate(budgets):
             for j, p in enumerate(policies):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import re
 import time
 from dataclasses import dataclass, replace
@@ -15,8 +16,9 @@ import numpy as np
 
 from bounds import (analyze, arm_partition, config_to_dict, continuation_of, load_config, min_rho, parse_config,
                     refine_partition)
-from reports import _continuation_view, _diagnose, _figures as figs
+from reports import _continuation_view, _diagnose
 from reports._consistency import consistency, problems_of
+from reports._figure_pool import FIGURE_MEMO, FigureWriter
 from reports._paper import EXPERIMENTS, Experiment, Variant, experiment
 from reports._stats import paired, summarize
 from reports._tables import fmt, jsonable, table
@@ -269,10 +271,11 @@ class _Shared:
                                        f"be shared")
 
 
-def _run_experiment(plan: _Plan, records: list, sens_recs: list, *, out: Path, problems=None,
-                    t0: float) -> ExperimentResult:
+def _run_experiment(plan: _Plan, records: list, sens_recs: list, *, out: Path, figures: FigureWriter,
+                    problems=None, t0: float) -> ExperimentResult:
     """The analysis of one experiment's runs (``records`` in the order of ``plan.tasks``, ``sens_recs`` of
-    ``plan.sens_tasks``); ``t0`` is when its work began."""
+    ``plan.sens_tasks``); ``t0`` is when its work began. Its figures are given to ``figures`` (a helper process
+    draws them while the runs of the next experiments are collected)."""
     exp, seeds, budgets, configs = plan.exp, plan.seeds, plan.budgets, plan.configs
     keys = list(configs)
     by = {}
@@ -328,21 +331,19 @@ def _run_experiment(plan: _Plan, records: list, sens_recs: list, *, out: Path, p
         curves = {m: ([summarize([r.regret for r in by[(v.name, b, m)]]).mean for b in budgets],
                       [summarize([r.regret for r in by[(v.name, b, m)]]).se for b in budgets]) for m in exp.methods}
         name = f"{exp.key}_{_slug(v.name)}_regret"
-        figs.save(figs.regret_curves(budgets, curves, title=f"{exp.title}, {v.name} ({len(seeds)} seeds)"),
-                  out / "figures", name, formats=("png",))
+        figures.draw("reports._figures:regret_curves", name, budgets, curves,
+                     title=f"{exp.title}, {v.name} ({len(seeds)} seeds)")
         fig_names.append((v.name, f"figures/{name}.png"))
     for v in exp.variants:
         a = analysis(v.name)
         name = f"{exp.key}_{_slug(v.name)}_continuation"
-        figs.save(_continuation_view.window_figure(continuation_of(a), a.classes), out / "figures", name,
-                  formats=("png",))
+        figures.draw("reports._continuation_view:window_figure", name, continuation_of(a), a.classes)
         fig_names.append((f"{v.name}: continuation window", f"figures/{name}.png"))
-    fig = figs.regret_curves(list(scales), {m: ([x["regret"] for x in sens if x["method"] == m
-                                                 and x["variant"] == sv.name],
-                                                [0.0] * len(scales)) for m in exp.methods},
-                             title=f"{exp.title}: final regret against rho / rho_min ({sv.name})")
-    fig.axes[0].set_xlabel("rho / rho_min (log scale)")
-    figs.save(fig, out / "figures", f"{exp.key}_rho", formats=("png",))
+    figures.draw("reports._figures:regret_curves", f"{exp.key}_rho", list(scales),
+                 {m: ([x["regret"] for x in sens if x["method"] == m and x["variant"] == sv.name],
+                      [0.0] * len(scales)) for m in exp.methods},
+                 title=f"{exp.title}: final regret against rho / rho_min ({sv.name})",
+                 xlabel="rho / rho_min (log scale)")
     seconds = time.perf_counter() - t0
     results = {"key": exp.key, "title": exp.title, "labels": exp.labels, "seeds": len(seeds), "budgets": budgets,
                "quick": plan.quick,
@@ -542,7 +543,11 @@ def reproduce(keys=("all",), *, seeds: int | None = None, quick: bool = False, o
     done: dict = {}
     runs: Any = iter_runs(shared.order, **run_kw)        # a generator: closed when the loop ends
     start = t0
-    with contextlib.closing(runs):
+    # the figures in a helper process (PNG only), so collecting the next experiment's runs does not wait for them;
+    # one drawn before from the same input is copied from the memo in the run cache's folder
+    memo = Path(run_kw["cache"]) / FIGURE_MEMO if isinstance(run_kw["cache"], (str, os.PathLike)) else None
+    figures = FigureWriter(out / "figures", process=executor != "serial", memo=memo, formats=("png",))
+    with figures, contextlib.closing(runs):
         taken = 0
         for i, (plan, (a, b, g)) in enumerate(zip(plans, wanted, strict=True)):
             need = set(a + b + g)
@@ -550,8 +555,8 @@ def reproduce(keys=("all",), *, seeds: int | None = None, quick: bool = False, o
                 done[shared.order[taken].key()] = next(runs)
                 taken += 1
             shared.check(done)
-            r = _run_experiment(plan, [done[k] for k in a], [done[k] for k in b], out=out, problems=problems,
-                                t0=start)
+            r = _run_experiment(plan, [done[k] for k in a], [done[k] for k in b], out=out, figures=figures,
+                                problems=problems, t0=start)
             for k in need:
                 if last[k] == i:
                     del done[k]
@@ -559,6 +564,7 @@ def reproduce(keys=("all",), *, seeds: int | None = None, quick: bool = False, o
             (out / f"{plan.exp.key}.json").write_text(json.dumps(jsonable(r.results), indent=2, allow_nan=False))
             results.append(r)
             start = time.perf_counter()
+        figures.files()                 # every figure drawn (an error in the helper is raised here)
     if shared.guards:                   # every guard's two runs belong to one experiment, so none is left
         raise RuntimeError(f"{len(shared.guards)} shared runs were not checked")
     total = time.perf_counter() - t0

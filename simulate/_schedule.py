@@ -109,7 +109,13 @@ def schedule_mean(prefix, prefix_len, c, a, n0, r, clip, power, k, n):
     """mean_low(k, n) from a :class:`MeanSchedule`'s arrays (compiled; callable from Python)."""
     if n <= prefix_len[k]:
         return prefix[k, n - 1]
-    x = c[k] + a[k] * (power[n - 1] if n <= power.size else _power(n0, r, n))
+    if a[k] == 0.0:
+        # a flat tail (a table's last value, a frozen source, zeta = 0): the power is in [0, 1] (n >= 1, n0 >= 0,
+        # r > 0; a table's tail has n0 = 0, r = 1), so a_k x power is a zero of a_k's own sign and the sum is
+        # c_k + a_k to the bit, without the ``pow`` call (most of a round of Weak-Fixed beyond its table)
+        x = c[k] + a[k]
+    else:
+        x = c[k] + a[k] * (power[n - 1] if n <= power.size else _power(n0, r, n))
     if clip:
         if x < 0.0:
             return 0.0

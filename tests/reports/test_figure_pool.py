@@ -81,3 +81,22 @@ def test_an_idle_helper_is_ended_at_close_and_a_busy_one_finishes_first(tmp_path
         helper, = busy._helper
     assert helper.exitcode == 0                            # a figure still to draw: waited for, then ended
     assert (tmp_path / "busy" / "curves.png").exists()
+
+
+def test_formats_choose_the_files_and_the_memo_keeps_them_apart(tmp_path):
+    """``formats=("png",)`` (the reproduction's figures) writes PNGs only, in the helper as here; a memo entry of
+    one set of formats is never restored for another (each set of files is its own entry)."""
+    memo = tmp_path / "memo"
+    with FigureWriter(tmp_path / "png", process=True, memo=memo, formats=("png",)) as helper:
+        assert _draw_all(helper) == {"curves": ["curves.png"], "tight": ["tight.png"]}
+    assert sorted(p.name for p in (tmp_path / "png").iterdir()) == ["curves.png", "tight.png"]
+    with FigureWriter(tmp_path / "both", process=False, memo=memo) as here:
+        assert _draw_all(here) == {"curves": ["curves.png", "curves.pdf"], "tight": ["tight.png", "tight.pdf"]}
+    a, b = imread(tmp_path / "png" / "curves.png"), imread(tmp_path / "both" / "curves.png")
+    assert a.shape == b.shape and np.array_equal(a, b)
+
+
+def test_a_swept_quantity_names_the_x_axis():
+    from reports._figures import regret_curves
+    assert regret_curves(*CURVES, title="t").axes[0].get_xlabel() == "budget Lambda (separate runs per budget)"
+    assert regret_curves(*CURVES, title="t", xlabel="rho / rho_min").axes[0].get_xlabel() == "rho / rho_min"

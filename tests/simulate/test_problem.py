@@ -4,9 +4,11 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
 
 from bounds import (TaccInputError, certification_time, horizon, load_config, log_factor, min_rho,
                     n_gamma)
+from certify.strategies import configs
 from simulate import make_problem
 
 
@@ -33,6 +35,30 @@ def test_bias_table_is_the_models_bound_with_shared_rows():
     assert rows.shape[0] == len({tuple(r) for r in rows}) < p.n_arms   # equal rows are stored once
     assert all(np.all(np.diff(r) <= 0) for r in rows)                  # nonincreasing: the test in s is monotone
     assert p.bias_length == min(p.n_gamma, p.horizon) + p.s0 + 1
+
+
+@settings(max_examples=25, deadline=None)
+@given(configs())
+def test_each_arm_reads_its_own_bound_and_one_class_is_tabulated_once(config):
+    """Arms of one ``mismatch_bound_classes`` label share the row of the first of them, which is computed once: the
+    table is the model's B_k arm by arm, and B_k is evaluated once per label (every arm when the model gives none)."""
+    p = make_problem(config)
+    model, n = p.instance.low, np.arange(1, p.bias_length + 1)
+    calls = []
+    own = type(model).mismatch_bound
+
+    def counted(self, k, counts):
+        calls.append(k)
+        return own(self, k, counts)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(type(model), "mismatch_bound", counted)
+        rows, row_of = p.bias_table
+    for k in range(p.n_arms):
+        assert np.array_equal(rows[row_of[k]], own(model, k, n))
+    labels = model.mismatch_bound_classes()
+    assert len(calls) == (p.n_arms if labels is None else len(set(labels.tolist())))
+    assert rows.shape[0] == len({r.tobytes() for r in rows})
 
 
 def test_bias_outside_the_table_is_refused(config):

@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bounds import PRESETS, LowFidelityModel, TaccInputError, build_instance, frozen, load_config, power_decay
 from certify.strategies import configs
@@ -92,3 +93,30 @@ def test_tabulated_prefix_keeps_every_value(name):
         for n in (*range(1, 302), 5000):
             assert t.mean(k, n) == s.mean(k, n)
     assert with_prefix(t, 100) is t
+
+
+@settings(max_examples=200)
+@given(c=st.floats(-2.0, 2.0) | st.sampled_from([0.0, -0.0]), a=st.sampled_from([0.0, -0.0]),
+       n0=st.floats(0.0, 1e6) | st.sampled_from([0.0]), r=st.floats(1e-3, 50.0) | st.sampled_from([1.0, 300.0]),
+       n=st.integers(1, 10**12))
+def test_a_flat_tail_is_the_sum_with_the_power_to_the_bit(c, a, n0, r, n):
+    """A flat tail (a_k = +-0: a table's last value, a frozen source, zeta = 0) skips ``pow``: c_k + a_k equals
+    c_k + a_k x (n + n0)^(-r) to the bit, the sign of a zero included (the power is in [0, 1])."""
+    from simulate._schedule import MeanSchedule, _power_table
+    s = MeanSchedule(np.zeros((1, 1)), np.zeros(1, dtype=np.int64), np.array([c]), np.array([a]), n0, r, False)
+    expected = c + a * float(_power_table(n0, r, 1)[0] if n == 1 else (float(n) + n0) ** (-r))
+    got = s.mean(0, n)
+    assert np.float64(got).tobytes() == np.float64(expected).tobytes()
+
+
+def test_the_problems_power_table_covers_the_counts_a_run_reaches():
+    """Low-Improving queries one arm up to budget / lambda^(L) times (beyond TACC's B_k range): the tail's power is
+    read from the table there, not computed by ``pow`` (at most ``_POWER_TABLE`` counts)."""
+    from simulate import make_problem, run
+    from simulate._problem import _POWER_TABLE
+    problem = make_problem(load_config("llm-residual"))
+    units = problem.units
+    assert problem.schedule.power.size == min(max(problem.bias_length, units.budget // units.low), _POWER_TABLE)
+    assert problem.schedule.power.size > problem.bias_length
+    rec = run(problem, "low-improving", 0)
+    assert max(rec.n_low) <= problem.schedule.power.size
