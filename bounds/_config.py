@@ -146,7 +146,7 @@ class _Table:
         if default is not ...:
             return default
         self._refuse_unknown(key)
-        raise TaccInputError(self.name(key), "<missing>", "is required")
+        raise TaccInputError(self.name(key), _MISSING, "is required")
 
     def _refuse_unknown(self, missing: str | None = None) -> None:
         """Refuse the first unknown key (the one nearest ``missing``, a likely misspelling of it, if any), with the
@@ -224,8 +224,11 @@ def _real_rows(name: str, rows: Any, n_rows: int) -> tuple:
     if not isinstance(rows, list) or len(rows) != n_rows:
         raise TaccInputError(name, rows, f"must be {n_rows} rows, one per arm")
     out = tuple(_real_list(f"{name}[{i}]", row) for i, row in enumerate(rows))
-    if len({len(r) for r in out}) != 1:
-        raise TaccInputError(name, [len(r) for r in out], "rows must all have the same length")
+    lengths = [len(r) for r in out]
+    if len(set(lengths)) != 1:
+        i = next(i for i, n in enumerate(lengths) if n != lengths[0])
+        raise TaccInputError(name, rows, f"rows must all have the same length (row 0 has {lengths[0]} entries, "
+                                         f"row {i} has {lengths[i]})")
     return out
 
 
@@ -289,7 +292,8 @@ def _low(t: _Table, n_arms: int) -> LowSpec:
         means = _real_rows(t.name("mean_low"), t.get("mean_low"), n_arms)
         cert = _real_rows(t.name("certificate"), t.get("certificate"), n_arms)
         if len(cert[0]) != len(means[0]):
-            raise TaccInputError(t.name("certificate"), len(cert[0]), f"rows must have {len(means[0])} entries")
+            raise TaccInputError(t.name("certificate"), t.get("certificate"),
+                                 f"rows must have {len(means[0])} entries, as many as mean_low's rows")
         for i, row in enumerate(cert):
             for j, x in enumerate(row):
                 if x < 0:
@@ -302,7 +306,34 @@ def _low(t: _Table, n_arms: int) -> LowSpec:
 
 
 def parse_config(data: dict, source: str = "<dict>") -> Config:
-    """Validate a configuration given as a parsed TOML mapping (see the README for the format)."""
+    """Validate a configuration given as a parsed TOML mapping (see the README for the format). A refused value is
+    printed as TOML spells it (``true``, not Python's ``True``; a table as ``{ key = value }``)."""
+    try:
+        return _parse_config(data, source)
+    except TaccInputError as exc:
+        if exc.value is _MISSING:
+            raise
+        raise TaccInputError(exc.field, exc.value, exc.reason, shown=_shown(exc.value)) from None
+
+
+#: the value of a required key that is missing (its message says ``'<missing>': is required``).
+_MISSING = "<missing>"
+
+
+def _shown(x: Any) -> str:
+    """A configuration value as the message prints it: TOML's spelling of booleans (``true``, ``false``), lists and
+    tables (``{ key = value }``); a number or a string as its ``repr`` (a string in single quotes is TOML's literal
+    string)."""
+    if isinstance(x, bool):
+        return "true" if x else "false"
+    if isinstance(x, (list, tuple)):
+        return "[" + ", ".join(map(_shown, x)) + "]"
+    if isinstance(x, dict):
+        return "{ " + ", ".join(f"{k} = {_shown(v)}" for k, v in x.items()) + " }" if x else "{}"
+    return repr(x)
+
+
+def _parse_config(data: dict, source: str) -> Config:
     top = _Table(data, "")
     name = top.get("name", Path(source).stem if source else "config")
     if not isinstance(name, str) or not name:

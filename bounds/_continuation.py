@@ -356,6 +356,35 @@ class Continuation:
         """The largest rho at which continuation can fire on some arm (0.0 if at none); read once (10^5 arms)."""
         return max(self.rho_max, default=0.0)
 
+    @functools.cached_property
+    def no_count_reason(self) -> str:
+        """Why an arm's last count is 0, "none" (:func:`continuation_last_count`: no count passes), in words: then
+        neither its last count nor its rho_max applies (null with this reason in JSON, "-" in a table)."""
+        w = self.window
+        if w.s0 == 0:
+            return ("none: S0 = 0, and the continuation test needs A_k < S0 (line 9 of alg:adaptive-mf-mab), so it "
+                    "passes at no count and at no rho")
+        if w.horizon <= 1:
+            return "none: T = 1, so no low count below T exists and continuation fires at no rho"
+        return (f"none: the continuation test passes at no low count 1..T - 1 = {w.horizon - 1} of this arm, so it "
+                f"fires at no rho")
+
+    #: why an arm's rho_max is 0 although its last count is not: N_gamma exceeds that count at every rho > 0.
+    NO_RHO = "none: N_gamma exceeds the arm's last count at every rho > 0 (continuation_rho_max)"
+
+    def rho_max_reason(self, k: int) -> str | None:
+        """Why arm ``k``'s rho_max does not apply (None when it does: a positive rho)."""
+        if self.rho_max[k] > 0:
+            return None
+        return self.no_count_reason if self.last_count[k] == 0 else self.NO_RHO
+
+    @property
+    def instance_rho_max_reason(self) -> str | None:
+        """Why the instance's largest rho does not apply (None when continuation can fire at some rho > 0)."""
+        if self.instance_rho_max > 0:
+            return None
+        return self.no_count_reason if max(self.last_count, default=0) == 0 else self.NO_RHO
+
     @property
     def fires_only_below_rho_min(self) -> bool:
         """Continuation can fire at some rho, but only at radius constants below the smallest valid one."""

@@ -17,10 +17,13 @@ class TaccInputError(ValueError):
         field: dotted name of the offending argument or configuration key.
         value: the offending value, as given.
         reason: what is wrong with it.
+
+    ``shown`` is the value as the message prints it, when its Python ``repr`` is not how the user wrote it (a
+    configuration's ``true``, TOML's spelling of Python's ``True``); by default the ``repr``.
     """
 
-    def __init__(self, field: str, value: Any, reason: str):
+    def __init__(self, field: str, value: Any, reason: str, *, shown: str | None = None):
         self.field = field
         self.value = value
         self.reason = reason
-        super().__init__(f"{field} = {value!r}: {reason}")
+        super().__init__(f"{field} = {repr(value) if shown is None else shown}: {reason}")

@@ -148,22 +148,27 @@ class Certificate:
             vs = [v for v in self.verdicts if v.claim == s.key]
             if any(v.judged for v in vs):
                 continue
-            reasons: Counter = Counter()
-            for v in vs:
-                if v.verdict is Verdict.NOT_APPLICABLE:
-                    for k in v.failed_assumptions:
-                        r = self.assumptions[v.config][k]
-                        reasons[f"NOT_APPLICABLE on {v.config}: {k} failed ({r.detail}; witness {r.witness})"] += 1
-                elif v.verdict is Verdict.UNDECIDED:
-                    reasons[f"UNDECIDED on {v.config}: {v.reason}"] += 1
-                elif v.verdict is Verdict.OFF_EVENT:
-                    reasons[f"OFF_EVENT on {v.config} ({v.policy}): the confidence event of lem:ci failed"] += 1
-                else:
-                    reasons[f"{v.verdict.value} on {v.config} ({v.policy}): {v.reason}"] += 1
-            out.append(NotJudged(s.key, s.label, len(vs),
-                                 tuple(f"{text} [{n} run(s)]" for text, n in reasons.items()),
+            out.append(NotJudged(s.key, s.label, len(vs), self.why_not_judged(vs),
                                  any(v.measurements > 0 for v in vs)))
         return tuple(out)
+
+    def why_not_judged(self, verdicts) -> tuple:
+        """Why each of ``verdicts`` (not HOLDS or VIOLATED) was not judged, in words, each reason once with its
+        number of runs: the failed assumption with its detail and witness, the failed confidence event, the
+        undecided comparison, or nothing to measure (what ``tacc check`` prints and its JUnit cases say)."""
+        reasons: Counter = Counter()
+        for v in verdicts:
+            if v.verdict is Verdict.NOT_APPLICABLE:
+                for k in v.failed_assumptions:
+                    r = self.assumptions[v.config][k]
+                    reasons[f"NOT_APPLICABLE on {v.config}: {k} failed ({r.detail}; witness {r.witness})"] += 1
+            elif v.verdict is Verdict.UNDECIDED:
+                reasons[f"UNDECIDED on {v.config}: {v.reason}"] += 1
+            elif v.verdict is Verdict.OFF_EVENT:
+                reasons[f"OFF_EVENT on {v.config} ({v.policy}): the confidence event of lem:ci failed"] += 1
+            elif not v.judged:
+                reasons[f"{v.verdict.value} on {v.config} ({v.policy}): {v.reason}"] += 1
+        return tuple(f"{text} [{n} run(s)]" for text, n in reasons.items())
 
 
 def unique_names(configs) -> list[Config]:

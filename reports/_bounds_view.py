@@ -154,12 +154,36 @@ def to_record(a: Analysis, continuation=None) -> dict:
     quantities each with ``value``, ``label`` and ``meaning``; the per-arm quantities' labels, meanings and units
     once in ``fields`` and their values as columns in ``arms``, as is the continuation window's per-arm part.
     ``continuation`` is ``bounds.continuation_of(a)`` when already computed."""
-    cont = _continuation_view.to_record(continuation or continuation_of(a), columns=True)
-    cont_arms = cont.pop("arms")
+    c = continuation or continuation_of(a)
+    cont = _continuation_view.to_record(c, columns=True)
+    cont_arms = _not_applicable_continuation(c, cont.pop("arms"))
+    reason = c.instance_rho_max_reason
+    if reason is not None:              # continuation fires at no rho: no largest rho, not 0
+        cont = dict(cont, rho_max=None, rho_max_reason=reason)
     return dict(jsonable(_scalars(a)),
                 fields={k: {"label": lab, "meaning": m, "unit": u} for k, (lab, m, u) in ARM_FIELDS.items()},
                 arms=_strict_columns(a, arm_columns(a)),
                 continuation=dict(jsonable(cont), arms=cont_arms))
+
+
+def _not_applicable_continuation(c, arms: dict) -> dict:
+    """The continuation columns with an arm's ``last_count`` and ``rho_max`` null where they do not apply (no count
+    passes the test: they were 0), each reason beside its column (``last_count_reason``, ``rho_max_reason``)."""
+    last = np.asarray(c.last_count, dtype=np.int64)
+    rho = np.asarray(c.rho_max, dtype=float)
+    out = dict(arms)
+    for key, none in (("last_count", last == 0), ("rho_max", rho <= 0)):
+        at = np.flatnonzero(none).tolist()
+        if not at:
+            continue
+        col = list(out[key])
+        reasons: dict = {}
+        for k in at:
+            col[k] = None
+            reasons.setdefault(c.rho_max_reason(k) if key == "rho_max" else c.no_count_reason, []).append(k)
+        out[key] = col
+        out[f"{key}_reason"] = reasons
+    return out
 
 
 def to_json(a: Analysis, continuation=None) -> str:
@@ -219,12 +243,36 @@ def _scalars(a: Analysis) -> dict:
                                   "sum Delta (sum_{r<=r_k} c*(eps_r) + lambda_L + lambda_H)", "rdfe_bound_sharp"),
         },
         "assumptions": {
-            "s0_cost": q(p.s0 * c.low <= c.high, "thm:analysis-main-regret", "S0 lambda_L <= lambda_H"),
-            "rho_valid": q(a.rho >= a.rho_min, "lem:ci", "rho >= rho_min for this noise"),
-            "first_round_covered": q(inst.n_arms * (c.low + c.high) <= p.budget, "alg:adaptive-mf-mab",
-                                     "K (lambda_L + lambda_H) <= Lambda"),
+            "s0_cost": dict(q(p.s0 * c.low <= c.high, "thm:analysis-main-regret", "S0 lambda_L <= lambda_H"),
+                            check="cap:S0"),
+            "rho_valid": dict(q(a.rho >= a.rho_min, "lem:ci", "rho >= rho_min for this noise"), check="lem:ci:rho"),
+            "first_round_covered": dict(q(inst.n_arms * (c.low + c.high) <= p.budget, "alg:adaptive-mf-mab",
+                                          "K (lambda_L + lambda_H) <= Lambda"), check="alg:start"),
+            "noise_scale": dict(q(inst.noise.subgaussian_scale <= 1.0, "sec:problem",
+                                  "noise 1-sub-Gaussian: sigma <= 1 (Bernoulli: 1/2)"), check="sec:problem:noise"),
+            "rdfe_dyadic": dict(q(math.isfinite(a.rdfe.c1), "ass:app-rdfe-dyadic",
+                                  "every arm's smallest C_dyad finite (the C_dyad column; rdfe_c1 their max)"),
+                                check="ass:app-rdfe-dyadic"),
+            **{key: {"value": None, "label": label, "meaning": meaning, "check": label,
+                     "value_reason": NOT_CHECKED.format(label=label)} for key, label, meaning in _NOT_CHECKED},
         },
     }
+
+
+#: the assumptions ``tacc bounds`` does not decide (``tacc check`` does, exactly, at every count): key, label,
+#: statement. Their JSON value is null with :data:`NOT_CHECKED` as the reason, "not checked" in the table.
+_NOT_CHECKED = (
+    ("plugin", "ass:plugin", "U_k nondecreasing and sum_{tau<=n} |mu_k^(L)(tau) - mu_k^(H)| <= U_k(n)"),
+    ("mono_cert", "ass:mono-cert", "Delta_k^(L)(n) >= 2 gamma, once reached, holds up to N_gamma + S0"),
+)
+NOT_CHECKED = ("not checked by tacc bounds: tacc check CONFIG decides {label} exactly; the bounds above assume it "
+               "holds")
+
+
+def assumption_rows(assumptions: dict) -> list[tuple]:
+    """The assumption table's rows: held, FAILED or "not checked" (never a yes for an assumption not decided)."""
+    return [(k, "not checked" if v["value"] is None else "held" if v["value"] else "FAILED", v["label"],
+             v["meaning"]) for k, v in assumptions.items()]
 
 
 def tied_sentence(tied: list, best: int) -> str:
@@ -273,8 +321,9 @@ def render(a: Analysis, max_arms: int = 40, continuation=None) -> str:
             for k, v in rec["quantities"].items()
             if "value_reason" in v]
     out.append("")
-    out.append(table(["assumption", "holds", "label", "condition"],
-                     [(k, v["value"], v["label"], v["meaning"]) for k, v in rec["assumptions"].items()]))
+    out.append("assumptions: tacc bounds decides the parameter ones and C_dyad; ass:plugin and ass:mono-cert (the "
+               "low-fidelity model's) only tacc check CONFIG decides: every bound above assumes they hold")
+    out.append(table(["assumption", "status", "label", "condition"], assumption_rows(rec["assumptions"])))
     out.append("")
     col = arm_columns(a, shown)
     best = a.instance.best_arm

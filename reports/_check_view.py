@@ -130,7 +130,10 @@ def junit(cert: Certificate) -> str:
                                                    f"{w.empirical} > {w.bound}")
         elif not any(v.judged for v in vs):
             skipped += 1
-            ET.SubElement(case, "skipped", message=", ".join(sorted({v.verdict.value for v in vs})))
+            # the verdicts, then why, as the text output says it: the failed assumption with its witness, the
+            # off-event runs, the undecided comparison
+            ET.SubElement(case, "skipped", message=", ".join(sorted({v.verdict.value for v in vs})) + ": "
+                          + "; ".join(cert.why_not_judged(vs)))
     suite.set("failures", str(failures))
     suite.set("skipped", str(skipped))
     return ET.tostring(suite, encoding="unicode")

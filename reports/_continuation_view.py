@@ -131,10 +131,12 @@ def render(c: Continuation, classes=None, order=None, max_arms: int = 40) -> str
         rows.append((k, classes[k].value if classes is not None else "", w.tau[k],
                      ("empty" if not win else f"{win[0]}..{win[1]}" if w.reachable
                       else f"{win[0]}..{win[1]}, not below T"), w.pulls[k], fmt(w.gain[k]),
-                     "yes" if w.reaches_tau[k] else "no", c.last_count[k], fmt(c.rho_max[k])))
+                     "yes" if w.reaches_tau[k] else "no", c.last_count[k] or "-",
+                     "-" if c.rho_max_reason(k) else fmt(c.rho_max[k])))
+    # no count passes the test: no last count and no largest rho ("-", the sentence says why), not 0
     head = (f"continuation window ({LABEL}): N_gamma = {w.n_gamma}, S0 = {w.s0}, 2 eta gamma = {fmt(w.threshold)}, "
             f"rho = {fmt(c.rho)} (rho_min {fmt(c.rho_min)}), largest rho at which it can fire: "
-            f"{fmt(c.instance_rho_max)}")
+            f"{'none' if c.instance_rho_max_reason else fmt(c.instance_rho_max)}")
     out = [head, summary(c),
            table(["arm", "class", "tau", "window", "pulls", "gain at N_gamma", "reaches tau", "last count", "rho max"],
                  rows)]

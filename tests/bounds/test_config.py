@@ -243,3 +243,32 @@ def test_the_known_keys_hold_every_key_a_generated_config_writes(c):
     from bounds._config import KEYS
     for path, keys in _tables(config_to_dict(c)):
         assert keys <= set(KEYS[path]), (path, keys - set(KEYS[path]))
+
+
+@pytest.mark.parametrize("low,message", [
+    # a ragged table is printed as written (it printed the row lengths, [2, 2, 1], where the value belongs)
+    ({"model": "table", "mean_low": [[1.0, 0.75], [0.25, 0.5], [0.25]], "certificate": [[0.0], [0.0], [0.0]]},
+     "instance.low.mean_low = [[1.0, 0.75], [0.25, 0.5], [0.25]]: rows must all have the same length (row 0 has 2 "
+     "entries, row 2 has 1)"),
+    # certificate rows of another length than mean_low's: the certificate as written (it printed 1)
+    ({"model": "table", "mean_low": [[1.0, 0.75], [0.25, 0.5], [0.25, 0.5]], "certificate": [[0.25], [0.25], [0.0]]},
+     "instance.low.certificate = [[0.25], [0.25], [0.0]]: rows must have 2 entries, as many as mean_low's rows"),
+])
+def test_a_table_of_the_wrong_shape_is_printed_as_written(low, message):
+    with pytest.raises(TaccInputError) as info:
+        parse_config(with_("instance.low", low))
+    assert str(info.value) == message
+
+
+@pytest.mark.parametrize("path,value,message,refused", [
+    ("instance.mu_high", [True, 0.5, 0.25], "instance.mu_high[0] = true: must be a number", True),
+    ("params.s0", False, "params.s0 = false: must be an integer", False),
+    ("params.gama", {"x": True}, "params.gama = { x = true }: unknown key (did you mean gamma?)", {"x": True}),
+    ("instance.low.signs", [1, True, -1], "instance.low.signs[1] = true: must be +1 or -1", True),
+])
+def test_a_refused_value_is_printed_as_toml_spells_it(path, value, message, refused):
+    """TOML's true, false and inline tables, not Python's True and {'x': True}; the value itself is kept."""
+    with pytest.raises(TaccInputError) as info:
+        parse_config(with_(path, value))
+    assert str(info.value) == message
+    assert info.value.value is refused or info.value.value == refused

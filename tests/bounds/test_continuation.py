@@ -300,3 +300,20 @@ def test_last_count_with_a_huge_s0_reads_two_ranges():
     assert want > 0
     assert continuation_last_count(m, 0, s0=s0, eta=eta, gamma=gamma, limit=limit) == want
     assert continuation_last_count(m, 0, s0=s0, eta=eta, gamma=1e6, limit=limit) == 0
+
+
+def test_the_reason_a_last_count_and_rho_max_do_not_apply():
+    """No count passes (S0 = 0, or no gain reaches 2 eta gamma): each arm's rho_max has a reason, the instance's
+    too; where the test passes at some count, none (its rho_max is a number)."""
+    from bounds import load_config, config_to_dict, parse_config
+    d = config_to_dict(load_config("set-a"))
+    d["instance"]["means"]["n_arms"] = 3
+    d["params"]["s0"] = 0
+    c = continuation_of(analyze(parse_config(d)))
+    assert c.last_count == (0, 0, 0) and "S0 = 0" in c.no_count_reason
+    assert c.rho_max_reason(1) == c.no_count_reason == c.instance_rho_max_reason
+    d["params"].update(s0=10, eta=0.9999999)
+    c = continuation_of(analyze(parse_config(d)))
+    assert c.last_count == (0, 0, 0) and "passes at no low count 1..T - 1" in c.instance_rho_max_reason
+    fires = continuation_of(analyze(load_config("llm-residual")))
+    assert fires.instance_rho_max_reason is None and all(fires.rho_max_reason(k) is None for k in range(4))

@@ -135,3 +135,59 @@ def test_an_infinite_quantity_prints_its_reason_in_the_table(tmp_path):
     p.write_text(TIES)
     text = render(analyze(load_config(p)))
     assert " = inf: " not in text
+
+
+def test_the_assumption_table_never_says_yes_for_an_assumption_it_did_not_check(tmp_path):
+    """A table model whose certificate is exceeded (ass:plugin fails; tacc check says FAILED) got an assumption
+    table of tacc bounds that was all "yes": ass:plugin and ass:mono-cert are not decided here, so they are "not
+    checked" (null with the reason in the JSON), and what is decided can say FAILED (sigma 2: the noise)."""
+    from bounds import dump_config, parse_config
+    from reports._bounds_view import NOT_CHECKED, render, to_record
+    d = {"name": "tb-bad", "instance": {"mu_high": [0.75, 0.5, 0.25], "low": {
+        "model": "table", "mean_low": [[0.5, 0.75], [0.5, 0.5], [0.25, 0.25]],
+        "certificate": [[0.0, 0.0], [0.0, 0.0], [0.0, 0.0]]}},
+        "costs": {"low": 1.0, "high": 10.0}, "params": {"budget": 20000, "gamma": 0.063, "eta": 1e-4, "s0": 10}}
+    p = tmp_path / "tb.toml"
+    p.write_text(dump_config(parse_config(d)))
+    a = analyze(load_config(p))
+    rec = to_record(a)["assumptions"]
+    assert rec["plugin"]["value"] is None and rec["plugin"]["value_reason"] == NOT_CHECKED.format(label="ass:plugin")
+    assert rec["mono_cert"]["value"] is None and rec["noise_scale"]["value"] is True
+    text = render(a)
+    table = text[text.index("assumption "):text.index("per arm")]
+    assert "yes" not in table and "plugin               not checked  ass:plugin" in table
+    assert "only tacc check CONFIG decides" in text
+    d["instance"]["noise"] = {"model": "gaussian", "sigma": 2.0}
+    p.write_text(dump_config(parse_config(d)))
+    noisy = analyze(load_config(p))
+    assert to_record(noisy)["assumptions"]["noise_scale"]["value"] is False
+    assert "noise_scale          FAILED" in render(noisy)
+
+
+def test_a_continuation_that_fires_at_no_rho_has_no_last_count_and_no_rho_max(tmp_path):
+    """S0 = 0 (and eta near 1): the test passes at no count, and the table printed "last count 0", "rho max 0",
+    "largest rho at which it can fire: 0", the JSON rho_max 0.0 with no reason. They do not apply: "-" / "none"
+    in the text, null with the reason in the JSON; an instance where it fires keeps its numbers."""
+    import json
+
+    from bounds import config_to_dict, parse_config
+    from reports._bounds_view import render, to_json
+    for change in ({"s0": 0}, {"eta": 0.9999999}):
+        d = config_to_dict(load_config("set-a"))
+        d["instance"]["means"]["n_arms"] = 4
+        d["params"].update(change)
+        a = analyze(parse_config(d))
+        cont = json.loads(to_json(a))["continuation"]
+        assert cont["rho_max"] is None and cont["rho_max_reason"].startswith("none: ")
+        arms = cont["arms"]
+        assert arms["last_count"] == [None] * 4 and arms["rho_max"] == [None] * 4
+        assert list(arms["last_count_reason"].values()) == [[0, 1, 2, 3]]
+        assert list(arms["rho_max_reason"].values()) == [[0, 1, 2, 3]]
+        text = render(a)
+        assert "largest rho at which it can fire: none" in text
+        rows = text[text.index("arm  class    tau  window"):].splitlines()[2:6]
+        assert all(r.split()[-2:] == ["-", "-"] for r in rows), rows
+    fires = analyze(load_config("llm-residual"))
+    cont = json.loads(to_json(fires))["continuation"]
+    assert cont["rho_max"] > 0 and "rho_max_reason" not in cont and "rho_max_reason" not in cont["arms"]
+    assert all(isinstance(x, int) and x > 0 for x in cont["arms"]["last_count"])

@@ -119,3 +119,31 @@ def test_every_printed_reproducer_reproduces_its_verdict(tmp_path, monkeypatch, 
         assert main(argv) == 1
         assert [(w["claim"], w["policy"], w["seed"]) for w in _strict_json(again)["violations"]] == [
             (v["claim"], v["policy"], v["seed"])]
+
+
+def test_junit_skipped_cases_say_why_as_the_text_does(tmp_path, capsys):
+    """A skipped JUnit case carries the failed assumption with its witness (it carried only "NOT_APPLICABLE"), and
+    an off-event case says the confidence event failed, with the number of runs."""
+    from xml.etree import ElementTree as ET
+
+    junit = tmp_path / "j.xml"
+    assert main(["check", _broken_plugin(tmp_path), "--policy", "tacc", "--seeds", "2", "--evidence", "0",
+                 "--reproducers", str(tmp_path / "rep"), "--junit", str(junit)]) == 0
+    skipped = {c.get("classname"): c.find("skipped").get("message") for c in ET.parse(junit).getroot()
+               if c.find("skipped") is not None}
+    high = skipped["prop:analysis-high-selection.high-count"]
+    assert high.startswith("NOT_APPLICABLE: NOT_APPLICABLE on broken-plugin: ass:plugin failed (the certificate is "
+                           "exceeded at arm 1, n = 2")
+    assert "witness {'arm': 1, 'n': 2" in high and high.endswith("[2 run(s)]")
+    # rho far below rho_min: the event fails on every run, so the theorem's case is skipped as OFF_EVENT
+    d = parse_config({"name": "off-event", "instance": {"mu_high": [0.9, 0.5], "low": {
+        "model": "power_decay", "zeta": 0.2, "r": 0.5, "signs": [1, 1]}}, "costs": {"low": 1.0, "high": 10.0},
+        "params": {"budget": 2000, "rho": 0.001, "gamma": 0.1, "eta": 1e-4, "s0": 3}})
+    path = tmp_path / "off.toml"
+    path.write_text(dump_config(d))
+    assert main(["check", str(path), "--policy", "tacc", "--seeds", "2", "--evidence", "0",
+                 "--reproducers", str(tmp_path / "rep2"), "--junit", str(junit)]) == 0
+    cases = {c.get("classname"): c.find("skipped") for c in ET.parse(junit).getroot()}
+    theorem = cases["thm:analysis-main-regret.theorem"]
+    assert theorem is not None and theorem.get("message") == (
+        "OFF_EVENT: OFF_EVENT on off-event (tacc): the confidence event of lem:ci failed [2 run(s)]")

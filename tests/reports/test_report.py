@@ -402,3 +402,36 @@ def test_a_vacuous_run_has_no_point_in_the_tightness_data():
     w = R(claim="rdfe-theorem", judged=True, vacuous=False, ratio=0.25)
     assert tightness_ratios(R(summaries=[s], verdicts=[v])) == {"rdfe-theorem (thm:app-rdfe-regret)": []}
     assert tightness_ratios(R(summaries=[s], verdicts=[v, w])) == {"rdfe-theorem (thm:app-rdfe-regret)": [0.25]}
+
+
+def _theorem_res(holds, off_event, not_applicable=0, violated=0, mean=5591.02, bound=172.0):
+    counts = {"HOLDS": holds, "VIOLATED": violated, "OFF_EVENT": off_event, "NOT_APPLICABLE": not_applicable,
+              "UNDECIDED": 0, "NOTHING_TO_MEASURE": 0}
+    claim = {"key": "theorem", "label": "thm:analysis-main-regret", "counts": counts, "max_ratio": None,
+             "max_ratio_all": None, "vacuous": 0}
+    runs = holds + off_event + not_applicable + violated
+    return {"certificate": {"claims": [claim]}, "runs_at_full_budget": runs, "seeds": list(range(runs)),
+            "policies": ["tacc"], "assumptions": {}, "identical_runs": [], "non_monotone_bounds": [],
+            "classes_after_run": {}, "delta": 0.05, "vacuous": [],
+            "theorem": {"tacc_mean": mean, "bound_prior": bound, "bound_all_cd": bound},
+            "event": {"tacc": {"policy": "tacc", "runs": runs, "failures": off_event, "frequency": off_event / runs}}}
+
+
+def test_a_mean_regret_above_the_bound_says_the_runs_are_off_the_event():
+    """rho = 0.01 (rho_small): every TACC run OFF_EVENT; "3250.6% of the theorem's bound" was written as if the
+    theorem were contradicted. The sentence says how many runs are outside the theorem and why."""
+    from reports._report import _conclusions
+    text = " ".join(_conclusions(_theorem_res(0, 5)))
+    assert "3250.6% of the theorem's bound" in text
+    assert ("All 5 of TACC's runs this mean averages are outside thm:analysis-main-regret, which states nothing about "
+            "them: 5 OFF_EVENT (the confidence event of lem:ci failed on the run), so the excess over the bound is no "
+            "counterexample to the theorem.") in text
+    some = " ".join(_conclusions(_theorem_res(3, 2)))
+    assert "2 of the 5 of TACC's runs" in some and "on the other 3 the theorem HOLDS on 3 and is VIOLATED on 0" in some
+    assert "the excess of the mean comes from the runs outside it" in some
+    na = " ".join(_conclusions(_theorem_res(0, 0, not_applicable=4, mean=10.0)))
+    assert "All 4 of TACC's runs" in na and "4 NOT_APPLICABLE" in na and "counterexample" not in na
+    # every run on the event: the sentence is as before, nothing added
+    plain = [s for s in _conclusions(_theorem_res(5, 0, mean=10.0)) if "mean regret" in s]
+    assert plain == ["At the full budget TACC's mean regret is 10, 5.8% of the theorem's bound with every C arm in H "
+                     "(172) and 5.8% of its smallest form, every C arm in C^d (172)."]
