@@ -20,6 +20,7 @@ import numpy as np
 
 from bounds import TaccInputError, analyze, confirmation_count, continuation_window, refine_partition
 from reports._bounds_view import OPTIMAL_NO_COUNT_BOUND, tied_sentence
+from reports._estimate import rounds_bound
 from reports._tables import fmt, fmt_apart, reason_of, table
 from simulate import HIGH, LOW, make_problem, run
 
@@ -116,7 +117,9 @@ def explain(config, policy: str = "tacc", seed: int = 0, *, engine: str = "fast"
     """Run ``policy`` on ``config`` with seed ``seed`` (trace kept) and tell each arm's story."""
     a = analyze(config)
     problem = make_problem(config)
-    rec = run(problem, policy, seed, engine=engine, trace=True)
+    # the trace allocated from the policy's rounds bound: the run is made once (a run that could pass 2^17 rounds
+    # was first made untraced to learn its length)
+    rec = run(problem, policy, seed, engine=engine, trace=True, rounds_bound=rounds_bound(config, policy))
     p = config.params
     K = problem.n_arms
     window = continuation_window(a.instance.low, n_gamma=a.n_gamma, s0=p.s0, eta=p.eta, gamma=p.gamma,

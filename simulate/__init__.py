@@ -16,7 +16,7 @@ from simulate._asktell import Recommendation, Thresholds, recommend, thresholds
 from simulate._cache import RunCache, run_key
 from simulate._certificate import TabulatedBound, bound_from_certificate, check_mismatch_bound
 from simulate._engine import ENGINES, run
-from simulate._errors import TaccStateError
+from simulate._errors import RunStopped, TaccStateError, stop_flag
 from simulate._fast import run_fast
 from simulate._fingerprint import code_fingerprint, fingerprint_of
 from simulate._frame import (ARM_COLUMNS, DAMAGED_COLUMNS, FORMATS, INDEX_COLUMNS, RUN_COLUMNS, RunFrames,
@@ -39,7 +39,7 @@ from simulate._ucb import LowImproving, SingleFidelityUcb, Ucb, WeakFixed
 __all__ = [
     "RunCache", "run_key", "EXECUTORS", "Task", "connect", "iter_runs", "iter_tasks", "parse_seeds", "run_tasks",
     "tasks_for",
-    "ENGINES", "run",
+    "ENGINES", "run", "RunStopped", "stop_flag",
     "run_fast", "LucbStatic", "HIGH", "LOW", "Action", "Policy", "Problem", "config_key", "make_problem",
     "Rdfe", "RdfeOracle", "RdfePhase", "RunRecord", "Violation", "default_checkpoints", "regret_shares",
     "run_reference", "POLICIES", "make_policy", "policy_class", "RewardTable", "MeanSchedule", "mean_schedule",

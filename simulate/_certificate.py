@@ -2,7 +2,7 @@
 
 A policy reads B_k(n) only at the low counts a run can reach, n = 1..L with L = min(N_gamma, T_Lambda) + S_0 + 1
 (TACC's low count never passes N_gamma + S_0, and the continuation test looks at most S_0 further; the same
-range :attr:`simulate.Problem.bias_length` tabulates). Over that range a given B_k must be a finite,
+range :attr:`simulate.Problem.bias_length` answers). Over that range a given B_k must be a finite,
 nonnegative, nonincreasing function of n, exactly: B_k(n + 1) > B_k(n) by a single ulp is refused
 (``ass:plugin`` defines it as a supremum over s >= n, which is nonincreasing, and what ``bounds`` computes,
 ``bounds.mismatch_bound`` and every model's ``mismatch_bound``, is exactly nonincreasing); a violation is refused

@@ -13,7 +13,8 @@ __all__ = ["ENGINES", "run"]
 ENGINES = ("fast", "reference")
 
 
-def run(problem, policy: str, seed: int, *, engine: str = "fast", checkpoints=None, trace: bool = False) -> RunRecord:
+def run(problem, policy: str, seed: int, *, engine: str = "fast", checkpoints=None, trace: bool = False,
+        stop=None, rounds_bound: int | None = None) -> RunRecord:
     """Run ``policy`` on ``problem`` with the reward table of ``seed`` (a nonnegative int).
 
     Args:
@@ -23,11 +24,17 @@ def run(problem, policy: str, seed: int, *, engine: str = "fast", checkpoints=No
         engine: ``fast`` or ``reference``.
         checkpoints: budgets at which to record the regret so far (default: 16 evenly spaced).
         trace: keep (arm, fidelity) of every round (for small runs).
+        stop: a flag (:func:`simulate.stop_flag`) another thread sets to end the run early: the run then raises
+            :class:`simulate.RunStopped` and gives no record (the fast engine reads the flag every 65,536 rounds).
+        rounds_bound: with ``trace``, a bound on the run's rounds: the fast engine allocates the trace from it
+            instead of making a run that could pass 2^17 rounds twice to learn its length (a bound below the
+            run's rounds costs that second run, never a different record).
     """
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
         raise TaccInputError("seed", seed, "must be an int in [0, 2**63)")
     if engine == "fast":
-        return run_fast(problem, policy, seed, checkpoints=checkpoints, trace=trace)
+        return run_fast(problem, policy, seed, checkpoints=checkpoints, trace=trace, stop=stop,
+                        rounds_bound=rounds_bound)
     if engine == "reference":
-        return run_reference(problem, policy, seed, checkpoints=checkpoints, trace=trace)
+        return run_reference(problem, policy, seed, checkpoints=checkpoints, trace=trace, stop=stop)
     raise TaccInputError("engine", engine, f"must be one of {', '.join(ENGINES)}")

@@ -1,8 +1,11 @@
-"""The error for a policy driven out of order (a misuse of its state, not a bad value)."""
+"""The error for a policy driven out of order (a misuse of its state, not a bad value), and the end of a run
+stopped from another thread."""
 
 from __future__ import annotations
 
-__all__ = ["TaccStateError"]
+import numpy as np
+
+__all__ = ["TaccStateError", "RunStopped", "stop_flag"]
 
 
 class TaccStateError(RuntimeError):
@@ -21,3 +24,23 @@ class TaccStateError(RuntimeError):
         self.call = call
         self.state = state
         super().__init__(f"{call}() called out of order: {state}")
+
+
+def stop_flag() -> np.ndarray:
+    """A new stop flag for :func:`simulate.run` (``stop=``): a one-element int8 array, 0 until another thread sets
+    ``flag[0] = 1`` to end the run."""
+    return np.zeros(1, dtype=np.int8)
+
+
+class RunStopped(Exception):
+    """A run ended early because its stop flag was set (``simulate.run(..., stop=flag)``): it is unfinished, so
+    there is no record of it (none is returned, none stored).
+
+    Attributes:
+        policy, seed: the run.
+        rounds: the rounds it had made when it stopped.
+    """
+
+    def __init__(self, policy: str, seed: int, rounds: int):
+        self.policy, self.seed, self.rounds = policy, seed, rounds
+        super().__init__(f"the run of {policy} on seed {seed} was stopped after {rounds} rounds (no record)")

@@ -6,7 +6,8 @@ same order, so their records are equal to the reference engine's (tested for eve
 
 Cost per round: with ell fixed for the run only the queried arm's index moves, so the argmax is a tournament
 tree (winner per node, ties to the lower index, as ``np.argmax``): O(log K) per round. Memory: O(K) arrays,
-the checkpoint snapshots, the B_k rows (shared between arms with equal B_k), and a trace only when asked for.
+the checkpoint snapshots, the B_k rows over the low counts a run reaches (shared between arms with equal B_k;
+``Problem.bias_width``), and a trace only when asked for.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import math
 import numpy as np
 
 from simulate._compile import compiled
+from simulate._errors import RunStopped
 from simulate._rdfe import RdfePhase
 from simulate._record import (FIDELITY_NAMES, RunRecord, Violation, default_checkpoints, record_from_arrays,
                               regret_sums, regret_summary)
@@ -27,8 +29,16 @@ from simulate._schedule import schedule_mean
 __all__ = ["run_fast"]
 
 _NO_TRACE = np.zeros((0, 2), dtype=np.int32)
+#: the stop flag of a run nobody stops (never written)
+_NEVER = np.zeros(1, dtype=np.int8)
+#: the compiled loop reads its stop flag when the round count is a multiple of this (a mask and a branch per round,
+#: a memory read every 65,536 rounds: 3 ms at 50 ns per round, 33 ms at the slowest rounded-up 500 ns)
+_STOP_EVERY = 1 << 16
 #: a trace is allocated for every round the budget allows up to this many rows (1 MiB); beyond, for the run's rounds
 _TRACE_ROWS_AT_ONCE = 1 << 17
+#: with a caller's bound on the run's rounds (``rounds_bound``), the trace is allocated for that bound up to this many
+#: rows (1 GiB; the pages a run does not reach are never touched); beyond, the run is first made untraced as above
+_TRACE_ROWS_BOUNDED = 1 << 27
 
 
 # ------------------------------------------------------------------------------------------- tournament tree
@@ -123,9 +133,9 @@ I_AUX, I_BASE = 2, 6                              # arm_i[k, I_AUX + j]: observe
 
 
 @compiled(nogil=True)    # runs in a thread while the main thread waits interruptibly (simulate._runner)
-def _run(family, continuation, fidelity, rows, row_of, eta, gamma, s0, units, rdfe, st, cnt, aux, sums, truth_low,
+def _run(family, continuation, fidelity, rows, row_of, ends, eta, gamma, s0, units, rdfe, st, cnt, aux, sums, truth_low,
          cps, snaps, viol, trace, mu, sched, noise, sigma, seed, bases, ell, n_gamma, tau, cost_low, cost_high, gaps,
-         shares, at, work):
+         shares, at, work, stop):
     """One loop for every policy: the start, then select (by family), the budget check, the query with its
     bookkeeping (written once, here, so the compiled loop keeps its state in registers), and the one-arm index
     update. The budget check and the checkpoints count in exact integer units (``bounds.cost_units``):
@@ -141,8 +151,13 @@ def _run(family, continuation, fidelity, rows, row_of, eta, gamma, s0, units, rd
     observer's columns (continuation, threshold count, high in window, high before threshold), ``sums``,
     ``truth_low``; ``bases`` gets the reward table's keys of ``seed``. At the end the regret numbers are
     computed here too (``simulate._record.regret_sums``: ``shares``, ``at``, and ``st[3]`` the regret, ``st[4]``
-    1 when every sum was finite)."""
+    1 when every sum was finite).
+
+    ``stop`` is a one-element array another thread may set (nonzero): the loop reads it every ``_STOP_EVERY``
+    rounds and, if set, ends there with ``st[0] = 1``: the run is unfinished and its arrays are no record
+    (:func:`run_fast` raises :class:`simulate.RunStopped`)."""
     K = mu.size
+    st[0] = 0.0
     prefix, prefix_len, tail_c, tail_a, n0, r, clip, power = sched
     arm_f = np.zeros((K, 8))
     arm_i = np.zeros((K, 8), dtype=np.int64)
@@ -179,7 +194,11 @@ def _run(family, continuation, fidelity, rows, row_of, eta, gamma, s0, units, rd
     units_low, units_high, units_budget = units[0], units[1], units[2]
     cost, rounds, ci, step = 0, 0, 0, 0
     vk, vm, vn = -1, -1, -1
+    stop_mask = _STOP_EVERY - 1
     while True:
+        if (rounds & stop_mask) == 0 and stop[0] != 0:             # another thread asked the run to end
+            st[0] = 1.0
+            break
         # ---- select an arm and a fidelity
         cont = False
         selected = step >= start_len
@@ -195,7 +214,7 @@ def _run(family, continuation, fidelity, rows, row_of, eta, gamma, s0, units, rd
             if n_low < n_gamma:
                 m = LOW
             elif (continuation and arm_i[k, I_AUX] < s0 and continuation_gain_passes(
-                    rows[row, n_low - 1], rows[row, n_low + s0 - arm_i[k, I_AUX] - 1], eta, gamma)):
+                    rows[row, n_low - 1], ends[row], eta, gamma)):     # B_k(N_gamma + S0): Problem.continuation_end
                 m = LOW
                 cont = True
             else:
@@ -278,7 +297,7 @@ def _run(family, continuation, fidelity, rows, row_of, eta, gamma, s0, units, rd
                     arm_i[k, I_AUX + 3] += 1
                 elif n_low < arm_f[k, F_TAU]:
                     arm_i[k, I_AUX + 2] += 1
-        if tracing:
+        if tracing and rounds < trace.shape[0]:                    # past its rows: made again (run_fast)
             trace[rounds, 0] = k
             trace[rounds, 1] = m
         n = arm_i[k, m] + 1
@@ -416,7 +435,10 @@ class _Plan:
         self.units = (acct.low, acct.high, acct.budget)
         self.cps_units = problem.checkpoint_units(cps)
         # TACC and DNC read B_k(n); the static rules the bias zeta_k = B_k(1) (MF-UCB, LUCB); unused otherwise
-        rows, row_of = problem.bias_table if policy in ("tacc", "dnc") else problem.static_bias_table
+        if policy in ("tacc", "dnc"):
+            (rows, row_of), ends = problem.bias_table, problem.continuation_end
+        else:
+            (rows, row_of), ends = problem.static_bias_table, problem.static_continuation_end
         if policy == "rdfe":
             self.plan = problem.rdfe_plan
         else:
@@ -424,7 +446,7 @@ class _Plan:
         self.R = self.plan[0].shape[1]
         family = (FAMILY_TWO_FIDELITY if policy in ("tacc", "dnc", "mf-ucb") else FAMILY_LUCB if policy == "lucb"
                   else FAMILY_RDFE if policy == "rdfe" else FAMILY_SINGLE)
-        self.head = (family, policy == "tacc", getattr(cls, "fidelity", LOW), rows, row_of, problem.eta,
+        self.head = (family, policy == "tacc", getattr(cls, "fidelity", LOW), rows, row_of, ends, problem.eta,
                      problem.gamma, problem.s0)
         self.mu = np.ascontiguousarray(problem.instance.mu_high, dtype=float)
         self.sched = (s.prefix, s.prefix_len, s.c, s.a, s.n0, s.r, s.clip, s.power)
@@ -487,9 +509,17 @@ def _phases(info, ph_active, ph_done, ph_ucb, ph_lcb, ph_cost, ph_state) -> tupl
     return tuple(out)
 
 
-def run_fast(problem, policy: str, seed: int, *, checkpoints=None, trace: bool = False) -> RunRecord:
-    """Run ``policy`` on ``problem`` with the reward table of ``seed`` in the compiled engine."""
+def run_fast(problem, policy: str, seed: int, *, checkpoints=None, trace: bool = False, stop=None,
+             rounds_bound: int | None = None) -> RunRecord:
+    """Run ``policy`` on ``problem`` with the reward table of ``seed`` in the compiled engine.
+
+    ``stop``: a one-element int8 array (:func:`simulate.stop_flag`) another thread may set to a nonzero value to
+    end the run within 65,536 rounds; a run so ended raises :class:`simulate.RunStopped` (it has no record).
+    ``rounds_bound``: with ``trace``, the most rounds the caller knows the run can make (``tacc explain``: the
+    policy's bound from its algorithm), so the trace is allocated at once; a run that makes more is made again
+    with its own length (the record is the same either way)."""
     plan = _plan(problem, policy, checkpoints)
+    flag = _NEVER if stop is None else stop
     try:
         w = plan.free.pop()
     except IndexError:
@@ -498,14 +528,24 @@ def run_fast(problem, policy: str, seed: int, *, checkpoints=None, trace: bool =
     if trace:
         # a trace row per round the run can make; where that bound is large (budget / cheapest cost: 10^12 rows,
         # 7 TiB, on a budget of 10^12 whose runs end after 17,783 rounds on high queries of cost 10^9), the same
-        # seed is first run untraced to learn its own length (runs are a pure function of the seed)
+        # seed is first run untraced to learn its own length (runs are a pure function of the seed), unless the
+        # caller bounds its rounds
         rows = plan.max_rounds
-        if rows > _TRACE_ROWS_AT_ONCE:
-            rows = run_fast(problem, policy, seed, checkpoints=checkpoints).rounds + 1
+        if rounds_bound is not None:
+            rows = min(rows, int(rounds_bound) + 1)
+        if rows > (_TRACE_ROWS_AT_ONCE if rounds_bound is None else _TRACE_ROWS_BOUNDED):
+            rows = run_fast(problem, policy, seed, checkpoints=checkpoints, stop=stop).rounds + 1
         tr = np.zeros((rows, 2), dtype=np.int32)
     before, middle, after = w.args
-    _run(*before, tr, *middle, int(seed), *after)
+    _run(*before, tr, *middle, int(seed), *after, flag)
     st, viol = w.st.tolist(), w.viol.tolist()
+    if st[0]:                                        # ended by its stop flag: unfinished, no record
+        plan.free.append(w)
+        raise RunStopped(policy, int(seed), int(st[1]))
+    if trace and int(st[1]) > tr.shape[0]:           # more rounds than the caller's bound: again, its own length
+        plan.free.append(w)
+        return run_fast(problem, policy, seed, checkpoints=checkpoints, trace=True, stop=stop,
+                        rounds_bound=int(st[1]))
     rounds, n_snaps, regret = int(st[1]), int(st[2]), st[3]
     if not st[4]:                                    # a sum that is not finite: math.fsum decides it
         regret = regret_summary(plan.gaps, plan.cost_low, plan.cost_high, w.cnt[0], w.cnt[1], w.snaps, n_snaps,

@@ -108,7 +108,7 @@ class Problem:
     # ------------------------------------------------------------------ tables the policies read
     @functools.cached_property
     def bias_length(self) -> int:
-        """The counts n with B_k(n) tabulated: 1..min(N_gamma, T) + S0 + 1.
+        """L = min(N_gamma, T) + S0 + 1: the counts n at which a TACC-family policy may read B_k(n) (:meth:`bias`).
 
         TACC's and DNC's low count never passes min(N_gamma, T) + S0 (low queries past N_gamma are continuation
         pulls, at most S0), and the continuation test looks at most S0 further, to N_gamma + S0.
@@ -116,15 +116,27 @@ class Problem:
         return bias_length(self.n_gamma, self.horizon, self.s0)
 
     @functools.cached_property
-    def bias_table(self) -> tuple[np.ndarray, np.ndarray]:
-        """(rows, row_of): B_k(n) = rows[row_of[k], n - 1] for 1 <= n <= ``bias_length``.
+    def bias_width(self) -> int:
+        """W = min(L, floor(Lambda / lambda^(L))) (at least 1): the counts n = 1..W with B_k(n) in :attr:`bias_table`.
 
-        Arms with identical B_k share a row (all arms do under power decay), so memory is O(distinct rows); an arm
-        whose model says it has the B_k of an arm met before (``mismatch_bound_classes``) is not tabulated again
-        (Set B's 500 arms: one row computed, not 500, 0.3 s of each problem).
+        No arm's low count passes the low queries the budget pays for (floor(Lambda / lambda^(L)), in the exact
+        units of the budget check), so a run reads B_k at its own count only there; the one count past it a run
+        may read is the continuation window's far end, :attr:`continuation_end`. With S0 far beyond the budget
+        (S0 = 10^8 on a budget of 128,000 queries) L was 10^8 counts and the table gigabytes; W is the budget's.
         """
-        model, n = self.instance.low, np.arange(1, self.bias_length + 1)
+        return max(1, min(self.bias_length, self.units.budget // self.units.low))
+
+    @functools.cached_property
+    def _bias_rows(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(rows, row_of, ends): B_k(1..W) per distinct row, and each row's B_k(N_gamma + S0), from one vector call
+        of the model per arm over the counts 1..W and N_gamma + S0 (so each value is the one a call over 1..L gave:
+        the models compute count by count)."""
+        model, width = self.instance.low, self.bias_width
+        reached = self.n_gamma <= self.units.budget // self.units.low   # a run can make a continuation test
+        n = np.arange(1, width + 2, dtype=np.int64)
+        n[-1] = self.n_gamma + self.s0 if reached else width
         rows: list[np.ndarray] = []
+        ends: list[float] = []
         index: dict[bytes, int] = {}
         row_of = np.zeros(self.n_arms, dtype=np.int64)
         classes = model.mismatch_bound_classes()
@@ -137,20 +149,58 @@ class Problem:
             b = np.ascontiguousarray(model.mismatch_bound(k, n), dtype=float)
             row_of[k] = index.setdefault(b.tobytes(), len(rows))
             if row_of[k] == len(rows):
-                rows.append(b)
+                rows.append(b[:width])
+                ends.append(float(b[width]))
             if label is not None:
                 row_of_class[label] = int(row_of[k])
-        table = np.stack(rows)
-        table.setflags(write=False)
-        row_of.setflags(write=False)
-        return table, row_of
+        table, end = np.ascontiguousarray(np.stack(rows)), np.array(ends, dtype=float)
+        for a in (table, row_of, end):
+            a.setflags(write=False)
+        return table, row_of, end
+
+    @functools.cached_property
+    def bias_table(self) -> tuple[np.ndarray, np.ndarray]:
+        """(rows, row_of): B_k(n) = rows[row_of[k], n - 1] for 1 <= n <= ``bias_width``.
+
+        Arms with identical B_k share a row (all arms do under power decay), so memory is O(distinct rows x W); an
+        arm whose model says it has the B_k of an arm met before (``mismatch_bound_classes``) is not tabulated again
+        (Set B's 500 arms: one row computed, not 500, 0.3 s of each problem).
+        """
+        rows, row_of, _ = self._bias_rows
+        return rows, row_of
+
+    @functools.cached_property
+    def continuation_end(self) -> np.ndarray:
+        """B_k(N_gamma + S0) per row of :attr:`bias_table` (read-only): the far end of TACC's continuation window.
+
+        TACC's continuation test (``eq:continuation-gain``) at arm k compares B_k(N) with B_k(N + s) for
+        1 <= s <= S0 - A_k, N its low count; B_k is nonincreasing, so the test passes iff it passes at the largest s,
+        and N - A_k = N_gamma whenever the test is made (the low count reaches N_gamma, N_gamma >= 1, by ordinary
+        low queries, and passes it only by continuation pulls), so N + S0 - A_k = N_gamma + S0: one count per arm.
+        When no run can make the test (N_gamma > floor(Lambda / lambda^(L))) the entry is B_k(W), never read.
+        """
+        return self._bias_rows[2]
 
     def bias(self, k: int, n: int) -> float:
-        """B_k(n) from :attr:`bias_table` (what TACC and DNC read)."""
+        """B_k(n) for 1 <= n <= ``bias_length`` (what TACC and DNC read): from :attr:`bias_table` for
+        n <= ``bias_width``, from :attr:`continuation_end` at N_gamma + S0, and past W otherwise from arm k's
+        B_k(W + 1..L), tabulated the first time one is asked for: only the step form's continuation test reads
+        them (it tries s = 1, 2, ... up to the first that passes; the fast engine reads the far end alone)."""
         if not 1 <= n <= self.bias_length:
             raise TaccInputError("n", n, f"B_k is tabulated for 1 <= n <= {self.bias_length}")
         rows, row_of = self.bias_table
-        return float(rows[row_of[k], n - 1])
+        width = rows.shape[1]
+        if n <= width:
+            return float(rows[row_of[k], n - 1])
+        if n == self.n_gamma + self.s0 and self.n_gamma <= self.units.budget // self.units.low:
+            return float(self.continuation_end[row_of[k]])
+        beyond = self.__dict__.setdefault("_bias_beyond", {})
+        if k not in beyond:
+            b = np.ascontiguousarray(self.instance.low.mismatch_bound(
+                k, np.arange(width + 1, self.bias_length + 1, dtype=np.int64)), dtype=float)
+            b.setflags(write=False)
+            beyond[k] = b
+        return float(beyond[k][n - width - 1])
 
     @functools.cached_property
     def static_bias(self) -> np.ndarray:
@@ -187,6 +237,14 @@ class Problem:
         rows.setflags(write=False)
         row_of.setflags(write=False)
         return rows, row_of
+
+    @functools.cached_property
+    def static_continuation_end(self) -> np.ndarray:
+        """:attr:`continuation_end` laid out for :attr:`static_bias_table` (zeros: the static rules have no
+        continuation branch; read-only, as the other, so the compiled loop compiles once)."""
+        end = np.zeros(self.n_arms)
+        end.setflags(write=False)
+        return end
 
     @functools.cached_property
     def schedule(self) -> MeanSchedule:

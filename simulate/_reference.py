@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from simulate._errors import RunStopped
 from simulate._policy import HIGH, LOW, Action, Policy
 from simulate._record import (FIDELITY_NAMES, RunRecord, Violation, default_checkpoints, record_from_arrays,
                               regret_summary)
@@ -82,12 +83,13 @@ def build_record(problem, name: str, seed: int, *, n_low, n_high, continuation, 
                               None if trace is None else tuple((int(k), int(m)) for k, m in trace))
 
 
-def run_reference(problem, policy: str | Policy, seed: int, *, checkpoints=None, trace: bool = False) -> RunRecord:
+def run_reference(problem, policy: str | Policy, seed: int, *, checkpoints=None, trace: bool = False,
+                  stop=None) -> RunRecord:
     """Run ``policy`` on ``problem`` with the reward table of ``seed``, one step-form query at a time.
 
     ``policy`` is a name of :data:`simulate.POLICIES`, or a fresh step-form :class:`Policy` instance (your own
     policy, or a deliberately broken one for the mutant tests of ``certify``); the record's ``policy`` is its
-    ``name``.
+    ``name``. ``stop``: as :func:`simulate.run_fast`'s (read before every query).
     """
     pol = make_policy(policy, problem) if isinstance(policy, str) else policy
     policy = pol.name
@@ -96,7 +98,7 @@ def run_reference(problem, policy: str | Policy, seed: int, *, checkpoints=None,
     mu = problem.instance.mu_high
     cps = default_checkpoints(problem.budget) if checkpoints is None else tuple(checkpoints)
     obs = _Observer(problem, cps, trace)
-    while (a := pol.select()) is not None:
+    while not (stop is not None and stop[0]) and (a := pol.select()) is not None:
         k, m = a.arm, a.fidelity
         n = int((pol.n_low if m == LOW else pol.n_high)[k]) + 1
         mean = sched.mean(k, n) if m == LOW else float(mu[k])
@@ -104,6 +106,8 @@ def run_reference(problem, policy: str | Policy, seed: int, *, checkpoints=None,
         obs.before(pol, a)
         pol.update(k, m, y)
         obs.after(pol, a, mean)
+    if stop is not None and stop[0]:                 # ended by its stop flag: unfinished, no record
+        raise RunStopped(policy, int(seed), int(pol.rounds))
     cont = getattr(pol, "continuation_pulls", np.zeros(problem.n_arms, dtype=np.int64))
     return build_record(problem, policy, seed, n_low=pol.n_low, n_high=pol.n_high, continuation=cont,
                         threshold=obs.threshold, window=obs.window, early=obs.early, cost=pol.cost, rounds=pol.rounds,

@@ -178,3 +178,17 @@ def test_the_timeline_legend_covers_no_label(arms, tmp_path):
     assert covered == []
     assert not legend.overlaps(ax.get_window_extent(r))                  # nor the runs drawn
     assert fig.bbox.contains(legend.x0, legend.y0) and fig.bbox.contains(legend.x1, legend.y1)
+
+
+def test_a_long_traced_run_is_made_once(monkeypatch):
+    """A run that could pass 2^17 rounds (a budget of 10^6 low queries) was made twice, first untraced to learn
+    its length; the trace is now allocated from the policy's rounds bound (``reports._estimate.rounds_bound``)."""
+    import simulate._fast as fast
+
+    config = default_config()
+    config = dataclasses.replace(config, params=dataclasses.replace(config.params, budget=1_000_000))
+    made = []
+    real = fast._run
+    monkeypatch.setattr(fast, "_run", lambda *args: made.append(1) or real(*args))
+    e = explain(config, "tacc", 0)
+    assert len(made) == 1 and sum(s.n_low + s.n_high for s in e.arms) > 0

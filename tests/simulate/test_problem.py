@@ -43,7 +43,7 @@ def test_each_arm_reads_its_own_bound_and_one_class_is_tabulated_once(config):
     """Arms of one ``mismatch_bound_classes`` label share the row of the first of them, which is computed once: the
     table is the model's B_k arm by arm, and B_k is evaluated once per label (every arm when the model gives none)."""
     p = make_problem(config)
-    model, n = p.instance.low, np.arange(1, p.bias_length + 1)
+    model, n = p.instance.low, np.arange(1, p.bias_width + 1)
     calls = []
     own = type(model).mismatch_bound
 
@@ -54,11 +54,15 @@ def test_each_arm_reads_its_own_bound_and_one_class_is_tabulated_once(config):
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(type(model), "mismatch_bound", counted)
         rows, row_of = p.bias_table
+    reached = p.n_gamma <= p.units.budget // p.units.low   # a run can make the continuation test
     for k in range(p.n_arms):
         assert np.array_equal(rows[row_of[k]], own(model, k, n))
+        if reached:
+            assert p.continuation_end[row_of[k]] == own(model, k, np.array([p.n_gamma + p.s0]))[0]
     labels = model.mismatch_bound_classes()
     assert len(calls) == (p.n_arms if labels is None else len(set(labels.tolist())))
-    assert rows.shape[0] == len({r.tobytes() for r in rows})
+    ends = p.continuation_end
+    assert rows.shape[0] == len({r.tobytes() + ends[i].tobytes() for i, r in enumerate(rows)})
 
 
 def test_bias_outside_the_table_is_refused(config):
@@ -100,3 +104,42 @@ def test_a_budget_sweeps_shared_values_are_each_problems_own(name):
     cps = default_checkpoints(other.params.budget)
     assert shared.checkpoint_units(cps).tolist() == [alone.units.floor(c) for c in cps]
     assert shared.tau == alone.tau
+
+
+# ------------------------------------------------------------------------------ S0 far beyond the budget
+def _with(cfg, **params):
+    import dataclasses
+    return dataclasses.replace(cfg, params=dataclasses.replace(cfg.params, **params))
+
+
+@pytest.mark.parametrize("name", ["llm-residual", "checkpoint", "power-decay"])
+def test_s0_far_beyond_the_budget_tabulates_only_the_counts_a_run_reaches(name, config):
+    """With S0 = 10^6 the counts a policy may read run to L = min(N_gamma, T) + S0 + 1, but no arm's low count
+    passes floor(Lambda / lambda_L): the table holds B_k(1..W), W that count, and each row's B_k(N_gamma + S0)
+    (the continuation window's far end). Every value is bit for bit the one a model call over 1..L gives (what
+    the table held before); :meth:`Problem.bias` answers every count 1..L with it."""
+    p = make_problem(_with(config() if name == "power-decay" else load_config(name), s0=10**6))
+    rows, row_of = p.bias_table
+    reach = int(p.budget // p.cost_low)
+    assert p.bias_length == min(p.n_gamma, p.horizon) + 10**6 + 1
+    assert rows.shape[1] == p.bias_width == min(reach, p.bias_length) == reach < p.bias_length
+    assert p.n_gamma <= reach
+    far = p.n_gamma + p.s0
+    n = np.arange(1, p.bias_length + 1)
+    for k in sorted({int(np.flatnonzero(row_of == r)[0]) for r in range(rows.shape[0])} | {0, p.n_arms - 1}):
+        full = p.instance.low.mismatch_bound(k, n)
+        assert rows[row_of[k]].tobytes() == full[:reach].tobytes()
+        assert p.continuation_end[row_of[k]] == full[far - 1] < full[reach - 1]
+        for c in (1, reach, reach + 1, far - 1, far, p.bias_length):
+            assert p.bias(k, c) == full[c - 1]
+
+
+def test_without_a_continuation_test_in_reach_the_far_end_is_never_needed(config):
+    """N_gamma beyond the low queries the budget pays for: no run makes the continuation test, and the table is
+    still the reachable counts (``continuation_end`` holds B_k(W), documented as never read)."""
+    p = make_problem(config(**{"params.budget": 30, "params.s0": 10**7}))
+    assert p.n_gamma > p.budget // p.cost_low
+    rows, row_of = p.bias_table
+    assert rows.shape[1] == p.bias_width == 30
+    assert p.continuation_end.tolist() == rows[:, -1].tolist()
+    assert p.bias(0, p.bias_length) == float(p.instance.low.mismatch_bound(0, p.bias_length))

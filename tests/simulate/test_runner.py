@@ -485,9 +485,9 @@ def test_a_run_whose_horizon_is_long_is_made_in_a_daemon_thread_and_a_short_one_
     threads = []
     real = runner._run_batch
 
-    def spy(tasks, engine, fingerprint=None):
+    def spy(tasks, engine, fingerprint=None, stop=None):
         threads.append(runner.threading.current_thread())
-        return real(tasks, engine, fingerprint)
+        return real(tasks, engine, fingerprint, stop)
     monkeypatch.setattr(runner, "_run_batch", spy)
     at = config(**{"params.budget": runner._DIRECT_ROUNDS})
     past = config(**{"params.budget": runner._DIRECT_ROUNDS + 1})
@@ -531,6 +531,59 @@ def test_a_signal_interrupts_the_wait_for_a_run_in_the_daemon_thread():
 #: a run of hours: RDFE on two arms 10^-9 apart, lambda_L = 10^-9, delta = 10^-12 (the README user's example)
 _HOURS = {"instance.mu_high": [0.5, 0.499999999, 0.4], "costs.low": 1e-9, "params.budget": 100000,
           "params.delta": 1e-12}
+
+
+def _live_run_threads(seconds: float, before: list) -> list:
+    """The runner's daemon threads, other than those in ``before``, still alive after waiting up to ``seconds``
+    for them to end (another test's thread may still be sleeping)."""
+    end = time.monotonic() + seconds
+    while True:
+        live = [t for t in runner.threading.enumerate() if t.name == "tacc-run" and t.is_alive() and t not in before]
+        if not live or time.monotonic() > end:
+            return live
+        time.sleep(0.05)
+
+
+@pytest.mark.parametrize("stopped", [True, False])
+def test_an_interrupted_library_call_leaves_no_run_computing_and_stores_no_record(config, tmp_path, monkeypatch,
+                                                                                   stopped):
+    """A library caller (a notebook) that catches KeyboardInterrupt: the run of hours in the daemon thread was
+    left computing, a core busy until the process exited. Now its stop flag is set at the interrupt and the thread
+    ends within a second; the unfinished run is in no cache. Without the flag set (``stopped=False``: the waiting
+    thread is not given it) the thread is still computing after 3 s: the check can fail (the flag is set after,
+    so the thread does not burn a core for the rest of the session)."""
+    flags: list = []
+    monkeypatch.setattr(runner, "stop_flag", lambda real=runner.stop_flag: flags.append(real()) or flags[-1])
+    if not stopped:
+        monkeypatch.setattr(runner, "_in_daemon_thread",
+                            lambda fn, *args, stop=None, real=runner._in_daemon_thread: real(fn, *args))
+    run_tasks(tasks_for([config(**{**_HOURS, "costs.low": 1.0})], ["rdfe"], [0]))    # machine code loaded first
+    hours = tasks_for([config(**_HOURS)], ["rdfe"], [0])
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+    previous = signal.signal(signal.SIGUSR1, interrupt)
+    timer = runner.threading.Timer(1.0, signal.pthread_kill, (runner.threading.main_thread().ident, signal.SIGUSR1))
+    before = runner.threading.enumerate()
+    try:
+        timer.start()
+        with pytest.raises(KeyboardInterrupt):
+            run_tasks(hours, cache=tmp_path / "runs")
+        live = _live_run_threads(3.0, before)
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGUSR1, previous)
+        for flag in flags:
+            flag[0] = 1
+    assert len(flags) == 1
+    if stopped:
+        assert live == []
+        store = RunCache(tmp_path / "runs")
+        assert store.get_many([hours[0].key()]) == [None]
+        store.close()
+    else:
+        assert live, "a thread nobody stops is still computing"
+        assert _live_run_threads(3.0, before) == []
 
 
 _SERIAL_SWEEP = """
