@@ -69,6 +69,14 @@ def _finite(xs, ys):
     return [x for x, _ in pts], [y for _, y in pts]
 
 
+def _equal_curves(curves: dict) -> list[tuple]:
+    """Groups (two or more, in ``curves`` order) of methods whose (means, standard errors) are equal, exactly."""
+    groups: dict = {}
+    for name, (means, ses) in curves.items():
+        groups.setdefault((tuple(means), tuple(ses)), []).append(name)
+    return [tuple(g) for g in groups.values() if len(g) > 1]
+
+
 def _infinite_note(budgets, values) -> str:
     """What a bound's legend entry says of the budgets where the bound is infinite (not drawn there): nothing when
     it is finite at every budget."""
@@ -86,7 +94,9 @@ def regret_curves(budgets, curves: dict, *, title: str, bounds: dict | None = No
     """Mean regret +- standard error against budget, one line per method; optional bound lines (dashed).
 
     ``identical`` lists groups of methods whose runs were identical on every seed: each group is drawn once,
-    labelled ``a = b (identical runs)``, so no line hides another unannounced. A log scale is used only when
+    labelled ``a = b (identical runs)``; other methods whose means and standard errors are equal at every budget
+    (runs that differ, the same regret) are drawn once labelled ``a = b (equal regret)``, so no line hides another
+    unannounced. A log scale is used only when
     every value drawn is positive; non-finite values are not drawn. With ``ticks_at_budgets`` the x axis is ticked
     at the budgets themselves (the points sit on their ticks) rather than at powers of 2; ``xlabel`` names the x
     axis (another swept quantity, such as rho / rho_min).
@@ -94,6 +104,9 @@ def regret_curves(budgets, curves: dict, *, title: str, bounds: dict | None = No
     fig, ax = _fig(6.4, 5.0)                          # the legend below the axes takes the extra inch
     hidden = {q for g in identical for q in g[1:]}
     label = {g[0]: f"{' = '.join(g)} (identical runs)" for g in identical}
+    for g in _equal_curves({n: c for n, c in curves.items() if n not in hidden and n not in label}):
+        hidden.update(g[1:])
+        label[g[0]] = f"{' = '.join(g)} (equal regret)"
     drawn = []
     for name, (means, ses) in curves.items():
         if name in hidden:

@@ -174,6 +174,17 @@ def test_regret_curves_say_an_infinite_bound_in_its_legend_entry():
         "there", "bound: c", "tacc"]
 
 
+def test_regret_curves_name_the_methods_a_line_hides():
+    """set-b --quick: TACC's runs differ from DNC's (continuation pulls on arms of gap 0) but their regret is equal:
+    the tacc line was hidden under dnc's without a word. Identical runs keep their own label."""
+    budgets = [1.0, 2.0]
+    fig = regret_curves(budgets, {"tacc": ([1.0, 2.0], [0.1, 0.2]), "ucb": ([3.0, 4.0], [0.1, 0.1]),
+                                  "lucb": ([3.0, 4.0], [0.1, 0.1]), "dnc": ([1.0, 2.0], [0.1, 0.2]),
+                                  "mf-ucb": ([1.0, 2.0], [0.1, 0.3])}, title="t", identical=[("ucb", "lucb")])
+    assert [t.get_text() for t in fig.axes[0].get_legend().get_texts()] == [
+        "tacc = dnc (equal regret)", "ucb = lucb (identical runs)", "mf-ucb"]
+
+
 def test_tightness_ratios_keep_an_undefined_ratio_for_the_figure():
     from types import SimpleNamespace
 
