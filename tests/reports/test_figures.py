@@ -255,3 +255,24 @@ def test_the_figures_module_imports_no_pyplot():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env={**os.environ, "MPLBACKEND": "svg"}).stdout.split()
     assert out == ["False", "svg"]
+
+
+def test_continuation_window_legend_covers_no_label_at_two_rows(tmp_path):
+    """cfg/m_checkpoint_rows (2 arms): the legend, placed at a fraction of the axes' height, covered the x label."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from reports._continuation_view import window_figure
+    from reports._figures import save
+    for n in (2, 3, 8, MAX_ARMS):
+        cfg = parse_config({"name": "rows", "instance": {"mu_high": [0.9 - 0.01 * i for i in range(n)],
+                                                         "low": {"model": "power_decay", "zeta": 0.2, "r": 0.5}},
+                            "costs": {"low": 1.0, "high": 10.0},
+                            "params": {"budget": 20000, "rho": "min", "gamma": 0.063, "eta": 1e-4, "s0": 10}})
+        a = analyze(cfg)
+        fig = window_figure(continuation_of(a), a.classes, gaps=[float(g) for g in a.instance.gaps])
+        save(fig, tmp_path, f"w{n}", formats=("png",))                  # lays the figure out
+        ax, r = fig.axes[0], FigureCanvasAgg(fig).get_renderer()
+        legend = ax.get_legend().get_window_extent(r)
+        labels = [ax.xaxis.label, *ax.get_xticklabels()]
+        assert [t.get_text() for t in labels if t.get_text() and legend.overlaps(t.get_window_extent(r))] == [], n
+        assert fig.bbox.contains(legend.x0, legend.y0) and fig.bbox.contains(legend.x1, legend.y1)
