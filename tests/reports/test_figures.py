@@ -263,11 +263,16 @@ def test_continuation_window_legend_covers_no_label_at_two_rows(tmp_path):
 
     from reports._continuation_view import window_figure
     from reports._figures import save
+    params = {"budget": 20000, "delta": 0.05, "rho": "min", "gamma": 0.063, "eta": 1e-4, "s0": 10}
+    rows = {"name": "m_checkpoint_rows", "instance": {
+        "mu_high": [0.9, 0.8], "noise": {"model": "bernoulli"},
+        "low": {"model": "checkpoint", "q": [32, 64, 128], "gap": [[0.1, 0.05, 0.01], [0.2, 0.1, 0.0]], "q_max": 128,
+                "signs": [1, -1]}}, "costs": {"low": 1.0, "high": 10.0}, "params": params}
     for n in (2, 3, 8, MAX_ARMS):
-        cfg = parse_config({"name": "rows", "instance": {"mu_high": [0.9 - 0.01 * i for i in range(n)],
-                                                         "low": {"model": "power_decay", "zeta": 0.2, "r": 0.5}},
-                            "costs": {"low": 1.0, "high": 10.0},
-                            "params": {"budget": 20000, "rho": "min", "gamma": 0.063, "eta": 1e-4, "s0": 10}})
+        cfg = parse_config(rows if n == 2 else {
+            "name": "rows", "instance": {"mu_high": [0.9 - 0.01 * i for i in range(n)],
+                                         "low": {"model": "power_decay", "zeta": 0.2, "r": 0.5}},
+            "costs": {"low": 1.0, "high": 10.0}, "params": params})
         a = analyze(cfg)
         fig = window_figure(continuation_of(a), a.classes, gaps=[float(g) for g in a.instance.gaps])
         save(fig, tmp_path, f"w{n}", formats=("png",))                  # lays the figure out
