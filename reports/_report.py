@@ -358,12 +358,14 @@ _FIGURES = ("regret_vs_budget", "low_counts", "high_counts", "continuation_windo
 
 def make_report(config=None, *, seeds=range(1000), out_dir="tacc-report", policies=DEFAULT_POLICIES,
                 budgets=None, executor: str = "serial", workers: int | None = None, progress: bool = False,
-                cache=None, runs=None, figures: FigureWriter | None = None) -> ReportResult:
+                cache=None, runs=None, figures: FigureWriter | None = None, scheduler: str | None = None
+                ) -> ReportResult:
     """Run everything the report needs and write ``report.md``, figures (PNG and PDF) and ``results.json``.
 
     With ``runs`` (``simulate.RunFrames``: saved runs, ``simulate.load_runs``) nothing is run: the records of
     ``config`` at each budget are read from the tables (policies and seeds: those saved for every budget, unless
-    given) and analysed as if just made.
+    given) and analysed as if just made. ``executor``, ``workers``, ``scheduler`` (a Dask scheduler address, with
+    the dask executor), ``cache`` (default ``out_dir/runs``): passed to ``simulate.run_tasks``.
 
     The figures are drawn by ``figures`` (a ``FigureWriter`` into ``out_dir/figures``, which a caller starts early
     so that its imports overlap its own), by default one made here: a helper process that draws them while this
@@ -374,18 +376,20 @@ def make_report(config=None, *, seeds=range(1000), out_dir="tacc-report", polici
     out = Path(out_dir)
     if figures is not None:
         return _make_report(config, out, figures, seeds=seeds, policies=policies, budgets=budgets,
-                            executor=executor, workers=workers, progress=progress, cache=cache, runs=runs)
+                            executor=executor, workers=workers, progress=progress, cache=cache, runs=runs,
+                            scheduler=scheduler)
     memo = None
     if runs is None:
         folder = cache if cache is not None else out / "runs"
         memo = Path(folder) / FIGURE_MEMO if isinstance(folder, (str, os.PathLike)) else None
     with FigureWriter(out / "figures", process=executor != "serial", memo=memo) as figures:
         return _make_report(config, out, figures, seeds=seeds, policies=policies, budgets=budgets,
-                            executor=executor, workers=workers, progress=progress, cache=cache, runs=runs)
+                            executor=executor, workers=workers, progress=progress, cache=cache, runs=runs,
+                            scheduler=scheduler)
 
 
 def _make_report(config, out: Path, figures: FigureWriter, *, seeds, policies, budgets, executor, workers,
-                 progress, cache, runs) -> ReportResult:
+                 progress, cache, runs, scheduler) -> ReportResult:
     budgets = tuple(float(b) for b in (budgets or budget_sweep(config.params.budget)))
     full = budgets[-1]
     configs = [_at_budget(config, b) for b in budgets]
@@ -408,7 +412,7 @@ def _make_report(config, out: Path, figures: FigureWriter, *, seeds, policies, b
         # waited for (0.8 s), on an empty one the helper's second core was idle during the sweep
         relations = figures.call("reports._metamorphic_view:run_relations", configs[-1], seeds[:3], policies)
         records = run_tasks(tasks_for(configs, policies, seeds), executor=executor, workers=workers, cache=cache,
-                            progress=progress)
+                            progress=progress, scheduler=scheduler)
         by = {}
         for i, b in enumerate(budgets):
             for j, p in enumerate(policies):

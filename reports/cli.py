@@ -262,12 +262,14 @@ def _cmd_proofs(args) -> int:
 def _cmd_report(args) -> int:
     from reports._figure_pool import FIGURE_MEMO, FigureWriter
 
+    if args.runs_from is not None and args.cache is not None:
+        raise TaccInputError("--cache", args.cache, "makes no run with --from (the runs are read from there)")
     # the helper process that draws the figures starts first, at the first figure not kept beside the runs: its
     # imports (matplotlib) overlap this process's
     # the figures drawn before from the same runs are kept in their cache folder, which --from reads too (drawn
     # again each time, they made --from take three times as long as a plain rerun); tables and a folder this user
     # cannot write keep none
-    memo: Path | None = Path(args.out) / "runs" / FIGURE_MEMO
+    memo: Path | None = Path(args.cache if args.cache is not None else Path(args.out) / "runs") / FIGURE_MEMO
     if args.runs_from is not None:
         folder = Path(args.runs_from)
         memo = folder / FIGURE_MEMO if (folder / "runs.sqlite").is_file() and os.access(folder, os.W_OK) else None
@@ -300,7 +302,7 @@ def _report(args, figures) -> int:
                      workers=_workers(args), what="tacc report")
     t = time.perf_counter()
     res = make_report(config, seeds=seeds, out_dir=args.out, executor=args.executor, workers=args.workers,
-                      progress=show, figures=figures, **saved)
+                      scheduler=args.scheduler, cache=args.cache, progress=show, figures=figures, **saved)
     print(res.summary)
     print()
     for line in res.results["conclusions"]:
@@ -403,6 +405,23 @@ def _check_paths(args) -> None:
         _check_smpy(_paths.executable("--smpy-python", args.smpy_python), args.smpy_python)
 
 
+def _check_scheduler(args) -> None:
+    """``--scheduler``, connected to (``simulate.connect``, then closed) before the command creates anything: a bad
+    address or a scheduler that does not answer exits 2 and leaves no file or folder behind (the sweep found it at
+    its first run, after the command had made its output folder and saved its configurations in the cache)."""
+    scheduler = getattr(args, "scheduler", None)
+    if scheduler is None:
+        return
+    if args.executor != "dask":
+        raise TaccInputError("--scheduler", scheduler, f"is used only with --executor dask (the executor is "
+                                                       f"{args.executor}, which would make the runs without it)")
+    if getattr(args, "runs_from", None) is not None:
+        raise TaccInputError("--scheduler", scheduler, "makes no run with --from (the runs are read from there)")
+    from simulate import connect
+
+    connect(scheduler).close()
+
+
 def _configs_of(args) -> list[str]:
     c = getattr(args, "config", None)
     return [] if c is None else [c] if isinstance(c, str) else list(c)
@@ -427,9 +446,9 @@ def _config_help() -> str:
     return f"a TOML configuration file or a preset: {', '.join(PRESETS)}"
 
 
-def _run_options(p: argparse.ArgumentParser, executor: str, *, cluster: bool = True) -> None:
+def _run_options(p: argparse.ArgumentParser, executor: str, *, cache: str = "") -> None:
     """Add the options of every command that makes runs to ``p``, declared once (``executor``: the command's
-    default; ``cluster``: with ``--scheduler`` and ``--cache``)."""
+    default; ``cache``: where its runs are kept without ``--cache``, said in the option's help)."""
     from simulate import EXECUTORS
 
     g = p.add_argument_group("where the runs are made")
@@ -437,11 +456,12 @@ def _run_options(p: argparse.ArgumentParser, executor: str, *, cluster: bool = T
                    help="serial (this process), processes (a local pool) or dask (default %(default)s)")
     g.add_argument("--workers", type=_int_at_least(1), default=None, metavar="N",
                    help="processes or local Dask workers (default: the machine's cores)")
-    if cluster:
-        g.add_argument("--scheduler", default=None, metavar="ADDRESS",
-                       help="a Dask scheduler address such as tcp://host:8786 (default: a local cluster)")
-        g.add_argument("--cache", metavar="DIR", default=None,
-                       help="store every finished run in DIR; the same command run again skips them (resume)")
+    g.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="with --executor dask: a Dask scheduler address such as tcp://host:8786, connected to "
+                        "before anything is written (default: a local cluster)")
+    g.add_argument("--cache", metavar="DIR", default=None,
+                   help="store every finished run in DIR; the same command run again skips them (resume)"
+                        + (f" (default {cache})" if cache else ""))
     g.add_argument("--no-progress", dest="progress", action="store_false",
                    help="no progress bar (shown on a terminal, and always for work estimated to be long)")
 
@@ -535,7 +555,7 @@ def _proofs_arguments(pr: argparse.ArgumentParser) -> None:
 
 
 def _report_arguments(rp: argparse.ArgumentParser) -> None:
-    _run_options(rp, "processes", cluster=False)
+    _run_options(rp, "processes", cache="OUT/runs")
     rp.add_argument("config", nargs="?", default=None,
                     help=_config_help() + " (default: the built-in instance; with --from, the configuration of the "
                                           "saved runs)")
@@ -545,7 +565,8 @@ def _report_arguments(rp: argparse.ArgumentParser) -> None:
                     help="rebuild from saved runs (a cache folder such as OUT/runs, or tables of `tacc runs`): no "
                          "simulation")
     rp.add_argument("--out", default="tacc-report", metavar="DIR",
-                    help="output folder (default ./tacc-report; finished runs are kept in DIR/runs)")
+                    help="output folder (default ./tacc-report; finished runs are kept in DIR/runs, or in "
+                         "--cache)")
     rp.set_defaults(func=_cmd_report)
 
 
@@ -561,7 +582,7 @@ def _reproduce_arguments(rr: argparse.ArgumentParser) -> None:
     from reports._paper import EXPERIMENTS
 
     keys = [e.key for e in EXPERIMENTS]
-    _run_options(rr, "processes")
+    _run_options(rr, "processes", cache="OUT/runs")
     rr.add_argument("experiment", nargs="*", metavar="EXPERIMENT",
                     help=f"{', '.join(keys)} or all (default all)")
     rr.add_argument("--seeds", type=_int_at_least(2), default=None, metavar="N",
@@ -729,6 +750,7 @@ def _main(argv: list[str] | None, term: _SigtermAsInterrupt) -> int:
         with warnings.catch_warnings():    # restores Python's own display when the command ends (library use)
             warnings.showwarning = _one_line_warning
             _check_paths(args)
+            _check_scheduler(args)
             if args.command in _USES_HYPOTHESIS:
                 with tempfile.TemporaryDirectory(prefix="tacc-hypothesis-") as home:
                     _hypothesis_home(home)
@@ -757,7 +779,8 @@ def _main(argv: list[str] | None, term: _SigtermAsInterrupt) -> int:
 
 
 #: the runner's arguments (``simulate.iter_runs``) whose errors come during the sweep, not when it is called (a Dask
-#: scheduler that does not answer is found at the first run to make), by the run option the user wrote.
+#: scheduler that stopped answering after ``_check_scheduler`` connected to it is found when the sweep starts), by
+#: the run option the user wrote.
 _RUN_OPTION_FIELDS = {"scheduler": "--scheduler"}
 
 

@@ -29,7 +29,7 @@ from simulate._problem import Problem, config_key, make_problem
 from simulate._rdfe import Rdfe, RdfeOracle, RdfePhase
 from simulate._record import RunRecord, Violation, default_checkpoints, regret_shares
 from simulate._reference import run_reference
-from simulate._runner import EXECUTORS, Task, iter_runs, iter_tasks, parse_seeds, run_tasks, tasks_for
+from simulate._runner import EXECUTORS, Task, connect, iter_runs, iter_tasks, parse_seeds, run_tasks, tasks_for
 from simulate._registry import POLICIES, make_policy, policy_class
 from simulate._rewards import RewardTable
 from simulate._schedule import MeanSchedule, mean_schedule
@@ -37,7 +37,8 @@ from simulate._tacc import Dnc, MfUcb, Tacc
 from simulate._ucb import LowImproving, SingleFidelityUcb, Ucb, WeakFixed
 
 __all__ = [
-    "RunCache", "run_key", "EXECUTORS", "Task", "iter_runs", "iter_tasks", "parse_seeds", "run_tasks", "tasks_for",
+    "RunCache", "run_key", "EXECUTORS", "Task", "connect", "iter_runs", "iter_tasks", "parse_seeds", "run_tasks",
+    "tasks_for",
     "ENGINES", "run",
     "run_fast", "LucbStatic", "HIGH", "LOW", "Action", "Policy", "Problem", "config_key", "make_problem",
     "Rdfe", "RdfeOracle", "RdfePhase", "RunRecord", "Violation", "default_checkpoints", "regret_shares",

@@ -39,7 +39,7 @@ from simulate._problem import config_key, make_problem, problem_of
 from simulate._record import RunRecord
 from simulate._registry import policy_class
 
-__all__ = ["Task", "EXECUTORS", "parse_seeds", "iter_tasks", "tasks_for", "iter_runs", "run_tasks"]
+__all__ = ["Task", "EXECUTORS", "parse_seeds", "iter_tasks", "tasks_for", "iter_runs", "run_tasks", "connect"]
 
 #: executor names.
 EXECUTORS = ("serial", "processes", "dask")
@@ -221,7 +221,10 @@ def _check(executor, engine, workers, start_pool="auto", scheduler=None) -> None
         raise TaccInputError("engine", engine, f"must be one of {', '.join(ENGINES)}")
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
         raise TaccInputError("workers", workers, "must be a positive int")
-    if executor == "dask" and scheduler is not None:
+    if scheduler is not None and executor != "dask":
+        raise TaccInputError("scheduler", scheduler, f"is used only with the executor dask (the executor is "
+                                                     f"{executor}, which would make the runs without it)")
+    if scheduler is not None:
         _check_scheduler(scheduler)
 
 
@@ -240,6 +243,28 @@ def _check_scheduler(scheduler) -> None:
                                                      f"({exc})") from None
 
 
+#: the seconds a connection to a Dask scheduler may take before :func:`connect` gives up naming the address
+#: (distributed's default is 30 s; a scheduler on a reachable network answers in milliseconds).
+_CONNECT_SECONDS = 10.0
+
+
+def connect(scheduler: str, *, timeout: float = _CONNECT_SECONDS) -> Any:
+    """A ``distributed.Client`` connected to the Dask scheduler at ``scheduler`` (``tcp://host:8786``), or a
+    :class:`bounds.TaccInputError` naming the field ``scheduler``: an address distributed cannot parse (at once), or
+    no scheduler answering there within ``timeout`` seconds. The caller closes the client.
+
+    A sweep with a scheduler (:func:`iter_runs`) connects through it before it writes anything; ``tacc`` connects
+    through it before a command creates any file, so a refused command (exit 2) leaves nothing behind."""
+    _check_scheduler(scheduler)
+    import distributed
+    try:
+        return distributed.Client(scheduler, timeout=timeout)
+    except (OSError, ValueError) as exc:   # refused, unreachable, timed out; an address it cannot use
+        raise TaccInputError("scheduler", scheduler, f"no Dask scheduler answered there within {timeout:g} s "
+                                                     f"({type(exc).__name__}); is one running at that address?"
+                             ) from None
+
+
 def iter_runs(tasks: Iterable[Task], *, executor: str = "serial", workers: int | None = None,
               scheduler: str | None = None, cache: str | os.PathLike | None = None, engine: str = "fast",
               progress: bool = False, total: int | None = None, start_pool: str = "auto") -> Iterator[RunRecord]:
@@ -250,7 +275,9 @@ def iter_runs(tasks: Iterable[Task], *, executor: str = "serial", workers: int |
             as the sweep advances, never whole.
         executor: ``serial``, ``processes`` (a local process pool) or ``dask`` (``distributed``).
         workers: processes, or Dask workers of a local cluster (default: the machine's cores).
-        scheduler: a Dask scheduler address (``tcp://host:8786``); without it a local cluster is started.
+        scheduler: a Dask scheduler address (``tcp://host:8786``; only with ``dask``), connected to
+            (:func:`connect`) when the sweep starts, before the cache is read or written; without it a local
+            cluster is started.
         cache: a directory of finished runs (:class:`simulate.RunCache`); runs found there are not redone, new ones
             are stored as they come back.
         engine: ``fast`` or ``reference``.
@@ -261,7 +288,7 @@ def iter_runs(tasks: Iterable[Task], *, executor: str = "serial", workers: int |
             when the work still to do, projected from the time those batches took, exceeds what starting the
             workers costs (about 2 s each on 2 cores; a short sweep then starts none); ``always`` starts them with
             the first run not found in the cache (for a sweep that must run on worker processes, e.g. a test of
-            the workers' own behaviour). The records are the same either way. Dask ignores it: a Dask client is
+            the workers' own behaviour). The records are the same either way. Dask ignores it: a local cluster is
             always started with the first run not cached.
     """
     _check(executor, engine, workers, start_pool, scheduler)
@@ -366,14 +393,18 @@ class _NoBar:
 
 
 def _stream(tasks, executor, n_workers, scheduler, cache, engine, progress, total, rule):
-    store = RunCache(cache) if cache is not None else None
-    if progress:
-        from tqdm import tqdm
-        bar = tqdm(total=total, unit="run", desc="runs", leave=False)
-    else:
-        bar = _NoBar()
-    pool = None
+    pool: _Pool | None = None
+    store: RunCache | None = None
+    bar: Any = _NoBar()
     try:
+        if executor != "serial":
+            pool = _Pool(executor, n_workers, scheduler)
+            if scheduler is not None:    # connected before the cache is written: refused, the sweep leaves no file
+                pool.start()
+        store = RunCache(cache) if cache is not None else None
+        if progress:
+            from tqdm import tqdm
+            bar = tqdm(total=total, unit="run", desc="runs", leave=False)
         if executor == "serial":
             for t, key, rec in _looked_up(tasks, store):
                 if rec is None:
@@ -383,7 +414,6 @@ def _stream(tasks, executor, n_workers, scheduler, cache, engine, progress, tota
                 bar.update(1)
                 yield rec
         else:
-            pool = _Pool(executor, n_workers, scheduler)
             if executor == "dask":
                 rule.always = True          # a cluster is started with the first run, as it always was
             yield from _pipeline(_looked_up(tasks, store), pool, store, engine, n_workers, bar, rule)
@@ -518,11 +548,6 @@ def _sigint_ignored():
         signal.signal(signal.SIGINT, previous)
 
 
-#: the seconds a connection to a Dask scheduler (``scheduler=``) may take before the sweep stops with an error that
-#: names the address (distributed's default is 30 s; a scheduler on a reachable network answers in milliseconds).
-_CONNECT_SECONDS = 10.0
-
-
 class _Pool:
     """A local process pool (workers that die with this process) or a Dask client, behind submit / wait_first.
 
@@ -551,19 +576,13 @@ class _Pool:
                 for _ in range(self.n_workers):  # (each submit to a pool without an idle worker starts one)
                     pool.submit(_started)
         else:
-            import distributed
-            if self.scheduler is None:
-                self.cluster = distributed.LocalCluster(n_workers=self.n_workers, threads_per_worker=1,
-                                                        processes=True, dashboard_address=None)
-            if self.cluster is not None:
-                self.client = distributed.Client(self.cluster)
+            if self.scheduler is not None:
+                self.client = connect(self.scheduler)
                 return
-            try:
-                self.client = distributed.Client(self.scheduler, timeout=_CONNECT_SECONDS)
-            except (OSError, ValueError) as exc:   # refused, unreachable, timed out; an address it cannot use
-                raise TaccInputError("scheduler", self.scheduler, f"no Dask scheduler answered there within "
-                                     f"{_CONNECT_SECONDS:g} s ({type(exc).__name__}); is one running at that "
-                                     f"address?") from None
+            import distributed
+            self.cluster = distributed.LocalCluster(n_workers=self.n_workers, threads_per_worker=1, processes=True,
+                                                    dashboard_address=None)
+            self.client = distributed.Client(self.cluster)
 
     def submit(self, fn, *args):
         self.start()

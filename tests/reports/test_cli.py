@@ -1,5 +1,6 @@
 """The ``tacc`` command line: ``tacc bounds`` on every preset, JSON output, exit status 2 on bad input."""
 
+import functools
 import json
 import subprocess
 import sys
@@ -302,11 +303,22 @@ def test_proofs_bad_baseline_exits_2(tmp_path, capsys):
     assert capsys.readouterr().err.startswith("tacc: error: --baseline = ")
 
 
-def test_report_command_on_the_default(tmp_path, capsys):
-    assert main(["report", "--seeds", "3", "--out", str(tmp_path / "r"), "--executor", "serial"]) == 0
+def test_report_command_on_the_default_on_a_dask_scheduler(tmp_path, capsys):
+    """``tacc report`` takes --scheduler and --cache as the other commands that make runs do (it had neither: with
+    ``--executor dask`` only a local cluster): its runs are made by that scheduler's worker (a scheduler in this
+    process, started in a fraction of a second) and kept in the cache folder, not in OUT/runs."""
+    import distributed
+
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=":0") as cluster:
+        (worker,) = cluster.workers.values()
+        assert main(["report", "--seeds", "3", "--out", str(tmp_path / "r"), "--executor", "dask", "--scheduler",
+                     cluster.scheduler_address, "--cache", str(tmp_path / "c"), "--no-progress"]) == 0
+        assert worker.state.executed_count > 0
     out = capsys.readouterr().out
     assert "report written to" in out and "No claim of the paper was exceeded" in out
     assert (tmp_path / "r" / "report.md").is_file() and (tmp_path / "r" / "results.json").is_file()
+    assert (tmp_path / "c" / "runs.sqlite").is_file() and not (tmp_path / "r" / "runs").exists()
 
 
 def test_reproduce_command_quick(tmp_path, capsys):
@@ -471,17 +483,87 @@ def test_an_interrupt_or_error_ends_every_child_process(monkeypatch, capsys):
 
 
 
-def test_a_scheduler_that_does_not_answer_exits_2_naming_the_option(monkeypatch, capsys):
-    # `--scheduler tcp://127.0.0.1:1`: exit 3 "internal error: OSError: Timed out trying to connect" after 30 s
-    import socket
-
+@pytest.fixture
+def quick_connect(monkeypatch):
+    """``simulate.connect`` (the command's and the runner's) giving up after 0.3 s instead of 10 s."""
+    import simulate
     import simulate._runner as runner
-    monkeypatch.setattr(runner, "_CONNECT_SECONDS", 1.0)
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    quick = functools.partial(runner.connect, timeout=0.3)
+    monkeypatch.setattr(simulate, "connect", quick)
+    monkeypatch.setattr(runner, "connect", quick)
+
+
+def test_a_scheduler_that_does_not_answer_exits_2_naming_the_option(quick_connect, capsys):
+    # `--scheduler tcp://127.0.0.1:1`: exit 3 "internal error: OSError: Timed out trying to connect" after 30 s
+    port = _closed_port()
     status = main(["simulate", "llm-residual", "--policy", "tacc", "--seeds", "2", "--executor", "dask",
                    "--scheduler", f"tcp://127.0.0.1:{port}", "--no-progress"])
     err = capsys.readouterr().err.strip().splitlines()
     assert status == 2
-    assert err[-1].startswith(f"tacc: error: --scheduler = 'tcp://127.0.0.1:{port}': no Dask scheduler answered")
+    assert err == [f"tacc: error: --scheduler = 'tcp://127.0.0.1:{port}': no Dask scheduler answered there within "
+                   f"0.3 s (OSError); is one running at that address?"]
+
+
+def _closed_port() -> int:
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _tree(folder) -> list:
+    """Every path under ``folder`` with its bytes (None for a folder)."""
+    return sorted((str(p), p.read_bytes() if p.is_file() else None) for p in folder.rglob("*"))
+
+
+#: every command that takes --scheduler, on little work; the options naming its output folders
+_SCHEDULED = {"check": (["check", "set-a", "--seeds", "2", "--evidence", "0", "--policy", "tacc"], ["--cache"]),
+              "simulate": (["simulate", "set-a", "--policy", "tacc", "--seeds", "2"], ["--cache"]),
+              "reproduce": (["reproduce", "decay", "--quick"], ["--out", "--cache"]),
+              "report": (["report", "--seeds", "2"], ["--out", "--cache"])}
+
+
+@pytest.mark.parametrize("command", list(_SCHEDULED))
+@pytest.mark.parametrize("address", ["notanaddress", "closed"])
+@pytest.mark.parametrize("folders", ["default", "existing"])
+def test_a_refused_scheduler_writes_nothing(command, address, folders, tmp_path, monkeypatch, quick_connect,
+                                            capsys):
+    """Exit 2 for a scheduler that does not parse or does not answer says "nothing was run": nothing is written
+    either. The commands left CACHE/configs/*.json (saved before the first run was handed to the scheduler) and
+    an empty output folder (``tacc reproduce`` made it first); an existing folder given to --out or --cache is left
+    as it was, and the default ones (./tacc-report, ./tacc-reproduce) are not made."""
+    monkeypatch.chdir(tmp_path)
+    args, options = _SCHEDULED[command]
+    args = [*args, "--executor", "dask", "--no-progress"]
+    if folders == "existing":
+        for option in options:
+            folder = tmp_path / option.strip("-")
+            (folder / "configs").mkdir(parents=True)
+            (folder / "configs" / "mine.json").write_text("{}")
+            (folder / "notes.txt").write_text("mine")
+            args += [option, str(folder)]
+    address = f"tcp://127.0.0.1:{_closed_port()}" if address == "closed" else address
+    before = _tree(tmp_path)
+    assert main([*args, "--scheduler", address]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1].startswith(f"tacc: error: --scheduler = '{address}': ")
+    assert _tree(tmp_path) == before
+
+
+@pytest.mark.parametrize("args, option", [
+    (["simulate", "set-a", "--policy", "tacc", "--executor", "processes", "--scheduler", "tcp://h:8786"],
+     "--scheduler = 'tcp://h:8786': is used only with --executor dask (the executor is processes"),
+    (["check", "set-a", "--scheduler", "tcp://h:8786"],
+     "--scheduler = 'tcp://h:8786': is used only with --executor dask (the executor is serial"),
+    (["report", "--from", ".", "--executor", "dask", "--scheduler", "tcp://h:8786"],
+     "--scheduler = 'tcp://h:8786': makes no run with --from"),
+    (["report", "--from", ".", "--cache", "c"], "--cache = 'c': makes no run with --from"),
+])
+def test_a_scheduler_or_cache_the_runs_would_not_use_is_refused(args, option, tmp_path, monkeypatch, capsys):
+    """--scheduler without --executor dask was ignored without a word (the runs were made here); with
+    ``report --from`` no run is made, so neither a scheduler nor a cache is used."""
+    monkeypatch.chdir(tmp_path)
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"tacc: error: {option}") and err.count("\n") == 1
+    assert not list(tmp_path.iterdir())

@@ -3,6 +3,7 @@ interrupted sweep without redoing finished runs, never uses a record that does n
 a sweep streams in constant memory; a kill loses at most the runs in flight and leaves no worker behind."""
 
 import dataclasses
+import functools
 import hashlib
 import json
 import os
@@ -20,8 +21,8 @@ import pytest
 
 import simulate._runner as runner
 from bounds import TaccInputError, dump_config, load_config
-from simulate import (RunCache, config_key, iter_runs, iter_tasks, make_problem, parse_seeds, run, run_key,
-                      run_tasks, tasks_for)
+from simulate import (RunCache, config_key, connect, iter_runs, iter_tasks, make_problem, parse_seeds, run,
+                      run_key, run_tasks, tasks_for)
 from simulate._cache import CacheMismatchWarning, decode_record, encode_record
 from simulate._fingerprint import fingerprint_of
 
@@ -413,7 +414,8 @@ def test_kill_9_during_a_sweep_loses_at_most_the_runs_in_flight_and_leaves_no_wo
         proc.kill()
         rest = proc.stdout.read()
         proc.wait()
-    seen += [(int(a), float(b)) for a, b in (x.split() for x in rest.split("\n") if x)]
+    # whole lines only: the kill can cut the last one ("ValueError: not enough values to unpack", or a shorter time)
+    seen += [(int(a), float(b)) for a, b in (x.split() for x in rest.split("\n")[:-1] if x)]
     deadline = time.monotonic() + 10
     while any(w.is_running() and w.status() != psutil.STATUS_ZOMBIE for w in workers) and time.monotonic() < deadline:
         time.sleep(0.1)
@@ -590,10 +592,64 @@ def test_a_scheduler_address_that_does_not_parse_is_refused_before_any_run(tasks
 
 def test_a_scheduler_that_does_not_answer_names_the_address_within_the_connect_timeout(tasks, monkeypatch):
     """A closed port: distributed retried for its 30 s and the sweep ended with "OSError: Timed out trying to
-    connect" (exit 3 on the command line); now a TaccInputError naming the address after _CONNECT_SECONDS."""
-    monkeypatch.setattr(runner, "_CONNECT_SECONDS", 1.0)
+    connect" (exit 3 on the command line); now a TaccInputError naming the address after connect's timeout (10 s
+    by default; 0.5 s here, through the function's parameter)."""
     address = f"tcp://127.0.0.1:{_closed_port()}"
     t = time.monotonic()
-    with pytest.raises(TaccInputError, match=f"scheduler = '{address}': no Dask scheduler answered there within 1 s"):
+    with pytest.raises(TaccInputError, match=f"scheduler = '{address}': no Dask scheduler answered there within "
+                                             f"0.5 s"):
+        connect(address, timeout=0.5).close()
+    assert time.monotonic() - t < 5
+    monkeypatch.setattr(runner, "connect", functools.partial(connect, timeout=0.5))    # the sweep connects with it
+    with pytest.raises(TaccInputError, match=f"scheduler = '{address}': no Dask scheduler answered there within "
+                                             f"0.5 s"):
         run_tasks(tasks, executor="dask", scheduler=address)
     assert time.monotonic() - t < 10
+
+
+@pytest.fixture
+def scheduler():
+    """A Dask scheduler with one worker in this process (threads: it starts in a fraction of a second; its dashboard
+    on a free port: None meant 8787, with a warning when that port is taken)."""
+    import distributed
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=":0") as cluster:
+        yield cluster
+
+
+def test_a_sweep_on_a_scheduler_makes_its_runs_there(tasks, scheduler, tmp_path):
+    """``scheduler=ADDRESS``: every run is made by that scheduler's worker, the records equal the serial ones, and
+    they are kept in the cache, which a second sweep reads (connected, but handing the scheduler no run)."""
+    serial = run_tasks(tasks)
+    (worker,) = scheduler.workers.values()
+    assert run_tasks(tasks, executor="dask", scheduler=scheduler.scheduler_address, cache=tmp_path) == serial
+    batches = worker.state.executed_count
+    assert batches > 0
+    assert run_tasks(tasks, executor="dask", scheduler=scheduler.scheduler_address, cache=tmp_path) == serial
+    assert worker.state.executed_count == batches
+
+
+@pytest.mark.parametrize("address", ["notanaddress", "closed"])
+@pytest.mark.parametrize("folder", ["absent", "with content"])
+def test_a_sweep_refused_by_its_scheduler_leaves_its_cache_as_it_was(tasks, tmp_path, monkeypatch, address, folder):
+    """A scheduler that does not parse or does not answer ends the sweep before the cache is written: its folder
+    is not made, or is left as it was (the configurations were saved in CACHE/configs before the connection, at the
+    first run to make)."""
+    monkeypatch.setattr(runner, "connect", functools.partial(connect, timeout=0.3))
+    cache = tmp_path / "cache"
+    if folder == "with content":
+        (cache / "configs").mkdir(parents=True)
+        (cache / "configs" / "mine.json").write_text("{}")
+    before = sorted((str(p), p.read_bytes() if p.is_file() else None) for p in tmp_path.rglob("*"))
+    address = f"tcp://127.0.0.1:{_closed_port()}" if address == "closed" else address
+    with pytest.raises(TaccInputError, match=f"scheduler = '{address}'"):
+        run_tasks(tasks, executor="dask", scheduler=address, cache=cache)
+    assert sorted((str(p), p.read_bytes() if p.is_file() else None) for p in tmp_path.rglob("*")) == before
+
+
+@pytest.mark.parametrize("executor", ["serial", "processes"])
+def test_a_scheduler_without_the_dask_executor_is_refused(tasks, executor):
+    """A scheduler given to another executor was ignored without a word: the runs were made here."""
+    with pytest.raises(TaccInputError, match=f"scheduler = 'tcp://127.0.0.1:8786': is used only with the executor "
+                                             f"dask \\(the executor is {executor}"):
+        iter_runs(tasks, executor=executor, scheduler="tcp://127.0.0.1:8786")
