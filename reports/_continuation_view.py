@@ -197,8 +197,11 @@ def window_figure(c: Continuation, classes=None, order=None, max_arms: int | Non
     ax.set_xlabel("low-fidelity count N_L")
     ax.set_title(f"continuation window (eq:fidelity-selection), rho = {fmt(c.rho)}; fires up to rho = "
                  f"{fmt(c.instance_rho_max)}" + (f"\n{note}" if note else ""), fontsize=9)
-    # below the x label: about half an inch under the axes, whose height grows with the rows (a fixed fraction of it
-    # left inches of blank at 30 rows)
-    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.5 / (0.32 * len(order) + 0.5)), ncol=2)
+    # below the x label: half an inch (36 points) under the axes whatever their height (a fraction of the axes'
+    # height left inches of blank at 30 rows, and at 2 rows, whose axes are shorter than the rows' share of the
+    # figure, it covered the x label)
+    from matplotlib.transforms import offset_copy
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=2,
+              bbox_transform=offset_copy(ax.transAxes, fig=fig, y=-36, units="points"))
     ax.grid(True, axis="x", alpha=0.3)
     return fig

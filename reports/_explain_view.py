@@ -243,11 +243,29 @@ def render(e: Explanation, max_arms: int = 40) -> str:
     return "\n".join(out)
 
 
+def _timeline_arms(e: Explanation, max_arms: int) -> tuple[list[int], str]:
+    """The arms the timeline draws (largest regret share first, k* included) and the sentence saying which, when
+    arms are left out (empty when every arm is drawn)."""
+    order = _order(e)
+    if len(order) <= max_arms:
+        return order, ""
+    best = next((k for k in order if e.arms[k].gap == 0 and not e.arms[k].tied_with_best), None)
+    shown = order[:max_arms]
+    if best is None or best in shown:
+        rule = f"the {max_arms} with the largest regret shares" + ("" if best is None else f" (k* = {best} among them)")
+    else:
+        shown = shown[:max_arms - 1] + [best]
+        rule = f"the {max_arms - 1} with the largest regret shares, and k* = {best} (bottom row)"
+    return shown, f"{max_arms} of {len(order)} arms drawn: {rule}; {len(order) - max_arms} left out"
+
+
 def timeline_figure(e: Explanation, max_arms: int = 20):
     """A compact timeline: one row per arm (largest regret share on top), low and high queries by round,
-    continuation pulls, the round N_gamma was reached and the certification round."""
+    continuation pulls, the round N_gamma was reached and the certification round. Of more than ``max_arms`` arms
+    it draws those with the largest regret shares and k* (in the bottom row when its share, 0, did not place it
+    among them), and the title says so and how many are left out."""
     from reports._figures import new_figure
-    order = _order(e)[:max_arms]
+    order, note = _timeline_arms(e, max_arms)
     fig, ax = new_figure(7.0, 0.45 * len(order) + 1.6)
     for row, k in enumerate(reversed(order)):
         s = e.arms[k]
@@ -268,7 +286,12 @@ def timeline_figure(e: Explanation, max_arms: int = 20):
     ax.set_yticks(range(len(order)))
     ax.set_yticklabels([f"{k} ({e.arms[k].run_class})" for k in reversed(order)])
     ax.set_xlabel("round")
-    ax.set_title(f"{e.config}: {e.policy}, seed {e.seed}, regret {fmt(e.regret)}")
+    title = f"{e.config}: {e.policy}, seed {e.seed}, regret {fmt(e.regret)}"
+    if note:
+        import textwrap
+        ax.set_title(f"{title}\n{textwrap.fill(note, 90)}", fontsize=9)
+    else:
+        ax.set_title(title)
     handles, labels = ax.get_legend_handles_labels()
     seen: dict[str, Any] = {}
     for h, lab in zip(handles, labels, strict=True):

@@ -69,13 +69,34 @@ def _finite(xs, ys):
     return [x for x, _ in pts], [y for _, y in pts]
 
 
+def _equal_curves(curves: dict) -> list[tuple]:
+    """Groups (two or more, in ``curves`` order) of methods whose (means, standard errors) are equal, exactly."""
+    groups: dict = {}
+    for name, (means, ses) in curves.items():
+        groups.setdefault((tuple(means), tuple(ses)), []).append(name)
+    return [tuple(g) for g in groups.values() if len(g) > 1]
+
+
+def _infinite_note(budgets, values) -> str:
+    """What a bound's legend entry says of the budgets where the bound is infinite (not drawn there): nothing when
+    it is finite at every budget."""
+    inf = [b for b, v in zip(budgets, values, strict=True) if not math.isfinite(v)]
+    if not inf:
+        return ""
+    if len(inf) == len(values):
+        return " = inf at every budget: vacuous, not drawn"
+    return f" = inf at Lambda = {', '.join(f'{b:g}' for b in inf)}: vacuous, not drawn there"
+
+
 def regret_curves(budgets, curves: dict, *, title: str, bounds: dict | None = None, logy: bool = False,
                   identical=(), ticks_at_budgets: bool = False,
                   xlabel: str = "budget Lambda (separate runs per budget)"):
     """Mean regret +- standard error against budget, one line per method; optional bound lines (dashed).
 
     ``identical`` lists groups of methods whose runs were identical on every seed: each group is drawn once,
-    labelled ``a = b (identical runs)``, so no line hides another unannounced. A log scale is used only when
+    labelled ``a = b (identical runs)``; other methods whose means and standard errors are equal at every budget
+    (runs that differ, the same regret) are drawn once labelled ``a = b (equal regret)``, so no line hides another
+    unannounced. A log scale is used only when
     every value drawn is positive; non-finite values are not drawn. With ``ticks_at_budgets`` the x axis is ticked
     at the budgets themselves (the points sit on their ticks) rather than at powers of 2; ``xlabel`` names the x
     axis (another swept quantity, such as rho / rho_min).
@@ -83,6 +104,9 @@ def regret_curves(budgets, curves: dict, *, title: str, bounds: dict | None = No
     fig, ax = _fig(6.4, 5.0)                          # the legend below the axes takes the extra inch
     hidden = {q for g in identical for q in g[1:]}
     label = {g[0]: f"{' = '.join(g)} (identical runs)" for g in identical}
+    for g in _equal_curves({n: c for n, c in curves.items() if n not in hidden and n not in label}):
+        hidden.update(g[1:])
+        label[g[0]] = f"{' = '.join(g)} (equal regret)"
     drawn = []
     for name, (means, ses) in curves.items():
         if name in hidden:
@@ -97,7 +121,7 @@ def regret_curves(budgets, curves: dict, *, title: str, bounds: dict | None = No
     for name, values in (bounds or {}).items():
         color = _STYLE["rdfe"][0] if "rdfe" in name else _STYLE["tacc"][0]
         xs, ys = _finite(budgets, values)
-        ax.plot(xs, ys, ls=next(dashes), lw=1.3, color=color, label=f"bound: {name}")
+        ax.plot(xs, ys, ls=next(dashes), lw=1.3, color=color, label=f"bound: {name}{_infinite_note(budgets, values)}")
         drawn += ys
     ax.set_xscale("log", base=2)
     if ticks_at_budgets:
@@ -182,10 +206,12 @@ def _boxes(ax, boxes: list, **kwargs) -> None:
             median.set_color(colour)
 
 
-def tightness(ratios: dict, *, title: str):
+def tightness(ratios: dict, *, title: str, vacuous: dict | None = None):
     """Per claim, empirical / bound over the runs it was asserted on (a box and every run as a point) against 1,
     where the bound is reached. A run whose ratio is undefined (0 / 0: NaN) or infinite is not drawn; the claim's
-    label says how many there are, and a claim asserted on no run says so."""
+    label says how many there are. ``vacuous`` maps a claim to its vacuous runs (HOLDS with an infinite bound: no
+    ratio in ``ratios``), which its label counts as the report's table does (``vacuous: bound inf``); a claim
+    asserted on no run says so."""
     import numpy as np
     names = list(ratios)
     fig, ax = _fig(6.4, 0.35 * len(names) + 1.8)
@@ -195,7 +221,7 @@ def tightness(ratios: dict, *, title: str):
     for i, name in enumerate(names):
         rs = np.asarray(ratios[name], dtype=float)
         ys = rs[np.isfinite(rs)]
-        ticks.append("\n".join([name] + _not_drawn(rs)))
+        ticks.append("\n".join([name] + _not_drawn(rs, (vacuous or {}).get(name, 0))))
         if ys.size == 0:
             continue
         boxes.append((ys, i, 0.6, None))
@@ -218,12 +244,13 @@ def tightness(ratios: dict, *, title: str):
     return fig
 
 
-def _not_drawn(ratios) -> list[str]:
-    """What a claim's tick label says of its runs that have no point: none asserted, 0 / 0, or an infinite ratio."""
+def _not_drawn(ratios, vacuous: int = 0) -> list[str]:
+    """What a claim's tick label says of its runs that have no point: none asserted, vacuous (the bound infinite),
+    0 / 0, or an infinite ratio."""
     import numpy as np
-    if ratios.size == 0:
+    if ratios.size == 0 and not vacuous:
         return ["no asserted run"]
-    out = []
+    out = [f"{vacuous} run(s) vacuous: bound inf"] if vacuous else []
     undefined, infinite = int(np.isnan(ratios).sum()), int(np.isinf(ratios).sum())
     if undefined:
         out.append(f"{undefined} run(s) 0 / 0: ratio undefined")

@@ -98,7 +98,8 @@ EXPERIMENTS = (
         tuple(Variant(f"r = {r}", {"instance.low.r": r}) for r in (0.25, 0.5, 0.75, 1.0)),
         ("tacc", "mf-ucb"), 10, 2, (1 / 4, 1.0),
         (PaperClaim("TACC benefits from faster decay: its regret falls as r grows", "decreasing", ("tacc",)),),
-        _SYN_CHOICES + (("r values", "0.25, 0.5, 0.75, 1.0", "'several r'"),
+        (("budget sequence", "Lambda / 4, Lambda (separate runs per budget)", _SYN_CHOICES[0][2]),)
+        + _SYN_CHOICES[1:] + (("r values", "0.25, 0.5, 0.75, 1.0", "'several r'"),
                         ("MF-UCB", "run beside TACC", "a static reference for the same instances")),
         rho_scales=(2.0, 1.0, 0.25)),
     Experiment(

@@ -507,6 +507,7 @@ def _make_report(config, out: Path, figures: FigureWriter, *, seeds, policies, b
 
     # tightness: empirical / bound per run, per claim (asserted runs)
     figures.draw("reports._figures:tightness", "tightness", tightness_ratios(cert),
+                 vacuous={f"{s.key} ({s.label})": s.vacuous for s in cert.summaries if getattr(s, "vacuous", 0)},
                  title=f"tightness at the full budget: empirical / bound per run ({len(seeds)} seeds x "
                        f"{len(policies)} policies)")
 

@@ -20,6 +20,7 @@ from reports import _continuation_view, _diagnose
 from reports._consistency import consistency, problems_of
 from reports._figure_pool import FIGURE_MEMO, FigureWriter
 from reports._paper import EXPERIMENTS, Experiment, Variant, experiment
+from reports._report import identical_runs
 from reports._stats import paired, summarize
 from reports._tables import fmt, jsonable, table
 from simulate import LOW, SingleFidelityUcb, Task, config_key, iter_runs, make_problem, policy_class, tasks_for
@@ -271,6 +272,16 @@ class _Shared:
                                        f"be shared")
 
 
+def _choices_run(exp: Experiment, budgets) -> tuple:
+    """The parameters the paper does not state, with the budget sequence as run: under --quick (fewer budgets than
+    the experiment's sequence) the budgets run, then the sequence they are the last of."""
+    if len(budgets) == len(exp.budget_fractions):
+        return exp.choices
+    return tuple((p, f"{', '.join(fmt(b) for b in budgets)} (--quick: the last {len(budgets)} of "
+                     f"{v.removesuffix(' (separate runs per budget)')}; separate runs per budget)", w)
+                 if p == "budget sequence" else (p, v, w) for p, v, w in exp.choices)
+
+
 def _run_experiment(plan: _Plan, records: list, sens_recs: list, *, out: Path, figures: FigureWriter,
                     problems=None, t0: float) -> ExperimentResult:
     """The analysis of one experiment's runs (``records`` in the order of ``plan.tasks``, ``sens_recs`` of
@@ -331,13 +342,17 @@ def _run_experiment(plan: _Plan, records: list, sens_recs: list, *, out: Path, f
         curves = {m: ([summarize([r.regret for r in by[(v.name, b, m)]]).mean for b in budgets],
                       [summarize([r.regret for r in by[(v.name, b, m)]]).se for b in budgets]) for m in exp.methods}
         name = f"{exp.key}_{_slug(v.name)}_regret"
+        # methods with identical runs drawn as one labelled line (as the report's figure), ticks on the budgets run
+        same = identical_runs({(b, m): by[(v.name, b, m)] for b in budgets for m in exp.methods}, budgets,
+                              exp.methods, seeds)
         figures.draw("reports._figures:regret_curves", name, budgets, curves,
-                     title=f"{exp.title}, {v.name} ({len(seeds)} seeds)")
+                     title=f"{exp.title}, {v.name} ({len(seeds)} seeds)", identical=same, ticks_at_budgets=True)
         fig_names.append((v.name, f"figures/{name}.png"))
     for v in exp.variants:
         a = analysis(v.name)
         name = f"{exp.key}_{_slug(v.name)}_continuation"
-        figures.draw("reports._continuation_view:window_figure", name, continuation_of(a), a.classes)
+        figures.draw("reports._continuation_view:window_figure", name, continuation_of(a), a.classes,
+                     gaps=[float(g) for g in a.instance.gaps])        # the smallest gaps, k* among them
         fig_names.append((f"{v.name}: continuation window", f"figures/{name}.png"))
     figures.draw("reports._figures:regret_curves", f"{exp.key}_rho", list(scales),
                  {m: ([x["regret"] for x in sens if x["method"] == m and x["variant"] == sv.name],
@@ -354,7 +369,7 @@ def _run_experiment(plan: _Plan, records: list, sens_recs: list, *, out: Path, f
                           for t, ok, ours in claims],
                "equalities": explanations["equalities"],
                "consistency": [c.__dict__ for c in checks],
-               "choices": [{"parameter": p, "value": v, "why": w} for p, v, w in exp.choices],
+               "choices": [{"parameter": p, "value": v, "why": w} for p, v, w in _choices_run(exp, budgets)],
                "seconds": seconds}
     md = _markdown(exp, results, final, pairs, claims, fig_names, scales)
     return ExperimentResult(exp.key, md, results, claims, seconds)
@@ -512,7 +527,8 @@ def _markdown(exp, res, final, pairs, claims, fig_names, scales) -> str:
                   x["event_failure_frequency"]) for x in sens]),
           "", f"![rho sensitivity](figures/{exp.key}_rho.png)", "",
           "## Parameters the paper does not state", "",
-          table(["parameter", "value chosen", "why"], [(p, v, w) for p, v, w in exp.choices]), ""]
+          table(["parameter", "value chosen", "why"], [(x["parameter"], x["value"], x["why"])
+                                                       for x in res["choices"]]), ""]
     return "\n".join(L)
 
 

@@ -192,3 +192,22 @@ def test_a_long_traced_run_is_made_once(monkeypatch):
     monkeypatch.setattr(fast, "_run", lambda *args: made.append(1) or real(*args))
     e = explain(config, "tacc", 0)
     assert len(made) == 1 and sum(s.n_low + s.n_high for s in e.arms) > 0
+
+
+def test_the_timeline_of_many_arms_draws_k_star_and_says_what_it_leaves_out():
+    """cfg/k2000 (2000 arms): the timeline drew the 20 arms of largest regret share, k* (share 0) not among them,
+    and its title did not say that arms were left out."""
+    from bounds import parse_config
+    cfg = parse_config({"name": "many", "instance": {"mu_high": [0.9] + [0.5 - 0.005 * i for i in range(39)],
+                                                     "low": {"model": "power_decay", "zeta": 0.2, "r": 0.5}},
+                        "costs": {"low": 1.0, "high": 10.0},
+                        "params": {"budget": 2000, "rho": 0.5, "gamma": 0.1, "eta": 1e-4, "s0": 10}})
+    e = explain(cfg, "tacc", 0)
+    assert sum(a.regret_share > 0 for a in e.arms) >= 20          # k* (share 0) is not among the 20 largest
+    ax = _explain_view.timeline_figure(e).axes[0]
+    rows = [int(t.get_text().split()[0]) for t in ax.get_yticklabels()]
+    assert len(rows) == 20 and rows[0] == 0                        # the bottom row: k* = 0
+    assert ("20 of 40 arms drawn: the 19 with the largest regret shares, and k* = 0 (bottom row); 20 left out"
+            in ax.get_title().replace("\n", " "))
+    few = _explain_view.timeline_figure(e, max_arms=40).axes[0]    # every arm drawn: nothing said
+    assert "\n" not in few.get_title() and len(few.get_yticklabels()) == 40

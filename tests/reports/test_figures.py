@@ -50,7 +50,12 @@ def test_arms_shown_are_the_smallest_gaps_in_arm_order():
 def test_count_note_names_a_tied_best_arm_and_the_arms_left_out():
     assert count_note([0.0, 0.2, 0.3], 2, 2) == ""                  # k* alone, every suboptimal arm drawn
     tie = count_note([0.0, 0.0, 0.2, 0.2, 0.4], 3, 3)
-    assert "1 arm(s) tied with the best mean (1; gap 0) not drawn" in tie and "left out" not in tie
+    assert "1 arm(s) tied with the best mean (1; gap 0) drawn with the low-count bound" in tie
+    assert "no high-count bound bar" in tie and "not drawn" not in tie and "left out" not in tie
+    # more tied arms than MAX_ARMS: the note counts the tied arms drawn, and the suboptimal arms left out
+    many = count_note([0.0] * 41, MAX_ARMS, 40)
+    assert many.startswith(f"{MAX_ARMS} arm(s) tied with the best mean (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, ...; gap 0) "
+                           f"drawn") and many.endswith("10 left out")
     assert count_note([0.0] + [0.1] * 40, MAX_ARMS, 40).endswith(f"{MAX_ARMS} of 40 suboptimal arms drawn: the "
                                                                  f"{MAX_ARMS} with the smallest gaps; 10 left out")
 
@@ -105,6 +110,34 @@ def test_count_figure_size_is_bounded_and_its_legend_lists_the_classes_then_the_
     assert [t for t, ok in _inside(few, texts, few.bbox) if not ok] == []
 
 
+def test_a_tied_arm_is_drawn_with_the_low_bound_and_no_high_bound_as_the_note_says():
+    """t_two (mu_high = [0.9, 0.9, 0.7, 0.6]): arm 1, tied with k*, is drawn in both count figures, with the
+    low-count bound and no high-count bar; the note said it was not drawn."""
+    cfg = parse_config({"name": "t_two", "instance": {
+        "mu_high": [0.9, 0.9, 0.7, 0.6], "noise": {"model": "gaussian", "sigma": 1.0},
+        "low": {"model": "power_decay", "zeta": 0.2, "r": 0.5, "signs": "random"}},
+        "costs": {"low": 1.0, "high": 10.0},
+        "params": {"budget": 20000, "delta": 0.05, "rho": "min", "gamma": 0.063, "eta": 1e-4, "s0": 10}})
+    a = analyze(cfg)
+    sub = [k for k in range(a.instance.n_arms) if k != a.instance.best_arm]
+    shown = arms_shown(a.instance.gaps, among=sub)
+    note = count_note(a.instance.gaps, len(shown), len(sub))
+    labels = [f"{k} ({a.classes[k].value})" for k in shown]
+    assert shown == [1, 2, 3] and math.isinf(a.high_count_bound[1])
+    groups = [{"A": [1, 2]} for _ in shown]
+    high = count_distribution(labels, groups, [float(a.high_count_bound[k]) for k in shown], title="t",
+                              ylabel="N", bound_label="bound", note=note)
+    low = count_distribution(labels, groups, [float(a.low_count_bound)] * 3, title="t", ylabel="N",
+                             bound_label="bound", note=note)
+    bars = {fig: [round(ln.get_xdata()[0] + 0.45) for ln in fig.axes[0].lines
+                  if ln.get_color() == "k" and ln.get_linewidth() == 2] for fig in (high, low)}
+    assert 0 not in bars[high] and 0 in bars[low]                     # arm 1 (position 0): a low bar, no high bar
+    for fig in (high, low):
+        assert [t.get_text() for t in fig.axes[0].get_xticklabels()][0].startswith("1 (")
+        assert "1 arm(s) tied with the best mean (1; gap 0) drawn with the low-count bound" in \
+            fig._suptitle.get_text().replace("\n", " ")
+
+
 # --- tightness: what is not drawn is said, the title fits ----------------------------------------------------------
 def test_tightness_says_undefined_ratios_and_its_title_fits():
     title = "tightness at the full budget: empirical / bound per run (1000 seeds x 5 policies)"
@@ -119,6 +152,37 @@ def test_tightness_says_undefined_ratios_and_its_title_fits():
     texts = [fig._suptitle, *ax.get_yticklabels(), *ax.get_legend().get_texts()]
     assert [t for t, ok in _inside(fig, texts, fig.bbox) if not ok] == []
     assert ax.get_legend()._loc != 0
+
+
+def test_tightness_says_a_vacuous_claim_as_the_table_does():
+    """gap_tiny: rdfe-theorem HOLDS on 5 runs, every one vacuous (bound inf): the label said "no asserted run"."""
+    fig = tightness({"rdfe-theorem (thm:app-rdfe-regret)": [], "x (lem:x)": [0.5, 0.25], "y (lem:y)": []},
+                    title="t", vacuous={"rdfe-theorem (thm:app-rdfe-regret)": 5, "x (lem:x)": 2})
+    ticks = [t.get_text() for t in fig.axes[0].get_yticklabels()]
+    assert ticks == ["rdfe-theorem (thm:app-rdfe-regret)\n5 run(s) vacuous: bound inf",
+                     "x (lem:x)\n2 run(s) vacuous: bound inf", "y (lem:y)\nno asserted run"]
+
+
+def test_regret_curves_say_an_infinite_bound_in_its_legend_entry():
+    """gap_tiny: thm:app-rdfe-regret (corrected) is infinite at every budget: its legend entry had no line and no
+    word of why."""
+    budgets = [1250.0, 2500.0, 5000.0]
+    fig = regret_curves(budgets, {"tacc": ([1.0, 2.0, 3.0], [0.1] * 3)}, title="t", logy=True,
+                        bounds={"a": [math.inf] * 3, "b": [math.inf, 5.0, 6.0], "c": [4.0, 5.0, 6.0]})
+    assert [t.get_text() for t in fig.axes[0].get_legend().get_texts()] == [
+        "bound: a = inf at every budget: vacuous, not drawn", "bound: b = inf at Lambda = 1250: vacuous, not drawn "
+        "there", "bound: c", "tacc"]
+
+
+def test_regret_curves_name_the_methods_a_line_hides():
+    """set-b --quick: TACC's runs differ from DNC's (continuation pulls on arms of gap 0) but their regret is equal:
+    the tacc line was hidden under dnc's without a word. Identical runs keep their own label."""
+    budgets = [1.0, 2.0]
+    fig = regret_curves(budgets, {"tacc": ([1.0, 2.0], [0.1, 0.2]), "ucb": ([3.0, 4.0], [0.1, 0.1]),
+                                  "lucb": ([3.0, 4.0], [0.1, 0.1]), "dnc": ([1.0, 2.0], [0.1, 0.2]),
+                                  "mf-ucb": ([1.0, 2.0], [0.1, 0.3])}, title="t", identical=[("ucb", "lucb")])
+    assert [t.get_text() for t in fig.axes[0].get_legend().get_texts()] == [
+        "tacc = dnc (equal regret)", "ucb = lucb (identical runs)", "mf-ucb"]
 
 
 def test_tightness_ratios_keep_an_undefined_ratio_for_the_figure():
@@ -191,3 +255,29 @@ def test_the_figures_module_imports_no_pyplot():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env={**os.environ, "MPLBACKEND": "svg"}).stdout.split()
     assert out == ["False", "svg"]
+
+
+def test_continuation_window_legend_covers_no_label_at_two_rows(tmp_path):
+    """cfg/m_checkpoint_rows (2 arms): the legend, placed at a fraction of the axes' height, covered the x label."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from reports._continuation_view import window_figure
+    from reports._figures import save
+    params = {"budget": 20000, "delta": 0.05, "rho": "min", "gamma": 0.063, "eta": 1e-4, "s0": 10}
+    rows = {"name": "m_checkpoint_rows", "instance": {
+        "mu_high": [0.9, 0.8], "noise": {"model": "bernoulli"},
+        "low": {"model": "checkpoint", "q": [32, 64, 128], "gap": [[0.1, 0.05, 0.01], [0.2, 0.1, 0.0]], "q_max": 128,
+                "signs": [1, -1]}}, "costs": {"low": 1.0, "high": 10.0}, "params": params}
+    for n in (2, 3, 8, MAX_ARMS):
+        cfg = parse_config(rows if n == 2 else {
+            "name": "rows", "instance": {"mu_high": [0.9 - 0.01 * i for i in range(n)],
+                                         "low": {"model": "power_decay", "zeta": 0.2, "r": 0.5}},
+            "costs": {"low": 1.0, "high": 10.0}, "params": params})
+        a = analyze(cfg)
+        fig = window_figure(continuation_of(a), a.classes, gaps=[float(g) for g in a.instance.gaps])
+        save(fig, tmp_path, f"w{n}", formats=("png",))                  # lays the figure out
+        ax, r = fig.axes[0], FigureCanvasAgg(fig).get_renderer()
+        legend = ax.get_legend().get_window_extent(r)
+        labels = [ax.xaxis.label, *ax.get_xticklabels()]
+        assert [t.get_text() for t in labels if t.get_text() and legend.overlaps(t.get_window_extent(r))] == [], n
+        assert fig.bbox.contains(legend.x0, legend.y0) and fig.bbox.contains(legend.x1, legend.y1)

@@ -1,16 +1,28 @@
 """``tacc reproduce --quick``: every experiment runs and writes its claims table."""
 
+import importlib
 import json
 
 import pytest
 
 from bounds import TaccInputError, load_config
 from reports._paper import EXPERIMENTS
-from reports._reproduce import reproduce, variant_config
+from reports._arms_shown import MAX_ARMS, arms_shown
+from reports._figure_pool import FigureWriter
+from reports._reproduce import _slug, reproduce, variant_config
+from reports._tables import fmt
 
 
 @pytest.mark.parametrize("exp", EXPERIMENTS, ids=lambda e: e.key)
-def test_quick_reproduction_writes_its_claims_table(exp, tmp_path):
+def test_quick_reproduction_writes_its_claims_table(exp, tmp_path, monkeypatch):
+    drawn = {}
+    draw = FigureWriter.draw
+
+    def record(self, builder, name, *args, **kwargs):
+        drawn[name] = (builder, args, kwargs)
+        return draw(self, builder, name, *args, **kwargs)
+
+    monkeypatch.setattr(FigureWriter, "draw", record)
     r, = reproduce([exp.key], quick=True, out_dir=tmp_path, executor="serial")
     md = (tmp_path / f"{exp.key}.md").read_text()
     assert "## The paper's claims" in md and "## Parameters the paper does not state" in md
@@ -25,6 +37,46 @@ def test_quick_reproduction_writes_its_claims_table(exp, tmp_path):
     assert all(c["consistent"] in (True, False, None) for c in data["consistency"])
     assert (tmp_path / "figures" / f"{exp.key}_rho.png").stat().st_size > 1000
     assert (tmp_path / "README.md").is_file()
+    # the budget sequence stated is the one run: under --quick the last budgets, named
+    seq, = (x["value"] for x in data["choices"] if x["parameter"] == "budget sequence")
+    if len(data["budgets"]) < len(exp.budget_fractions):
+        assert seq.startswith(", ".join(fmt(b) for b in data["budgets"]) + " (--quick: the last 2 of ")
+        assert any(line.startswith("budget sequence ") and seq in line for line in md.splitlines())
+    # the regret figures: ticked at the budgets run, every method drawn or named in an identical-runs label
+    for v in exp.variants:
+        builder, args, kwargs = drawn[f"{exp.key}_{_slug(v.name)}_regret"]
+        assert kwargs["ticks_at_budgets"]
+        ax = _build(builder, args, kwargs).axes[0]
+        assert [t.get_text() for t in ax.get_xticklabels()] == [f"{b:g}" for b in data["budgets"]]
+        legend = [t.get_text() for t in ax.get_legend().get_texts()]
+        named = {m for t in legend for m in t.split(" (")[0].split(" = ")}
+        assert named >= set(exp.methods)
+        for g in kwargs["identical"]:
+            assert f"{' = '.join(g)} (identical runs)" in legend
+        if exp.key == "set-b":              # TACC and DNC: the same regret on both seeds at both budgets (their runs
+            assert "tacc = dnc (equal regret)" in legend        # differ by continuation pulls on arms of gap 0)
+    # the continuation windows: the arms with the smallest gaps, k* among them, the rule said
+    for v in exp.variants:
+        builder, args, kwargs = drawn[f"{exp.key}_{_slug(v.name)}_continuation"]
+        ax = _build(builder, args, kwargs).axes[0]
+        gaps = kwargs["gaps"]
+        rows = [int(t.get_text().split()[0]) for t in ax.get_yticklabels()]
+        assert gaps.index(0.0) in rows and sorted(rows) == arms_shown(gaps)
+        if len(gaps) > MAX_ARMS:
+            assert f"the {MAX_ARMS} with the smallest gaps" in ax.get_title()
+
+
+def _build(builder, args, kwargs):
+    module, name = builder.split(":")
+    return getattr(importlib.import_module(module), name)(*args, **kwargs)
+
+
+def test_every_budget_sequence_stated_has_as_many_budgets_as_run():
+    """Decay ran Lambda / 4 and Lambda while its table said Lambda / 16, / 8, / 4, / 2, Lambda."""
+    for exp in EXPERIMENTS:
+        seq, = (v for p, v, _ in exp.choices if p == "budget sequence")
+        stated = seq.split(" (")[0].split(", ")
+        assert "..." in stated or len(stated) == len(exp.budget_fractions), (exp.key, seq)
 
 
 def test_variant_overrides_apply():
