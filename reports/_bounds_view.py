@@ -156,34 +156,11 @@ def to_record(a: Analysis, continuation=None) -> dict:
     ``continuation`` is ``bounds.continuation_of(a)`` when already computed."""
     c = continuation or continuation_of(a)
     cont = _continuation_view.to_record(c, columns=True)
-    cont_arms = _not_applicable_continuation(c, cont.pop("arms"))
-    reason = c.instance_rho_max_reason
-    if reason is not None:              # continuation fires at no rho: no largest rho, not 0
-        cont = dict(cont, rho_max=None, rho_max_reason=reason)
+    cont_arms = cont.pop("arms")
     return dict(jsonable(_scalars(a)),
                 fields={k: {"label": lab, "meaning": m, "unit": u} for k, (lab, m, u) in ARM_FIELDS.items()},
                 arms=_strict_columns(a, arm_columns(a)),
                 continuation=dict(jsonable(cont), arms=cont_arms))
-
-
-def _not_applicable_continuation(c, arms: dict) -> dict:
-    """The continuation columns with an arm's ``last_count`` and ``rho_max`` null where they do not apply (no count
-    passes the test: they were 0), each reason beside its column (``last_count_reason``, ``rho_max_reason``)."""
-    last = np.asarray(c.last_count, dtype=np.int64)
-    rho = np.asarray(c.rho_max, dtype=float)
-    out = dict(arms)
-    for key, none in (("last_count", last == 0), ("rho_max", rho <= 0)):
-        at = np.flatnonzero(none).tolist()
-        if not at:
-            continue
-        col = list(out[key])
-        reasons: dict = {}
-        for k in at:
-            col[k] = None
-            reasons.setdefault(c.rho_max_reason(k) if key == "rho_max" else c.no_count_reason, []).append(k)
-        out[key] = col
-        out[f"{key}_reason"] = reasons
-    return out
 
 
 def to_json(a: Analysis, continuation=None) -> str:

@@ -32,7 +32,10 @@ def to_record(c: Continuation, columns: bool = False) -> dict:
                    "after the threshold (N = N_gamma + A_k)",
         "n_gamma": w.n_gamma, "s0": w.s0, "threshold_2_eta_gamma": w.threshold, "horizon": w.horizon,
         "reachable": w.reachable, "can_fire": w.can_fire, "rho": c.rho, "rho_min": c.rho_min,
-        "rho_max": c.instance_rho_max, "fires_only_below_rho_min": c.fires_only_below_rho_min,
+        "rho_max": c.instance_rho_max,
+        **({} if c.instance_rho_max_reason is None else     # continuation fires at no rho: no largest rho, not 0
+           {"rho_max": None, "rho_max_reason": c.instance_rho_max_reason}),
+        "fires_only_below_rho_min": c.fires_only_below_rho_min,
         "summary": summary(c),
         "arms": arm_columns(c) if columns else [_arm(c, k) for k in range(len(w.pulls))],
     }
@@ -59,6 +62,21 @@ def arm_columns(c: Continuation) -> dict:
     if empty:
         out["window_reason"] = {EMPTY_WINDOW: empty}
     out.update({"reaches_tau": list(w.reaches_tau), "last_count": list(c.last_count), "rho_max": list(c.rho_max)})
+    # an arm's last count and rho_max where they do not apply (no count passes the test: they were 0): null, each
+    # reason beside its column
+    last = np.asarray(c.last_count, dtype=np.int64)
+    rho = np.asarray(c.rho_max, dtype=float)
+    for key, none in (("last_count", last == 0), ("rho_max", rho <= 0)):
+        at = np.flatnonzero(none).tolist()
+        if not at:
+            continue
+        col = list(out[key])
+        reasons: dict = {}
+        for k in at:
+            col[k] = None
+            reasons.setdefault(c.rho_max_reason(k) if key == "rho_max" else c.no_count_reason, []).append(k)
+        out[key] = col
+        out[f"{key}_reason"] = reasons
     return out
 
 
@@ -70,6 +88,10 @@ def _arm(c: Continuation, k: int) -> dict:
            "last_count": c.last_count[k], "rho_max": c.rho_max[k]}
     if out["window"] is None:
         out["window_reason"] = EMPTY_WINDOW
+    if c.last_count[k] == 0:
+        out.update(last_count=None, last_count_reason=c.no_count_reason)
+    if (why := c.rho_max_reason(k)) is not None:
+        out.update(rho_max=None, rho_max_reason=why)
     return out
 
 

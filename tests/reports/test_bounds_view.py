@@ -187,7 +187,17 @@ def test_a_continuation_that_fires_at_no_rho_has_no_last_count_and_no_rho_max(tm
         assert "largest rho at which it can fire: none" in text
         rows = text[text.index("arm  class    tau  window"):].splitlines()[2:6]
         assert all(r.split()[-2:] == ["-", "-"] for r in rows), rows
+        # the report's record (results.json, one mapping per arm) says the same, from the same source
+        from bounds import continuation_of
+        from reports._continuation_view import to_record
+        rec = to_record(continuation_of(a))
+        assert rec["rho_max"] is None and rec["rho_max_reason"] == cont["rho_max_reason"]
+        assert all(x["last_count"] is None and x["rho_max"] is None and x["last_count_reason"].startswith("none: ")
+                   and x["rho_max_reason"].startswith("none: ") for x in rec["arms"])
     fires = analyze(load_config("llm-residual"))
     cont = json.loads(to_json(fires))["continuation"]
     assert cont["rho_max"] > 0 and "rho_max_reason" not in cont and "rho_max_reason" not in cont["arms"]
+    from bounds import continuation_of
+    from reports._continuation_view import to_record
+    assert all("last_count_reason" not in x and x["last_count"] > 0 for x in to_record(continuation_of(fires))["arms"])
     assert all(isinstance(x, int) and x > 0 for x in cont["arms"]["last_count"])
