@@ -104,6 +104,20 @@ def least_cpu(fn, repeats: int):
     return best, out
 
 
+def interleaved_cpu(fns, repeats: int) -> list:
+    """For each of ``fns``, the least CPU time of this process over ``repeats`` calls, the calls made in turn
+    (fns[0], fns[1], ..., fns[0], ...), and what its last call returned: the functions of a ratio are timed in the
+    same stretches of the machine's speed (on this shared virtual machine a function timed seconds after another
+    ran up to twice as slow or as fast, so ratios of separately timed runs swung around their targets)."""
+    best, out = [math.inf] * len(fns), [None] * len(fns)
+    for _ in range(repeats):
+        for i, fn in enumerate(fns):
+            t = time.process_time()
+            out[i] = fn()
+            best[i] = min(best[i], time.process_time() - t)
+    return list(zip(best, out, strict=True))
+
+
 def _time_per_draw(fn, noise, bases, per_key, repeats):
     fn(noise, 1.0, bases, 2)                          # compile (or load numba's cache)
     best, _ = least_cpu(lambda: fn(noise, 1.0, bases, per_key), repeats)
