@@ -37,7 +37,8 @@ class RunStopped(Exception):
     there is no record of it (none is returned, none stored).
 
     Attributes:
-        policy, seed: the run.
+        policy: the policy of the run.
+        seed: the seed of the run.
         rounds: the rounds it had made when it stopped.
     """
 
