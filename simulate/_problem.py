@@ -116,6 +116,12 @@ class Problem:
         return bias_length(self.n_gamma, self.horizon, self.s0)
 
     @functools.cached_property
+    def low_reach(self) -> int:
+        """floor(Lambda / lambda^(L)) in the exact units of the budget check: the most low-fidelity queries a run can
+        make, so the most any arm's low count reaches (the B_k table's and the tail power's range)."""
+        return self.units.budget // self.units.low
+
+    @functools.cached_property
     def bias_width(self) -> int:
         """W = min(L, floor(Lambda / lambda^(L))) (at least 1): the counts n = 1..W with B_k(n) in :attr:`bias_table`.
 
@@ -124,7 +130,7 @@ class Problem:
         may read is the continuation window's far end, :attr:`continuation_end`. With S0 far beyond the budget
         (S0 = 10^8 on a budget of 128,000 queries) L was 10^8 counts and the table gigabytes; W is the budget's.
         """
-        return max(1, min(self.bias_length, self.units.budget // self.units.low))
+        return max(1, min(self.bias_length, self.low_reach))
 
     @functools.cached_property
     def _bias_rows(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -132,7 +138,7 @@ class Problem:
         of the model per arm over the counts 1..W and N_gamma + S0 (so each value is the one a call over 1..L gave:
         the models compute count by count)."""
         model, width = self.instance.low, self.bias_width
-        reached = self.n_gamma <= self.units.budget // self.units.low   # a run can make a continuation test
+        reached = self.n_gamma <= self.low_reach   # a run can make a continuation test
         n = np.arange(1, width + 2, dtype=np.int64)
         n[-1] = self.n_gamma + self.s0 if reached else width
         rows: list[np.ndarray] = []
@@ -192,7 +198,7 @@ class Problem:
         width = rows.shape[1]
         if n <= width:
             return float(rows[row_of[k], n - 1])
-        if n == self.n_gamma + self.s0 and self.n_gamma <= self.units.budget // self.units.low:
+        if n == self.n_gamma + self.s0 and self.n_gamma <= self.low_reach:
             return float(self.continuation_end[row_of[k]])
         beyond = self.__dict__.setdefault("_bias_beyond", {})
         if k not in beyond:
@@ -252,9 +258,8 @@ class Problem:
         tabulated over the low-fidelity counts a run can reach (the budget over lambda^(L): Low-Improving queries
         one arm up to that often, TACC and DNC up to the B_k table's range), at most ``_POWER_TABLE`` counts (2 MiB),
         so the engines read them, not ``pow``."""
-        units = self.units
         return with_prefix(mean_schedule(self.instance.low, self.horizon),
-                           min(max(self.bias_length, units.budget // units.low), _POWER_TABLE))
+                           min(max(self.bias_length, self.low_reach), _POWER_TABLE))
 
     @functools.cached_property
     def frozen_schedule(self) -> MeanSchedule:

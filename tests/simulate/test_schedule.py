@@ -116,6 +116,7 @@ def test_the_problems_power_table_covers_the_counts_a_run_reaches():
     from simulate._problem import _POWER_TABLE
     problem = make_problem(load_config("llm-residual"))
     units = problem.units
+    assert problem.low_reach == units.budget // units.low
     assert problem.schedule.power.size == min(max(problem.bias_length, units.budget // units.low), _POWER_TABLE)
     assert problem.schedule.power.size > problem.bias_length
     rec = run(problem, "low-improving", 0)
