@@ -6,6 +6,8 @@ from __future__ import annotations
 import signal
 import sys
 
+from reports._interrupted import release
+
 
 class _TerminatedWhileImporting(KeyboardInterrupt):
     """SIGTERM before the command line's own handler is installed (``reports.cli.main`` installs it)."""
@@ -28,10 +30,12 @@ def main() -> int:
         finally:
             if previous is not None:
                 signal.signal(signal.SIGTERM, previous)
-    except _TerminatedWhileImporting:
+    except _TerminatedWhileImporting as exc:
+        release(exc)
         print("tacc: terminated", file=sys.stderr)
         return 128 + signal.SIGTERM
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
+        release(exc)
         print("tacc: interrupted", file=sys.stderr)
         return 128 + signal.SIGINT
     return cli_main()

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from bounds import PRESETS, TaccInputError
+from reports._interrupted import release
 
 __all__ = ["EXIT_OK", "EXIT_FINDING", "EXIT_INPUT", "EXIT_INTERNAL", "build_parser", "main"]
 
@@ -694,8 +695,9 @@ def main(argv: list[str] | None = None) -> int:
     with _SigtermAsInterrupt() as term:
         try:
             return _main(argv, term)
-        except KeyboardInterrupt:        # a SIGTERM between the command's end and here
+        except KeyboardInterrupt as exc:        # a SIGTERM between the command's end and here
             _end_children()
+            release(exc)
             return _stopped("tacc", term.received)
 
 
@@ -744,7 +746,8 @@ def _main(argv: list[str] | None, term: _SigtermAsInterrupt) -> int:
         args = build_parser().parse_args(_glue_signed_values(sys.argv[1:] if argv is None else list(argv)))
     except SystemExit as exc:  # argparse has printed its one line (or the help)
         return exc.code if isinstance(exc.code, int) else EXIT_INPUT
-    except KeyboardInterrupt:  # while a subcommand's arguments import what they list
+    except KeyboardInterrupt as exc:  # while a subcommand's arguments import what they list
+        release(exc)
         return _stopped("tacc", term.received)
     try:
         with warnings.catch_warnings():    # restores Python's own display when the command ends (library use)
@@ -765,8 +768,9 @@ def _main(argv: list[str] | None, term: _SigtermAsInterrupt) -> int:
     except BrokenPipeError:  # the reader of standard output stopped reading (| head): not an error of ours
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         _end_children()
+        release(exc)
         return _stopped(f"tacc {args.command}", term.received)
     except Exception as exc:  # noqa: BLE001 -- the one place an unexpected error becomes exit 3
         _end_children()

@@ -64,3 +64,75 @@ def test_no_module_uses_numbas_own_cache():
     for pkg in (bounds, simulate):
         for path in Path(pkg.__file__).parent.glob("*.py"):
             assert not re.search(r"^\s*@.*\bcache\s*=\s*True", path.read_text(), re.M), path
+
+
+def test_ctrl_c_swallowed_by_a_ctypes_callback_during_a_compilation_is_raised_at_its_end(tmp_path, monkeypatch):
+    """Ctrl-C while llvmlite is in a ctypes callback (its object cache's notification): ctypes printed "Exception
+    ignored on calling ctypes callback function ... KeyboardInterrupt" and dropped it, and `tacc report`, interrupted,
+    ran on to exit 0. The compilation remembers the signal and raises it again when it ends, and the exception ctypes
+    dropped is not printed (the command ends with its one line)."""
+    import ctypes
+    import signal
+
+    from numba.core import event
+
+    (tmp_path / "tacc_probe_compiled.py").write_text(textwrap.dedent("""
+        from simulate._compile import compiled
+
+        @compiled()
+        def twice(x):
+            return 2 * x
+    """))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import tacc_probe_compiled as probe
+
+    def callback():
+        signal.raise_signal(signal.SIGINT)      # a terminal's Ctrl-C, arriving while Python runs a ctypes callback
+        return None
+
+    class CtrlCInCallback(event.Listener):
+        def on_start(self, ev):
+            ctypes.CFUNCTYPE(None)(callback)()
+
+        def on_end(self, ev):
+            pass
+
+    printed: list = []
+    monkeypatch.setattr(sys, "unraisablehook", printed.append)
+    handlers = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
+    with event.install_listener("numba:compile", CtrlCInCallback()):
+        try:
+            probe.twice(21)
+        except KeyboardInterrupt:
+            pass
+        else:
+            raise AssertionError("the Ctrl-C was lost")
+    assert probe.twice.signatures and probe.twice(21) == 42   # raised after the compilation, which completed
+    assert (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)) == handlers
+    assert printed == [] and sys.unraisablehook == printed.append
+
+
+def test_an_error_caused_by_a_dropped_ctrl_c_gives_way_to_the_interrupt(monkeypatch):
+    """The dropped Ctrl-C broke the compilation (numba: "no compiled object yet for <Library '_power_table'>"), and
+    `tacc report`, interrupted, ended as an internal error (exit 3): the interrupt is raised, the error its context."""
+    import ctypes
+    import signal
+
+    from simulate._compile import _SignalsWatched
+
+    printed: list = []
+    monkeypatch.setattr(sys, "unraisablehook", printed.append)
+
+    def callback():
+        signal.raise_signal(signal.SIGINT)
+        return None
+
+    try:
+        with _SignalsWatched():
+            ctypes.CFUNCTYPE(None)(callback)()
+            raise RuntimeError("no compiled object yet")
+    except KeyboardInterrupt as exc:
+        assert isinstance(exc.__context__, RuntimeError)
+    else:
+        raise AssertionError("the Ctrl-C was lost")
+    assert printed == []
