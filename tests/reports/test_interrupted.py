@@ -3,6 +3,8 @@
 
 import sys
 
+import pytest
+
 from reports import cli
 from reports._interrupted import release
 
@@ -23,29 +25,20 @@ def _interrupted_while_building(log: list):
     raise KeyboardInterrupt
 
 
-def test_release_frees_the_traceback_s_objects_without_printing(monkeypatch):
+@pytest.mark.parametrize("released", [True, False])
+def test_release_frees_the_traceback_s_objects_without_printing(monkeypatch, released):
+    """Without release() (the control), letting the exception go runs the failing finalizer through the hook."""
     log: list = []
     hooked: list = []
-    monkeypatch.setattr(sys, "unraisablehook", lambda u: hooked.append(u))
+    monkeypatch.setattr(sys, "unraisablehook", hooked.append)
     try:
         _interrupted_while_building(log)
     except KeyboardInterrupt as exc:
-        release(exc)
-        assert log == ["finalized"]             # freed here, before the command's line
-    assert hooked == [] and sys.unraisablehook is not None
-    assert sys.unraisablehook.__name__ == "<lambda>"   # the caller's hook back
-
-
-def test_without_release_the_finalizer_error_is_printed_after_the_handler(monkeypatch):
-    """The failure release() prevents, shown: letting the exception go runs the finalizer through the hook."""
-    log: list = []
-    hooked: list = []
-    monkeypatch.setattr(sys, "unraisablehook", lambda u: hooked.append(u))
-    try:
-        _interrupted_while_building(log)
-    except KeyboardInterrupt:
-        pass
-    assert log == ["finalized"] and len(hooked) == 1
+        if released:
+            release(exc)
+            assert log == ["finalized"]             # freed here, before the command's line
+    assert log == ["finalized"] and len(hooked) == (0 if released else 1)
+    assert sys.unraisablehook == hooked.append    # the caller's hook back
 
 
 def test_a_command_interrupted_mid_construction_ends_with_its_one_line(monkeypatch, capsys):
