@@ -11,6 +11,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 import bounds
 import simulate
 
@@ -66,7 +68,18 @@ def test_no_module_uses_numbas_own_cache():
             assert not re.search(r"^\s*@.*\bcache\s*=\s*True", path.read_text(), re.M), path
 
 
-def test_ctrl_c_swallowed_by_a_ctypes_callback_during_a_compilation_is_raised_at_its_end(tmp_path, monkeypatch):
+@pytest.fixture
+def ctrl_c_raises():
+    """SIGINT handled as in a terminal (KeyboardInterrupt) for the test: a test runner started in the background
+    (`cmd &` in a script, as CI is) ignores SIGINT, and a raised signal then never reaches Python."""
+    import signal
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
+def test_ctrl_c_swallowed_by_a_ctypes_callback_during_a_compilation_is_raised_at_its_end(tmp_path, monkeypatch,
+                                                                                          ctrl_c_raises):
     """Ctrl-C while llvmlite is in a ctypes callback (its object cache's notification): ctypes printed "Exception
     ignored on calling ctypes callback function ... KeyboardInterrupt" and dropped it, and `tacc report`, interrupted,
     ran on to exit 0. The compilation remembers the signal and raises it again when it ends, and the exception ctypes
@@ -112,7 +125,7 @@ def test_ctrl_c_swallowed_by_a_ctypes_callback_during_a_compilation_is_raised_at
     assert printed == [] and sys.unraisablehook == printed.append
 
 
-def test_an_error_caused_by_a_dropped_ctrl_c_gives_way_to_the_interrupt(monkeypatch):
+def test_an_error_caused_by_a_dropped_ctrl_c_gives_way_to_the_interrupt(monkeypatch, ctrl_c_raises):
     """The dropped Ctrl-C broke the compilation (numba: "no compiled object yet for <Library '_power_table'>"), and
     `tacc report`, interrupted, ended as an internal error (exit 3): the interrupt is raised, the error its context."""
     import ctypes
