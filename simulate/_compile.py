@@ -1,12 +1,13 @@
-"""Compiled functions whose on-disk machine code is keyed on the code fingerprint.
+"""Compiled functions whose on-disk machine code is keyed on the code fingerprint, made when first used.
 
-numba's own ``cache=True`` invalidates a cached function only when the function's own file changes, so an edit to
-a helper it inlines from another file (``bounds.radius_scalar``, ``simulate._rules``, ``simulate._rewards``) left
-the old machine code running. :func:`compiled` is ``numba.njit`` with a cache whose source stamp is
-:func:`simulate._fingerprint.code_fingerprint` (any change to ``bounds`` or ``simulate``, or to numba's, numpy's or
-Python's version, invalidates every compiled function) and whose directory is per fingerprint
-(``__pycache__/tacc-<fingerprint>`` beside the module, or the user's cache directory if that is not writable), so
-only the first run after an install or an edit compiles.
+:func:`compiled` is ``numba.njit`` with the cache of :mod:`simulate._numba_cache` (keyed on the code fingerprint,
+never numba's own ``cache=True``, which kept stale machine code after an edit to a helper in another file), and
+:func:`jitable` is ``numba.extending.register_jitable``. Both are deferred: numba is imported, and every compiled
+function of the process made, when one of them is first called (or looked into) -- not when ``simulate`` is
+imported. A command that reads every run from the run cache never needs numba, and importing it was 0.4 s of the
+3.7 s of `tacc report` on a full cache. When they are made (:func:`materialize`), each module's global that still
+names a deferred function is replaced by the compiled function, so numba compiles callers that see the compiled
+callees (and inlines those marked ``inline="always"``) exactly as with eager decorators.
 
 A Ctrl-C or SIGTERM during a compilation in the main thread is never lost (:class:`_SignalsWatched`): raised inside
 llvmlite's ctypes callback it was swallowed there, and the interrupted command ran on to exit 0.
@@ -14,85 +15,12 @@ llvmlite's ctypes callback it was swallowed there, and the interrupted command r
 
 from __future__ import annotations
 
-import os
+import functools
 import signal
 import sys
 import threading
 
-import numba
-from numba.core import config as numba_config
-from numba.core.caching import CompileResultCacheImpl, FunctionCache, _CacheLocator
-from numba.misc.appdirs import AppDirs
-
-from simulate._fingerprint import code_fingerprint
-
-__all__ = ["compiled"]
-
-
-class _FingerprintLocator(_CacheLocator):
-    """Cache files in ``<base>/tacc-<fingerprint[:16]>``, stamped with the whole fingerprint."""
-
-    def __init__(self, py_func, py_file):
-        self._py_file = py_file
-        self._lineno = py_func.__code__.co_firstlineno
-        self._cache_path = os.path.join(self._base(py_file), f"tacc-{code_fingerprint()[:16]}")
-
-    def _base(self, py_file) -> str:
-        raise NotImplementedError
-
-    def get_cache_path(self):
-        return self._cache_path
-
-    def get_source_stamp(self):
-        return code_fingerprint()
-
-    def get_disambiguator(self):
-        return str(self._lineno)
-
-    @classmethod
-    def from_function(cls, py_func, py_file):
-        if not os.path.exists(py_file):
-            return None
-        self = cls(py_func, py_file)
-        try:
-            self.ensure_cache_path()
-        except OSError:
-            return None
-        return self
-
-
-class _UserProvided(_FingerprintLocator):
-    """``NUMBA_CACHE_DIR`` when the user set it."""
-
-    def _base(self, py_file):
-        return os.path.join(numba_config.CACHE_DIR, self.get_suitable_cache_subpath(py_file))
-
-    @classmethod
-    def from_function(cls, py_func, py_file):
-        return super().from_function(py_func, py_file) if numba_config.CACHE_DIR else None
-
-
-class _InTree(_FingerprintLocator):
-    """``__pycache__`` beside the module (a writable install or a source tree)."""
-
-    def _base(self, py_file):
-        return os.path.join(os.path.dirname(py_file), "__pycache__")
-
-
-class _UserWide(_FingerprintLocator):
-    """The user's cache directory (a read-only install)."""
-
-    def _base(self, py_file):
-        return os.path.join(AppDirs(appname="tacc", appauthor=False).user_cache_dir, "numba",
-                            self.get_suitable_cache_subpath(py_file))
-
-
-class _Impl(CompileResultCacheImpl):
-    _locator_classes = [_UserProvided, _InTree, _UserWide]
-
-
-class _FingerprintCache(FunctionCache):
-    _impl_class = _Impl
+__all__ = ["compiled", "jitable", "materialize"]
 
 
 class _SignalsWatched:
@@ -166,15 +94,107 @@ def _watching_signals(compile_):
     return compile
 
 
+class _Deferred:
+    """A function of :func:`compiled` not made yet: calling it, or reading one of the compiled function's attributes
+    (``signatures``, ``py_func``, ...), makes every deferred function (:func:`materialize`) and goes on with the
+    compiled one. numba compiling a caller that names it (a user's own loop) types it as the compiled function
+    (``_numba_type_``)."""
+
+    def __init__(self, fn, options: dict) -> None:
+        self.fn, self.options, self.made = fn, options, None
+        functools.update_wrapper(self, fn)
+
+    def __call__(self, *args, **kwargs):
+        return _made(self)(*args, **kwargs)
+
+    def __getattr__(self, name):
+        if name.startswith("__") or name in ("fn", "options", "made"):   # not set yet (a copy being made)
+            raise AttributeError(name)
+        return getattr(_made(self), name)
+
+    @property
+    def _numba_type_(self):
+        from numba.core.typing.typeof import Purpose, typeof
+        return typeof(_made(self), Purpose.argument)
+
+    def __repr__(self) -> str:
+        return f"<deferred compiled function {self.__module__}.{self.__qualname__}>"
+
+
+class _Declared:
+    """What :func:`compiled` and :func:`jitable` declared in this process, and how much of it is made."""
+
+    def __init__(self) -> None:
+        self.deferred: list[_Deferred] = []
+        self.jitable: list[tuple] = []        # (function, options)
+        self.registered = 0                   # how many of ``jitable`` numba has registered
+        self.lock = threading.Lock()          # a run's daemon thread and the main thread may both make them
+
+
+#: the process's declarations (the compiled functions are module globals, made once per process)
+_DECLARED = _Declared()
+
+
+def _made(deferred: _Deferred):
+    if deferred.made is None:
+        materialize()
+    return deferred.made
+
+
+def materialize() -> None:
+    """Import numba and make every function :func:`compiled` and :func:`jitable` declared so far (nothing is compiled
+    yet: numba compiles each at its first call, or loads it from the disk cache); then replace, in every loaded
+    module, a global naming a deferred function by the compiled one. Idempotent; a later call makes what was
+    declared since."""
+    with _DECLARED.lock:
+        _make_declared()
+
+
+def _make_declared() -> None:
+    todo = [d for d in _DECLARED.deferred if d.made is None]
+    if not todo and _DECLARED.registered == len(_DECLARED.jitable):
+        return
+    import numba
+    from numba.extending import register_jitable
+
+    from simulate._numba_cache import FingerprintCache
+
+    for fn, options in _DECLARED.jitable[_DECLARED.registered:]:
+        register_jitable(**options)(fn)
+    _DECLARED.registered = len(_DECLARED.jitable)
+    for d in todo:
+        dispatcher = numba.njit(**d.options)(d.fn)
+        dispatcher._cache = FingerprintCache(d.fn)   # what Dispatcher.enable_caching does, with our locator
+        dispatcher.compile = _watching_signals(dispatcher.compile)
+        d.made = dispatcher
+    for module in list(sys.modules.values()):
+        names = getattr(module, "__dict__", None)
+        if isinstance(names, dict):
+            for name, value in list(names.items()):
+                if type(value) is _Deferred and value.made is not None:
+                    names[name] = value.made
+
+
 def compiled(**options):
-    """``numba.njit(**options)`` whose on-disk cache is keyed on the code fingerprint (never ``cache=True``) and whose
-    compilation in the main thread never loses a Ctrl-C or SIGTERM (:class:`_SignalsWatched`)."""
+    """``numba.njit(**options)`` whose on-disk cache is keyed on the code fingerprint (never ``cache=True``), made when
+    first used (:class:`_Deferred`), and whose compilation in the main thread never loses a Ctrl-C or SIGTERM
+    (:class:`_SignalsWatched`)."""
     if "cache" in options:
         raise TypeError("compiled() always caches, keyed on the code fingerprint; do not pass cache=")
 
     def wrap(fn):
-        dispatcher = numba.njit(**options)(fn)
-        dispatcher._cache = _FingerprintCache(fn)   # what Dispatcher.enable_caching does, with our locator
-        dispatcher.compile = _watching_signals(dispatcher.compile)
-        return dispatcher
+        deferred = _Deferred(fn, options)
+        _DECLARED.deferred.append(deferred)
+        return deferred
+    return wrap
+
+
+def jitable(**options):
+    """``numba.extending.register_jitable(**options)``, registered when the compiled functions are made
+    (:func:`materialize`): the function itself is returned, plain Python until then and after (the step-form
+    policies call it from Python; compiled callers inline it)."""
+
+    def wrap(fn):
+        _DECLARED.jitable.append((fn, options))
+        return fn
     return wrap
