@@ -14,7 +14,7 @@ from typing import Callable
 
 import numpy as np
 
-from bounds import CONFIG_NAMES, check_parameters, horizon
+from bounds import CONFIG_NAMES, check_parameters, cost_units, horizon
 from bounds import validate as v
 from simulate._asktell import Recommendation, given_bound, recommend, thresholds
 from simulate._certificate import bias_length, check_mismatch_bound
@@ -97,6 +97,7 @@ class Tacc(Policy):
         names = {name: name for name in CONFIG_NAMES}       # refused naming this method's arguments
         check_parameters(K, cost_low, cost_high, budget, delta, rho, gamma, eta, s0, noise_scale=noise_scale,
                          names=names)
+        cost_units(cost_low, cost_high, budget, names={CONFIG_NAMES[n]: n for n in ("cost_low", "cost_high", "budget")})
         t = thresholds(n_arms, cost_low, budget, delta=delta, rho=rho, gamma=gamma, s0=s0, noise_scale=noise_scale)
         b = given_bound(n_arms, t, certificate=certificate, mismatch_bound=mismatch_bound)
         return cls(n_arms, cost_low, cost_high, budget, ell=t.ell, n_gamma=t.n_gamma, gamma=gamma, eta=eta, s0=s0,

@@ -7,7 +7,8 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from bounds import LowFidelityModel, TaccInputError, load_config, mismatch_bound, parse_config, power_decay
+from bounds import (LowFidelityModel, TaccInputError, analyze, load_config, mismatch_bound, parse_config,
+                    power_decay)
 from certify import ClaimContext, Verdict, check_assumptions, claims_for, judge
 from simulate import (HIGH, LOW, Dnc, MfUcb, Tacc, TaccStateError, make_problem, recommend, run, run_reference,
                       thresholds)
@@ -126,6 +127,22 @@ def test_the_arguments_get_the_configuration_checks_named_as_written(kw, field, 
             parse_config(data)
         key = ".".join(_ARGUMENT_TO_KEY[field])
         assert c.value.field == key and c.value.reason == e.value.reason.replace("cost_high", "costs.high")
+
+
+@pytest.mark.parametrize("kw, field", [(dict(budget=2.0**62), "budget"),
+                                       (dict(cost_low=0.1234567891234, budget=1e15), "cost_low")])
+def test_exact_cost_accounting_refusals_name_the_arguments(kw, field):
+    """bounds.cost_units' refusal (the budget check's integer units), with from_parameters' names; the same
+    amounts in a configuration are refused naming its keys (bounds.analyze)."""
+    with pytest.raises(TaccInputError) as e:
+        _by_hand(certificate=lambda k, n: 0.1, **kw)
+    assert e.value.field == field and "costs." not in e.value.reason and "params." not in e.value.reason
+    data = {"instance": {"mu_high": [0.5, 0.4], "low": {"model": "frozen", "values": [0.5, 0.4]}},
+            "costs": {"low": kw.get("cost_low", 1.0), "high": 10.0},
+            "params": {"budget": kw["budget"], "rho": 1.0, "gamma": 0.5, "eta": 0.1, "s0": 3}}
+    with pytest.raises(TaccInputError) as c:
+        analyze(parse_config(data))
+    assert c.value.field == {"budget": "params.budget", "cost_low": "costs.low"}[field]
 
 
 def test_the_issue_example_is_refused_and_its_control_accepted():
