@@ -241,7 +241,8 @@ def _cmd_check(args) -> int:
 
 def _cmd_proofs(args) -> int:
     from proofs_checks import BASELINE, STEPS, coverage_rows, load_baseline, radius_rows, run_steps
-    from reports._proofs_view import failures, render, render_coverage, render_radius, to_json
+    from reports._proofs_view import (coverage_json, coverage_summary, failures, render, render_coverage,
+                                      render_radius, to_json)
     from reports._tables import dumps
 
     path = BASELINE if args.baseline == "repo" else args.baseline
@@ -250,8 +251,11 @@ def _cmd_proofs(args) -> int:
     reports = run_steps(STEPS, baseline, mutate_steps=not args.coverage)
     if args.coverage:
         rows = coverage_rows({r.step.sid: r.result.outcome.value for r in reports})
-        print(render_coverage(rows, wide=args.wide))
-        return EXIT_OK if all(r[3] != "-" or r[4] for r in rows) else EXIT_FINDING
+        if args.json:
+            _write_json(dumps(coverage_json(rows)), args.json)
+        if args.json != "-":
+            print(render_coverage(rows, wide=args.wide))
+        return EXIT_OK if coverage_summary(rows)["pass"] else EXIT_FINDING
     radius = radius_rows()
     if args.json:
         _write_json(dumps(to_json(reports, radius)), args.json)
@@ -546,7 +550,8 @@ def _proofs_arguments(pr: argparse.ArgumentParser) -> None:
                     help="accepted refuted steps (a JSON list of step ids); 'repo' for the repository's baseline of "
                          "the paper's current findings")
     pr.add_argument("--json", metavar="PATH", help="write every step, the summary and the rho table as JSON to PATH "
-                                                   "('-' for stdout)")
+                                                   "('-' for stdout); with --coverage, the coverage table's rows and "
+                                                   "counts")
     pr.add_argument("--wide", action="store_true",
                     help="print every cell in full (statement, hypotheses not needed, counterexample / "
                          "corrected / slack)")

@@ -296,6 +296,32 @@ def test_proofs_coverage(capsys):
     assert "l.941" in out and "high-selection.total [PROVED]" in out and "0 with neither" in out
 
 
+def test_proofs_coverage_as_json_is_the_table_s_rows(tmp_path, capsys, monkeypatch):
+    """--coverage --json PATH wrote nothing and --json - printed the text table: now the table's rows and counts as
+    JSON (to PATH beside the printed table, or alone on standard output), and a statement neither checked nor
+    explained turns the summary's pass false and the exit status 1."""
+    import proofs_checks
+    monkeypatch.setattr(proofs_checks, "STEPS", tuple(s for s in proofs_checks.STEPS
+                                                      if s.sid in ("high-selection.total", "lem-ci.triangle")))
+    assert main(["proofs", "--coverage", "--json", str(tmp_path / "pc.json")]) == 0
+    table = capsys.readouterr().out
+    got = json.loads((tmp_path / "pc.json").read_text())
+    assert "l.941" in table and f"{len(got['statements'])} statements:" in table
+    (row,) = [r for r in got["statements"] if r["line"] == 941]
+    assert "high-selection.total [PROVED]" in row["checked_by"] and "high-selection.total [PROVED]" in table
+    assert got["summary"] == {"statements": len(got["statements"]), "checked": got["summary"]["checked"],
+                              "reason_only": len(got["statements"]) - got["summary"]["checked"], "neither": 0,
+                              "pass": True}
+    assert main(["proofs", "--coverage", "--json", "-"]) == 0
+    assert json.loads(capsys.readouterr().out) == got              # JSON alone on standard output
+    rows = proofs_checks.coverage_rows()
+    monkeypatch.setattr(proofs_checks, "coverage_rows", lambda results: rows + [(1, "sec:x", "new", "-", "")])
+    assert main(["proofs", "--coverage", "--json", "-"]) == 1
+    out = json.loads(capsys.readouterr().out)
+    assert out["summary"]["neither"] == 1 and not out["summary"]["pass"]
+    assert out["statements"][-1] == {"line": 1, "where": "sec:x", "statement": "new", "checked_by": [], "reason": ""}
+
+
 def test_proofs_bad_baseline_exits_2(tmp_path, capsys):
     bad = tmp_path / "b.json"
     bad.write_text("{}")
