@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from bounds import PRESETS, TaccInputError
+from reports._entry import stopped_name
 from reports._interrupted import release
 
 __all__ = ["EXIT_OK", "EXIT_FINDING", "EXIT_INPUT", "EXIT_INTERNAL", "build_parser", "main"]
@@ -697,13 +698,14 @@ def main(argv: list[str] | None = None) -> int:
 
     SIGTERM (``timeout``, a batch system's kill) is taken as Ctrl-C is (:class:`_SigtermAsInterrupt`): children
     ended, what finished kept, one line ``tacc COMMAND: terminated``, exit 143 (128 + SIGTERM)."""
+    argv = sys.argv[1:] if argv is None else list(argv)
     with _SigtermAsInterrupt() as term:
         try:
             return _main(argv, term)
         except KeyboardInterrupt as exc:        # a SIGTERM between the command's end and here
             _end_children()
             release(exc)
-            return _stopped("tacc", term.received)
+            return _stopped(stopped_name(argv), term.received)
 
 
 def _stopped(what: str, terminated: bool) -> int:
@@ -746,14 +748,14 @@ class _SigtermAsInterrupt:
             signal.signal(signal.SIGTERM, self._previous)
 
 
-def _main(argv: list[str] | None, term: _SigtermAsInterrupt) -> int:
+def _main(argv: list[str], term: _SigtermAsInterrupt) -> int:
     try:
-        args = build_parser().parse_args(_glue_signed_values(sys.argv[1:] if argv is None else list(argv)))
+        args = build_parser().parse_args(_glue_signed_values(argv))
     except SystemExit as exc:  # argparse has printed its one line (or the help)
         return exc.code if isinstance(exc.code, int) else EXIT_INPUT
-    except KeyboardInterrupt as exc:  # while a subcommand's arguments import what they list
+    except KeyboardInterrupt as exc:  # while a subcommand's arguments import what they list: named if argv names it
         release(exc)
-        return _stopped("tacc", term.received)
+        return _stopped(stopped_name(argv), term.received)
     try:
         with warnings.catch_warnings():    # restores Python's own display when the command ends (library use)
             warnings.showwarning = _one_line_warning
