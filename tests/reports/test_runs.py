@@ -114,6 +114,7 @@ def test_missing_runs_are_refused(swept, tmp_path, no_runs, capsys):
     assert main(["report", "set-a", "--from", str(made / "runs"), "--out", str(tmp_path / "y")]) == 2
     err = capsys.readouterr().err     # says what makes the runs (a `tacc check` cache has one budget of five)
     assert err.startswith("tacc: error: config = 'set-a': no saved run") and "`tacc report [CONFIG] --out OUT`" in err
+    assert not (tmp_path / "y").exists()
     f = load_runs(made / "runs")
     cfg = default_config()
     configs = [cfg]
