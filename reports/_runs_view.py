@@ -213,13 +213,19 @@ def _remedy(frames, configs, wanted: set, complete: set, *, made_before: bool = 
         how = f"`{command}` makes them{again} (only those: the others are read from {folder})"
     elif folder is not None and (folder / "runs.sqlite").exists():
         how = (f"the sweep that saved them, run again with `--cache {folder}`, makes them again (only those)"
-               if made_before else f"the sweep that saved the others, run with {seeds} and `--cache {folder}`, makes "
-                                   f"them (only those)")
+               if made_before else
+               f"`tacc report{' CONFIG' if arg is None else arg} {seeds} --cache {shlex.quote(str(folder))} --out "
+               f"OUT` makes them (only those: the others are read from {folder})")
     else:
-        how = "these are exported tables: export them again (`tacc runs DIR --to ...`) from a complete run cache"
         if arg is None and toml is not None and folder is not None and (folder / TOML_FOLDER / toml).is_file():
             arg = f" {shlex.quote(str(folder / TOML_FOLDER / toml))}"
-            how += f", or make them with `tacc report{arg} {seeds} --out OUT` (OUT/runs then holds all)"
+        if made_before:
+            how = "these are exported tables: export them again (`tacc runs DIR --to ...`) from a complete run cache"
+            if arg is not None and toml is not None:
+                how += f", or make them with `tacc report{arg} {seeds} --out OUT` (OUT/runs then holds all)"
+        else:
+            how = (f"these are exported tables: `tacc report{' CONFIG' if arg is None else arg} {seeds} --out OUT` "
+                   f"makes them (OUT/runs then holds them, which `tacc runs OUT/runs --to ...` exports)")
     if len(wanted) != max(wanted) + 1 - min(wanted):
         how += f" (and the seeds between them not saved: {seeds} is every seed from {min(wanted)} to {max(wanted)})"
     a, b = _longest_span(complete)

@@ -123,6 +123,24 @@ def test_missing_runs_are_refused(swept, tmp_path, no_runs, capsys):
     assert e.value.field == "policies" and e.value.value == "lucb"
 
 
+def test_seeds_not_saved_in_another_cache_or_in_tables_give_the_command_that_makes_them(swept, tmp_path, no_runs,
+                                                                                         capsys):
+    """--seeds asking for seeds never saved said only "omit --seeds": from a cache folder of another name (a --cache
+    folder) and from exported tables too, it gives the command that makes them, and writes nothing."""
+    import shutil
+    made, _ = swept
+    shutil.copytree(made / "runs", tmp_path / "cache")
+    assert main(["runs", str(made / "runs"), "--to", "csv", "--out", str(tmp_path / "tables")]) == 0
+    capsys.readouterr()
+    for folder, command in (("cache", f"`tacc report --seeds 0:5 --cache {tmp_path / 'cache'} --out OUT` makes them "
+                                      f"(only those: the others are read from {tmp_path / 'cache'})"),
+                            ("tables", "these are exported tables: `tacc report --seeds 0:5 --out OUT` makes them")):
+        assert main(["report", "--from", str(tmp_path / folder), "--seeds", "0:5", "--out", str(tmp_path / "x")]) == 2
+        err = capsys.readouterr().err
+        assert command in err and f"or omit --seeds to use the {SEEDS} saved ones (0:{SEEDS})" in err, err
+        assert not (tmp_path / "x").exists()
+
+
 def test_without_pandas_the_command_names_the_extra(swept, monkeypatch, capsys):
     import sys
     made, _ = swept
