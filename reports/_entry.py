@@ -1,5 +1,6 @@
 """The ``tacc`` console script: a Ctrl-C or a SIGTERM while the command line is still importing its libraries ends
-with the same one line as one during its work (exit 130 or 143), not a traceback or a silent death."""
+with the same one line as one during its work (``tacc COMMAND: interrupted``, exit 130, or ``terminated``, 143), not
+a traceback or a silent death."""
 
 from __future__ import annotations
 
@@ -7,6 +8,18 @@ import signal
 import sys
 
 from reports._interrupted import release
+
+
+#: the subcommands of ``tacc`` (``reports.cli`` declares each with its help and arguments; a test keeps the two
+#: lists equal): named here so that an interrupt before ``reports.cli`` is imported names the command.
+COMMANDS = ("bounds", "simulate", "check", "proofs", "report", "runs", "reproduce", "explain", "bench")
+
+
+def stopped_name(argv: list[str]) -> str:
+    """What the one line of an interrupted command starts with: ``tacc COMMAND`` when the first argument that is
+    not an option (``tacc``'s own options take no value) is one of :data:`COMMANDS`, else ``tacc``."""
+    command = next((a for a in argv if not a.startswith("-")), None)
+    return f"tacc {command}" if command in COMMANDS else "tacc"
 
 
 class _TerminatedWhileImporting(KeyboardInterrupt):
@@ -32,10 +45,10 @@ def main() -> int:
                 signal.signal(signal.SIGTERM, previous)
     except _TerminatedWhileImporting as exc:
         release(exc)
-        print("tacc: terminated", file=sys.stderr)
+        print(f"{stopped_name(sys.argv[1:])}: terminated", file=sys.stderr)
         return 128 + signal.SIGTERM
     except KeyboardInterrupt as exc:
         release(exc)
-        print("tacc: interrupted", file=sys.stderr)
+        print(f"{stopped_name(sys.argv[1:])}: interrupted", file=sys.stderr)
         return 128 + signal.SIGINT
     return cli_main()

@@ -14,10 +14,11 @@ from __future__ import annotations
 import importlib
 import os
 import signal
-import threading
 from concurrent.futures import Future, ProcessPoolExecutor
 from multiprocessing import active_children, get_context
 from pathlib import Path
+
+from simulate import starting_children
 
 __all__ = ["FigureWriter", "FIGURE_MEMO"]
 
@@ -91,16 +92,11 @@ class FigureWriter:
         before = set(active_children())
         self._pool = ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn"),
                                          initializer=_start_helper, initargs=(os.getpid(), figures))
-        # a pool starts its process on the first task: start it now, with Ctrl-C ignored, which the new
-        # process inherits (a terminal's Ctrl-C reaches the process group: the helper, still importing before
-        # its initializer ran, printed a KeyboardInterrupt traceback); this process's handler is restored
-        main = threading.current_thread() is threading.main_thread()
-        previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
-        try:
+        # a pool starts its process on the first task: start it now, with Ctrl-C blocked, which the new process
+        # inherits (a terminal's Ctrl-C reaches the process group: the helper, still importing before its
+        # initializer ran, printed a KeyboardInterrupt traceback); a Ctrl-C to this process meanwhile is held
+        with starting_children():
             self._pool.submit(int)
-        finally:
-            if main:
-                signal.signal(signal.SIGINT, previous)
         self._helper = [p for p in active_children() if p not in before]
 
     def draw(self, builder: str, name: str, *args, **kwargs) -> None:

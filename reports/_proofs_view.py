@@ -178,6 +178,27 @@ def render_radius(rows) -> str:
         "1/2 for Bernoulli: the Hoeffding column)"])
 
 
+def coverage_summary(rows) -> dict:
+    """The counts of the line under ``tacc proofs --coverage``'s table (``rows`` from
+    ``proofs_checks.coverage_rows``); ``pass``: no statement with neither a checking row nor a reason (else exit
+    1)."""
+    checked = sum(1 for r in rows if r[3] != "-")
+    reason_only = sum(1 for r in rows if r[3] == "-" and r[4])
+    neither = sum(1 for r in rows if r[3] == "-" and not r[4])
+    return {"statements": len(rows), "checked": checked, "reason_only": reason_only, "neither": neither,
+            "pass": neither == 0}
+
+
+def coverage_json(rows) -> dict:
+    """``tacc proofs --coverage --json``: the rows of the text table, every cell whole (``statements``: the line in
+    the .tex, where, the statement, ``checked_by``: each row as the table prints it, ``step [RESULT]``, none when
+    no row checks it, and the reason), and the ``summary`` of :func:`coverage_summary`."""
+    return {"statements": [{"line": line, "where": where, "statement": what,
+                            "checked_by": [] if checked == "-" else checked.split(", "), "reason": reason}
+                           for line, where, what, checked, reason in rows],
+            "summary": coverage_summary(rows)}
+
+
 def render_coverage(rows, *, wide: bool = False) -> str:
     """``rows`` from ``proofs_checks.coverage_rows``: (line, where, what, rows, reason)."""
     def cut(s, n):
@@ -185,10 +206,8 @@ def render_coverage(rows, *, wide: bool = False) -> str:
 
     body = [(f"l.{line}", where, cut(what, 60), rows, cut(reason, 80 if not wide else 10**6))
             for line, where, what, rows, reason in rows]
-    checked = sum(1 for r in rows if r[3] != "-")
-    reason_only = sum(1 for r in rows if r[3] == "-" and r[4])
-    missing = [r for r in rows if r[3] == "-" and not r[4]]
+    n = coverage_summary(rows)
     out = [table(["tex", "where", "statement", "checked by", "not checked / only partly: why"], body), "",
-           f"{len(rows)} statements: {checked} checked by at least one row, {reason_only} with a reason only, "
-           f"{len(missing)} with neither"]
+           f"{n['statements']} statements: {n['checked']} checked by at least one row, {n['reason_only']} with a "
+           f"reason only, {n['neither']} with neither"]
     return "\n".join(out)

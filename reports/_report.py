@@ -455,13 +455,16 @@ def _make_report(config, out: Path, figures: FigureWriter, *, seeds, policies, b
     configs = [_at_budget(config, b) for b in budgets]
     analyses = {b: analyze(c) for b, c in zip(budgets, configs, strict=True)}
     a = analyses[full]
+    if runs is not None:                                       # load: saved runs, no simulation
+        from reports._runs_view import runs_by_budget
+        # first: saved runs that are missing or damaged exit 2 with nothing written (the figure below was drawn
+        # before it, and an --out folder holding only figures/continuation_window was left by a refused command)
+        by, policies, seeds = runs_by_budget(runs, configs, policies=policies, seeds=seeds)
     # the continuation window against N_gamma per arm: it needs no run, so the helper draws it during the sweep
     cont = continuation_of(a)
     figures.draw("reports._continuation_view:window_figure", "continuation_window", cont, a.classes,
                  gaps=[float(g) for g in a.instance.gaps])
-    if runs is not None:                                       # load: saved runs, no simulation
-        from reports._runs_view import runs_by_budget
-        by, policies, seeds = runs_by_budget(runs, configs, policies=policies, seeds=seeds)
+    if runs is not None:
         relations = None
     else:                                                      # load: run (or resume from the cache)
         seeds, policies = tuple(int(s) for s in seeds), tuple(policies)

@@ -139,13 +139,16 @@ def runs_by_budget(frames, configs, *, policies=None, seeds=None) -> tuple[dict,
         if missing:
             nowhere = not broken and all(set(missing).isdisjoint(h) for h in have.values())
             where = "" if nowhere else f" ({_gaps(have, broken, set(seeds), configs[-1].name)})"
+            # how to make the runs asked for, as for a missing run (the command to paste); then the seeds saved
             if complete == set.union(*have.values()) and not broken:
-                instead = f"omit --seeds to use the {len(complete)} saved ones ({_spans(sorted(complete))})"
+                instead = _remedy(frames, configs, set(seeds), complete, made_before=False,
+                                  instead=f"; or omit --seeds to use the {len(complete)} saved ones "
+                                          f"({_spans(sorted(complete))})")
             else:
                 instead = _remedy(frames, configs, set(seeds), complete)
             raise TaccInputError("--seeds", _spans(list(asked)) if isinstance(asked, range) else list(seeds),
                                  f"{len(missing)} of the {len(seeds)} seed(s) asked for are not saved in the folder "
-                                 f"for every budget and policy: {_spans(missing)}; {instead}{where}")
+                                 f"for every budget and policy: {_spans(missing)}{where}. {instead}")
     by = {}
     for b, rows in picked.items():
         for p in policies:
@@ -186,9 +189,12 @@ def _gaps(have: dict, broken: dict, wanted: set, name: str, most: int = 6) -> st
     return "; ".join(text[:most]) + (f"; ... ({len(text) - most} more)" if len(text) > most else "")
 
 
-def _remedy(frames, configs, wanted: set, complete: set) -> str:
+def _remedy(frames, configs, wanted: set, complete: set, *, made_before: bool = True,
+            instead: str | None = None) -> str:
     """How to make the lacking runs (a plain report over the same folder makes only those: a command to paste), or to
-    report on the seeds saved for every budget and policy."""
+    report on the seeds saved for every budget and policy (``instead``: what to say for that, "; or ...").
+    ``made_before``: the runs were saved once (missing or damaged since), not only asked for (``--seeds``)."""
+    again = " again" if made_before else ""
     full = configs[-1]
     arg = _config_arg(full)
     folder = Path(frames.origin) if frames.origin else None
@@ -204,18 +210,26 @@ def _remedy(frames, configs, wanted: set, complete: set) -> str:
                        f"tacc report{arg} {seeds} --out {out}")
         else:
             command = f"tacc report{' CONFIG' if arg is None else arg} {seeds} --out {out}"
-        how = f"`{command}` makes them again (only those: the others are read from {folder})"
+        how = f"`{command}` makes them{again} (only those: the others are read from {folder})"
     elif folder is not None and (folder / "runs.sqlite").exists():
-        how = f"the sweep that saved them, run again with `--cache {folder}`, makes them again (only those)"
+        how = (f"the sweep that saved them, run again with `--cache {folder}`, makes them again (only those)"
+               if made_before else
+               f"`tacc report{' CONFIG' if arg is None else arg} {seeds} --cache {shlex.quote(str(folder))} --out "
+               f"OUT` makes them (only those: the others are read from {folder})")
     else:
-        how = "these are exported tables: export them again (`tacc runs DIR --to ...`) from a complete run cache"
         if arg is None and toml is not None and folder is not None and (folder / TOML_FOLDER / toml).is_file():
             arg = f" {shlex.quote(str(folder / TOML_FOLDER / toml))}"
-            how += f", or make them with `tacc report{arg} {seeds} --out OUT` (OUT/runs then holds all)"
+        if made_before:
+            how = "these are exported tables: export them again (`tacc runs DIR --to ...`) from a complete run cache"
+            if arg is not None and toml is not None:
+                how += f", or make them with `tacc report{arg} {seeds} --out OUT` (OUT/runs then holds all)"
+        else:
+            how = (f"these are exported tables: `tacc report{' CONFIG' if arg is None else arg} {seeds} --out OUT` "
+                   f"makes them (OUT/runs then holds them, which `tacc runs OUT/runs --to ...` exports)")
     if len(wanted) != max(wanted) + 1 - min(wanted):
         how += f" (and the seeds between them not saved: {seeds} is every seed from {min(wanted)} to {max(wanted)})"
     a, b = _longest_span(complete)
-    other = "" if not complete else (
+    other = instead if instead is not None else "" if not complete else (
         f"; or report on the {len(complete)} seed(s) saved for every budget and policy with --seeds {a}:{b}"
         if b - a == len(complete) else
         f"; or report on seeds saved for every budget and policy ({_spans(sorted(complete))}), the longest span "

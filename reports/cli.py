@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from bounds import PRESETS, TaccInputError
+from reports._entry import stopped_name
 from reports._interrupted import release
 
 __all__ = ["EXIT_OK", "EXIT_FINDING", "EXIT_INPUT", "EXIT_INTERNAL", "build_parser", "main"]
@@ -241,7 +242,8 @@ def _cmd_check(args) -> int:
 
 def _cmd_proofs(args) -> int:
     from proofs_checks import BASELINE, STEPS, coverage_rows, load_baseline, radius_rows, run_steps
-    from reports._proofs_view import failures, render, render_coverage, render_radius, to_json
+    from reports._proofs_view import (coverage_json, coverage_summary, failures, render, render_coverage,
+                                      render_radius, to_json)
     from reports._tables import dumps
 
     path = BASELINE if args.baseline == "repo" else args.baseline
@@ -250,8 +252,11 @@ def _cmd_proofs(args) -> int:
     reports = run_steps(STEPS, baseline, mutate_steps=not args.coverage)
     if args.coverage:
         rows = coverage_rows({r.step.sid: r.result.outcome.value for r in reports})
-        print(render_coverage(rows, wide=args.wide))
-        return EXIT_OK if all(r[3] != "-" or r[4] for r in rows) else EXIT_FINDING
+        if args.json:
+            _write_json(dumps(coverage_json(rows)), args.json)
+        if args.json != "-":
+            print(render_coverage(rows, wide=args.wide))
+        return EXIT_OK if coverage_summary(rows)["pass"] else EXIT_FINDING
     radius = radius_rows()
     if args.json:
         _write_json(dumps(to_json(reports, radius)), args.json)
@@ -546,7 +551,8 @@ def _proofs_arguments(pr: argparse.ArgumentParser) -> None:
                     help="accepted refuted steps (a JSON list of step ids); 'repo' for the repository's baseline of "
                          "the paper's current findings")
     pr.add_argument("--json", metavar="PATH", help="write every step, the summary and the rho table as JSON to PATH "
-                                                   "('-' for stdout)")
+                                                   "('-' for stdout); with --coverage, the coverage table's rows and "
+                                                   "counts")
     pr.add_argument("--wide", action="store_true",
                     help="print every cell in full (statement, hypotheses not needed, counterexample / "
                          "corrected / slack)")
@@ -692,13 +698,14 @@ def main(argv: list[str] | None = None) -> int:
 
     SIGTERM (``timeout``, a batch system's kill) is taken as Ctrl-C is (:class:`_SigtermAsInterrupt`): children
     ended, what finished kept, one line ``tacc COMMAND: terminated``, exit 143 (128 + SIGTERM)."""
+    argv = sys.argv[1:] if argv is None else list(argv)
     with _SigtermAsInterrupt() as term:
         try:
             return _main(argv, term)
         except KeyboardInterrupt as exc:        # a SIGTERM between the command's end and here
             _end_children()
             release(exc)
-            return _stopped("tacc", term.received)
+            return _stopped(stopped_name(argv), term.received)
 
 
 def _stopped(what: str, terminated: bool) -> int:
@@ -741,14 +748,14 @@ class _SigtermAsInterrupt:
             signal.signal(signal.SIGTERM, self._previous)
 
 
-def _main(argv: list[str] | None, term: _SigtermAsInterrupt) -> int:
+def _main(argv: list[str], term: _SigtermAsInterrupt) -> int:
     try:
-        args = build_parser().parse_args(_glue_signed_values(sys.argv[1:] if argv is None else list(argv)))
+        args = build_parser().parse_args(_glue_signed_values(argv))
     except SystemExit as exc:  # argparse has printed its one line (or the help)
         return exc.code if isinstance(exc.code, int) else EXIT_INPUT
-    except KeyboardInterrupt as exc:  # while a subcommand's arguments import what they list
+    except KeyboardInterrupt as exc:  # while a subcommand's arguments import what they list: named if argv names it
         release(exc)
-        return _stopped("tacc", term.received)
+        return _stopped(stopped_name(argv), term.received)
     try:
         with warnings.catch_warnings():    # restores Python's own display when the command ends (library use)
             warnings.showwarning = _one_line_warning

@@ -14,6 +14,7 @@ cache folder or saved tables).
 
 from simulate._asktell import Recommendation, Thresholds, recommend, thresholds
 from simulate._cache import RunCache, run_key
+from simulate._children import starting_children
 from simulate._certificate import TabulatedBound, bound_from_certificate, check_mismatch_bound
 from simulate._engine import ENGINES, run
 from simulate._errors import RunStopped, TaccStateError, stop_flag
@@ -47,5 +48,5 @@ __all__ = [
     "recommend", "thresholds", "TabulatedBound", "bound_from_certificate", "check_mismatch_bound", "TaccStateError",
     "problem_from_model", "ARM_COLUMNS", "RUN_COLUMNS", "FORMATS", "RunFrames", "config_id", "frame_records",
     "load_frames", "load_runs", "describe_damaged", "DAMAGED_COLUMNS", "INDEX_COLUMNS",
-    "records_frame", "save_frames", "code_fingerprint", "fingerprint_of",
+    "records_frame", "save_frames", "code_fingerprint", "fingerprint_of", "starting_children",
 ]

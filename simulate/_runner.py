@@ -16,7 +16,6 @@ workers to import the toolkit, and a long one (``tacc reproduce``) uses every co
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import itertools
 import math
@@ -34,6 +33,7 @@ from typing import Any, Iterable, Iterator, Sequence, Sized
 from bounds import Config, TaccInputError, horizon
 from simulate._cache import RunCache, run_key, run_key_prefix
 from simulate._engine import ENGINES, run
+from simulate._children import starting_children
 from simulate._errors import stop_flag
 from simulate._fingerprint import code_fingerprint
 from simulate._frame import save_configs
@@ -225,8 +225,10 @@ def _die_with_parent(parent: int) -> None:
         pass
     if os.getppid() != parent:                # the parent died before the line above
         os._exit(1)
-    # started with SIGINT ignored (_Pool) and left so: a terminal's Ctrl-C, sent to the whole process group, made a
-    # worker print "Process SpawnProcess-N:" and its traceback; the parent takes it and kills its workers
+    # started with SIGINT blocked (_Pool, starting_children) and now ignored: a terminal's Ctrl-C, sent to the whole
+    # process group, made a worker print "Process SpawnProcess-N:" and its traceback; the parent takes it and kills
+    # its workers
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     def watch():
         while os.getppid() == parent:
@@ -556,21 +558,6 @@ def _started() -> int:
     return os.getpid()
 
 
-@contextlib.contextmanager
-def _sigint_ignored():
-    """SIGINT ignored in this process meanwhile (in the main thread; elsewhere nothing changes), so processes
-    started meanwhile inherit the ignored signal (a handler would not pass to a new program; SIG_IGN does). The
-    previous handler is restored after; the window is the time to start the workers (milliseconds)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
 class _Pool:
     """A local process pool (workers that die with this process) or a Dask client, behind submit / wait_first.
 
@@ -595,7 +582,7 @@ class _Pool:
         if self.kind == "processes":
             pool = self.pool = ProcessPoolExecutor(max_workers=self.n_workers, mp_context=get_context("spawn"),
                                                    initializer=_die_with_parent, initargs=(os.getpid(),))
-            with _sigint_ignored():            # every worker starts now, inheriting the ignored SIGINT
+            with starting_children():          # every worker starts now, inheriting SIGINT blocked
                 for _ in range(self.n_workers):  # (each submit to a pool without an idle worker starts one)
                     pool.submit(_started)
         else:

@@ -296,6 +296,32 @@ def test_proofs_coverage(capsys):
     assert "l.941" in out and "high-selection.total [PROVED]" in out and "0 with neither" in out
 
 
+def test_proofs_coverage_as_json_is_the_table_s_rows(tmp_path, capsys, monkeypatch):
+    """--coverage --json PATH wrote nothing and --json - printed the text table: now the table's rows and counts as
+    JSON (to PATH beside the printed table, or alone on standard output), and a statement neither checked nor
+    explained turns the summary's pass false and the exit status 1."""
+    import proofs_checks
+    monkeypatch.setattr(proofs_checks, "STEPS", tuple(s for s in proofs_checks.STEPS
+                                                      if s.sid in ("high-selection.total", "lem-ci.triangle")))
+    assert main(["proofs", "--coverage", "--json", str(tmp_path / "pc.json")]) == 0
+    table = capsys.readouterr().out
+    got = json.loads((tmp_path / "pc.json").read_text())
+    assert "l.941" in table and f"{len(got['statements'])} statements:" in table
+    (row,) = [r for r in got["statements"] if r["line"] == 941]
+    assert "high-selection.total [PROVED]" in row["checked_by"] and "high-selection.total [PROVED]" in table
+    assert got["summary"] == {"statements": len(got["statements"]), "checked": got["summary"]["checked"],
+                              "reason_only": len(got["statements"]) - got["summary"]["checked"], "neither": 0,
+                              "pass": True}
+    assert main(["proofs", "--coverage", "--json", "-"]) == 0
+    assert json.loads(capsys.readouterr().out) == got              # JSON alone on standard output
+    rows = proofs_checks.coverage_rows()
+    monkeypatch.setattr(proofs_checks, "coverage_rows", lambda results: rows + [(1, "sec:x", "new", "-", "")])
+    assert main(["proofs", "--coverage", "--json", "-"]) == 1
+    out = json.loads(capsys.readouterr().out)
+    assert out["summary"]["neither"] == 1 and not out["summary"]["pass"]
+    assert out["statements"][-1] == {"line": 1, "where": "sec:x", "statement": "new", "checked_by": [], "reason": ""}
+
+
 def test_proofs_bad_baseline_exits_2(tmp_path, capsys):
     bad = tmp_path / "b.json"
     bad.write_text("{}")
@@ -421,27 +447,58 @@ def test_sigterm_is_taken_as_ctrl_c_with_one_line(tmp_path, delay, group):
     err = proc.communicate(timeout=60)[1]
     assert proc.returncode == 143, err
     lines = err.strip().splitlines()
-    assert lines and lines[-1] in ("tacc report: terminated", "tacc: terminated"), err
+    assert lines and lines[-1] == "tacc report: terminated", err
     assert "Traceback" not in err and "leaked" not in err, err
     assert not list(tmp_path.rglob("*.partial"))
 
 
-def test_sigterm_while_the_command_line_imports_ends_with_one_line():
+@pytest.mark.parametrize("sig, word", [("SIGTERM", "terminated"), ("SIGINT", "interrupted")])
+@pytest.mark.parametrize("argv, name", [(["bounds"], "tacc bounds"), (["--debug", "report", "--seeds", "3"],
+                                                                       "tacc report"),
+                                        (["reprot", "bounds"], "tacc")])
+def test_a_signal_while_the_command_line_imports_ends_with_one_line(sig, word, argv, name):
     # a SIGTERM before reports.cli.main installed its handler (the import of its libraries takes over a second on
-    # a loaded machine) killed the process silently: exit -15, no line
+    # a loaded machine) killed the process silently: exit -15, no line; then the line said `tacc: interrupted`
+    # where the README promises `tacc COMMAND: interrupted` (the command is named when argv names one: its first
+    # argument that is not an option)
     import signal
     code = ("import os, signal, sys\n"
-            "class Kill:\n"                       # a finder that sends SIGTERM when reports.cli is imported
+            "class Kill:\n"                       # a finder that sends the signal when reports.cli is imported
             "    def find_spec(self, name, path=None, target=None):\n"
             "        if name == 'reports.cli':\n"
-            "            os.kill(os.getpid(), signal.SIGTERM)\n"
+            f"            os.kill(os.getpid(), signal.{sig})\n"
             "        return None\n"
             "sys.meta_path.insert(0, Kill())\n"
             "from reports._entry import main\n"
             "sys.exit(main())\n")
-    proc = subprocess.run([sys.executable, "-c", code, "bounds"], capture_output=True, text=True, timeout=60)
-    assert proc.returncode == 128 + signal.SIGTERM, proc.stderr
-    assert proc.stderr.strip().splitlines() == ["tacc: terminated"], proc.stderr
+    proc = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, timeout=60,
+                          # Ctrl-C as a terminal gives it (a test runner in the background ignores SIGINT)
+                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert proc.returncode == 128 + getattr(signal, sig), proc.stderr
+    assert proc.stderr.strip().splitlines() == [f"{name}: {word}"], proc.stderr
+
+
+@pytest.mark.parametrize("argv, name", [(["bounds", "set-a"], "tacc bounds"), (["--debug", "proofs"], "tacc proofs"),
+                                        (["--debug"], "tacc"), (["nosuch", "report"], "tacc"), ([], "tacc")])
+def test_an_interrupt_while_the_arguments_are_parsed_names_the_command(monkeypatch, capsys, argv, name):
+    """A Ctrl-C or SIGTERM while the parser imports what a subcommand's arguments list said `tacc: interrupted`:
+    the command is named when argv names one (its first argument that is not an option), as after parsing."""
+    import signal
+
+    from reports import cli
+    from reports._entry import COMMANDS, stopped_name
+
+    assert COMMANDS == tuple(n for n, _, _ in cli._COMMANDS)        # the console script's list is the parser's
+    for sig, status, word in ((signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "terminated")):
+        class Parser:
+            def parse_args(self, args, sig=sig):
+                if sig == signal.SIGTERM:
+                    signal.raise_signal(sig)          # the command line's handler raises its interrupt
+                raise KeyboardInterrupt
+        monkeypatch.setattr(cli, "build_parser", Parser)
+        assert main(argv) == status
+        assert capsys.readouterr().err == f"{name}: {word}\n"
+    assert stopped_name(["--version"]) == "tacc" and stopped_name(["explain", "bench"]) == "tacc explain"
 
 
 def test_sigterm_handler_is_restored_after_the_command(monkeypatch, capsys):

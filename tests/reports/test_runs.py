@@ -106,17 +106,39 @@ def test_missing_runs_are_refused(swept, tmp_path, no_runs, capsys):
     made, _ = swept
     assert main(["report", "--from", str(made / "runs"), "--seeds", "0:5", "--out", str(tmp_path / "x")]) == 2
     err = capsys.readouterr().err          # names the option, its value and the missing seeds, not "from"
-    assert "--seeds = '0:5'" in err and f"{5 - SEEDS} of the 5 seed(s)" in err and f": {SEEDS}:5;" in err
+    assert "--seeds = '0:5'" in err and f"{5 - SEEDS} of the 5 seed(s)" in err and f": {SEEDS}:5." in err
     assert f"the {SEEDS} saved ones (0:{SEEDS})" in err and "from =" not in err
+    # the command that makes the runs asked for, as for a missing run (it said only "omit --seeds")
+    assert f"`tacc report --seeds 0:5 --out {made}` makes them (only those: the others are read from " in err
+    assert not (tmp_path / "x").exists()   # exit 2 writes nothing (the continuation figure was drawn first)
     assert main(["report", "set-a", "--from", str(made / "runs"), "--out", str(tmp_path / "y")]) == 2
     err = capsys.readouterr().err     # says what makes the runs (a `tacc check` cache has one budget of five)
     assert err.startswith("tacc: error: config = 'set-a': no saved run") and "`tacc report [CONFIG] --out OUT`" in err
+    assert not (tmp_path / "y").exists()
     f = load_runs(made / "runs")
     cfg = default_config()
     configs = [cfg]
     with pytest.raises(TaccInputError) as e:
         runs_by_budget(f, configs, policies=("tacc", "lucb"))
     assert e.value.field == "policies" and e.value.value == "lucb"
+
+
+def test_seeds_not_saved_in_another_cache_or_in_tables_give_the_command_that_makes_them(swept, tmp_path, no_runs,
+                                                                                         capsys):
+    """--seeds asking for seeds never saved said only "omit --seeds": from a cache folder of another name (a --cache
+    folder) and from exported tables too, it gives the command that makes them, and writes nothing."""
+    import shutil
+    made, _ = swept
+    shutil.copytree(made / "runs", tmp_path / "cache")
+    assert main(["runs", str(made / "runs"), "--to", "csv", "--out", str(tmp_path / "tables")]) == 0
+    capsys.readouterr()
+    for folder, command in (("cache", f"`tacc report --seeds 0:5 --cache {tmp_path / 'cache'} --out OUT` makes them "
+                                      f"(only those: the others are read from {tmp_path / 'cache'})"),
+                            ("tables", "these are exported tables: `tacc report --seeds 0:5 --out OUT` makes them")):
+        assert main(["report", "--from", str(tmp_path / folder), "--seeds", "0:5", "--out", str(tmp_path / "x")]) == 2
+        err = capsys.readouterr().err
+        assert command in err and f"or omit --seeds to use the {SEEDS} saved ones (0:{SEEDS})" in err, err
+        assert not (tmp_path / "x").exists()
 
 
 def test_without_pandas_the_command_names_the_extra(swept, monkeypatch, capsys):
@@ -277,7 +299,7 @@ def test_a_damaged_run_is_refused_naming_it_and_a_plain_report_makes_only_it_aga
     assert f"ucb, seed 1, budget {full:g} of classes (its checksum does not match its content): damaged" in err
     assert f"`tacc report --seeds 0:{SEEDS} --out {tmp_path / 'out'}` makes them again" in err
     assert "the longest span with --seeds 0:1" in err            # seeds 0 and 2 are complete
-    assert not (tmp_path / "x" / "report.md").exists()
+    assert not (tmp_path / "x").exists()                         # exit 2: nothing written, not even a figure
     assert main(["report", "--from", str(runs), "--seeds", "2:3", "--out", str(tmp_path / "two")]) == status
     assert json.loads((tmp_path / "two" / "results.json").read_text())["seeds"] == [2]
     capsys.readouterr()
@@ -304,6 +326,7 @@ def test_a_missing_run_is_refused_not_reported_over_fewer_seeds(swept, tmp_path,
     assert main(["report", "--from", str(runs), "--out", str(tmp_path / "x")]) == 2
     err = capsys.readouterr().err
     assert f"{policy} at budget {budget:g} of classes: seed(s) {seed} not saved" in err and "in silence" in err
+    assert not (tmp_path / "x").exists()
     rest = (1, SEEDS) if seed == 0 else (0, SEEDS - 1)
     assert f"report on the {SEEDS - 1} seed(s) saved for every budget and policy with --seeds {rest[0]}:{rest[1]}" \
         in err
@@ -312,6 +335,8 @@ def test_a_missing_run_is_refused_not_reported_over_fewer_seeds(swept, tmp_path,
     assert main(["report", "--from", str(runs), "--seeds", f"0:{SEEDS}", "--out", str(tmp_path / "z")]) == 2
     err = capsys.readouterr().err
     assert f"1 of the {SEEDS} seed(s) asked for are not saved" in err and f"{policy} at budget {budget:g}" in err
+    assert f"`tacc report --seeds 0:{SEEDS} --out {runs.parent}` makes them again" in err and \
+        not (tmp_path / "z").exists()
 
 
 @pytest.mark.parametrize("drop", ["first", "last"])
