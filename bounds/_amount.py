@@ -76,7 +76,7 @@ def _digits(n: int) -> str:
     return text if len(text) <= 20 else f"about {text[0]}.{text[1:3]}e+{len(text) - 1}, {len(text)} digits"
 
 
-def cost_units(cost_low, cost_high, budget) -> CostUnits:
+def cost_units(cost_low, cost_high, budget, *, names: dict | None = None) -> CostUnits:
     """The common integer units of the budget check (see the module docstring).
 
     Refuses, naming the field, an instance whose exact accounting would not fit the compiled loop's 64-bit
@@ -84,9 +84,21 @@ def cost_units(cost_low, cost_high, budget) -> CostUnits:
     largest whole budget with these costs, and how many decimal places the amounts may have at this budget's size
     (a cost below that resolution can only be made larger).
 
+    ``names`` maps ``costs.low``, ``costs.high`` and ``params.budget`` (a configuration's fields, the default) to the
+    names the refusal uses instead (``simulate.Tacc.from_parameters``: ``cost_low``, ``cost_high``, ``budget``).
+
     >>> cost_units(0.1, 0.3, 1)
     CostUnits(low=1, high=3, budget=10, denominator=10)
     """
+    if names:
+        try:
+            return cost_units(cost_low, cost_high, budget)
+        except TaccInputError as exc:
+            name = names.get(exc.field, exc.field)
+            reason = exc.reason
+            for key, alias in names.items():
+                reason = reason.replace(key, alias)
+            raise TaccInputError(name, exc.value, reason) from None
     amounts = {"costs.low": exact_amount("costs.low", cost_low), "costs.high": exact_amount("costs.high", cost_high),
                "params.budget": exact_amount("params.budget", budget)}
     d = math.lcm(*(a.denominator for a in amounts.values()))

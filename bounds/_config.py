@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import difflib
 import math
+import numbers
+import sys
 import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
@@ -15,7 +17,7 @@ from bounds._errors import TaccInputError
 from bounds._horizon import horizon, log_factor, min_rho, n_gamma
 
 __all__ = ["Config", "InstanceSpec", "MeansSpec", "NoiseSpec", "LowSpec", "Costs", "Params", "PRESETS",
-           "load_config", "parse_config", "config_to_dict", "dump_config"]
+           "load_config", "parse_config", "config_to_dict", "dump_config", "check_parameters", "CONFIG_NAMES"]
 
 #: the built-in presets: the paper's five experiments (docs/design.md section 8), as TOML files in ``bounds/presets``.
 PRESETS = ("set-a", "set-b", "llm-residual", "llm-vanishing", "checkpoint")
@@ -200,7 +202,7 @@ def _did_you_mean(x: Any, options) -> str:
 
 
 def _real(name, x, low=None, high=None, low_open=False, high_open=False) -> float:
-    if isinstance(x, bool) or not isinstance(x, (int, float)):
+    if isinstance(x, bool) or not isinstance(x, numbers.Real):
         raise TaccInputError(name, x, "must be a number")
     x = float(x)
     if not math.isfinite(x):
@@ -366,35 +368,68 @@ def _parse_config(data: dict, source: str) -> Config:
                     raise TaccInputError(f"instance.mu_high[{i}]", m, f"must lie in [0, 1] for {why}")
         elif means is not None and (means.distribution != "uniform" or means.low < 0 or means.high > 1):
             raise TaccInputError("instance.means", means.distribution, f"must be uniform within [0, 1] for {why}")
+    if noise.model == "bernoulli":
+        from bounds._instance import check_bernoulli_low_means   # the instance's draws (it imports this module)
+        check_bernoulli_low_means(InstanceSpec(mu_high, means, seed, noise, low))
     ct = top.sub("costs")
-    c_low = ct.real("low", low=0.0, low_open=True)
-    c_high = ct.real("high", low=0.0, low_open=True)
-    if c_low >= c_high:
-        raise TaccInputError("costs.low", c_low, f"must be < costs.high = {c_high} (lambda_L < lambda_H)")
+    costs = {"cost_low": ct.get("low"), "cost_high": ct.get("high")}
     ct.done()
     pt = top.sub("params")
-    rho = pt.get("rho", "min")
-    if isinstance(rho, str) and rho != "min":
-        raise TaccInputError("params.rho", rho, 'must be a number > 0 or "min" (the smallest valid rho of lem:ci)'
-                             + _did_you_mean(rho, ("min",)))
-    if rho != "min":
-        rho = _real("params.rho", rho, low=0.0, low_open=True)
-    params = Params(budget=pt.real("budget", low=0.0, low_open=True),
-                    delta=pt.real("delta", 0.05, low=0.0, high=1.0, low_open=True, high_open=True),
-                    rho=rho,
-                    gamma=pt.real("gamma", low=0.0, low_open=True),
-                    eta=pt.real("eta", low=0.0, high=1.0, low_open=True, high_open=True),
-                    s0=pt.integer("s0", low=0))
-    if params.s0 > 2**53:
-        raise TaccInputError("params.s0", params.s0, "must be <= 2**53: low counts N_gamma + S0 must be exact as "
-                                                     "doubles (B_k is evaluated in floating point)")
+    values = {"budget": pt.get("budget"), "delta": pt.get("delta", 0.05), "rho": pt.get("rho", "min"),
+              "gamma": pt.get("gamma"), "eta": pt.get("eta"), "s0": pt.get("s0")}
     pt.done()
     top.done()
+    c, params = check_parameters(n_arms, **costs, **values, noise_scale=noise.subgaussian_scale)
+    c_low, c_high = c.low, c.high
     _check_regret_range(mu_high, means, n_arms, c_low, c_high, params.budget)
-    if noise.model == "gaussian" and rho == "min":
-        _check_sigma_range(noise.sigma, n_arms, c_low, params.budget, params.delta)
-    _check_gamma_range(noise, n_arms, c_low, params)
-    return Config(name, InstanceSpec(mu_high, means, seed, noise, low), Costs(c_low, c_high), params, source)
+    return Config(name, InstanceSpec(mu_high, means, seed, noise, low), c, params, source)
+
+
+#: the field each argument of :func:`check_parameters` has in a configuration (its default ``names``).
+CONFIG_NAMES = {"n_arms": "n_arms", "cost_low": "costs.low", "cost_high": "costs.high", "budget": "params.budget",
+                "delta": "params.delta", "rho": "params.rho", "gamma": "params.gamma", "eta": "params.eta",
+                "s0": "params.s0", "noise_scale": "instance.noise.sigma"}
+
+
+def check_parameters(n_arms: int, cost_low: Any, cost_high: Any, budget: Any, delta: Any, rho: Any, gamma: Any,
+                     eta: Any, s0: Any, *, noise_scale: float, names: dict | None = None) -> tuple[Costs, Params]:
+    """The costs and parameters of a run, checked: the one validation of a configuration's ``[costs]`` and
+    ``[params]`` and of ``simulate.Tacc.from_parameters``' arguments.
+
+    Every refusal is a :class:`TaccInputError` naming the field as ``names`` spells it (default
+    :data:`CONFIG_NAMES`, a configuration's dotted keys; ``from_parameters`` passes its argument names):
+    costs > 0 with lambda_L < lambda_H, budget > 0, delta and eta in (0, 1), rho > 0 or ``"min"``, gamma > 0,
+    S_0 an integer in [0, 2**53]; with ``rho = "min"``, a noise scale (``noise_scale``, the sub-Gaussian scale)
+    whose rho_min neither overflows nor underflows; and a gamma whose N_gamma stays below 2**53.
+    """
+    nm = dict(CONFIG_NAMES if names is None else names)
+    c_low = _real(nm["cost_low"], cost_low, low=0.0, low_open=True)
+    c_high = _real(nm["cost_high"], cost_high, low=0.0, low_open=True)
+    if c_low >= c_high:
+        raise TaccInputError(nm["cost_low"], cost_low, f"must be < {nm['cost_high']} = {c_high} "
+                                                       "(lambda_L < lambda_H)")
+    if isinstance(rho, str) and rho != "min":
+        raise TaccInputError(nm["rho"], rho, 'must be a number > 0 or "min" (the smallest valid rho of lem:ci)'
+                             + _did_you_mean(rho, ("min",)))
+    if rho != "min":
+        rho = _real(nm["rho"], rho, low=0.0, low_open=True)
+    if isinstance(s0, bool) or not isinstance(s0, numbers.Integral):
+        raise TaccInputError(nm["s0"], s0, "must be an integer")
+    if s0 < 0:
+        raise TaccInputError(nm["s0"], s0, "must be >= 0")
+    params = Params(budget=_real(nm["budget"], budget, low=0.0, low_open=True),
+                    delta=_real(nm["delta"], delta, low=0.0, high=1.0, low_open=True, high_open=True),
+                    rho=rho,
+                    gamma=_real(nm["gamma"], gamma, low=0.0, low_open=True),
+                    eta=_real(nm["eta"], eta, low=0.0, high=1.0, low_open=True, high_open=True),
+                    s0=int(s0))
+    if params.s0 > 2**53:
+        raise TaccInputError(nm["s0"], params.s0, "must be <= 2**53: low counts N_gamma + S0 must be exact as "
+                                                  "doubles (B_k is evaluated in floating point)")
+    if rho == "min":
+        _check_sigma_range(nm["noise_scale"], noise_scale, n_arms, c_low, params.budget, params.delta)
+    _check_gamma_range(nm["gamma"], noise_scale, n_arms, c_low, params)
+    return Costs(c_low, c_high), params
 
 
 def _check_regret_range(mu_high, means, n_arms: int, c_low: float, c_high: float, budget: float) -> None:
@@ -417,31 +452,43 @@ def _check_regret_range(mu_high, means, n_arms: int, c_low: float, c_high: float
                                            "K (costs.low + costs.high)), overflows a float")
 
 
-def _check_sigma_range(sigma: float, n_arms: int, c_low: float, budget: float, delta: float) -> None:
-    """Refuse a noise scale for which ell = rho_min log(2 K T / delta) overflows (``lem:ci``).
+#: the smallest sigma whose rho_min is a normal float: rho_min >= 2 sigma^2 (:func:`_check_sigma_range`).
+SIGMA_MIN = math.sqrt(sys.float_info.min / 2)
 
-    rho_min = 2 sigma^2 (1 + log 2 / log(2 K T / delta)) <= 3 sigma^2, since 2 K T / delta >= 4.
+
+def _check_sigma_range(field: str, sigma: float, n_arms: int, c_low: float, budget: float, delta: float) -> None:
+    """Refuse a noise scale for which rho_min or ell = rho_min log(2 K T / delta) leaves the floats (``lem:ci``).
+
+    rho_min = 2 sigma^2 (1 + log 2 / log(2 K T / delta)) lies in [2 sigma^2, 3 sigma^2], since 2 K T / delta >= 4.
+    Too large: ell <= 3 sigma^2 log(2 K T / delta) overflows. Too small: below ``SIGMA_MIN`` = sqrt(m / 2), m the
+    smallest normal float (about 1.05e-154), 2 sigma^2 is subnormal, so rho_min loses its digits and reaches 0
+    (below about 1.1e-162), and every radius with it.
     """
+    sigma = _real(field, sigma, low=0.0, low_open=True)
     log_term = math.log(2 * n_arms) + math.log(max(1.0, budget / c_low) + 1) - math.log(delta)
     if not math.isfinite(3.0 * sigma * sigma * log_term):
-        raise TaccInputError("instance.noise.sigma", sigma, "is too large: the log factor ell = rho_min log(2 K T / "
-                                                            "delta), with rho_min about 2 sigma^2, overflows a float")
+        raise TaccInputError(field, sigma, "is too large: the log factor ell = rho_min log(2 K T / "
+                                           "delta), with rho_min about 2 sigma^2, overflows a float")
+    if 2.0 * sigma * sigma < sys.float_info.min:     # the first product of bounds.min_rho, exactly as it is computed
+        raise TaccInputError(field, sigma, f"is too small: rho_min = 2 sigma^2 (1 + log 2 / log(2 K T / delta)) "
+                                           f"underflows (2 sigma^2 is below the smallest normal float "
+                                           f"{sys.float_info.min!r}): sigma must be >= about {SIGMA_MIN:.4g}")
 
 
-def _check_gamma_range(noise: NoiseSpec, n_arms: int, c_low: float, p: Params) -> None:
-    """Refuse a gamma so small that N_gamma (``sec:theory``) exceeds 2**53, naming ``params.gamma`` (the bound and
-    every run need N_gamma). Inputs refused elsewhere (a budget exact accounting cannot hold) are left to those
+def _check_gamma_range(field: str, noise_scale: float, n_arms: int, c_low: float, p: Params) -> None:
+    """Refuse a gamma so small that N_gamma (``sec:theory``) exceeds 2**53, naming the gamma ``field`` (the bound
+    and every run need N_gamma). Inputs refused elsewhere (a budget exact accounting cannot hold) are left to those
     checks."""
     try:
         T = horizon(p.budget, c_low)
-        rho = min_rho(noise.subgaussian_scale, n_arms, T, p.delta) if p.rho == "min" else float(p.rho)
+        rho = min_rho(noise_scale, n_arms, T, p.delta) if p.rho == "min" else float(p.rho)
         ell = log_factor(rho, n_arms, T, p.delta)
     except (TaccInputError, OverflowError, ValueError):
         return
     try:
         n_gamma(ell, p.gamma)
     except TaccInputError as exc:
-        raise TaccInputError("params.gamma", p.gamma, exc.reason) from None
+        raise TaccInputError(field, p.gamma, exc.reason) from None
 
 
 def load_config(path_or_preset: str | Path) -> Config:

@@ -14,7 +14,7 @@ from typing import Callable
 
 import numpy as np
 
-from bounds import horizon
+from bounds import CONFIG_NAMES, check_parameters, cost_units, horizon
 from bounds import validate as v
 from simulate._asktell import Recommendation, given_bound, recommend, thresholds
 from simulate._certificate import bias_length, check_mismatch_bound
@@ -84,11 +84,20 @@ class Tacc(Policy):
                 computed by ``bounds.mismatch_bound`` over the counts a run reaches.
             mismatch_bound: B_k(n) directly, instead of ``certificate``.
 
+        The arguments get the checks of a configuration (``bounds.check_parameters``), each refusal naming the
+        argument: ``cost_low >= cost_high``, delta or eta outside (0, 1), a ``noise_scale`` whose rho_min
+        leaves the floats (with ``rho = "min"``)... raise ``TaccInputError``.
+
         >>> pol = Tacc.from_parameters(2, 1.0, 10.0, 500.0, delta=0.05, rho=1.0, gamma=0.5, eta=0.1, s0=3,
         ...                            certificate=lambda k, n: 0.2 * n ** 0.5)
         >>> pol.n_gamma, round(pol.mismatch_bound(0, 4), 3)   # ceil(log(40000) / 0.25); B(4) = 0.2 * 4^0.5 / 4
         (43, 0.1)
         """
+        K = v.count("n_arms", n_arms)
+        names = {name: name for name in CONFIG_NAMES}       # refused naming this method's arguments
+        check_parameters(K, cost_low, cost_high, budget, delta, rho, gamma, eta, s0, noise_scale=noise_scale,
+                         names=names)
+        cost_units(cost_low, cost_high, budget, names={CONFIG_NAMES[n]: n for n in ("cost_low", "cost_high", "budget")})
         t = thresholds(n_arms, cost_low, budget, delta=delta, rho=rho, gamma=gamma, s0=s0, noise_scale=noise_scale)
         b = given_bound(n_arms, t, certificate=certificate, mismatch_bound=mismatch_bound)
         return cls(n_arms, cost_low, cost_high, budget, ell=t.ell, n_gamma=t.n_gamma, gamma=gamma, eta=eta, s0=s0,

@@ -1,6 +1,8 @@
 """The configuration format (docs/design.md section 9): presets load, every invalid value names its field."""
 
 import copy
+import math
+import sys
 
 import pytest
 
@@ -8,7 +10,7 @@ import tomllib
 
 from hypothesis import given, settings
 
-from bounds import PRESETS, TaccInputError, config_to_dict, dump_config, load_config, parse_config
+from bounds import PRESETS, TaccInputError, analyze, config_to_dict, dump_config, load_config, parse_config
 from certify.strategies import configs
 
 GOOD = {
@@ -109,6 +111,30 @@ def test_bernoulli_needs_unit_means():
     with pytest.raises(TaccInputError) as info:
         parse_config(data)
     assert info.value.field == "instance.mu_high[1]"
+
+
+@pytest.mark.parametrize("sigma, says", [(1e-170, "underflows"), (1.05e-154, "underflows"), (1e200, "too large")])
+def test_a_sigma_whose_rho_min_leaves_the_floats_is_refused(sigma, says):
+    with pytest.raises(TaccInputError) as info:
+        parse_config(with_("instance.noise", {"model": "gaussian", "sigma": sigma}))
+    assert info.value.field == "instance.noise.sigma" and says in info.value.reason
+
+
+def test_the_smallest_sigma_accepted_gives_a_normal_rho_min():
+    """The threshold is the formula's: 2 sigma^2 (the first product of bounds.min_rho) must be a normal float; at
+    the float next above sqrt(m / 2) (m the smallest normal) it is, and rho_min with it; with rho given as a
+    number the noise scale is not read by the radius, so no sigma is refused."""
+    m = sys.float_info.min
+    s = math.sqrt(m / 2)
+    s = s if 2.0 * s * s >= m else math.nextafter(s, 1.0)
+    c = parse_config(with_("instance.noise", {"model": "gaussian", "sigma": s}))
+    a = analyze(c)
+    assert m <= a.rho < 3 * m and a.ell > 0
+    with pytest.raises(TaccInputError, match="underflows"):
+        parse_config(with_("instance.noise", {"model": "gaussian", "sigma": math.nextafter(s, 0.0)}))
+    data = with_("instance.noise", {"model": "gaussian", "sigma": 1e-170})
+    data["params"]["rho"] = 1.0
+    assert parse_config(data).params.rho == 1.0
 
 
 def test_means_and_mu_high_exclusive():

@@ -7,7 +7,8 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from bounds import LowFidelityModel, TaccInputError, load_config, mismatch_bound, power_decay
+from bounds import (LowFidelityModel, TaccInputError, analyze, load_config, mismatch_bound, parse_config,
+                    power_decay)
 from certify import ClaimContext, Verdict, check_assumptions, claims_for, judge
 from simulate import (HIGH, LOW, Dnc, MfUcb, Tacc, TaccStateError, make_problem, recommend, run, run_reference,
                       thresholds)
@@ -90,6 +91,67 @@ def test_a_bad_certificate_is_refused_at_construction(kw, field, says):
     with pytest.raises(TaccInputError) as e:
         _by_hand(**kw)
     assert e.value.field == field and says in e.value.reason
+
+
+_ARGUMENT_TO_KEY = {"cost_low": ("costs", "low"), "cost_high": ("costs", "high"), "budget": ("params", "budget"),
+                    "delta": ("params", "delta"), "rho": ("params", "rho"), "gamma": ("params", "gamma"),
+                    "eta": ("params", "eta"), "s0": ("params", "s0")}
+
+
+@pytest.mark.parametrize("kw, field, says", [
+    (dict(cost_low=1.0, cost_high=0.5), "cost_low", "must be < cost_high = 0.5"),
+    (dict(cost_low=1.0, cost_high=1.0), "cost_low", "must be < cost_high = 1.0"),
+    (dict(cost_high=-1.0), "cost_high", "> 0"),
+    (dict(delta=1.0), "delta", "< 1.0"),
+    (dict(eta=1.5), "eta", "< 1.0"),
+    (dict(eta=0.0), "eta", "> 0.0"),
+    (dict(s0=2.5), "s0", "integer"),
+    (dict(s0=2**53 + 1), "s0", "2**53"),
+    (dict(gamma=1e-9), "gamma", "2**53"),
+    (dict(rho="min", noise_scale=1e-170), "noise_scale", "underflows"),
+    (dict(rho="min", noise_scale=1e200), "noise_scale", "too large"),
+])
+def test_the_arguments_get_the_configuration_checks_named_as_written(kw, field, says):
+    """Refused as a configuration refuses the same values (one validation, ``bounds.check_parameters``), naming
+    from_parameters' argument, not the configuration's key."""
+    with pytest.raises(TaccInputError) as e:
+        _by_hand(certificate=lambda k, n: 0.1, **kw)
+    assert e.value.field == field and says in e.value.reason
+    if field in _ARGUMENT_TO_KEY:
+        data = {"instance": {"mu_high": [0.5, 0.4], "low": {"model": "frozen", "values": [0.5, 0.4]}},
+                "costs": {"low": 1.0, "high": 10.0},        # the configuration of _by_hand's arguments
+                "params": {"budget": 1000.0, "delta": 0.05, "rho": 1.0, "gamma": 0.5, "eta": 0.1, "s0": 3}}
+        for arg, x in kw.items():
+            data[_ARGUMENT_TO_KEY[arg][0]][_ARGUMENT_TO_KEY[arg][1]] = x
+        with pytest.raises(TaccInputError) as c:
+            parse_config(data)
+        key = ".".join(_ARGUMENT_TO_KEY[field])
+        assert c.value.field == key and c.value.reason == e.value.reason.replace("cost_high", "costs.high")
+
+
+@pytest.mark.parametrize("kw, field", [(dict(budget=2.0**62), "budget"),
+                                       (dict(cost_low=0.1234567891234, budget=1e15), "cost_low")])
+def test_exact_cost_accounting_refusals_name_the_arguments(kw, field):
+    """bounds.cost_units' refusal (the budget check's integer units), with from_parameters' names; the same
+    amounts in a configuration are refused naming its keys (bounds.analyze)."""
+    with pytest.raises(TaccInputError) as e:
+        _by_hand(certificate=lambda k, n: 0.1, **kw)
+    assert e.value.field == field and "costs." not in e.value.reason and "params." not in e.value.reason
+    data = {"instance": {"mu_high": [0.5, 0.4], "low": {"model": "frozen", "values": [0.5, 0.4]}},
+            "costs": {"low": kw.get("cost_low", 1.0), "high": 10.0},
+            "params": {"budget": kw["budget"], "rho": 1.0, "gamma": 0.5, "eta": 0.1, "s0": 3}}
+    with pytest.raises(TaccInputError) as c:
+        analyze(parse_config(data))
+    assert c.value.field == {"budget": "params.budget", "cost_low": "costs.low"}[field]
+
+
+def test_the_issue_example_is_refused_and_its_control_accepted():
+    kw = dict(budget=40000.0, delta=0.05, rho="min", gamma=0.1, eta=0.05, s0=20, noise_scale=0.5,
+              certificate=lambda k, n: 0.1)
+    for high in (0.5, 1.0):
+        with pytest.raises(TaccInputError, match="cost_low = 1.0: must be < cost_high"):
+            Tacc.from_parameters(4, cost_low=1.0, cost_high=high, **kw)
+    assert Tacc.from_parameters(4, cost_low=1.0, cost_high=1.5, **kw).n_gamma > 1
 
 
 def test_the_direct_constructor_checks_its_mismatch_bound_too():
