@@ -52,22 +52,15 @@ def low_models(draw, n_arms: int, mu_high, bernoulli: bool, models=LOW_MODELS):
     zeta = st.floats(0.0, 1.0).map(lambda x: round(x, 3))
     r = st.floats(0.2, 1.5).map(lambda x: round(x, 3))
     if model == "power_decay":
-        z, rate, signs = draw(zeta), draw(r), draw(_signs(n_arms))
-        if bernoulli:        # every low mean, mu_k + s_k zeta n^-r, in [0, 1] (bounds.check_bernoulli_low_means)
-            z = min([z] + [1.0 - m if sk > 0 else m for m, sk in zip(mu_high, signs, strict=True)])
-        return {"model": model, "zeta": z, "r": rate, "signs": signs}
+        return {"model": model, "zeta": draw(zeta), "r": draw(r), "signs": draw(_signs(n_arms))}
     if model == "residual_decay":
         return {"model": model, "zeta": draw(zeta), "r": draw(r), "signs": draw(_signs(n_arms)),
                 "b": draw(st.floats(-0.1, 0.1).map(lambda x: round(x, 3))), "n0": draw(st.sampled_from([0, 1, 5]))}
     if model == "checkpoint":
         q = sorted(draw(st.sets(st.integers(1, 60), min_size=1, max_size=4)))
         gap = [draw(st.floats(0.0, 0.3).map(lambda x: round(x, 3))) for _ in q]
-        q_max, signs = draw(st.integers(q[0], q[-1] + 10)), draw(_signs(n_arms))
-        if bernoulli:        # every low mean reached, mu_k + s_k gap_i for q_i <= q_max (and q_1), in [0, 1]
-            room = min(1.0 - m if sk > 0 else m for m, sk in zip(mu_high, signs, strict=True))
-            gap = [min(g, room) if size <= q_max or i == 0 else g
-                   for i, (g, size) in enumerate(zip(gap, q, strict=True))]
-        return {"model": model, "q": q, "gap": gap, "q_max": q_max, "signs": signs}
+        return {"model": model, "q": q, "gap": gap, "q_max": draw(st.integers(q[0], q[-1] + 10)),
+                "signs": draw(_signs(n_arms))}
     if model == "frozen":
         return {"model": model, "values": [draw(_unit if bernoulli else st.floats(-1.5, 1.5).map(
             lambda x: round(x, 3))) for _ in range(n_arms)]}

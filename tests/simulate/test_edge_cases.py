@@ -35,9 +35,8 @@ def test_budget_below_the_first_round(policy, rounds, config):
 
 @pytest.mark.parametrize("policy", POLICIES)
 def test_bernoulli_means_at_zero_and_one(policy, config):
-    low = {"model": "power_decay", "zeta": 0.2, "r": 0.5, "signs": [-1, 1, 1]}   # low means in [0, 1] too
     p = make_problem(config(**{"instance.mu_high": [1.0, 0.0, 0.5], "instance.noise": {"model": "bernoulli"},
-                               "instance.low": low, "params.budget": 3000}))
+                               "params.budget": 3000}))
     r = run(p, policy, 0)
     assert r.cost <= p.budget and r.regret >= 0
 
