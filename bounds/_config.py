@@ -178,12 +178,7 @@ class _Table:
         return _real(self.name(key), x, low, high, low_open, high_open)
 
     def integer(self, key: str, default: Any = ..., *, low: int | None = None) -> int:
-        x = self.get(key, default)
-        if isinstance(x, bool) or not isinstance(x, int):
-            raise TaccInputError(self.name(key), x, "must be an integer")
-        if low is not None and x < low:
-            raise TaccInputError(self.name(key), x, f"must be >= {low}")
-        return x
+        return _integer(self.name(key), self.get(key, default), low)
 
     def choice(self, key: str, options: tuple, default: Any = ...) -> str:
         x = self.get(key, default)
@@ -199,6 +194,14 @@ def _did_you_mean(x: Any, options) -> str:
     distribution, ``"random"``, ``"min"``)."""
     guess = difflib.get_close_matches(x, list(options), n=1) if isinstance(x, str) else []
     return f" (did you mean {guess[0]}?)" if guess else ""
+
+
+def _integer(name, x, low: int | None = None) -> int:
+    if isinstance(x, bool) or not isinstance(x, numbers.Integral):
+        raise TaccInputError(name, x, "must be an integer")
+    if low is not None and x < low:
+        raise TaccInputError(name, x, f"must be >= {low}")
+    return int(x)
 
 
 def _real(name, x, low=None, high=None, low_open=False, high_open=False) -> float:
@@ -410,16 +413,12 @@ def check_parameters(n_arms: int, cost_low: Any, cost_high: Any, budget: Any, de
                              + _did_you_mean(rho, ("min",)))
     if rho != "min":
         rho = _real(nm["rho"], rho, low=0.0, low_open=True)
-    if isinstance(s0, bool) or not isinstance(s0, numbers.Integral):
-        raise TaccInputError(nm["s0"], s0, "must be an integer")
-    if s0 < 0:
-        raise TaccInputError(nm["s0"], s0, "must be >= 0")
     params = Params(budget=_real(nm["budget"], budget, low=0.0, low_open=True),
                     delta=_real(nm["delta"], delta, low=0.0, high=1.0, low_open=True, high_open=True),
                     rho=rho,
                     gamma=_real(nm["gamma"], gamma, low=0.0, low_open=True),
                     eta=_real(nm["eta"], eta, low=0.0, high=1.0, low_open=True, high_open=True),
-                    s0=int(s0))
+                    s0=_integer(nm["s0"], s0, low=0))
     if params.s0 > 2**53:
         raise TaccInputError(nm["s0"], params.s0, "must be <= 2**53: low counts N_gamma + S0 must be exact as "
                                                   "doubles (B_k is evaluated in floating point)")

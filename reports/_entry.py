@@ -7,7 +7,7 @@ from __future__ import annotations
 import signal
 import sys
 
-from reports._interrupted import release
+from reports._interrupted import stopped
 
 
 #: the subcommands of ``tacc`` (``reports.cli`` declares each with its help and arguments; a test keeps the two
@@ -43,12 +43,6 @@ def main() -> int:
         finally:
             if previous is not None:
                 signal.signal(signal.SIGTERM, previous)
-    except _TerminatedWhileImporting as exc:
-        release(exc)
-        print(f"{stopped_name(sys.argv[1:])}: terminated", file=sys.stderr)
-        return 128 + signal.SIGTERM
     except KeyboardInterrupt as exc:
-        release(exc)
-        print(f"{stopped_name(sys.argv[1:])}: interrupted", file=sys.stderr)
-        return 128 + signal.SIGINT
+        return stopped(stopped_name(sys.argv[1:]), isinstance(exc, _TerminatedWhileImporting), exc)
     return cli_main()

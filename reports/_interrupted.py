@@ -10,6 +10,7 @@ failed on it). Stdlib only: the console script uses it while the command line is
 from __future__ import annotations
 
 import gc
+import signal
 import sys
 import traceback
 
@@ -35,3 +36,13 @@ def release(exc: BaseException) -> None:
         gc.collect()
     finally:
         sys.unraisablehook = previous
+
+
+def stopped(what: str, terminated: bool, exc: BaseException | None = None) -> int:
+    """The end of an interrupted command: ``exc`` (the interrupt, if given) released (:func:`release`), then its one
+    line ``WHAT: interrupted`` (or ``terminated``) on standard error; returns the exit status, 143 after SIGTERM,
+    130 after Ctrl-C."""
+    if exc is not None:
+        release(exc)
+    print(f"{what}: {'terminated' if terminated else 'interrupted'}", file=sys.stderr)
+    return 128 + (signal.SIGTERM if terminated else signal.SIGINT)

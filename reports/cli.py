@@ -21,7 +21,7 @@ from typing import Any
 
 from bounds import PRESETS, TaccInputError
 from reports._entry import stopped_name
-from reports._interrupted import release
+from reports._interrupted import stopped
 
 __all__ = ["EXIT_OK", "EXIT_FINDING", "EXIT_INPUT", "EXIT_INTERNAL", "build_parser", "main"]
 
@@ -704,14 +704,7 @@ def main(argv: list[str] | None = None) -> int:
             return _main(argv, term)
         except KeyboardInterrupt as exc:        # a SIGTERM between the command's end and here
             _end_children()
-            release(exc)
-            return _stopped(stopped_name(argv), term.received)
-
-
-def _stopped(what: str, terminated: bool) -> int:
-    """The one line of an interrupted command, and its exit status: 143 after SIGTERM, 130 after Ctrl-C."""
-    print(f"{what}: {'terminated' if terminated else 'interrupted'}", file=sys.stderr)
-    return 128 + (signal.SIGTERM if terminated else signal.SIGINT)
+            return stopped(stopped_name(argv), term.received, exc)
 
 
 class _Terminated(KeyboardInterrupt):
@@ -754,8 +747,7 @@ def _main(argv: list[str], term: _SigtermAsInterrupt) -> int:
     except SystemExit as exc:  # argparse has printed its one line (or the help)
         return exc.code if isinstance(exc.code, int) else EXIT_INPUT
     except KeyboardInterrupt as exc:  # while a subcommand's arguments import what they list: named if argv names it
-        release(exc)
-        return _stopped(stopped_name(argv), term.received)
+        return stopped(stopped_name(argv), term.received, exc)
     try:
         with warnings.catch_warnings():    # restores Python's own display when the command ends (library use)
             warnings.showwarning = _one_line_warning
@@ -777,12 +769,11 @@ def _main(argv: list[str], term: _SigtermAsInterrupt) -> int:
         return EXIT_OK
     except KeyboardInterrupt as exc:
         _end_children()
-        release(exc)
-        return _stopped(f"tacc {args.command}", term.received)
+        return stopped(f"tacc {args.command}", term.received, exc)
     except Exception as exc:  # noqa: BLE001 -- the one place an unexpected error becomes exit 3
         _end_children()
         if term.received:            # a worker killed by the same SIGTERM broke the pool before it reached us
-            return _stopped(f"tacc {args.command}", True)
+            return stopped(f"tacc {args.command}", True)
         if args.debug:
             traceback.print_exc()
         print(_internal_error(exc, args.command), file=sys.stderr)
