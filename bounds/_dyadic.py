@@ -25,10 +25,17 @@ def dyadic_ints(values) -> tuple[list, int]:
 def float_at_least(num: int, shift: int) -> float:
     """The smallest float >= num / 2**shift (a bound rounded up, never down).
 
+    In integers, not ``fractions.Fraction`` (a certificate's running sum calls it once per count): ``num / 2**shift``
+    is Python's true division of two ints, correctly rounded (what ``float(Fraction(num, 2**shift))`` computes),
+    and it fell below when ``p / q < num / 2**shift`` for its ratio p / q, that is ``p 2**shift < num q``; the same
+    float as :func:`float_above` of the fraction (``tests/bounds/test_dyadic.py``).
+
     >>> float_at_least(1, 0), float_at_least(1, 1) == 0.5, float_at_least(10**17 + 1, 0) > 1e17
     (1.0, True, True)
     """
-    return float_above(Fraction(num, 1 << shift))
+    f = num / (1 << shift)
+    p, q = f.as_integer_ratio()
+    return math.nextafter(f, math.inf) if p << shift < num * q else f
 
 
 def float_above(x: Fraction) -> float:

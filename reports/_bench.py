@@ -162,10 +162,11 @@ def work(quick: bool = False) -> list[tuple]:
     """The runs the benchmark makes, as (configurations, policies, seeds per configuration, engine) groups, for
     ``reports._estimate``: per instance every policy on its seeds plus two first runs (fast), one reference run
     per policy and the numpy implementation's two (at the reference engine's cost), UCB at the horizon; the
-    scaling sweep; the end-to-end sweep (three passes: cached runner, engine alone, full cache, counted as two)
-    and ``tacc report`` on an empty cache (five budgets)."""
+    scaling sweep; the end-to-end sweep (three passes: cached runner, engine alone, full cache, counted as two),
+    ``tacc report`` on an empty cache (five budgets), and ``tacc reproduce`` with its runs made again alone."""
     from certify import DEFAULT_POLICIES
-    from reports._bench_sweep import REPORT_SEEDS, SWEEP_SEEDS
+    from reports._bench_sweep import REPORT_SEEDS, REPRODUCE_RUN, SWEEP_SEEDS
+    from reports._reproduce import work as reproduce_work
     from reports._report import _at_budget, budget_sweep, default_config
 
     size = _size(quick)
@@ -183,6 +184,10 @@ def work(quick: bool = False) -> list[tuple]:
     sweep = [_at_budget(d, b) for b in budget_sweep(d.params.budget)]
     out += [(sweep, DEFAULT_POLICIES, 2 * SWEEP_SEEDS[size], "fast"),
             (sweep, DEFAULT_POLICIES, REPORT_SEEDS[size], "fast")]
+    reproduced = REPRODUCE_RUN[size]
+    if reproduced is not None:                       # tacc reproduce, then its runs alone: counted twice
+        keys, seeds = reproduced
+        out += [(configs, methods, n, "fast") for configs, methods, n in 2 * reproduce_work(keys, seeds=seeds)]
     return out
 
 
@@ -313,7 +318,7 @@ def run_bench(*, quick: bool = False, smpy_python: str | None = None, out_dir="t
     growth0 = memory[0]["peak_rss_after_mb"] - memory[0]["peak_rss_before_mb"]
     targets.append({"target": "peak memory of a run independent of the budget (extra MB at the largest vs the "
                               "smallest budget)", "value": growth - growth0, "met": abs(growth - growth0) < 5})
-    sweep = sweep_bench(size=size, progress=progress)
+    sweep = sweep_bench(size=size, progress=progress, workers=workers)
     targets += sweep_targets(sweep, quick)
     return {"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0], "platform": sys.platform},
             "quick": quick, "rows": rows, "checks": checks, "scaling": scaling, "memory": memory,

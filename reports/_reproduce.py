@@ -25,7 +25,7 @@ from reports._stats import paired, summarize
 from reports._tables import fmt, jsonable, table
 from simulate import LOW, SingleFidelityUcb, Task, config_key, iter_runs, make_problem, policy_class, tasks_for
 
-__all__ = ["work", "ExperimentResult", "reproduce", "variant_config"]
+__all__ = ["work", "ExperimentResult", "reproduce", "variant_config", "distinct_runs"]
 
 
 def variant_config(exp: Experiment, variant, *, budget: float | None = None, rho=None):
@@ -144,13 +144,38 @@ def work(keys=("all",), *, seeds: int | None = None, quick: bool = False) -> lis
     bound is the one at rho_min)."""
     out = []
     for exp in _selected(keys, seeds):
-        n = seeds if seeds is not None else (exp.quick_seeds if quick else exp.seeds)
+        n = _seed_count(exp, seeds, quick)
         budgets = _budgets(exp, quick)
         out.append(([variant_config(exp, v, budget=b) for v in exp.variants for b in budgets], exp.methods, n))
         _, swept = _swept(exp, quick)
         out.append(([variant_config(exp, experiment_variant(exp, v), budget=budgets[-1])
                      for _ in _sweep_scales(exp, quick) for v in swept], exp.methods, _sweep_seeds(n)))
     return out
+
+
+def _seed_count(exp: Experiment, seeds: int | None, quick: bool) -> int:
+    """Seeds per configuration: ``seeds`` if given, else the experiment's (its quick count under --quick)."""
+    return seeds if seeds is not None else (exp.quick_seeds if quick else exp.seeds)
+
+
+def _shared_runs(exps, *, seeds: int | None, quick: bool) -> tuple[list, "_Shared", list]:
+    """Each experiment's plan, the runs they need made once (:class:`_Shared`), and per experiment the keys of its
+    variant runs, of its rho sweep's runs, and of the guards (first met in it) whose two runs it reads."""
+    plans = [_plan(exp, seeds=list(range(_seed_count(exp, seeds, quick))), quick=quick) for exp in exps]
+    shared = _Shared()
+    wanted: list[tuple[list, list, list]] = []
+    for p in plans:
+        a, b = shared.keys(p.tasks), shared.keys(p.sens_tasks)
+        wanted.append((a, b, [g[0] for g in shared.guards if g[0] not in {x for w in wanted for x in w[2]}]))
+    return plans, shared, wanted
+
+
+def distinct_runs(keys=("all",), *, seeds: int | None = None, quick: bool = False) -> list[Task]:
+    """The runs ``tacc reproduce KEYS`` makes, each once, in the order it makes them (runs shared across
+    experiments and across configurations that differ only in ``costs.high`` for the low-fidelity-only methods
+    counted once; the guards' runs included). ``tacc bench`` makes them with the engine alone, the floor of the
+    reproduction's wall time."""
+    return _shared_runs(_selected(keys, seeds), seeds=seeds, quick=quick)[1].order
 
 
 def _selected(keys, seeds) -> list:
@@ -545,13 +570,7 @@ def reproduce(keys=("all",), *, seeds: int | None = None, quick: bool = False, o
     t0 = time.perf_counter()
     tabled = [e for e in EXPERIMENTS if e.paper_table]      # the consistency checks compare every printed table
     problems = problems_of(tabled) if any(e.paper_table for e in exps) else {}
-    plans = [_plan(exp, seeds=list(range(seeds if seeds is not None else exp.quick_seeds if quick else exp.seeds)),
-                   quick=quick) for exp in exps]
-    shared = _Shared()
-    wanted: list[tuple[list, list, list]] = []
-    for p in plans:
-        a, b = shared.keys(p.tasks), shared.keys(p.sens_tasks)
-        wanted.append((a, b, [g[0] for g in shared.guards if g[0] not in {x for w in wanted for x in w[2]}]))
+    plans, shared, wanted = _shared_runs(exps, seeds=seeds, quick=quick)
     last: dict = {}                      # key -> the last experiment that reads its record (then it is let go)
     for i, (a, b, g) in enumerate(wanted):
         last.update(dict.fromkeys(a + b + g, i))

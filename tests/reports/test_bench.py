@@ -48,6 +48,19 @@ def test_end_to_end_sweep_is_measured_against_the_engine_alone(bench):
     assert "engine alone" in render(bench)
 
 
+def test_the_reproduction_is_timed_beside_its_runs_alone(bench):
+    """``tacc reproduce`` in a fresh process and its distinct runs made by the runner alone (the smoke size: one
+    experiment, two seeds); the target is reported, not judged, outside a full bench."""
+    from reports._reproduce import distinct_runs
+
+    rp = bench["sweep"]["reproduce"]
+    assert rp["runs"] == len(distinct_runs(rp["experiments"], seeds=rp["seeds"])) > 0
+    assert rp["wall_s"] > 0 and rp["runs_alone_s"] > 0
+    target, = [t for t in bench["targets"] if t["target"].startswith("tacc reproduce all")]
+    assert target["met"] is None and target["value"] == rp["wall_s"] and "distinct runs alone" in target["note"]
+    assert "tacc reproduce llm-vanishing" in render(bench)
+
+
 def test_the_kernel_ratio_is_of_two_timings_made_in_turn(bench):
     """The 1.5x target divides the fast engine's time by the kernel's, both timed in turn (``interleaved_cpu``), not
     the fast row timed seconds before the kernel (ratios of separately timed runs swung by 2x on this machine)."""
