@@ -13,6 +13,7 @@ from matplotlib.figure import Figure
 from matplotlib.layout_engine import TightLayoutEngine
 
 from reports._arms_shown import MAX_ARMS, arms_shown, count_note, shown_note
+from reports._off_event import OFF_EVENT_LABEL
 
 __all__ = ["save", "new_figure", "regret_curves", "count_distribution", "tightness", "MAX_ARMS", "arms_shown",
            "shown_note", "LEGEND", "count_note", "OFF_EVENT_LABEL"]
@@ -142,10 +143,6 @@ def regret_curves(budgets, curves: dict, *, title: str, bounds: dict | None = No
 #: colours of the run classes of an arm (eq:analysis-arm-partition, C refined by the run into C^d / C^u).
 _CLASS_COLOUR = {"A": "C0", "B": "C1", "C^d": "C2", "C^u": "C3", "C": "C4"}
 
-
-#: the legend entry of the runs off the confidence event, on which a count bound says nothing (each count bound of
-#: the report, prop:analysis-low-query-bound and prop:analysis-high-selection, is stated on the event of lem:ci).
-OFF_EVENT_LABEL = "confidence event of lem:ci failed: bound not asserted"
 
 #: how an off-event run's point is drawn: a black cross, unlike every class's dot.
 _OFF_EVENT_STYLE = {"marker": "x", "color": "k", "s": 16, "linewidths": 0.8, "alpha": 0.8}

@@ -22,7 +22,7 @@ from bounds import ArmClass, analyze, continuation_of, parse_config, refine_part
 from certify import ASSUMPTIONS, CLAIMS, DEFAULT_POLICIES, LEM_CI, check, check_assumptions
 from reports import _continuation_view, _metamorphic_view
 from reports._figure_pool import FIGURE_MEMO, FigureWriter
-from reports._figures import OFF_EVENT_LABEL
+from reports._off_event import off_event_note
 from reports._rdfe_phases import (completed_a_phase, no_phase_footnote, no_phase_runs, no_phase_sentence,
                                    regret_cell_note)
 from reports._arms_shown import arms_shown, count_note
@@ -633,20 +633,6 @@ def _count_row(x: dict) -> tuple:
     return (x["arm"], x["class"], x["tau"], x["gap"], *low, *high)
 
 
-def _off_event_note(res: dict) -> list[str]:
-    """The lines saying, near the count figures, that some of their runs are off the confidence event of lem:ci
-    (both count bounds are stated on it): the figures mark them, and a count above its bound there is no
-    counterexample. Nothing when every run is on the event."""
-    x = res.get("counts_off_event")
-    if not x or not x["off_event"]:
-        return []
-    which = f"All {x['runs']}" if x["off_event"] == x["runs"] else f"{x['off_event']} of the {x['runs']}"
-    return ["", f"{which} runs of {x['policy']} drawn here are off the confidence event of lem:ci (it failed on "
-                f"them): both bounds (prop:analysis-low-query-bound and prop:analysis-high-selection) are stated on "
-                f"the event only, so they are not asserted on those runs, and a count above its bound there is no "
-                f"counterexample. The figures draw those runs as black crosses, legend entry \"{OFF_EVENT_LABEL}\"."]
-
-
 def _tied_note(res: dict) -> list[str]:
     """The lines saying what a tied optimal arm is (``tacc bounds``'s sentence), when the instance has one."""
     tied = [x["arm"] for x in res["arms"] if x.get("tied_with_best")]
@@ -690,7 +676,7 @@ def _markdown(res: dict, files: list, cert) -> str:
               *_tied_note(res),
               "", "The figures draw every seed's count (points) and its spread (box) per arm against the bound (bar), "
               "the runs in which a C arm was in C^d apart from those in which it was in C^u.",
-              *_off_event_note(res), "",
+              *off_event_note(res.get("counts_off_event")), "",
               "![low-fidelity counts](figures/low_counts.png)", "",
               "![high-fidelity counts](figures/high_counts.png)", "",
               "## Regret against budget", "",
