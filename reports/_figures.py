@@ -13,9 +13,10 @@ from matplotlib.figure import Figure
 from matplotlib.layout_engine import TightLayoutEngine
 
 from reports._arms_shown import MAX_ARMS, arms_shown, count_note, shown_note
+from reports._off_event import OFF_EVENT_LABEL
 
 __all__ = ["save", "new_figure", "regret_curves", "count_distribution", "tightness", "MAX_ARMS", "arms_shown",
-           "shown_note", "LEGEND", "count_note"]
+           "shown_note", "LEGEND", "count_note", "OFF_EVENT_LABEL"]
 
 _STYLE = {"tacc": ("C0", "o"), "dnc": ("C1", "s"), "mf-ucb": ("C2", "^"), "ucb": ("C3", "v"), "lucb": ("C4", "D"),
           "weak-fixed": ("C5", "x"), "low-improving": ("C6", "+"), "rdfe": ("C7", "*")}
@@ -143,13 +144,20 @@ def regret_curves(budgets, curves: dict, *, title: str, bounds: dict | None = No
 _CLASS_COLOUR = {"A": "C0", "B": "C1", "C^d": "C2", "C^u": "C3", "C": "C4"}
 
 
+#: how an off-event run's point is drawn: a black cross, unlike every class's dot.
+_OFF_EVENT_STYLE = {"marker": "x", "color": "k", "s": 16, "linewidths": 0.8, "alpha": 0.8}
+
+
 def count_distribution(labels, groups: list, bounds: list, *, title: str, ylabel: str, bound_label: str,
-                       note: str = ""):
+                       note: str = "", off_event: list | None = None):
     """Per arm, the distribution of a count over seeds against its bound: one box per (arm, run class) with every
     seed drawn as a point, so an arm in C appears as two boxes, C^d and C^u, when its runs split. ``groups[i]``
     maps a run class to the counts of arm i's runs in that class; ``bounds[i]`` is arm i's bound (a bar). ``note``
-    (which arms are left out, and why) is printed under the title. The legend lists the classes, then the bound; the
-    figure is at most 19 inches wide (a caller draws at most ``MAX_ARMS`` arms: see :func:`arms_shown`)."""
+    (which arms are left out, and why) is printed under the title. ``off_event`` (the shape of ``groups``: a flag
+    per count) marks the runs on which the confidence event of ``lem:ci`` failed: the bound is not asserted on
+    them, and their points are black crosses with their own legend entry (:data:`OFF_EVENT_LABEL`); the box is
+    still of every run. The legend lists the classes, then the off-event runs, then the bound; the figure is at
+    most 19 inches wide (a caller draws at most ``MAX_ARMS`` arms: see :func:`arms_shown`)."""
     import numpy as np
     fig, ax = _fig(min(max(6.4, 0.9 * len(labels) + 3), 16.0) + 3.0, 4.2)     # + 3 inches for the legend
     seen = set()
@@ -166,8 +174,15 @@ def count_distribution(labels, groups: list, bounds: list, *, title: str, ylabel
             colour = _CLASS_COLOUR.get(c, "C7")
             boxes.append((ys, x, width * 0.8, colour))
             jitter = np.linspace(-width * 0.3, width * 0.3, ys.size) if ys.size > 1 else np.zeros(1)
-            ax.scatter(x + jitter, ys, s=6, alpha=0.5, color=colour, rasterized=True,
-                       label=None if c in seen else f"runs with the arm in {c}")
+            off = (np.zeros(ys.size, dtype=bool) if off_event is None
+                   else np.asarray(off_event[i][c], dtype=bool))
+            if not off.all() or c not in seen:     # an empty dot when every run is off the event: the class's entry
+                ax.scatter((x + jitter)[~off], ys[~off], s=6, alpha=0.5, color=colour, rasterized=True,
+                           label=None if c in seen else f"runs with the arm in {c}")
+            if off.any():
+                ax.scatter((x + jitter)[off], ys[off], rasterized=True, **_OFF_EVENT_STYLE,
+                           label=None if OFF_EVENT_LABEL in seen else OFF_EVENT_LABEL)
+                seen.add(OFF_EVENT_LABEL)
             seen.add(c)
             drawn += ys.tolist()
     _boxes(ax, boxes)
@@ -187,8 +202,8 @@ def count_distribution(labels, groups: list, bounds: list, *, title: str, ylabel
     fig.suptitle("\n".join([textwrap.fill(title, 80)] + ([textwrap.fill(note, 80)] if note else [])), fontsize=9)
     handles, names = ax.get_legend_handles_labels()
     if handles:                                    # nothing labelled: no legend (matplotlib would warn)
-        last = [i for i, n in enumerate(names) if n == bound_label]          # the classes first, then the bound
-        order = [i for i in range(len(names)) if i not in last] + last
+        # the classes first, then the off-event runs, then the bound
+        order = sorted(range(len(names)), key=lambda i: (names[i] == OFF_EVENT_LABEL) + 2 * (names[i] == bound_label))
         ax.legend([handles[i] for i in order], [names[i] for i in order], fontsize=7, **LEGEND)
     return fig
 

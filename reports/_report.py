@@ -22,6 +22,9 @@ from bounds import ArmClass, analyze, continuation_of, parse_config, refine_part
 from certify import ASSUMPTIONS, CLAIMS, DEFAULT_POLICIES, LEM_CI, check, check_assumptions
 from reports import _continuation_view, _metamorphic_view
 from reports._figure_pool import FIGURE_MEMO, FigureWriter
+from reports._off_event import off_event_note
+from reports._rdfe_phases import (completed_a_phase, no_phase_footnote, no_phase_runs, no_phase_sentence,
+                                   regret_cell_note)
 from reports._arms_shown import arms_shown, count_note
 from reports._bounds_view import rdfe_cost_reason, tied_sentence
 from reports._check_view import verdict_table
@@ -49,10 +52,13 @@ def _at_budget(config, budget):
 
 def _regret_row(res: dict, i: int) -> list:
     """The regret table's row of budget ``i``: each policy's mean regret +- its standard error, then the bounds,
-    the means and bounds printed apart (``fmt_apart_all``: a regret and a bound of 1.200e+06 both)."""
+    the means and bounds printed apart (``fmt_apart_all``: a regret and a bound of 1.200e+06 both); RDFE's cell
+    says in how many runs it completed no phase (``alg:app-rdfe``), if any."""
     means = [res["regret"][pol][i]["mean"] for pol in res["policies"]]
     texts = fmt_apart_all(means + [v[i] for v in res["bounds_by_budget"].values()])
-    return ([fmt(res["budgets"][i])] + [f"{t} +- {fmt(res['regret'][pol][i]['se'])}"
+    rows = res.get("rdfe_no_phase") or []                   # one per budget when RDFE ran
+    note = {"rdfe": regret_cell_note(rows[i])} if rows else {}
+    return ([fmt(res["budgets"][i])] + [f"{t} +- {fmt(res['regret'][pol][i]['se'])}{note.get(pol, '')}"
                                        for t, pol in zip(texts, res["policies"], strict=False)]
             + [str(t) for t in texts[len(means):]])          # left-aligned, as the cells beside them
 
@@ -130,6 +136,10 @@ def _conclusions(res: dict) -> list[str]:
                    f"{_share(th['tacc_mean'], th['bound_prior'])} the theorem's bound with every C arm in H "
                    f"({prior}) and {_share(th['tacc_mean'], th['bound_all_cd'])} its "
                    f"smallest form, every C arm in C^d ({all_cd})." + _outside_theorem(cert, th))
+    rows = res.get("rdfe_no_phase") or []                   # one per budget when RDFE ran
+    rdfe = rows and no_phase_sentence(rows, {q: res["regret"][q][-1]["mean"] for q in res["policies"]})
+    if rdfe:
+        out.append(rdfe)
     for names in res["identical_runs"]:
         out.append(f"{_and(names)} made identical runs on every seed at every budget (their run records are equal "
                    f"apart from the policy's name): their numbers are the same and the figure draws them as one "
@@ -271,7 +281,7 @@ def seed_free_regrets(by: dict, budgets, policies) -> list[dict]:
             if len(recs) < 2 or any(r.n_low != recs[0].n_low or r.n_high != recs[0].n_high for r in recs):
                 continue
             at.append(b)
-            completed = completed or any(ph.survivors is not None for r in recs for ph in r.phases)
+            completed = completed or any(completed_a_phase(r) for r in recs)
             first = [ph.survivors for ph in recs[0].phases]
             same = same and all([ph.survivors for ph in r.phases] == first for r in recs)
         if at:
@@ -298,6 +308,13 @@ def _seed_free_note(res: dict) -> list[str]:
                                                  "changing any count."))
         out += ["", line]
     return out
+
+
+def _no_phase_note(res: dict) -> list[str]:
+    """The regret table's footnote on RDFE's cells marked "no phase" (runs that completed no phase of
+    ``alg:app-rdfe``), when there is one."""
+    note = no_phase_footnote(res.get("rdfe_no_phase", []))
+    return ["", note] if note else []
 
 
 def count_groups(counts, run_classes, arms) -> list[dict]:
@@ -508,24 +525,27 @@ def _make_report(config, out: Path, figures: FigureWriter, *, seeds, policies, b
     sub = [k for k in range(inst.n_arms) if k != inst.best_arm]
     nl = np.array([[r.n_low[k] for k in sub] for r in tacc])
     nh = np.array([[r.n_high[k] for k in sub] for r in tacc])
+    off = np.array([[int(not r.event_held)] * len(sub) for r in tacc]).reshape(len(tacc), len(sub))
     labels = [f"{k} ({a.classes[k].value})" for k in sub]
     low_bound = a.low_count_bound
     high_bound = [a.high_count_bound[k] for k in sub]
     run_classes = [refine_partition(a.classes, a.tau, r.facts()) for r in tacc]     # C split by each run
     groups_low, groups_high = count_groups(nl, run_classes, sub), count_groups(nh, run_classes, sub)
+    groups_off = count_groups(off, run_classes, sub)       # the runs off lem:ci's event, grouped as their counts
     # at most MAX_ARMS arms drawn (the smallest gaps), the figure saying which are left out
     shown = [sub.index(k) for k in arms_shown(inst.gaps, among=sub)]
     labels = [labels[i] for i in shown]
     groups_low, groups_high = [groups_low[i] for i in shown], [groups_high[i] for i in shown]
+    groups_off = [groups_off[i] for i in shown]
     note = count_note(inst.gaps, len(shown), len(sub))
     figures.draw("reports._figures:count_distribution", "low_counts", labels, groups_low,
                  [float(low_bound)] * len(shown), ylabel="N^(L)_k", note=note,
-                 bound_label="bound N_gamma + S0 + 1 (prop:analysis-low-query-bound)",
+                 bound_label="bound N_gamma + S0 + 1 (prop:analysis-low-query-bound)", off_event=groups_off,
                  title=f"low-fidelity counts of TACC over {len(tacc)} seeds against their bound, by the arm's class "
                        f"in the run")
     figures.draw("reports._figures:count_distribution", "high_counts", labels, groups_high,
                  [float(high_bound[i]) for i in shown], ylabel="N^(H)_k", note=note,
-                 bound_label="bound 1 + ceil(4 ell / Delta^2) (prop:analysis-high-selection)",
+                 bound_label="bound 1 + ceil(4 ell / Delta^2) (prop:analysis-high-selection)", off_event=groups_off,
                  title=f"high-fidelity counts of TACC over {len(tacc)} seeds against their bound, by the arm's "
                        f"class in the run")
 
@@ -579,6 +599,8 @@ def _make_report(config, out: Path, figures: FigureWriter, *, seeds, policies, b
         "identical_runs": [list(g) for g in same],
         "non_monotone_bounds": non_monotone_bounds(budgets, bound_lines, analyses),
         "seed_free": seed_free_regrets(by, budgets, policies),
+        "rdfe_no_phase": no_phase_runs(by, budgets, policies),
+        "counts_off_event": {"policy": lead, "runs": len(tacc), "off_event": sum(not r.event_held for r in tacc)},
         "event": event,
         "runs_at_full_budget": len(seeds) * len(policies),
         "certificate": {"ok": cert.ok, "claims": [jsonable(s) for s in cert.summaries],
@@ -653,13 +675,15 @@ def _markdown(res: dict, files: list, cert) -> str:
                      "N_H max"], [_count_row(x) for x in res["arms"]]),
               *_tied_note(res),
               "", "The figures draw every seed's count (points) and its spread (box) per arm against the bound (bar), "
-              "the runs in which a C arm was in C^d apart from those in which it was in C^u.", "",
+              "the runs in which a C arm was in C^d apart from those in which it was in C^u.",
+              *off_event_note(res.get("counts_off_event")), "",
               "![low-fidelity counts](figures/low_counts.png)", "",
               "![high-fidelity counts](figures/high_counts.png)", "",
               "## Regret against budget", "",
               table(["budget"] + res["policies"] + list(res["bounds_by_budget"]),
                     [_regret_row(res, i) for i in range(len(res["budgets"]))]),
               *_seed_free_note(res),
+              *_no_phase_note(res),
               "", "![regret against budget](figures/regret_vs_budget.png)", "",
               "## Tightness and verdicts (full budget)", "",
               "ratio = empirical / bound, largest over asserted runs (HOLDS or VIOLATED) and over all runs that "

@@ -376,7 +376,7 @@ def test_a_policy_with_the_same_counts_on_every_seed_gets_the_footnote():
     from types import SimpleNamespace as R
 
     from reports._report import _seed_free_note, seed_free_regrets
-    ph = R(survivors=(0, 2))
+    ph = R(completed=True, survivors=(0, 2))
     same = [R(n_low=(5, 3), n_high=(1, 1), phases=(ph,)) for _ in range(3)]
     other = same[:2] + [R(n_low=(5, 4), n_high=(1, 1), phases=(ph,))]
     by = {(100.0, "rdfe"): same, (200.0, "rdfe"): other, (100.0, "tacc"): other, (200.0, "tacc"): other}
@@ -458,3 +458,100 @@ def test_the_runs_are_frozen_for_the_collector_while_judged_and_unfrozen_after(t
     ids = {id(o) for o in gen2}
     assert not any(id(r) in ids for r in records)       # not in a generation the collector walks: frozen
     assert gc.get_freeze_count() == 0                     # unfrozen after
+
+
+# --- runs the bounds say nothing about: off the confidence event, RDFE without a completed phase ----------------
+def test_count_distribution_marks_the_runs_off_the_event():
+    """A run off the confidence event of lem:ci is drawn as a black cross with its own legend entry, between the
+    classes and the bound; a class whose every run is off the event keeps its legend entry (an empty dot)."""
+    import numpy as np
+
+    from reports._figures import OFF_EVENT_LABEL, count_distribution
+    groups = [{"B": [3, 40, 5]}, {"C^u": [20, 21]}]
+    fig = count_distribution(["1 (B)", "2 (C)"], groups, [6.0, 30.0], title="t", ylabel="N", bound_label="bound",
+                             off_event=[{"B": [0, 1, 0]}, {"C^u": [1, 1]}])
+    ax = fig.axes[0]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == [
+        "runs with the arm in B", "runs with the arm in C^u", OFF_EVENT_LABEL, "bound"]
+
+    def ys(black):
+        return sorted(y for c in ax.collections if len(c.get_facecolor())
+                      and np.allclose(c.get_facecolor()[0][:3], 0) is black for y in c.get_offsets()[:, 1].tolist())
+    assert ys(True) == [20, 21, 40] and ys(False) == [3, 5]
+    assert all(c.get_rasterized() for c in ax.collections)
+
+
+def _config(change: dict, base=None):
+    d = config_to_dict(base or default_config())
+    for section, values in change.items():
+        d[section].update(values)
+    return parse_config(d)
+
+
+def test_runs_off_the_event_are_marked_in_the_count_figures_and_the_report(report, tmp_path):
+    """rho = 1e-12: the confidence event of lem:ci fails on every run, and neither count bound is asserted there;
+    the count figures drew those runs like any other, with no mark. Now the figures mark them and report.md says so
+    beside them; the default report (every run on the event) says nothing of it."""
+    from reports._figure_pool import FigureWriter
+    from reports._figures import OFF_EVENT_LABEL, count_distribution
+
+    class Recording(FigureWriter):
+        drawn: dict = {}
+
+        def draw(self, builder, name, *args, **kwargs):
+            self.drawn[name] = (args, kwargs)
+            super().draw(builder, name, *args, **kwargs)
+
+    with Recording(tmp_path / "figures", process=False) as figures:
+        res = make_report(_config({"params": {"rho": 1e-12}}), seeds=range(2), out_dir=tmp_path, budgets=[1000.0],
+                          policies=("tacc",), figures=figures)
+    assert res.results["event"]["tacc"]["failures"] == 2
+    assert res.results["counts_off_event"] == {"policy": "tacc", "runs": 2, "off_event": 2}
+    md = (tmp_path / "report.md").read_text()
+    section = md.split("## Counts against their bounds")[1].split("## Regret against budget")[0]
+    assert "All 2 runs of tacc drawn here are off the confidence event of lem:ci" in section
+    assert f'"{OFF_EVENT_LABEL}"' in section
+    for name in ("low_counts", "high_counts"):
+        args, kwargs = Recording.drawn[name]
+        fig = count_distribution(*args, **kwargs)
+        assert OFF_EVENT_LABEL in [t.get_text() for t in fig.axes[0].get_legend().get_texts()], name
+    default = (report.out_dir / "report.md").read_text()
+    assert report.results["counts_off_event"]["off_event"] == 0
+    assert "off the confidence event" not in default and OFF_EVENT_LABEL not in default
+
+
+#: RDFE completes no phase: B_k >= b = 0.2 > eps_1 / 8, so every low-fidelity stopping count is infinite and each arm
+#: is queried at high fidelity to 1675 queries in phase 1, more than Lambda / lambda_H = 200 (found with
+#: ``tacc report`` on it: RDFE's regret 3.3 +- 0 was the lowest of the table, with no word about it).
+NO_PHASE = {"name": "rdfe-no-phase",
+            "instance": {"mu_high": [0.9, 0.8, 0.7], "seed": 0, "noise": {"model": "gaussian", "sigma": 0.5},
+                         "low": {"model": "residual_decay", "zeta": 0.4, "r": 0.5, "b": 0.2, "signs": [1, -1, 1]}},
+            "costs": {"low": 1.0, "high": 10.0},
+            "params": {"budget": 2000.0, "delta": 0.05, "gamma": 0.1, "eta": 0.01, "s0": 10}}
+
+
+def test_rdfe_without_a_completed_phase_is_not_ranked_without_a_note(report, tmp_path):
+    from dataclasses import replace as dc_replace
+    cfg = parse_config(NO_PHASE)
+    res = make_report(cfg, seeds=range(2), out_dir=tmp_path, budgets=[1000.0, 2000.0],
+                      policies=("tacc", "ucb", "rdfe"), executor="serial").results
+    # the reproduction: no run completes a phase, and RDFE's mean regret is the lowest at the full budget
+    recs = run_tasks(tasks_for([dc_replace(cfg, params=dc_replace(cfg.params, budget=2000.0))], ["rdfe"], range(2)))
+    assert all(len(r.phases) == 1 and not r.phases[0].completed for r in recs)
+    means = {p: res["regret"][p][-1]["mean"] for p in res["policies"]}
+    assert min(means, key=means.__getitem__) == "rdfe"
+    assert res["rdfe_no_phase"] == [{"budget": 1000.0, "runs": 2, "no_phase": 2},
+                                    {"budget": 2000.0, "runs": 2, "no_phase": 2}]
+    (sentence,) = [c for c in res["conclusions"] if c.startswith("RDFE completed no phase")]
+    assert "in 2 of 2 runs at the full budget" in sentence and "not the best" in sentence
+    md = (tmp_path / "report.md").read_text()
+    table_part = md.split("## Regret against budget")[1].split("![regret against budget]")[0]
+    rows = [line for line in table_part.splitlines() if line.startswith(("1000 ", "2000 "))]
+    assert len(rows) == 2 and all("(no phase: 2 of 2 runs)" in line for line in rows)
+    assert "no phase: RDFE completed no phase of `alg:app-rdfe` in that many of its runs" in table_part
+    # the default report: RDFE completes a phase at the full budget (no conclusion), not at budget 1000 (marked)
+    assert not any(c.startswith("RDFE completed no phase") for c in report.results["conclusions"])
+    assert [x["no_phase"] for x in report.results["rdfe_no_phase"]] == [6, 0]
+    default = (report.out_dir / "report.md").read_text().split("## Regret against budget")[1]
+    assert [("(no phase: 6 of 6 runs)" in line) for line in default.splitlines()
+            if line.startswith(("1000 ", "4000 "))] == [True, False]

@@ -1,0 +1,28 @@
+"""Runs off the confidence event of ``lem:ci`` among those the count figures draw: how the figures label them and
+what the report says beside the figures (the matplotlib-free part: the report's process imports no matplotlib).
+
+Both count bounds of the report, ``prop:analysis-low-query-bound`` and ``prop:analysis-high-selection``, are stated
+on the confidence event of ``lem:ci``; on a run where it failed neither is asserted, and a count above its bound
+there is no counterexample.
+"""
+
+from __future__ import annotations
+
+__all__ = ["OFF_EVENT_LABEL", "off_event_note"]
+
+#: the legend entry of the runs off the confidence event of lem:ci in the count figures
+#: (``reports._figures.count_distribution``).
+OFF_EVENT_LABEL = "confidence event of lem:ci failed: bound not asserted"
+
+
+def off_event_note(x: dict | None) -> list[str]:
+    """The lines of report.md beside the count figures when some of their runs are off the confidence event:
+    ``x`` is ``{"policy", "runs", "off_event"}`` (the runs drawn and how many are off the event). Nothing when
+    every run is on the event."""
+    if not x or not x["off_event"]:
+        return []
+    which = f"All {x['runs']}" if x["off_event"] == x["runs"] else f"{x['off_event']} of the {x['runs']}"
+    return ["", f"{which} runs of {x['policy']} drawn here are off the confidence event of lem:ci (it failed on "
+                f"them): both bounds (prop:analysis-low-query-bound and prop:analysis-high-selection) are stated on "
+                f"the event only, so they are not asserted on those runs, and a count above its bound there is no "
+                f"counterexample. The figures draw those runs as black crosses, legend entry \"{OFF_EVENT_LABEL}\"."]

@@ -1,0 +1,12 @@
+"""What report.md says beside the count figures of runs off the confidence event of lem:ci."""
+
+from reports._off_event import OFF_EVENT_LABEL, off_event_note
+
+
+def test_the_note_counts_the_runs_off_the_event_and_names_the_legend_entry():
+    assert off_event_note(None) == [] and off_event_note({"policy": "tacc", "runs": 5, "off_event": 0}) == []
+    (_, some) = off_event_note({"policy": "tacc", "runs": 5, "off_event": 2})
+    assert some.startswith("2 of the 5 runs of tacc drawn here are off the confidence event of lem:ci")
+    assert f'"{OFF_EVENT_LABEL}"' in some and "not asserted" in some
+    (_, every) = off_event_note({"policy": "dnc", "runs": 3, "off_event": 3})
+    assert every.startswith("All 3 runs of dnc")
