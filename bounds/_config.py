@@ -17,7 +17,8 @@ from bounds._errors import TaccInputError
 from bounds._horizon import horizon, log_factor, min_rho, n_gamma
 
 __all__ = ["Config", "InstanceSpec", "MeansSpec", "NoiseSpec", "LowSpec", "Costs", "Params", "PRESETS",
-           "load_config", "parse_config", "config_to_dict", "dump_config", "check_parameters", "CONFIG_NAMES"]
+           "load_config", "parse_config", "config_to_dict", "dump_config", "check_parameters", "check_costs",
+           "CONFIG_NAMES"]
 
 #: the built-in presets: the paper's five experiments (docs/design.md section 8), as TOML files in ``bounds/presets``.
 PRESETS = ("set-a", "set-b", "llm-residual", "llm-vanishing", "checkpoint")
@@ -403,11 +404,8 @@ def check_parameters(n_arms: int, cost_low: Any, cost_high: Any, budget: Any, de
     whose rho_min neither overflows nor underflows; and a gamma whose N_gamma stays below 2**53.
     """
     nm = dict(CONFIG_NAMES if names is None else names)
-    c_low = _real(nm["cost_low"], cost_low, low=0.0, low_open=True)
-    c_high = _real(nm["cost_high"], cost_high, low=0.0, low_open=True)
-    if c_low >= c_high:
-        raise TaccInputError(nm["cost_low"], cost_low, f"must be < {nm['cost_high']} = {c_high} "
-                                                       "(lambda_L < lambda_H)")
+    costs = check_costs(cost_low, cost_high, names=nm)
+    c_low = costs.low
     if isinstance(rho, str) and rho != "min":
         raise TaccInputError(nm["rho"], rho, 'must be a number > 0 or "min" (the smallest valid rho of lem:ci)'
                              + _did_you_mean(rho, ("min",)))
@@ -425,7 +423,27 @@ def check_parameters(n_arms: int, cost_low: Any, cost_high: Any, budget: Any, de
     if rho == "min":
         _check_sigma_range(nm["noise_scale"], noise_scale, n_arms, c_low, params.budget, params.delta)
     _check_gamma_range(nm["gamma"], noise_scale, n_arms, c_low, params)
-    return Costs(c_low, c_high), params
+    return costs, params
+
+
+def check_costs(cost_low: Any, cost_high: Any, *, names: dict | None = None) -> Costs:
+    """The query costs lambda^(L) < lambda^(H), both > 0 (``sec:problem``), checked: the one check of a
+    configuration's ``[costs]`` (through :func:`check_parameters`) and of ``simulate.Tacc``'s constructor.
+
+    A refusal is a :class:`TaccInputError` naming the field as ``names`` spells it (its ``cost_low`` and
+    ``cost_high`` entries; default :data:`CONFIG_NAMES`, ``costs.low`` and ``costs.high``); ``cost_low >=
+    cost_high`` names the low cost.
+
+    >>> check_costs(1, 10.0)
+    Costs(low=1.0, high=10.0)
+    """
+    nm = CONFIG_NAMES if names is None else names
+    c_low = _real(nm["cost_low"], cost_low, low=0.0, low_open=True)
+    c_high = _real(nm["cost_high"], cost_high, low=0.0, low_open=True)
+    if c_low >= c_high:
+        raise TaccInputError(nm["cost_low"], cost_low, f"must be < {nm['cost_high']} = {c_high} "
+                                                       "(lambda_L < lambda_H)")
+    return Costs(c_low, c_high)
 
 
 def _check_regret_range(mu_high, means, n_arms: int, c_low: float, c_high: float, budget: float) -> None:
