@@ -325,6 +325,10 @@ def _cmd_runs(args) -> int:
     return cmd_runs(args)
 
 
+#: where ``tacc runs DIR --to ...`` writes without ``--out`` (``--out`` without ``--to`` is refused: it wrote nothing).
+_RUNS_OUT = "tacc-runs"
+
+
 def _need_tables(option: str, value) -> None:
     """Refuse, before any work, a command that reads saved runs as tables without pandas (the tables extra)."""
     import importlib.util
@@ -391,6 +395,12 @@ def _check_paths(args) -> None:
     """Every path option, checked before any work starts (``reports._paths``): a bad one exits 2."""
     from reports import _paths
 
+    if args.command == "runs":            # --out is --to's folder: refused alone, its default checked with --to
+        if args.to is None and args.out is not None:
+            raise TaccInputError("--out", args.out, "is where --to writes the tables; without --to nothing is "
+                                                    "written (give --to parquet or --to csv)")
+        if args.to is not None and args.out is None:
+            args.out = _RUNS_OUT
     if getattr(args, "json", None):
         _paths.output_file("--json", args.json, allow_stdout=True)
     if getattr(args, "junit", None):
@@ -580,8 +590,8 @@ def _report_arguments(rp: argparse.ArgumentParser) -> None:
 def _runs_arguments(ru: argparse.ArgumentParser) -> None:
     ru.add_argument("dir", help="a cache folder (--cache DIR, a report's OUT/runs) or a folder of tables")
     ru.add_argument("--to", choices=("parquet", "csv"), default=None, help="export runs, arms and configs tables")
-    ru.add_argument("--out", default="tacc-runs", metavar="DIR",
-                    help="folder for the exported tables (default ./tacc-runs)")
+    ru.add_argument("--out", default=None, metavar="DIR",
+                    help=f"with --to: folder for the exported tables (default ./{_RUNS_OUT})")
     ru.set_defaults(func=_cmd_runs)
 
 
