@@ -126,7 +126,10 @@ def _cases(tmp_path):
                            ["params.gama = 0.1: unknown key (did you mean gamma?)"]),
         # a misspelled value of a closed set had no suggestion (issue s6-defects)
         "misspelled value": (["bounds", _config(tmp_path, "dist", 'model = "gaussian"', 'model = "gausian"')],
-                             ["instance.noise.model = 'gausian'", "(did you mean gaussian?)"]),
+                             ['instance.noise.model = "gausian"', "(did you mean gaussian?)"]),
+        # a table printed in Python's spelling: { model = 'gaussian', sigma = 1.0 }
+        "misspelled inline table": (["bounds", _config(tmp_path, "noises", "noise = {", "noises = {")],
+                                    ['instance.noises = { model = "gaussian", sigma = 1.0 }: unknown key']),
         # argparse took -1:2 for an option: "argument --seeds: expected one argument"
         "--seeds -1:2": (["simulate", cfg, "--policy", "tacc", "--seeds", "-1:2"],
                          ["--seeds = '-1:2'", "seeds must be >= 0"]),
