@@ -67,6 +67,8 @@ def _cases(tmp_path):
     a_file.write_text("x")
     a_dict = tmp_path / "a-dict.json"
     a_dict.write_text('{"a": 1}')
+    a_list_config = tmp_path / "a-list-config.json"           # it crashed (exit 3): an unhashable configuration
+    a_list_config.write_text('[{"claim": "high-count", "config": ["x"]}]')
     a_dir = tmp_path / "a-dir"
     a_dir.mkdir()
     cfg = _config(tmp_path, "ok")
@@ -94,6 +96,13 @@ def _cases(tmp_path):
         "check --baseline not a list": (["check", cfg, "--baseline", str(a_dict), "--seeds", "1", "--evidence", "0"],
                                         ["--baseline =", "JSON list"]),
         "proofs --baseline not a list": (["proofs", "--baseline", str(a_dict)], ["--baseline =", "JSON list"]),
+        # tacc report reads --baseline as tacc check does (it had none): refused before any run or folder
+        "report --baseline binary": (["report", cfg, "--baseline", str(binary)], ["--baseline", "UTF-8"]),
+        "report --baseline not a list": (["report", cfg, "--baseline", str(a_dict), "--seeds", "1"],
+                                         ["--baseline =", "JSON list"]),
+        "report --baseline missing": (["report", cfg, "--baseline", missing], ["--baseline", missing]),
+        "report --baseline a config list": (["report", cfg, "--baseline", str(a_list_config), "--seeds", "1"],
+                                            ["--baseline =", "must be strings"]),
         "mean 1e308": (["simulate", _config(tmp_path, "mean", "0.9, 0.5", "1e308, 0.5"), "--policy", "tacc"],
                        ["instance.mu_high", "1e+308"]),
         "mean 1e308 (bounds)": (["bounds", _config(tmp_path, "mean", "0.9, 0.5", "1e308, 0.5")],
