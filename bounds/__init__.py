@@ -15,7 +15,7 @@ from bounds._continuation import (Continuation, ContinuationWindow, continuation
                                   continuation_last_count, continuation_last_counts, continuation_of,
                                   continuation_rho_max, continuation_window)
 from bounds._config import (CONFIG_NAMES, PRESETS, Config, Costs, InstanceSpec, LowSpec, MeansSpec, NoiseSpec, Params,
-                            check_parameters, config_to_dict, dump_config, load_config, parse_config)
+                            check_costs, check_parameters, config_to_dict, dump_config, load_config, parse_config)
 from bounds._decay import ResidualDecay, power_decay, residual_decay
 from bounds._dyadic import cumulative_deviation, dyadic_ints, float_above, float_at_least
 from bounds._errors import TaccInputError
@@ -30,6 +30,7 @@ from bounds._rdfe import (RdfeBound, rdfe_dyadic_constant, rdfe_high_cost, rdfe_
                           rdfe_regret_bound)
 from bounds._search import counts_or_inf, first_true
 from bounds._table import TableLowFidelity, checkpoint_profile, frozen, frozen_of
+from bounds._toml import toml_value
 from bounds import _validate as validate
 from bounds._tacc import (Comparison, CorollaryTerms, TaccBound, confirmation_count, corollary_order,
                           high_query_bound, low_query_bound, static_vs_adaptive, tacc_regret_bound)
@@ -39,7 +40,7 @@ __all__ = [
     "Analysis", "analyze", "certification_time", "instance_certification_times", "PRESETS", "Config", "Costs",
     "InstanceSpec", "LowSpec",
     "MeansSpec", "NoiseSpec", "Params", "load_config", "parse_config", "config_to_dict", "dump_config",
-    "check_parameters", "CONFIG_NAMES",
+    "check_parameters", "check_costs", "CONFIG_NAMES", "toml_value",
     "ResidualDecay", "power_decay", "residual_decay", "TaccInputError", "horizon", "log_factor", "min_rho",
     "n_gamma", "radius", "radius_scalar", "Instance", "build_instance", "LowFidelityModel", "low_gap",
     "mismatch_bound", "ArmClass", "ArmRunFacts", "arm_partition", "in_h", "prior_partition", "refine_partition",

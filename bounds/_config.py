@@ -15,9 +15,11 @@ from typing import Any
 
 from bounds._errors import TaccInputError
 from bounds._horizon import horizon, log_factor, min_rho, n_gamma
+from bounds._toml import toml_value
 
 __all__ = ["Config", "InstanceSpec", "MeansSpec", "NoiseSpec", "LowSpec", "Costs", "Params", "PRESETS",
-           "load_config", "parse_config", "config_to_dict", "dump_config", "check_parameters", "CONFIG_NAMES"]
+           "load_config", "parse_config", "config_to_dict", "dump_config", "check_parameters", "check_costs",
+           "CONFIG_NAMES"]
 
 #: the built-in presets: the paper's five experiments (docs/design.md section 8), as TOML files in ``bounds/presets``.
 PRESETS = ("set-a", "set-b", "llm-residual", "llm-vanishing", "checkpoint")
@@ -312,30 +314,18 @@ def _low(t: _Table, n_arms: int) -> LowSpec:
 
 def parse_config(data: dict, source: str = "<dict>") -> Config:
     """Validate a configuration given as a parsed TOML mapping (see the README for the format). A refused value is
-    printed as TOML spells it (``true``, not Python's ``True``; a table as ``{ key = value }``)."""
+    printed as TOML spells it (:func:`toml_value`, as :func:`dump_config` writes it: ``true``, not Python's ``True``;
+    a string in double quotes; a table as ``{ key = "value" }``, not ``{'key': 'value'}``)."""
     try:
         return _parse_config(data, source)
     except TaccInputError as exc:
         if exc.value is _MISSING:
             raise
-        raise TaccInputError(exc.field, exc.value, exc.reason, shown=_shown(exc.value)) from None
+        raise TaccInputError(exc.field, exc.value, exc.reason, shown=toml_value(exc.value)) from None
 
 
 #: the value of a required key that is missing (its message says ``'<missing>': is required``).
 _MISSING = "<missing>"
-
-
-def _shown(x: Any) -> str:
-    """A configuration value as the message prints it: TOML's spelling of booleans (``true``, ``false``), lists and
-    tables (``{ key = value }``); a number or a string as its ``repr`` (a string in single quotes is TOML's literal
-    string)."""
-    if isinstance(x, bool):
-        return "true" if x else "false"
-    if isinstance(x, (list, tuple)):
-        return "[" + ", ".join(map(_shown, x)) + "]"
-    if isinstance(x, dict):
-        return "{ " + ", ".join(f"{k} = {_shown(v)}" for k, v in x.items()) + " }" if x else "{}"
-    return repr(x)
 
 
 def _parse_config(data: dict, source: str) -> Config:
@@ -345,7 +335,7 @@ def _parse_config(data: dict, source: str) -> Config:
         raise TaccInputError("name", name, "must be a non-empty string")
     inst = top.sub("instance")
     if inst.has("mu_high") == inst.has("means"):
-        raise TaccInputError("instance.mu_high", inst.data.get("mu_high"),
+        raise TaccInputError("instance.mu_high", inst.data.get("mu_high", _MISSING),
                              "give exactly one of instance.mu_high or instance.means")
     mu_high, means = None, None
     if inst.has("mu_high"):
@@ -403,11 +393,8 @@ def check_parameters(n_arms: int, cost_low: Any, cost_high: Any, budget: Any, de
     whose rho_min neither overflows nor underflows; and a gamma whose N_gamma stays below 2**53.
     """
     nm = dict(CONFIG_NAMES if names is None else names)
-    c_low = _real(nm["cost_low"], cost_low, low=0.0, low_open=True)
-    c_high = _real(nm["cost_high"], cost_high, low=0.0, low_open=True)
-    if c_low >= c_high:
-        raise TaccInputError(nm["cost_low"], cost_low, f"must be < {nm['cost_high']} = {c_high} "
-                                                       "(lambda_L < lambda_H)")
+    costs = check_costs(cost_low, cost_high, names=nm)
+    c_low = costs.low
     if isinstance(rho, str) and rho != "min":
         raise TaccInputError(nm["rho"], rho, 'must be a number > 0 or "min" (the smallest valid rho of lem:ci)'
                              + _did_you_mean(rho, ("min",)))
@@ -425,7 +412,27 @@ def check_parameters(n_arms: int, cost_low: Any, cost_high: Any, budget: Any, de
     if rho == "min":
         _check_sigma_range(nm["noise_scale"], noise_scale, n_arms, c_low, params.budget, params.delta)
     _check_gamma_range(nm["gamma"], noise_scale, n_arms, c_low, params)
-    return Costs(c_low, c_high), params
+    return costs, params
+
+
+def check_costs(cost_low: Any, cost_high: Any, *, names: dict | None = None) -> Costs:
+    """The query costs lambda^(L) < lambda^(H), both > 0 (``sec:problem``), checked: the one check of a
+    configuration's ``[costs]`` (through :func:`check_parameters`) and of ``simulate.Tacc``'s constructor.
+
+    A refusal is a :class:`TaccInputError` naming the field as ``names`` spells it (its ``cost_low`` and
+    ``cost_high`` entries; default :data:`CONFIG_NAMES`, ``costs.low`` and ``costs.high``); ``cost_low >=
+    cost_high`` names the low cost.
+
+    >>> check_costs(1, 10.0)
+    Costs(low=1.0, high=10.0)
+    """
+    nm = CONFIG_NAMES if names is None else names
+    c_low = _real(nm["cost_low"], cost_low, low=0.0, low_open=True)
+    c_high = _real(nm["cost_high"], cost_high, low=0.0, low_open=True)
+    if c_low >= c_high:
+        raise TaccInputError(nm["cost_low"], cost_low, f"must be < {nm['cost_high']} = {c_high} "
+                                                       "(lambda_L < lambda_H)")
+    return Costs(c_low, c_high)
 
 
 def _check_regret_range(mu_high, means, n_arms: int, c_low: float, c_high: float, budget: float) -> None:
@@ -544,29 +551,15 @@ def config_to_dict(config: Config) -> dict:
                        "s0": p.s0}}
 
 
-def _toml_value(x) -> str:
-    if isinstance(x, bool):
-        return "true" if x else "false"
-    if isinstance(x, str):
-        return '"' + x.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    if isinstance(x, int):
-        return str(x)
-    if isinstance(x, float):
-        return repr(x)
-    if isinstance(x, dict):
-        return "{ " + ", ".join(f"{k} = {_toml_value(v)}" for k, v in x.items()) + " }"
-    return "[" + ", ".join(_toml_value(v) for v in x) + "]"
-
-
 def dump_config(config: Config) -> str:
     """The configuration as TOML text in the public format (docs/design.md section 9); :func:`load_config` reads it back
     to an equal :class:`Config`. Reproducers of violated claims are written with it."""
     d = config_to_dict(config)
     inst = dict(d["instance"])
     low = inst.pop("low")
-    lines = [f"name = {_toml_value(d['name'])}", "", "[instance]"]
-    lines += [f"{k} = {_toml_value(v)}" for k, v in inst.items()]
-    lines += ["", "[instance.low]"] + [f"{k} = {_toml_value(v)}" for k, v in low.items()]
+    lines = [f"name = {toml_value(d['name'])}", "", "[instance]"]
+    lines += [f"{k} = {toml_value(v)}" for k, v in inst.items()]
+    lines += ["", "[instance.low]"] + [f"{k} = {toml_value(v)}" for k, v in low.items()]
     for table_name in ("costs", "params"):
-        lines += ["", f"[{table_name}]"] + [f"{k} = {_toml_value(v)}" for k, v in d[table_name].items()]
+        lines += ["", f"[{table_name}]"] + [f"{k} = {toml_value(v)}" for k, v in d[table_name].items()]
     return "\n".join(lines) + "\n"

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections import Counter
@@ -55,7 +56,8 @@ VACUOUS_RATIO = "vacuous: the bound is infinite on every asserted run (HOLDS say
 
 @dataclass(frozen=True)
 class Reproducer:
-    """A VIOLATED verdict: the configuration file, the seed and the command that reruns it."""
+    """A VIOLATED verdict: the configuration file, the seed and the command that reruns it; ``accepted`` when the
+    baseline accepts it, with the baseline entry's reason (``why``; "" when the entry gives none or it is new)."""
 
     claim: str
     label: str
@@ -65,6 +67,7 @@ class Reproducer:
     path: str | None
     command: str
     accepted: bool
+    why: str = ""
 
 
 @dataclass(frozen=True)
@@ -185,23 +188,37 @@ def unique_names(configs) -> list[Config]:
 BASELINE = Path(__file__).with_name("baseline.json")
 
 
-def load_baseline(path) -> set:
-    """Accepted findings: a JSON list of {"claim": key, "config": name} (``"*"`` matches any configuration);
-    ``"repo"`` is the repository's baseline (:data:`BASELINE`)."""
+def load_baseline(path) -> dict:
+    """Accepted findings: a JSON list of {"claim": key, "config": name, "why": reason} (``"*"`` matches any
+    configuration; ``why`` optional); ``"repo"`` is the repository's baseline (:data:`BASELINE`).
+
+    Returns {(claim, configuration): why} ("" for an entry without a reason): :func:`accepted` reads it as a set of
+    pairs, and a check's reproducers carry the reason (``Reproducer.why``)."""
     data = validate.json_file("baseline", BASELINE if str(path) == "repo" else path)
     if not isinstance(data, list) or not all(isinstance(d, dict) and {"claim", "config"} <= set(d) for d in data):
         raise TaccInputError("baseline", str(path), 'must be a JSON list of {"claim": ..., "config": ...}')
     keys = [c.key for c in CLAIMS + (LEM_CI,)]
     for d in data:
+        entry = json.dumps(d, ensure_ascii=False)
+        if not all(isinstance(d.get(k, ""), str) for k in ("claim", "config", "why")):
+            raise TaccInputError("baseline", str(path), f"entry {entry}: claim, config and why must be strings")
         if d["claim"] not in keys:           # a typo would accept nothing, silently
-            raise TaccInputError("baseline", str(path), f"entry {d!r} names no claim: the claims are "
+            raise TaccInputError("baseline", str(path), f"entry {entry} names no claim: the claims are "
                                  f"{', '.join(keys)}")
-    return {(d["claim"], d["config"]) for d in data}
+    return {(d["claim"], d["config"]): d.get("why", "") for d in data}
 
 
-def accepted(baseline: set, claim: str, config: str) -> bool:
-    """Whether the baseline accepts a VIOLATED verdict of ``claim`` on the configuration named ``config``."""
+def accepted(baseline, claim: str, config: str) -> bool:
+    """Whether the baseline (:func:`load_baseline`'s mapping, or a set of (claim, configuration) pairs) accepts a
+    VIOLATED verdict of ``claim`` on the configuration named ``config``."""
     return (claim, config) in baseline or (claim, "*") in baseline
+
+
+def _why(baseline, claim: str, config: str) -> str:
+    """The reason the baseline gives for accepting ``claim`` on ``config`` ("" for none, or for a set of pairs)."""
+    if not isinstance(baseline, dict):
+        return ""
+    return baseline.get((claim, config)) or baseline.get((claim, "*")) or ""
 
 
 def _slug(text: str) -> str:
@@ -260,7 +277,7 @@ def _max_ratio(ratios: list, nothing: str) -> tuple:
 
 def check(configs, *, policies=DEFAULT_POLICIES, seeds=range(10), executor: str = "serial",
           workers: int | None = None, scheduler: str | None = None, cache=None, engine: str = "fast",
-          progress: bool = False, reproducer_dir=None, baseline: set | None = None,
+          progress: bool = False, reproducer_dir=None, baseline: dict | set | None = None,
           records=None, confirm_violations: bool = True) -> Certificate:
     """Run ``policies`` on every configuration and seed, and judge every claim about them.
 
@@ -269,7 +286,8 @@ def check(configs, *, policies=DEFAULT_POLICIES, seeds=range(10), executor: str 
         policies, seeds: what to run (``simulate`` policy names; seed integers).
         executor, workers, scheduler, cache, engine, progress: passed to ``simulate.run_tasks``.
         reproducer_dir: where to write a configuration file per VIOLATED verdict (None: not written).
-        baseline: accepted (claim, configuration) findings (:func:`load_baseline`).
+        baseline: accepted (claim, configuration) findings (:func:`load_baseline`: with their reasons, which
+            the reproducers of accepted verdicts carry).
         records: run records already made, in ``simulate.tasks_for(configs, policies, seeds)`` order (skips the
             runs).
         confirm_violations: confirm every VIOLATED verdict on a fresh run (``certify._check.confirm``). Only a caller
@@ -279,7 +297,7 @@ def check(configs, *, policies=DEFAULT_POLICIES, seeds=range(10), executor: str 
     configs = unique_names(configs)
     seeds = tuple(int(s) for s in seeds)
     policies = tuple(policies)
-    baseline = baseline or set()
+    baseline = baseline or {}
     tasks = tasks_for(configs, policies, seeds)
     if records is None:
         records = run_tasks(tasks, executor=executor, workers=workers, scheduler=scheduler, cache=cache,
@@ -316,7 +334,7 @@ def check(configs, *, policies=DEFAULT_POLICIES, seeds=range(10), executor: str 
         seed_arg = f"{v.seed}:{v.seed + 1}" if v.seed is not None else f"{seeds[0]}:{seeds[-1] + 1}"
         reproducers.append(Reproducer(v.claim, v.label, v.config, v.policy, v.seed, None if path is None else str(path),
                                       f"tacc check {target} --policy {v.policy} --seeds {seed_arg} --evidence 0",
-                                      accepted(baseline, v.claim, v.config)))
+                                      accepted(baseline, v.claim, v.config), _why(baseline, v.claim, v.config)))
     return Certificate(tuple(c.name for c in configs), policies, seeds, assumptions, tuple(verdicts),
                        _summaries(verdicts), tuple(reproducers), tuple(errors))
 

@@ -27,7 +27,7 @@ from typing import Callable
 
 import numpy as np
 
-from bounds import Config, TaccInputError
+from bounds import Config, TaccInputError, config_to_dict, toml_value
 from simulate import POLICIES, RunRecord, make_policy, make_problem, policy_class, run, run_reference
 
 __all__ = ["PARTS", "READS", "RELATIONS", "RelationResult", "instance_parts", "changed_parts", "reads",
@@ -223,12 +223,13 @@ def relabel_config(config: Config, perm) -> Config:
     if sorted(p) != list(range(K)):
         raise TaccInputError("perm", perm, f"must be a permutation of 0..{K - 1}")
     if inst.mu_high is None:
-        drawn = inst.means.distribution if inst.means is not None else None
-        raise TaccInputError("instance.means", {"distribution": drawn},
-                             "relabelling needs explicit mu_high (these means are drawn from a distribution)")
+        means = config_to_dict(config)["instance"]["means"]          # the table as a configuration writes it
+        raise TaccInputError("instance.means", means, "relabelling needs explicit mu_high (these means are drawn "
+                             "from a distribution)", shown=toml_value(means))
     low = inst.low
     if low.model in ("power_decay", "residual_decay", "checkpoint") and low.signs == "random":
-        raise TaccInputError("instance.low.signs", low.signs, "relabelling needs explicit signs")
+        raise TaccInputError("instance.low.signs", low.signs, "relabelling needs explicit signs",
+                             shown=toml_value(low.signs))
 
     def per_arm(xs):
         return tuple(xs[i] for i in p) if len(xs) == K else xs

@@ -76,6 +76,36 @@ _QUANTITATIVE = ("low-count", "high-count", "theorem", "theorem-arms", "theorem-
                  "rdfe-cost", "rdfe-theorem", "rdfe-theorem-sharp", "rdfe-theorem-as-stated", "control-ucb")
 
 
+#: what the report says of an accepted finding whose baseline entry gives no "why".
+NO_REASON = "the baseline gives no reason"
+
+
+def accepted_findings(reproducers) -> list[dict]:
+    """The VIOLATED verdicts the baseline accepted, one entry per (claim, configuration) with the baseline's reason
+    (``why``) and the number of verdicts, in the order first met."""
+    out: dict = {}
+    for r in reproducers:
+        if r.accepted:
+            entry = out.setdefault((r.claim, r.config), {"claim": r.claim, "label": r.label, "config": r.config,
+                                                         "why": r.why, "verdicts": 0})
+            entry["verdicts"] += 1
+    return list(out.values())
+
+
+def _violations_sentence(viol: int, cert: dict) -> str:
+    """The conclusion about the VIOLATED verdicts: how many, which the baseline accepted and why, how many are new."""
+    accepted = cert["accepted"]
+    if not accepted:
+        hint = "" if cert["baseline"] else (" (no --baseline was given: `--baseline repo` accepts the repository's "
+                                            "known findings, as `tacc check` does)")
+        return f"{viol} VIOLATED verdict(s), every one new{hint}: see the violations below; each has a reproducer."
+    n_accepted = sum(a["verdicts"] for a in accepted)
+    which = "; ".join(f"{a['claim']} ({a['label']}) on {a['config']}, {a['verdicts']} verdict(s), because "
+                      f"{(a['why'] or NO_REASON).rstrip('.')}" for a in accepted)
+    return (f"{viol} VIOLATED verdict(s): {n_accepted} accepted by the baseline ({which}); {viol - n_accepted} new. "
+            f"See the violations below; each has a reproducer.")
+
+
 def _conclusions(res: dict) -> list[str]:
     out = []
     cert = res["certificate"]
@@ -85,7 +115,7 @@ def _conclusions(res: dict) -> list[str]:
         out.append(f"No claim of the paper was exceeded: 0 VIOLATED verdicts over {runs} runs at the full budget "
                    f"({len(res['seeds'])} seeds x {len(res['policies'])} policies).")
     else:
-        out.append(f"{viol} VIOLATED verdict(s): see the violations below; each has a reproducer.")
+        out.append(_violations_sentence(viol, cert))
     failed = [k for k, a in res["assumptions"].items() if not a["held"]]
     if failed:
         judged = {c["key"] for c in cert["claims"]}
@@ -411,14 +441,16 @@ _FIGURES = ("regret_vs_budget", "low_counts", "high_counts", "continuation_windo
 
 def make_report(config=None, *, seeds=range(1000), out_dir="tacc-report", policies=DEFAULT_POLICIES,
                 budgets=None, executor: str = "serial", workers: int | None = None, progress: bool = False,
-                cache=None, runs=None, figures: FigureWriter | None = None, scheduler: str | None = None
-                ) -> ReportResult:
+                cache=None, runs=None, figures: FigureWriter | None = None, scheduler: str | None = None,
+                baseline=None) -> ReportResult:
     """Run everything the report needs and write ``report.md``, figures (PNG and PDF) and ``results.json``.
 
     With ``runs`` (``simulate.RunFrames``: saved runs, ``simulate.load_runs``) nothing is run: the records of
     ``config`` at each budget are read from the tables (policies and seeds: those saved for every budget, unless
     given) and analysed as if just made. ``executor``, ``workers``, ``scheduler`` (a Dask scheduler address, with
-    the dask executor), ``cache`` (default ``out_dir/runs``): passed to ``simulate.run_tasks``.
+    the dask executor), ``cache`` (default ``out_dir/runs``): passed to ``simulate.run_tasks``. ``baseline``: accepted
+    findings (``certify.load_baseline``, ``tacc report --baseline``), as ``tacc check`` takes them: a VIOLATED verdict
+    it accepts leaves the certificate ok, and the report says which were accepted and the baseline's reason.
 
     The figures are drawn by ``figures`` (a ``FigureWriter`` into ``out_dir/figures``, which a caller starts early
     so that its imports overlap its own), by default one made here: a helper process that draws them while this
@@ -428,7 +460,7 @@ def make_report(config=None, *, seeds=range(1000), out_dir="tacc-report", polici
     with _long_lived_frozen():
         return _report_with_writer(config, seeds=seeds, out_dir=out_dir, policies=policies, budgets=budgets,
                                    executor=executor, workers=workers, progress=progress, cache=cache, runs=runs,
-                                   figures=figures, scheduler=scheduler)
+                                   figures=figures, scheduler=scheduler, baseline=baseline)
 
 
 @contextlib.contextmanager
@@ -448,13 +480,13 @@ def _long_lived_frozen():
 
 
 def _report_with_writer(config, *, seeds, out_dir, policies, budgets, executor, workers, progress, cache, runs,
-                        figures, scheduler) -> ReportResult:
+                        figures, scheduler, baseline) -> ReportResult:
     config = default_config() if config is None else config
     out = Path(out_dir)
     if figures is not None:
         return _make_report(config, out, figures, seeds=seeds, policies=policies, budgets=budgets,
                             executor=executor, workers=workers, progress=progress, cache=cache, runs=runs,
-                            scheduler=scheduler)
+                            scheduler=scheduler, baseline=baseline)
     memo = None
     if runs is None:
         folder = cache if cache is not None else out / "runs"
@@ -462,11 +494,11 @@ def _report_with_writer(config, *, seeds, out_dir, policies, budgets, executor, 
     with FigureWriter(out / "figures", process=executor != "serial", memo=memo) as figures:
         return _make_report(config, out, figures, seeds=seeds, policies=policies, budgets=budgets,
                             executor=executor, workers=workers, progress=progress, cache=cache, runs=runs,
-                            scheduler=scheduler)
+                            scheduler=scheduler, baseline=baseline)
 
 
 def _make_report(config, out: Path, figures: FigureWriter, *, seeds, policies, budgets, executor, workers,
-                 progress, cache, runs, scheduler) -> ReportResult:
+                 progress, cache, runs, scheduler, baseline) -> ReportResult:
     budgets = tuple(float(b) for b in (budgets or budget_sweep(config.params.budget)))
     full = budgets[-1]
     configs = [_at_budget(config, b) for b in budgets]
@@ -552,7 +584,8 @@ def _make_report(config, out: Path, figures: FigureWriter, *, seeds, policies, b
     # the certificate, while the figures above are drawn
     steps.set_postfix_str(f"judging {len(seeds) * len(policies)} runs")
     cert = check([final_config], policies=policies, seeds=seeds, reproducer_dir=out / "reproducers",
-                 records=[r for p in policies for r in by[full, p]], confirm_violations=runs is None)
+                 records=[r for p in policies for r in by[full, p]], confirm_violations=runs is None,
+                 baseline=baseline)
     steps.update()
 
     # tightness: empirical / bound per run, per claim (asserted runs)
@@ -604,7 +637,8 @@ def _make_report(config, out: Path, figures: FigureWriter, *, seeds, policies, b
         "event": event,
         "runs_at_full_budget": len(seeds) * len(policies),
         "certificate": {"ok": cert.ok, "claims": [jsonable(s) for s in cert.summaries],
-                        "violations": [jsonable(r) for r in cert.reproducers]},
+                        "violations": [jsonable(r) for r in cert.reproducers], "baseline": baseline is not None,
+                        "accepted": accepted_findings(cert.reproducers)},
     }
     results["conclusions"] = _conclusions(results)
     steps.set_postfix_str("figures")
@@ -701,8 +735,14 @@ def _markdown(res: dict, files: list, cert) -> str:
                     [(e["policy"], e["runs"], e["failures"], e["frequency"], res["delta"])
                      for e in res["event"].values()]), ""]
     if cert.reproducers:
-        lines += ["## Violations", ""] + [f"- {r.claim} ({r.label}), {r.policy}, seed {r.seed}: `{r.command}`"
+        lines += ["## Violations", ""] + [f"- [{'accepted by the baseline' if r.accepted else 'NEW'}] {r.claim} "
+                                          f"({r.label}), {r.policy}, seed {r.seed}: `{r.command}`"
                                           for r in cert.reproducers] + [""]
+        accepted = res["certificate"]["accepted"]
+        if accepted:
+            lines += ["Accepted by the baseline (`--baseline`), with its reason:", ""]
+            lines += [f"- {a['claim']} ({a['label']}) on {a['config']}, {a['verdicts']} verdict(s): "
+                      f"{a['why'] or NO_REASON}" for a in accepted] + [""]
     lines += ["## Files", "", "- `results.json`: every number above", "- figures (PNG and PDF): "
               + ", ".join(f"`figures/{f}`" for f in files), ""]
     return "\n".join(lines)

@@ -29,7 +29,8 @@ EXIT_OK, EXIT_FINDING, EXIT_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
 
 _EXIT_HELP = """exit status:
   0  ok
-  1  a finding: a claim VIOLATED on a run (tacc check, tacc report) or a new REFUTED proof step (tacc proofs)
+  1  a finding: a claim VIOLATED on a run that --baseline does not accept (tacc check, tacc report) or a new
+     REFUTED proof step (tacc proofs)
   2  bad input or usage (one line naming the field or option); nothing was run
   3  an internal error (one line; the full traceback is saved to a file, --debug prints it)"""
 
@@ -210,8 +211,19 @@ def _workers(args):
     return args.workers if args.executor != "serial" else 1
 
 
+def _accepted_findings(args) -> dict | None:
+    """``--baseline PATH|repo`` of ``tacc check`` and ``tacc report`` (``certify.load_baseline``: accepted
+    findings with their reasons); None without it (and certify is not imported: ``tacc report`` reads it before
+    its figures' helper starts). An error names ``--baseline``."""
+    if not args.baseline:
+        return None
+    from certify import load_baseline
+
+    return _option("--baseline", load_baseline, args.baseline)
+
+
 def _cmd_check(args) -> int:
-    from certify import DEFAULT_POLICIES, assumption_evidence, check, load_baseline, sample_configs
+    from certify import DEFAULT_POLICIES, assumption_evidence, check, sample_configs
     from certify.strategies import BREAKABLE
     from reports._check_view import junit, render, to_json
     from reports._tables import dumps
@@ -220,7 +232,7 @@ def _cmd_check(args) -> int:
     n_random = args.random if args.random is not None else (20 if not args.config else 0)
     if not args.config:
         configs = [_config_text(c) for c in PRESETS]
-    baseline = _option("--baseline", load_baseline, args.baseline) if args.baseline else None
+    baseline = _accepted_findings(args)
     seeds = _seeds(args.seeds)
     policies = tuple(args.policy) if args.policy else DEFAULT_POLICIES
     configs += sample_configs(n_random, args.random_seed)
@@ -270,6 +282,7 @@ def _cmd_report(args) -> int:
 
     if args.runs_from is not None and args.cache is not None:
         raise TaccInputError("--cache", args.cache, "makes no run with --from (the runs are read from there)")
+    baseline = _accepted_findings(args)        # read before the figures' helper starts: a bad one writes nothing
     # the helper process that draws the figures starts first, at the first figure not kept beside the runs: its
     # imports (matplotlib) overlap this process's
     # the figures drawn before from the same runs are kept in their cache folder, which --from reads too (drawn
@@ -280,10 +293,10 @@ def _cmd_report(args) -> int:
         folder = Path(args.runs_from)
         memo = folder / FIGURE_MEMO if (folder / "runs.sqlite").is_file() and os.access(folder, os.W_OK) else None
     with FigureWriter(Path(args.out) / "figures", process=args.executor != "serial", memo=memo) as figures:
-        return _report(args, figures)
+        return _report(args, figures, baseline)
 
 
-def _report(args, figures) -> int:
+def _report(args, figures, baseline) -> int:
     from certify import DEFAULT_POLICIES
     from reports._report import budget_sweep, default_config, make_report
     from reports._runs_view import saved_runs
@@ -308,7 +321,8 @@ def _report(args, figures) -> int:
                      workers=_workers(args), what="tacc report")
     t = time.perf_counter()
     res = make_report(config, seeds=seeds, out_dir=args.out, executor=args.executor, workers=args.workers,
-                      scheduler=args.scheduler, cache=args.cache, progress=show, figures=figures, **saved)
+                      scheduler=args.scheduler, cache=args.cache, progress=show, figures=figures, baseline=baseline,
+                      **saved)
     print(res.summary)
     print()
     for line in res.results["conclusions"]:
@@ -323,6 +337,10 @@ def _cmd_runs(args) -> int:
 
     _need_tables("dir", args.dir)
     return cmd_runs(args)
+
+
+#: where ``tacc runs DIR --to ...`` writes without ``--out`` (``--out`` without ``--to`` is refused: it wrote nothing).
+_RUNS_OUT = "tacc-runs"
 
 
 def _need_tables(option: str, value) -> None:
@@ -391,6 +409,12 @@ def _check_paths(args) -> None:
     """Every path option, checked before any work starts (``reports._paths``): a bad one exits 2."""
     from reports import _paths
 
+    if args.command == "runs":            # --out is --to's folder: refused alone, its default checked with --to
+        if args.to is None and args.out is not None:
+            raise TaccInputError("--out", args.out, "is where --to writes the tables; without --to nothing is "
+                                                    "written (give --to parquet or --to csv)")
+        if args.to is not None and args.out is None:
+            args.out = _RUNS_OUT
     if getattr(args, "json", None):
         _paths.output_file("--json", args.json, allow_stdout=True)
     if getattr(args, "junit", None):
@@ -533,8 +557,7 @@ def _check_arguments(c: argparse.ArgumentParser) -> None:
                         "policies the claims are about)")
     c.add_argument("--evidence", type=_int_at_least(0), default=100, metavar="N",
                    help="examples per assumption in the search for what breaking it does (0: skip; default 100)")
-    c.add_argument("--baseline", metavar="PATH",
-                   help="accepted findings: a JSON list of {claim, config}; 'repo' for the repository's")
+    _baseline_argument(c)
     c.add_argument("--strict", action="store_true",
                    help="also fail (exit 1) when a claim is judged on no run although a run had something it "
                         "bounds (every run excluded by an assumption, off the event or undecided)")
@@ -544,6 +567,13 @@ def _check_arguments(c: argparse.ArgumentParser) -> None:
     c.add_argument("--junit", metavar="PATH", help="write JUnit XML (one test case per claim, configuration, policy)")
     c.add_argument("--json", metavar="PATH", help="write the certificate as JSON to PATH ('-' for stdout)")
     c.set_defaults(func=_cmd_check)
+
+
+def _baseline_argument(p: argparse.ArgumentParser) -> None:
+    """``--baseline`` of the commands that judge claims (``tacc check``, ``tacc report``), declared once."""
+    p.add_argument("--baseline", metavar="PATH",
+                   help="accepted findings: a JSON list of {claim, config, why}; 'repo' for the repository's "
+                        "(certify/baseline.json); a VIOLATED verdict it accepts is not a finding (exit 0)")
 
 
 def _proofs_arguments(pr: argparse.ArgumentParser) -> None:
@@ -574,14 +604,15 @@ def _report_arguments(rp: argparse.ArgumentParser) -> None:
     rp.add_argument("--out", default="tacc-report", metavar="DIR",
                     help="output folder (default ./tacc-report; finished runs are kept in DIR/runs, or in "
                          "--cache)")
+    _baseline_argument(rp)
     rp.set_defaults(func=_cmd_report)
 
 
 def _runs_arguments(ru: argparse.ArgumentParser) -> None:
     ru.add_argument("dir", help="a cache folder (--cache DIR, a report's OUT/runs) or a folder of tables")
     ru.add_argument("--to", choices=("parquet", "csv"), default=None, help="export runs, arms and configs tables")
-    ru.add_argument("--out", default="tacc-runs", metavar="DIR",
-                    help="folder for the exported tables (default ./tacc-runs)")
+    ru.add_argument("--out", default=None, metavar="DIR",
+                    help=f"with --to: folder for the exported tables (default ./{_RUNS_OUT})")
     ru.set_defaults(func=_cmd_runs)
 
 

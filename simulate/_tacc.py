@@ -14,7 +14,7 @@ from typing import Callable
 
 import numpy as np
 
-from bounds import CONFIG_NAMES, check_parameters, cost_units, horizon
+from bounds import CONFIG_NAMES, check_costs, check_parameters, cost_units, horizon
 from bounds import validate as v
 from simulate._asktell import Recommendation, given_bound, recommend, thresholds
 from simulate._certificate import bias_length, check_mismatch_bound
@@ -23,12 +23,17 @@ from simulate._rules import continuation_gain_passes, upper
 
 __all__ = ["Tacc", "Dnc", "MfUcb"]
 
+#: the checks of a configuration (``bounds.check_parameters``, ``bounds.check_costs``) refuse a value naming the
+#: argument of the constructor or of ``from_parameters``, not the configuration's key.
+_ARGUMENT_NAMES = {name: name for name in CONFIG_NAMES}
+
 
 class Tacc(Policy):
     """Threshold-Based Adaptive Continuation Companion (``alg:adaptive-mf-mab``).
 
     Args:
-        n_arms, cost_low, cost_high, budget: K, lambda^(L), lambda^(H), Lambda.
+        n_arms, cost_low, cost_high, budget: K, lambda^(L), lambda^(H), Lambda; lambda^(L) >= lambda^(H) is refused
+            naming ``cost_low``, as :meth:`from_parameters` and a configuration refuse it (``bounds.check_costs``).
         ell: ell_Lambda = rho log(2 K T_Lambda / delta) (``bounds.log_factor``).
         n_gamma: N_gamma (``bounds.n_gamma``); "G(N) >= gamma" is decided as N < n_gamma (docs/design.md section 3).
         gamma, eta, s0: threshold, continuation parameter, continuation cap S_0.
@@ -52,6 +57,7 @@ class Tacc(Policy):
     def __init__(self, n_arms: int, cost_low: float, cost_high: float, budget: float, *, ell: float,
                  n_gamma: int, gamma: float, eta: float, s0: int, mismatch_bound: Callable[[int, int], float]):
         super().__init__(n_arms, cost_low, cost_high, budget)
+        check_costs(cost_low, cost_high, names=_ARGUMENT_NAMES)      # lambda_L < lambda_H, as from_parameters
         self.ell = v.positive_real("ell", ell)
         self.n_gamma = v.count("n_gamma", n_gamma)
         self.gamma = v.positive_real("gamma", gamma)
@@ -94,9 +100,8 @@ class Tacc(Policy):
         (43, 0.1)
         """
         K = v.count("n_arms", n_arms)
-        names = {name: name for name in CONFIG_NAMES}       # refused naming this method's arguments
         check_parameters(K, cost_low, cost_high, budget, delta, rho, gamma, eta, s0, noise_scale=noise_scale,
-                         names=names)
+                         names=_ARGUMENT_NAMES)
         cost_units(cost_low, cost_high, budget, names={CONFIG_NAMES[n]: n for n in ("cost_low", "cost_high", "budget")})
         t = thresholds(n_arms, cost_low, budget, delta=delta, rho=rho, gamma=gamma, s0=s0, noise_scale=noise_scale)
         b = given_bound(n_arms, t, certificate=certificate, mismatch_bound=mismatch_bound)

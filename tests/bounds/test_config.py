@@ -1,6 +1,7 @@
 """The configuration format (docs/design.md section 9): presets load, every invalid value names its field."""
 
 import copy
+import datetime
 import math
 import sys
 
@@ -298,3 +299,33 @@ def test_a_refused_value_is_printed_as_toml_spells_it(path, value, message, refu
         parse_config(with_(path, value))
     assert str(info.value) == message
     assert info.value.value is refused or info.value.value == refused
+
+
+@pytest.mark.parametrize("path,value,message", [
+    # a string in a table was Python's 'uniform' (and "it's", 'a\\b' with its backslash doubled): TOML's "..."
+    ("instance.gauss", {"distribution": "uniform", "n_arms": 2},
+     'instance.gauss = { distribution = "uniform", n_arms = 2 }: unknown key'),
+    ("params.gama", {"x": "it's", "y": "a\\b"}, 'params.gama = { x = "it\'s", y = "a\\\\b" }: unknown key '
+                                              '(did you mean gamma?)'),
+    ("instance.noise.model", "gausian",
+     'instance.noise.model = "gausian": must be one of gaussian, bernoulli (did you mean gaussian?)'),
+    ("params.rho", "mn", 'params.rho = "mn": must be a number > 0 or "min" (the smallest valid rho of lem:ci) '
+                         '(did you mean min?)'),
+    # a key TOML reads only quoted, and dates (tomllib's datetime.date): datetime.date(2020, 1, 1) before
+    ("params.gama", {"a b": 1}, 'params.gama = { "a b" = 1 }: unknown key (did you mean gamma?)'),
+    ("instance.seed", datetime.date(2020, 1, 1), "instance.seed = 2020-01-01: must be an integer"),
+    ("params.gama", {"at": datetime.datetime(1979, 5, 27, 7, 32, tzinfo=datetime.timezone.utc)},
+     "params.gama = { at = 1979-05-27T07:32:00+00:00 }: unknown key (did you mean gamma?)"),
+    # neither mu_high nor means: Python's None before
+    ("instance.mu_high", DELETE, "instance.mu_high = '<missing>': give exactly one of instance.mu_high or "
+                                 "instance.means"),
+])
+def test_a_refused_table_or_string_is_printed_as_toml_spells_it(path, value, message):
+    """Strings in double quotes, keys quoted when TOML needs it, dates as TOML's, as dump_config writes them (one
+    spelling, ``bounds.toml_value``); the message is one line, and the value shown reads back as the value."""
+    with pytest.raises(TaccInputError) as info:
+        parse_config(with_(path, value))
+    assert str(info.value) == message and "\n" not in message
+    if value is not DELETE:
+        shown = message.split(" = ", 1)[1].split(": ", 1)[0]      # no value here holds ": "
+        assert tomllib.loads(f"v = {shown}")["v"] == value

@@ -67,16 +67,39 @@ def test_violation_gets_a_reproducer_the_baseline_can_accept(tmp_path, monkeypat
     base = tmp_path / "baseline.json"
     base.write_text(json.dumps([{"claim": "low-count", "config": "llm-vanishing"}]))
     assert check([cfg], policies=("tacc",), seeds=range(2), baseline=load_baseline(base)).ok
+    # the baseline's reason travels with each accepted verdict (tacc report says it), "" where it gives none
+    base.write_text(json.dumps([{"claim": "low-count", "config": "*", "why": "known: a test's broken bound"}]))
+    cert = check([cfg], policies=("tacc",), seeds=range(2), baseline=load_baseline(base))
+    assert cert.ok and [(r.accepted, r.why) for r in cert.reproducers] == [(True, "known: a test's broken bound")] * 2
+    assert [r.why for r in check([cfg], policies=("tacc",), seeds=range(2)).reproducers] == ["", ""]
+
+
+def test_the_repository_baseline_keeps_its_reasons():
+    from certify import BASELINE
+    entries = json.loads(BASELINE.read_text())
+    assert load_baseline("repo") == {(d["claim"], d["config"]): d["why"] for d in entries}
+    assert all(d["why"] for d in entries)
 
 
 @pytest.mark.parametrize("text", ["{", '{"claim": 1}', '[{"claim": "x"}]',
-                                  '[{"claim": "high-cnt", "config": "*"}]'])      # a typo of a claim's key
+                                  '[{"claim": "high-cnt", "config": "*"}]',      # a typo of a claim's key
+                                  # not strings: a list as config crashed (unhashable, exit 3), a number as why
+                                  '[{"claim": "high-count", "config": ["a"]}]',
+                                  '[{"claim": "high-count", "config": "*", "why": 3}]'])
 def test_bad_baseline_names_the_field(tmp_path, text):
     p = tmp_path / "b.json"
     p.write_text(text)
     with pytest.raises(TaccInputError) as e:
         load_baseline(p)
     assert e.value.field == "baseline"
+    assert "{'" not in str(e.value)              # an entry is shown as JSON, as written, not as a Python dict
+
+
+def test_a_baseline_entry_is_shown_as_json(tmp_path):
+    p = tmp_path / "b.json"
+    p.write_text('[{"claim": "high-cnt", "config": "*"}]')
+    with pytest.raises(TaccInputError, match='entry {"claim": "high-cnt", "config": "\\*"} names no claim'):
+        load_baseline(p)
 
 
 def test_sample_is_deterministic_and_named():

@@ -151,7 +151,14 @@ def test_relabel_refuses_what_is_not_sound():
     with pytest.raises(TaccInputError) as e:
         relabel_config(load_config("set-a"), list(range(200)))
     assert e.value.field == "instance.means"
-    assert "MeansSpec(" not in str(e.value) and "{'distribution': 'uniform'}" in str(e.value)   # a value, no repr
+    # the table as a configuration writes it: no repr (MeansSpec(...)), no dict ({'distribution': 'uniform'})
+    assert str(e.value) == ('instance.means = { distribution = "uniform", low = 0.1, high = 0.9, n_arms = 200 }: '
+                            "relabelling needs explicit mu_high (these means are drawn from a distribution)")
+    from dataclasses import replace
+    with pytest.raises(TaccInputError) as e:
+        relabel_config(replace(_deterministic(), instance=replace(
+            _deterministic().instance, low=replace(load_config("set-a").instance.low, signs="random"))), [1, 0])
+    assert str(e.value) == 'instance.low.signs = "random": relabelling needs explicit signs'
     with pytest.raises(TaccInputError) as e:
         relabel_config(_deterministic(), [0, 0, 1])
     assert e.value.field == "perm"

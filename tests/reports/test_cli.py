@@ -624,3 +624,68 @@ def test_a_scheduler_or_cache_the_runs_would_not_use_is_refused(args, option, tm
     err = capsys.readouterr().err
     assert err.startswith(f"tacc: error: {option}") and err.count("\n") == 1
     assert not list(tmp_path.iterdir())
+
+
+#: the repository's accepted finding (certify/baseline.json: rdfe-theorem-as-stated, a gap above 2) as the deep
+#: profile found it: RDFE on seed 523228462 exceeds thm:app-rdfe-regret as stated (tests/certify/test_properties.py)
+_WIDE_GAP = """name = "targeted-decay"
+[instance]
+mu_high = [-2.9, 0.5]
+seed = 0
+noise = { model = "gaussian", sigma = 0.2 }
+[instance.low]
+model = "power_decay"
+zeta = 1.0
+r = 0.5
+signs = [1, 1]
+[costs]
+low = 1.0
+high = 5.0
+[params]
+budget = 679.0
+delta = 0.1
+rho = 0.02135785
+gamma = 0.2
+eta = 0.0001
+s0 = 5
+"""
+
+
+def test_report_baseline_accepts_what_check_accepts_and_says_why(tmp_path, capsys):
+    """`tacc report CONFIG` exited 1 on the repository's accepted finding, which `tacc check CONFIG --baseline repo`
+    passes: with the same --baseline it exits 0 and says which VIOLATED verdicts the baseline accepted and why (its
+    reason); without it, the same verdict is new (exit 1) and the report says how to accept known findings."""
+    from certify import BASELINE
+
+    why = json.loads(BASELINE.read_text())[0]["why"]
+    config = tmp_path / "wide.toml"
+    config.write_text(_WIDE_GAP)
+    seeds = ["--seeds", "523228462:523228463", "--executor", "serial"]
+    assert main(["check", str(config), "--policy", "rdfe", *seeds, "--evidence", "0", "--baseline", "repo",
+                 "--reproducers", str(tmp_path / "rep")]) == 0
+    assert "[accepted by the baseline] rdfe-theorem-as-stated" in capsys.readouterr().out
+    out = tmp_path / "report"
+    assert main(["report", str(config), *seeds, "--out", str(out), "--baseline", "repo"]) == 0
+    printed = capsys.readouterr().out
+    conclusion = next(line for line in printed.splitlines() if "VIOLATED verdict(s)" in line)
+    assert ("1 accepted by the baseline (rdfe-theorem-as-stated (thm:app-rdfe-regret) on targeted-decay, 1 verdict(s), "
+            f"because {why.rstrip('.')}); 0 new") in conclusion
+    md = (out / "report.md").read_text()
+    assert "- [accepted by the baseline] rdfe-theorem-as-stated (thm:app-rdfe-regret), rdfe, seed 523228462" in md
+    assert f"- rdfe-theorem-as-stated (thm:app-rdfe-regret) on targeted-decay, 1 verdict(s): {why}" in md
+    cert = json.loads((out / "results.json").read_text())["certificate"]
+    assert cert["ok"] and cert["baseline"] and [v["why"] for v in cert["violations"]] == [why]
+    assert cert["accepted"] == [{"claim": "rdfe-theorem-as-stated", "label": "thm:app-rdfe-regret",
+                                 "config": "targeted-decay", "why": why, "verdicts": 1}]
+    # the same runs, without the baseline: a new finding, and the report says how known findings are accepted
+    assert main(["report", str(config), *seeds, "--out", str(out)]) == 1
+    printed = capsys.readouterr().out
+    assert "1 VIOLATED verdict(s), every one new (no --baseline was given: `--baseline repo`" in printed
+    assert "- [NEW] rdfe-theorem-as-stated" in (out / "report.md").read_text()
+    # a baseline of your own, as tacc check reads it: an entry without a reason says so
+    own = tmp_path / "own.json"
+    own.write_text('[{"claim": "rdfe-theorem-as-stated", "config": "targeted-decay"}]')
+    assert main(["report", str(config), *seeds, "--out", str(out), "--baseline", str(own)]) == 0
+    assert "because the baseline gives no reason); 0 new" in capsys.readouterr().out
+    # rebuilt from the saved runs, the baseline is read the same way
+    assert main(["report", "--from", str(out / "runs"), "--out", str(tmp_path / "again"), "--baseline", "repo"]) == 0

@@ -67,6 +67,8 @@ def _cases(tmp_path):
     a_file.write_text("x")
     a_dict = tmp_path / "a-dict.json"
     a_dict.write_text('{"a": 1}')
+    a_list_config = tmp_path / "a-list-config.json"           # it crashed (exit 3): an unhashable configuration
+    a_list_config.write_text('[{"claim": "high-count", "config": ["x"]}]')
     a_dir = tmp_path / "a-dir"
     a_dir.mkdir()
     cfg = _config(tmp_path, "ok")
@@ -94,6 +96,13 @@ def _cases(tmp_path):
         "check --baseline not a list": (["check", cfg, "--baseline", str(a_dict), "--seeds", "1", "--evidence", "0"],
                                         ["--baseline =", "JSON list"]),
         "proofs --baseline not a list": (["proofs", "--baseline", str(a_dict)], ["--baseline =", "JSON list"]),
+        # tacc report reads --baseline as tacc check does (it had none): refused before any run or folder
+        "report --baseline binary": (["report", cfg, "--baseline", str(binary)], ["--baseline", "UTF-8"]),
+        "report --baseline not a list": (["report", cfg, "--baseline", str(a_dict), "--seeds", "1"],
+                                         ["--baseline =", "JSON list"]),
+        "report --baseline missing": (["report", cfg, "--baseline", missing], ["--baseline", missing]),
+        "report --baseline a config list": (["report", cfg, "--baseline", str(a_list_config), "--seeds", "1"],
+                                            ["--baseline =", "must be strings"]),
         "mean 1e308": (["simulate", _config(tmp_path, "mean", "0.9, 0.5", "1e308, 0.5"), "--policy", "tacc"],
                        ["instance.mu_high", "1e+308"]),
         "mean 1e308 (bounds)": (["bounds", _config(tmp_path, "mean", "0.9, 0.5", "1e308, 0.5")],
@@ -126,7 +135,10 @@ def _cases(tmp_path):
                            ["params.gama = 0.1: unknown key (did you mean gamma?)"]),
         # a misspelled value of a closed set had no suggestion (issue s6-defects)
         "misspelled value": (["bounds", _config(tmp_path, "dist", 'model = "gaussian"', 'model = "gausian"')],
-                             ["instance.noise.model = 'gausian'", "(did you mean gaussian?)"]),
+                             ['instance.noise.model = "gausian"', "(did you mean gaussian?)"]),
+        # a table printed in Python's spelling: { model = 'gaussian', sigma = 1.0 }
+        "misspelled inline table": (["bounds", _config(tmp_path, "noises", "noise = {", "noises = {")],
+                                    ['instance.noises = { model = "gaussian", sigma = 1.0 }: unknown key']),
         # argparse took -1:2 for an option: "argument --seeds: expected one argument"
         "--seeds -1:2": (["simulate", cfg, "--policy", "tacc", "--seeds", "-1:2"],
                          ["--seeds = '-1:2'", "seeds must be >= 0"]),
@@ -310,3 +322,19 @@ def test_a_run_of_hours_in_this_process_stops_at_a_signal(tmp_path, executor, si
     assert "Ctrl-C stops it" in first
     assert proc.returncode == status, err
     assert err.strip().splitlines() == [f"tacc simulate: {word}"], err
+
+
+def test_runs_out_without_to_is_refused_naming_both(tmp_path):
+    """`tacc runs DIR --out X` without --to printed the summary, exit 0, and wrote nothing to X: the option the user
+    gave was ignored in silence. Refused before any work (exit 2, one line naming --out and --to, X not made); with
+    --to it writes there as before."""
+    cache = tmp_path / "cache"
+    assert tacc(["simulate", _config(tmp_path, "ok"), "--policy", "tacc", "--seeds", "2", "--cache", str(cache)],
+                tmp_path).returncode == 0
+    out = tmp_path / "tables"
+    line = _one_line(tacc(["runs", str(cache), "--out", str(out)], tmp_path), 2, "--out", str(out), "--to")
+    assert line.startswith(f"tacc: error: --out = '{out}': ") and not out.exists()
+    r = tacc(["runs", str(cache), "--out", str(out), "--to", "csv"], tmp_path)
+    assert r.returncode == 0 and (out / "runs.csv").is_file()
+    r = tacc(["runs", str(cache)], tmp_path)                  # no --out, no --to: the summary, nothing written
+    assert r.returncode == 0 and not (tmp_path / "tacc-runs").exists()

@@ -96,3 +96,19 @@ def test_invalid_arguments_name_the_field(field, value):
     with pytest.raises(TaccInputError) as e:
         _tacc(**{field: value})
     assert e.value.field == field
+
+
+
+@pytest.mark.parametrize("cls", [Tacc, Dnc, MfUcb])
+@pytest.mark.parametrize("cost_low,cost_high", [(10.0, 10.0), (12.0, 10.0)])
+def test_the_constructor_refuses_costs_as_from_parameters_does(cls, cost_low, cost_high):
+    """lambda_L < lambda_H (``bounds.check_costs``, the check of ``from_parameters`` and of a configuration):
+    the constructor did not refuse it, and ran a policy whose low query costs as much as a high one or more."""
+    bound = {"zeta": [0.1, 0.1]} if cls is MfUcb else {"mismatch_bound": lambda k, n: 1.0 / n}
+    with pytest.raises(TaccInputError) as direct:
+        cls(2, cost_low, cost_high, 1000.0, ell=1.0, n_gamma=n_gamma(1.0, 0.5), gamma=0.5, eta=0.1, s0=3, **bound)
+    with pytest.raises(TaccInputError) as by_parameters:
+        cls.from_parameters(2, cost_low, cost_high, 1000.0, delta=0.05, rho=1.0, gamma=0.5, eta=0.1, s0=3,
+                            mismatch_bound=lambda k, n: 1.0 / n)
+    assert direct.value.field == "cost_low" and str(direct.value) == str(by_parameters.value)
+    assert str(direct.value) == f"cost_low = {cost_low!r}: must be < cost_high = {cost_high!r} (lambda_L < lambda_H)"
