@@ -21,7 +21,9 @@ class Verdict(enum.Enum):
     """HOLDS; VIOLATED (event held, every assumption held, the bound exceeded by more than the error bound of the
     comparison); OFF_EVENT (the event failed on this run: not asserted); NOT_APPLICABLE (an assumption of the
     claim fails on this instance: not asserted, bound and empirical value still recorded); UNDECIDED (an
-    assumption of the claim, or the comparison itself, lies inside its error bound: neither held nor violated);
+    assumption of the claim, or the comparison itself, lies inside its error bound, or the run's float arithmetic
+    is not the exact algorithm's: its float check of the event failed where the exact sums do not, neither held
+    nor violated);
     NOTHING_TO_MEASURE (assumptions and event held, but the run has nothing the claim bounds, for example no arm
     of its class: neither evidence for the claim nor against it)."""
 
@@ -80,9 +82,10 @@ class RunVerdict:
 def judge(claim: Claim, ctx: ClaimContext, record) -> RunVerdict:
     """The verdict of ``claim`` on one run record.
 
-    Precedence: NOT_APPLICABLE (an assumption failed), UNDECIDED (an assumption undecided), OFF_EVENT,
-    VIOLATED (a measurement exceeded beyond its error bound), UNDECIDED (a measurement inside its error
-    bound), NOTHING_TO_MEASURE (no measurement: the run has nothing the claim bounds), HOLDS.
+    Precedence: NOT_APPLICABLE (an assumption failed), UNDECIDED (an assumption undecided), OFF_EVENT (the event
+    failed, decided exactly: ``ClaimContext.event_status``), UNDECIDED (rounding: a float failure of the event the
+    exact sums do not confirm), VIOLATED (a measurement exceeded beyond its error bound), UNDECIDED (a measurement
+    inside its error bound), NOTHING_TO_MEASURE (no measurement: the run has nothing the claim bounds), HOLDS.
 
     The worst measurement, whose ratio the verdict reports, is the first maximum of (exceeded, ratio defined,
     ratio): exceeded first, then the largest defined ratio (an undefined 0 / 0 ranks below every number).
@@ -128,9 +131,14 @@ def judge(claim: Claim, ctx: ClaimContext, record) -> RunVerdict:
     elif undecided:
         v = Verdict.UNDECIDED
         reason = "; ".join(f"{k} undecided: {ctx.assumptions[k].detail}" for k in undecided)
-    elif claim.needs_event and not record.event_held:
-        v = Verdict.OFF_EVENT
-        reason = "the confidence event of lem:ci failed on this run"
+    elif claim.needs_event and (event := ctx.event_status(record)) != "held":
+        if event == "failed":
+            v = Verdict.OFF_EVENT
+            reason = "the confidence event of lem:ci failed on this run"
+        else:
+            v = Verdict.UNDECIDED
+            reason = ("rounding: the float check of lem:ci's event failed where the exact sums do not: the run's "
+                      "float sums (the policy's too) are off by more than the radius")
     elif exceeded:
         v = Verdict.VIOLATED
     elif inside is not None:
@@ -224,9 +232,13 @@ def judge_lem_ci(ctx: ClaimContext, records, alpha: float = LEM_CI_ALPHA) -> Run
 
     The event is checked path by path (the visited counts), a subset of the lemma's event, so its failure
     frequency can only be lower than the lemma's failure probability: a rejection is evidence against the lemma.
+    A failure counts only when it is decided exactly (``certify._event.event_failure``: the engines' float check
+    reported it, and the exact sums of the observations confirm it); one the exact check does not confirm is the
+    float running sum's rounding (large means), not a deviation, and the measurement names how many there were.
     """
     n = len(records)
-    f = sum(not r.event_held for r in records)
+    f = sum(not ctx.event_held(r) for r in records)
+    rounding = sum(not r.event_held for r in records) - f
     delta = ctx.problem.delta
     p = _binomial_tail(f, n, delta)
     failed, undecided = ctx.status(LEM_CI.assumptions)
@@ -238,6 +250,8 @@ def judge_lem_ci(ctx: ClaimContext, records, alpha: float = LEM_CI_ALPHA) -> Run
         v = Verdict.VIOLATED
     else:
         v = Verdict.HOLDS
-    m = Measurement(f"failure frequency (p = {p:.3g})", delta, f / n if n else 0.0)
+    what = f"failure frequency (p = {p:.3g}" + (f"; {rounding} float failure(s) not confirmed exactly: rounding)"
+                                               if rounding else ")")
+    m = Measurement(what, delta, f / n if n else 0.0)
     return RunVerdict(LEM_CI.key, LEM_CI.label, ctx.problem.config.name, records[0].policy if n else "", None, v,
                       m.ratio if math.isfinite(m.ratio) else math.inf, m, n, failed, undecided)

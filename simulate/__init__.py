@@ -28,7 +28,7 @@ from simulate._policy import HIGH, LOW, Action, Policy
 from simulate._model_problem import problem_from_model
 from simulate._problem import Problem, config_key, make_problem
 from simulate._rdfe import Rdfe, RdfeOracle, RdfePhase
-from simulate._record import RunRecord, Violation, default_checkpoints, regret_shares
+from simulate._record import FIDELITY_NAMES, RunRecord, Violation, default_checkpoints, regret_shares
 from simulate._reference import run_reference
 from simulate._runner import EXECUTORS, Task, connect, iter_runs, iter_tasks, parse_seeds, run_tasks, tasks_for
 from simulate._registry import POLICIES, make_policy, policy_class
@@ -42,7 +42,8 @@ __all__ = [
     "tasks_for",
     "ENGINES", "run", "RunStopped", "stop_flag",
     "run_fast", "LucbStatic", "HIGH", "LOW", "Action", "Policy", "Problem", "config_key", "make_problem",
-    "Rdfe", "RdfeOracle", "RdfePhase", "RunRecord", "Violation", "default_checkpoints", "regret_shares",
+    "Rdfe", "RdfeOracle", "RdfePhase", "RunRecord", "Violation", "FIDELITY_NAMES", "default_checkpoints",
+    "regret_shares",
     "run_reference", "POLICIES", "make_policy", "policy_class", "RewardTable", "MeanSchedule", "mean_schedule",
     "Dnc", "MfUcb", "Tacc", "LowImproving", "SingleFidelityUcb", "Ucb", "WeakFixed", "Recommendation", "Thresholds",
     "recommend", "thresholds", "TabulatedBound", "bound_from_certificate", "check_mismatch_bound", "TaccStateError",

@@ -23,6 +23,7 @@ from simulate._rewards import HIGH, LOW
 __all__ = ["Violation", "RunRecord", "regret_shares", "regret_sums", "regret_summary", "record_from_arrays",
            "default_checkpoints", "FIDELITY_NAMES", "RECORD_FIELDS", "built"]
 
+#: a fidelity code (``LOW``, ``HIGH``) as a run record names it (``Violation.fidelity``).
 FIDELITY_NAMES = {LOW: "L", HIGH: "H"}
 
 

@@ -12,6 +12,14 @@ from certify._claims import Measurement
 from simulate import Violation, make_problem, run
 
 
+@pytest.fixture(autouse=True)
+def _event_as_flagged(monkeypatch):
+    """The records here are real runs relabelled (``event_held=False`` on a run whose observations never left the
+    radius), to test the verdicts' precedence and scans: the context reads the flag as the event's decision.
+    Deciding it exactly on the observations is tested in tests/certify/test_event.py."""
+    monkeypatch.setattr(ClaimContext, "event_status", lambda self, r: "held" if r.event_held else "failed")
+
+
 @pytest.fixture(scope="module")
 def setup():
     p = make_problem(load_config("llm-vanishing"))
@@ -59,6 +67,7 @@ def test_claim_without_event_is_asserted_off_event(setup):
 @pytest.mark.parametrize("failures,n,verdict", [(0, 20, Verdict.HOLDS), (2, 20, Verdict.HOLDS),
                                                 (6, 20, Verdict.VIOLATED), (20, 20, Verdict.VIOLATED)])
 def test_lem_ci_binomial(setup, failures, n, verdict):
+    """The binomial test on the count of failed events (the flags read as decided: ``_event_as_flagged``)."""
     p, assumptions, rec = setup
     recs = [replace(rec, seed=i, event_held=i >= failures) for i in range(n)]
     v = judge_lem_ci(ClaimContext(p, assumptions), recs)       # delta = 0.05: P(Bin(20, .05) >= 6) < 0.01
@@ -100,6 +109,7 @@ def test_lem_ci_without_failures_does_not_import_scipy_stats():
     import sys
     code = ("import sys; from types import SimpleNamespace as run; from certify import ClaimContext, "
             "check_assumptions, judge_lem_ci; from simulate import make_problem; from bounds import load_config; "
+            "ClaimContext.event_status = lambda self, r: 'held' if r.event_held else 'failed'; "
             "p = make_problem(load_config('set-a')); ctx = ClaimContext(p, check_assumptions(p)); "
             "held, failed = run(event_held=True, policy='tacc'), run(event_held=False, policy='tacc'); "
             "v = judge_lem_ci(ctx, [held] * 20); print(v.worst.what, 'scipy.stats' in sys.modules); "

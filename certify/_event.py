@@ -1,0 +1,90 @@
+"""The confidence event of ``lem:ci`` on a run whose float check found it failed, decided exactly.
+
+Both engines check the event after every update in floats (docs/design.md section 7): the running sum of the
+observations over the count, against the mean of the means served, against ``G(n) = sqrt(ell / n)``. A float
+running sum loses up to half an ulp of the running total at every addition, so on an instance with large means
+(1e15, where an ulp of a sum of 577 observations is 64) the float deviation is off by far more than the radius,
+and the float check reports a failure where the observations do not deviate at all. A failure reported that way
+would be a false counterexample to the lemma.
+
+:func:`event_failure` decides it exactly: it recomputes the observations of the run (the reward table is a pure
+function of (seed, arm, fidelity, count), ``simulate.RewardTable``) and the means served, and compares
+``D_n^2 > ell n`` in integers, with ``D_n`` the exact sum over the first n observations of (observation - mean
+served): the event fails at count n exactly when ``|D_n / n| > sqrt(ell / n)``. The flagged count is decided
+first; if the event held there, every visited count of every arm and fidelity is (the first float failure may hide
+a later real one). ``certify.ClaimContext.event_status`` reads it: a confirmed failure puts the run off the event;
+an unconfirmed one makes its claims UNDECIDED (the run's float sums, which the policy's indices use, are off by
+more than the radius: the run is not the exact algorithm's).
+
+A run whose float check found no failure is taken as held, unchecked: the float deviation at count n is within
+``(n + 2) u (M + |mean|)`` of the exact one (u = 2^-53, M the largest observation in absolute value, at most the
+largest mean plus 14 sigma under Gaussian noise: the ziggurat's tail ends below 14), so a failure is missed only
+when the exact deviation exceeds the radius by less than that (docs/design.md section 7).
+"""
+
+from __future__ import annotations
+
+from bounds import dyadic_ints
+from simulate import FIDELITY_NAMES, LOW, RewardTable, RunRecord, Violation, policy_class
+
+__all__ = ["event_failure", "event_failures"]
+
+
+def _fails(problem, record: RunRecord, table: RewardTable, k: int, m: int, upto: int) -> int | None:
+    """The first count n <= ``upto`` of arm k at fidelity m at which the event fails exactly, or None."""
+    if upto <= 0:
+        return None
+    if m == LOW:
+        sched = problem.frozen_schedule if policy_class(record.policy).source == "frozen" else problem.schedule
+        means = [sched.mean(k, n) for n in range(1, upto + 1)]
+    else:
+        means = [float(problem.instance.mu_high[k])] * upto
+    ys = [table(k, m, n, means[n - 1]) for n in range(1, upto + 1)]
+    ints, shift = dyadic_ints([problem.ell, *ys, *means])
+    ell, y_i, mean_i = ints[0], ints[1:upto + 1], ints[upto + 1:]
+    d = 0
+    for n in range(1, upto + 1):
+        d += y_i[n - 1] - mean_i[n - 1]
+        if d * d > (ell * n) << shift:                    # (D_n / 2^s)^2 > (ell / 2^s) n
+            return n
+    return None
+
+
+def event_failure(problem, record: RunRecord) -> Violation | None:
+    """Where the confidence event of ``lem:ci`` failed on ``record``'s run, decided exactly: a count at which
+    ``|mu_hat - truth| > G(n)`` for the exact mean of the observations; None when it held at every visited count.
+
+    ``record`` is a run of ``problem`` (its counts say which counts were visited). A record whose float check found
+    no failure (``event_held``) is returned as held without a check (see the module's note on the error of the float
+    check). The flagged count is decided first, then every visited count of every arm and fidelity.
+    """
+    if record.event_held:
+        return None
+    table = RewardTable(record.seed, problem.noise, problem.sigma)
+    v = record.violation
+    if v is not None:
+        m = next(c for c, name in FIDELITY_NAMES.items() if name == v.fidelity)
+        if _fails(problem, record, table, v.arm, m, v.count) is not None:
+            return v
+    for k in range(problem.n_arms):
+        for m, counts in enumerate((record.n_low, record.n_high)):
+            n = _fails(problem, record, table, k, m, int(counts[k]))
+            if n is not None:
+                return Violation(k, FIDELITY_NAMES[m], n)
+    return None
+
+
+def event_failures(problem, records) -> tuple[int, int]:
+    """Failures of the confidence event of ``lem:ci`` over ``records`` (runs of ``problem``), decided exactly:
+    (runs whose event failed, runs whose float check reported a failure that the exact check does not confirm: the
+    float running sums' rounding). See :func:`event_failure`.
+
+    >>> from simulate import make_problem, run
+    >>> from bounds import load_config
+    >>> p = make_problem(load_config("set-a"))
+    >>> event_failures(p, [run(p, "ucb", 0)])
+    (0, 0)
+    """
+    flagged = [r for r in records if not r.event_held]
+    failed = sum(event_failure(problem, r) is not None for r in flagged)
+    return failed, len(flagged) - failed
