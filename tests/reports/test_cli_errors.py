@@ -130,6 +130,9 @@ def _cases(tmp_path):
         # it named "gamma", not the field
         "gamma 1e-300": (["bounds", _config(tmp_path, "gtiny", "gamma = 0.1", "gamma = 1e-300")],
                          ["params.gamma = 1e-300", "2**53"]),
+        # N_gamma past 2**53 because of rho, not gamma: it named params.gamma = 0.1 (issue s10)
+        "rho 1e300": (["bounds", _config(tmp_path, "rhohuge", "gamma = 0.1", "rho = 1e300\ngamma = 0.1")],
+                      ["params.rho = 1e+300", "2**53"]),
         # a misspelled key was reported as the missing one it replaced
         "misspelled key": (["bounds", _config(tmp_path, "gama", "gamma = 0.1", "gama = 0.1")],
                            ["params.gama = 0.1: unknown key (did you mean gamma?)"]),
