@@ -387,6 +387,17 @@ def test_the_cache_refuses_a_link_it_would_write_through(args, link, option, tmp
     assert _tree(tmp_path) == before
 
 
+@pytest.mark.parametrize("args, option", [(["runs", "cache"], "dir"), (["report", "--from", "cache"], "--from")])
+def test_a_linked_cache_file_read_is_refused_naming_the_argument(args, option, tmp_path):
+    """Reading a cache folder with a link at runs.sqlite named "cache", an option these commands do not have."""
+    (tmp_path / "cache").mkdir()
+    (tmp_path / "cache" / "runs.sqlite").symlink_to("../elsewhere.sqlite")
+    before = _tree(tmp_path)
+    line = _one_line(tacc(args, tmp_path), 2)
+    assert line.startswith(f"tacc: error: {option} = 'cache/runs.sqlite': is a symbolic link")
+    assert _tree(tmp_path) == before
+
+
 @pytest.mark.parametrize("args, option", [
     (["simulate", "ok.toml", "--policy", "tacc", "--seeds", "0:2", "--cache", "no/such/cache"], "--cache"),
     (["report", "ok.toml", "--seeds", "2", "--out", "no/such/out"], "--out"),
