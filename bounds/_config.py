@@ -411,7 +411,7 @@ def check_parameters(n_arms: int, cost_low: Any, cost_high: Any, budget: Any, de
                                                   "doubles (B_k is evaluated in floating point)")
     if rho == "min":
         _check_sigma_range(nm["noise_scale"], noise_scale, n_arms, c_low, params.budget, params.delta)
-    _check_gamma_range(nm["gamma"], noise_scale, n_arms, c_low, params)
+    _check_gamma_range(nm, noise_scale, n_arms, c_low, params)
     return costs, params
 
 
@@ -478,10 +478,12 @@ def _check_sigma_range(field: str, sigma: float, n_arms: int, c_low: float, budg
                                            f"{sys.float_info.min!r}): sigma must be >= about {SIGMA_MIN:.4g}")
 
 
-def _check_gamma_range(field: str, noise_scale: float, n_arms: int, c_low: float, p: Params) -> None:
-    """Refuse a gamma so small that N_gamma (``sec:theory``) exceeds 2**53, naming the gamma ``field`` (the bound
-    and every run need N_gamma). Inputs refused elsewhere (a budget exact accounting cannot hold) are left to those
-    checks."""
+def _check_gamma_range(names: dict, noise_scale: float, n_arms: int, c_low: float, p: Params) -> None:
+    """Refuse a gamma and an ell_Lambda = rho log(2 K T / delta) for which N_gamma (``sec:theory``), about
+    ell / gamma^2, exceeds 2**53 (the bound and every run need N_gamma), naming the field that causes it (as
+    ``names`` spells it): gamma, unless ell alone is too large, N_gamma past 2**53 even at gamma = 1; then rho
+    (``params.rho = 1e300``), or the noise scale when rho is ``"min"`` (rho_min is about 2 sigma^2, ``lem:ci``).
+    Inputs refused elsewhere (a budget exact accounting cannot hold) are left to those checks."""
     try:
         T = horizon(p.budget, c_low)
         rho = min_rho(noise_scale, n_arms, T, p.delta) if p.rho == "min" else float(p.rho)
@@ -490,8 +492,21 @@ def _check_gamma_range(field: str, noise_scale: float, n_arms: int, c_low: float
         return
     try:
         n_gamma(ell, p.gamma)
+        return
     except TaccInputError as exc:
-        raise TaccInputError(field, p.gamma, exc.reason) from None
+        reason = exc.reason
+    try:
+        n_gamma(ell, 1.0)
+    except TaccInputError:                       # ell itself is too large (or overflows): its cause is named
+        if p.rho == "min":
+            field, value, ell_is = names["noise_scale"], noise_scale, "rho_min log(2 K T / delta) (rho_min ~ 2 sigma^2)"
+        else:
+            field, value, ell_is = names["rho"], rho, "rho log(2 K T / delta)"
+        size = f"= {ell:.4g}" if math.isfinite(ell) else "overflows a float and"
+        raise TaccInputError(field, value, f"is too large: ell = {ell_is} {size} makes N_gamma (about ell / "
+                                           f"gamma^2) exceed 2**53 at gamma = {p.gamma!r}, and would at any gamma "
+                                           f"<= 1") from None
+    raise TaccInputError(names["gamma"], p.gamma, reason)
 
 
 def load_config(path_or_preset: str | Path) -> Config:

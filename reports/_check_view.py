@@ -65,11 +65,23 @@ def judged_lines(cert: Certificate) -> list:
     runs = cert.run_verdicts
     out = [f"judged: {cert.judged_pairs} of {len(runs)} (claim, run) pairs (HOLDS or VIOLATED on something "
            f"measured); {len(cert.not_judged)} claim(s) judged on no run" + (":" if cert.not_judged else "")]
+    counts = {s.key: s.counts for s in cert.summaries}
     for nj in cert.not_judged:
-        tag = "" if nj.measurable else ", nothing to measure"
-        out.append(f"  {nj.claim} ({nj.label}), {nj.runs} verdict(s){tag}:")
+        out.append(f"  {nj.claim} ({nj.label}), {nj.runs} verdict(s){_not_judged_tag(nj, counts[nj.claim])}:")
         out += [f"    {r}" for r in nj.reasons]
     return out
+
+
+def _not_judged_tag(nj, counts) -> str:
+    """The tail of a not-judged claim's header, agreeing with the lines under it: ``nothing to measure`` when every
+    verdict is NOTHING_TO_MEASURE; when no run had anything the claim bounds but another verdict came first (a
+    failed assumption: NOT_APPLICABLE), that, without the verdict's name (the header said "nothing to measure" over
+    NOT_APPLICABLE lines); nothing when some run had something it bounds (``--strict`` fails on it)."""
+    if nj.measurable:
+        return ""
+    if counts[Verdict.NOTHING_TO_MEASURE.value] == nj.runs:
+        return ", nothing to measure"
+    return ", no run had anything it bounds"
 
 
 def render(cert: Certificate, evidence=(), max_configs: int = 12, strict: bool = False) -> str:

@@ -26,13 +26,6 @@ def _probe_writable(option: str, folder: Path, shown: str) -> None:
     os.unlink(name)
 
 
-def _existing_ancestor(path: Path) -> Path:
-    p = path.absolute()
-    while not p.exists():
-        p = p.parent
-    return p
-
-
 def utf8_text(option: str, path) -> str:
     """The text of the file at ``path``; a missing, unreadable, non-file or non-UTF-8 file is refused."""
     p = input_file(option, path)
@@ -88,14 +81,18 @@ def output_file(option: str, path, *, allow_stdout: bool = False) -> str:
 
 
 def output_dir(option: str, path) -> str:
-    """A folder that exists and is writable, or can be created (its nearest existing ancestor is a writable
-    folder). Nothing is created here."""
+    """A folder that exists and is writable, or can be created: its parent folder exists and is writable (no
+    parents are created, as ``--json`` and ``--junit`` make no folder). Nothing is created here."""
     p = Path(path)
+    if p.is_symlink() and not p.exists():
+        raise TaccInputError(option, str(path), "is a symbolic link to nothing")
     if p.exists() and not p.is_dir():
         raise TaccInputError(option, str(path), "exists and is not a folder")
-    base = _existing_ancestor(p)
+    base = p if p.exists() else p.absolute().parent
+    if not base.exists():
+        raise TaccInputError(option, str(path), f"its folder {p.parent} does not exist")
     if not base.is_dir():
-        raise TaccInputError(option, str(path), f"{base} is not a folder")
+        raise TaccInputError(option, str(path), f"{p.parent} is not a folder")
     _probe_writable(option, base, str(path))
     return str(path)
 

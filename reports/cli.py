@@ -422,6 +422,7 @@ def _check_paths(args) -> None:
     for option in ("out", "cache", "reproducers"):
         if getattr(args, option, None):
             _paths.output_dir(f"--{option}", getattr(args, option))
+    _check_cache_folder(args)
     for option, dest in (("--from", "runs_from"), ("dir", "dir")):
         if getattr(args, dest, None):
             _paths.input_dir(option, getattr(args, dest))
@@ -433,6 +434,28 @@ def _check_paths(args) -> None:
             _paths.utf8_text("config", c)
     if getattr(args, "smpy_python", None):
         _check_smpy(_paths.executable("--smpy-python", args.smpy_python), args.smpy_python)
+
+
+def _check_cache_folder(args) -> None:
+    """The run cache's folder (``--cache``, else ``OUT/runs`` of ``tacc report`` and ``tacc reproduce``), checked by
+    ``simulate.check_cache_folder`` before anything is written, the refusal naming the option as typed: a symbolic
+    link the cache (or ``tacc report``'s figure memo) would write through was found after the configurations were
+    saved beside the runs, and a linked ``configs/`` was written through."""
+    if getattr(args, "runs_from", None) is not None:
+        return
+    if getattr(args, "cache", None):
+        option, folder = "--cache", Path(args.cache)
+    elif args.command in ("report", "reproduce"):
+        option, folder = "--out", Path(args.out) / "runs"
+    else:
+        return
+    from simulate import check_cache_folder
+
+    entries: tuple = ()
+    if args.command == "report":
+        from reports._figure_pool import FIGURE_MEMO
+        entries = (FIGURE_MEMO,)
+    check_cache_folder(folder, option=option, entries=entries)
 
 
 def _check_scheduler(args) -> None:

@@ -11,9 +11,10 @@ numbers exact): a record whose checksum or key does not match (a tampered or dam
 warning and treated as missing, so it is recomputed, never used. Rows are gathered in memory and written in one
 transaction at least every ``save_every`` seconds (and when the cache is flushed or closed), so a kill, even
 ``kill -9``, loses at most that much finished work and never leaves a partial record.
-The cache lives in one file, ``runs.sqlite``, in its folder: it refuses a file there that is a symbolic link
-(it never follows a link out of its folder), and it makes the folder and the file readable by the group (a shared
-cache on a cluster).
+The cache lives in one file, ``runs.sqlite``, in its folder: it refuses a symbolic link at anything it would write
+through there (:func:`check_cache_folder`: the file, SQLite's journal and write-ahead log, ``configs/``), before it
+writes anything (it never follows a link out of its folder), and it makes the folder and the file readable by the
+group (a shared cache on a cluster).
 """
 
 from __future__ import annotations
@@ -42,13 +43,17 @@ from simulate._rdfe import RdfePhase
 from simulate._record import RECORD_FIELDS, RunRecord, Violation, built
 
 __all__ = ["RECORD_FORMAT", "run_key", "encode_record", "decode_record", "RunCache", "CacheMismatchWarning",
-           "DamagedRun"]
+           "DamagedRun", "CACHE_ENTRIES", "check_cache_folder"]
 
 #: bump when the stored form of a record changes (the code fingerprint covers every change to the engines).
 RECORD_FORMAT = 5
 
 #: the cache file inside the cache folder.
 DB_NAME = "runs.sqlite"
+#: what the toolkit writes through in a cache folder: the cache file, SQLite's companions of it (the rollback
+#: journal, the write-ahead log and its index) and the configurations kept beside the runs (``configs/``,
+#: ``simulate._frame.save_configs``).
+CACHE_ENTRIES = (DB_NAME, DB_NAME + "-journal", DB_NAME + "-wal", DB_NAME + "-shm", "configs")
 _CREATE = "CREATE TABLE IF NOT EXISTS runs (key TEXT PRIMARY KEY, checksum TEXT NOT NULL, record BLOB NOT NULL)"
 
 _TUPLES = ("n_low", "n_high", "continuation", "threshold_count", "high_in_window", "high_before_threshold",
@@ -313,16 +318,35 @@ def _checked(key: str, checksum: str, data) -> tuple[RunRecord | None, DamagedRu
 
 
 # ----------------------------------------------------------------------------------------------------- the cache
+def check_cache_folder(root, *, option: str = "cache", entries: tuple = ()) -> Path:
+    """``root`` as a cache folder, checked before anything is written there (nothing is created here): refused,
+    with a :class:`bounds.TaccInputError` naming ``option`` and the path, when it exists and is not a folder, when
+    it is a symbolic link to nothing, or when any of :data:`CACHE_ENTRIES` and ``entries`` (more names a caller
+    keeps there, as ``tacc report``'s figure memo) is a symbolic link: the cache would write through it, out of
+    its folder."""
+    root = Path(root)
+    if root.is_symlink() and not root.exists():
+        raise TaccInputError(option, str(root), "is a symbolic link to nothing")
+    if root.exists() and not root.is_dir():
+        raise TaccInputError(option, str(root), "exists and is not a folder")
+    for name in (*CACHE_ENTRIES, *entries):
+        if (root / name).is_symlink():
+            raise TaccInputError(option, str(root / name), "is a symbolic link; the run cache never writes "
+                                                           "through a link out of its folder")
+    return root
+
+
 class RunCache:
     """Finished runs under the folder ``root``: ``get(key)``, ``put(key, record)``, ``flush()``, ``close()``.
 
     Args:
-        root: the cache folder (created, group-readable).
+        root: the cache folder (created, group-readable, when the first run is saved); refused at once, before
+            anything is written, when :func:`check_cache_folder` refuses it.
         save_every: seconds between commits; a kill loses at most the runs finished since the last one.
     """
 
     def __init__(self, root: str | os.PathLike, *, save_every: float = 1.0):
-        self.root = Path(root)
+        self.root = check_cache_folder(root)
         self.save_every = float(save_every)
         self.path = self.root / DB_NAME
         self._db: sqlite3.Connection | None = None
@@ -334,12 +358,9 @@ class RunCache:
     def _connect(self, _retry: bool = False) -> sqlite3.Connection:
         if self._db is not None:
             return self._db
+        check_cache_folder(self.root)                # again: a link made since the cache was opened
         self.root.mkdir(parents=True, exist_ok=True)
         _add_group_read(self.root, directory=True)
-        for name in (DB_NAME, DB_NAME + "-journal"):
-            if (self.root / name).is_symlink():
-                raise TaccInputError("cache", str(self.root / name),
-                                     "is a symbolic link; the run cache never follows links out of its folder")
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o664)
         try:
             _add_group_read(fd)

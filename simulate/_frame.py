@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from bounds import Config, TaccInputError, dump_config, parse_config
-from simulate._cache import CacheMismatchWarning, RunCache, run_key_prefix
+from simulate._cache import CacheMismatchWarning, RunCache, check_cache_folder, run_key_prefix
 from simulate._problem import config_json, config_key
 from simulate._record import RunRecord
 
@@ -440,11 +440,12 @@ def load_runs(path, *, index_only: bool = False) -> RunFrames:
         raise TaccInputError("path", str(path), "is not a folder")
     if any((root / f"runs.{f}").is_file() for f in FORMATS):
         return load_frames(root)
+    store = RunCache(check_cache_folder(root, option="path"))     # a link is refused naming the argument
     configs, ignored = _saved_configs(root / "configs")
     match = _KeyMatcher(configs)
     records, tasks, keys = [], [], []
     bad: list = []
-    for key, rec in RunCache(root).items(bad):
+    for key, rec in store.items(bad):
         records.append(rec)
         tasks.append(match.task(key, rec.policy, rec.seed, rec.checkpoints))
         keys.append(key)

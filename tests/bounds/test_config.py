@@ -248,6 +248,35 @@ def test_gamma_and_s0_out_of_range_name_their_field():
     assert parse_config(d).params.s0 == 2**53
 
 
+@pytest.mark.parametrize("edits, field, value", [
+    ({"params.rho": 1e300, "params.gamma": 0.1}, "params.rho", 1e300),       # it named params.gamma = 0.1
+    ({"params.rho": 1e308, "params.gamma": 0.1}, "params.rho", 1e308),       # ell overflows
+    ({"params.rho": 1e300, "params.gamma": 1e-300}, "params.rho", 1e300),    # too large at any gamma <= 1
+    ({"params.rho": 1e300, "params.gamma": 10.0}, "params.rho", 1e300),
+    ({"params.rho": "min", "instance.noise.sigma": 1e20}, "instance.noise.sigma", 1e20),
+    ({"params.rho": 1.0, "params.gamma": 1e-300}, "params.gamma", 1e-300),   # gamma alone is the cause
+])
+def test_n_gamma_past_2_53_names_the_field_that_causes_it(edits, field, value):
+    """N_gamma (about ell / gamma^2) past 2**53 was always blamed on gamma: with rho = 1e300 (ell = 1.5e301) the
+    line said ``params.gamma = 0.1: is too small``. When ell alone is too large (N_gamma past 2**53 at gamma = 1)
+    its cause is named: rho, or sigma with rho = "min"."""
+    d = copy.deepcopy(GOOD)
+    for path, v in edits.items():
+        _set(d, path, v)
+    with pytest.raises(TaccInputError, match="2\\*\\*53") as exc:
+        parse_config(d)
+    assert (exc.value.field, exc.value.value) == (field, value), str(exc.value)
+
+
+def _set(data: dict, path: str, value):
+    node = data
+    keys = path.split(".")
+    for k in keys[:-1]:
+        node = node[k]
+    node[keys[-1]] = value
+    return data
+
+
 def _tables(d: dict, path: str = ""):
     """(table path, its keys) for ``d`` and every table inside it."""
     yield path, set(d)

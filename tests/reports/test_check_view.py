@@ -147,3 +147,27 @@ def test_junit_skipped_cases_say_why_as_the_text_does(tmp_path, capsys):
     theorem = cases["thm:analysis-main-regret.theorem"]
     assert theorem is not None and theorem.get("message") == (
         "OFF_EVENT: OFF_EVENT on off-event (tacc): the confidence event of lem:ci failed [2 run(s)]")
+
+
+def test_a_claim_header_agrees_with_the_verdicts_under_it(tmp_path, capsys):
+    """A failed assumption: the header of a claim with nothing measured said "nothing to measure:" over its
+    NOT_APPLICABLE lines ("ass:plugin failed"). "nothing to measure" heads only NOTHING_TO_MEASURE lines; a claim
+    excluded by another verdict with nothing measured says that no run had anything it bounds."""
+    assert main(["check", _broken_plugin(tmp_path), "--seeds", "2", "--evidence", "0",
+                 "--reproducers", str(tmp_path / "rep")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    groups: dict = {}
+    head = ""
+    for line in lines[2:lines.index("")]:
+        if line.startswith("    "):
+            groups[head].append(line.strip())
+        else:
+            head = line.strip()
+            groups[head] = []
+    tails = {h.rsplit(", ", 1)[-1] for h in groups}
+    assert "no run had anything it bounds:" in tails, groups
+    for h, under in groups.items():
+        if h.endswith("nothing to measure:"):
+            assert all(x.startswith("NOTHING_TO_MEASURE ") for x in under), (h, under)
+        if any(x.startswith("NOT_APPLICABLE ") for x in under):
+            assert "nothing to measure" not in h, (h, under)

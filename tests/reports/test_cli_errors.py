@@ -130,6 +130,9 @@ def _cases(tmp_path):
         # it named "gamma", not the field
         "gamma 1e-300": (["bounds", _config(tmp_path, "gtiny", "gamma = 0.1", "gamma = 1e-300")],
                          ["params.gamma = 1e-300", "2**53"]),
+        # N_gamma past 2**53 because of rho, not gamma: it named params.gamma = 0.1 (issue s10)
+        "rho 1e300": (["bounds", _config(tmp_path, "rhohuge", "gamma = 0.1", "rho = 1e300\ngamma = 0.1")],
+                      ["params.rho = 1e+300", "2**53"]),
         # a misspelled key was reported as the missing one it replaced
         "misspelled key": (["bounds", _config(tmp_path, "gama", "gamma = 0.1", "gama = 0.1")],
                            ["params.gama = 0.1: unknown key (did you mean gamma?)"]),
@@ -338,3 +341,74 @@ def test_runs_out_without_to_is_refused_naming_both(tmp_path):
     assert r.returncode == 0 and (out / "runs.csv").is_file()
     r = tacc(["runs", str(cache)], tmp_path)                  # no --out, no --to: the summary, nothing written
     assert r.returncode == 0 and not (tmp_path / "tacc-runs").exists()
+
+
+def _tree(root: Path) -> list:
+    return sorted(str(p.relative_to(root)) for p in root.rglob("*"))
+
+
+@pytest.mark.parametrize("args", [
+    ["simulate", "ok.toml", "--policy", "tacc", "--seeds", "0:2"],
+    ["reproduce", "set-a", "--quick", "--out", "outdir"],
+    ["report", "ok.toml", "--seeds", "2", "--out", "outdir"],
+    ["check", "ok.toml", "--seeds", "2", "--evidence", "0"],
+])
+def test_a_linked_cache_file_is_refused_naming_the_option_and_nothing_is_written(args, tmp_path):
+    """A symbolic link at cache/runs.sqlite: each command exited 2 naming "cache" (not the option) after it had
+    saved the configurations in cache/configs/ (and reproduce had made its empty --out folder)."""
+    _config(tmp_path, "ok")
+    (tmp_path / "cache").mkdir()
+    (tmp_path / "cache" / "runs.sqlite").symlink_to("../elsewhere.sqlite")
+    before = _tree(tmp_path)
+    line = _one_line(tacc([*args, "--cache", "cache"], tmp_path), 2)
+    assert line == ("tacc: error: --cache = 'cache/runs.sqlite': is a symbolic link; the run cache never writes "
+                    "through a link out of its folder")
+    assert _tree(tmp_path) == before
+
+
+@pytest.mark.parametrize("args, link, option", [
+    (["simulate", "ok.toml", "--policy", "tacc", "--seeds", "0:2", "--cache", "symc"], "symc/configs", "--cache"),
+    (["check", "ok.toml", "--seeds", "2", "--evidence", "0", "--cache", "symc"], "symc/runs.sqlite-wal",
+     "--cache"),
+    (["report", "ok.toml", "--seeds", "2", "--out", "symc"], "symc/runs/figure-memo", "--out"),
+    (["report", "ok.toml", "--seeds", "2", "--cache", "symc"], "symc/figure-memo", "--cache"),
+])
+def test_the_cache_refuses_a_link_it_would_write_through(args, link, option, tmp_path):
+    """A link at configs/ was written through (exit 0): any link the cache or the figure memo would write
+    through is refused before anything is written, named with the option."""
+    _config(tmp_path, "ok")
+    target = tmp_path / "elsewhere"
+    target.mkdir()
+    (tmp_path / link).parent.mkdir(parents=True)
+    (tmp_path / link).symlink_to(target)
+    before = _tree(tmp_path)
+    line = _one_line(tacc(args, tmp_path), 2)
+    assert line.startswith(f"tacc: error: {option} = '{link}': is a symbolic link")
+    assert _tree(tmp_path) == before
+
+
+@pytest.mark.parametrize("args, option", [(["runs", "cache"], "dir"), (["report", "--from", "cache"], "--from")])
+def test_a_linked_cache_file_read_is_refused_naming_the_argument(args, option, tmp_path):
+    """Reading a cache folder with a link at runs.sqlite named "cache", an option these commands do not have."""
+    (tmp_path / "cache").mkdir()
+    (tmp_path / "cache" / "runs.sqlite").symlink_to("../elsewhere.sqlite")
+    before = _tree(tmp_path)
+    line = _one_line(tacc(args, tmp_path), 2)
+    assert line.startswith(f"tacc: error: {option} = 'cache/runs.sqlite': is a symbolic link")
+    assert _tree(tmp_path) == before
+
+
+@pytest.mark.parametrize("args, option", [
+    (["simulate", "ok.toml", "--policy", "tacc", "--seeds", "0:2", "--cache", "no/such/cache"], "--cache"),
+    (["report", "ok.toml", "--seeds", "2", "--out", "no/such/out"], "--out"),
+    (["reproduce", "set-a", "--quick", "--out", "no/such/out"], "--out"),
+    (["check", "ok.toml", "--seeds", "2", "--evidence", "0", "--reproducers", "no/such/rep"], "--reproducers"),
+])
+def test_an_output_folder_whose_parent_does_not_exist_is_refused(args, option, tmp_path):
+    """``--cache no/such/cache`` made the folder and its parents (as ``--out``), where ``--json`` and ``--junit``
+    refuse a folder that does not exist: the parent folder must exist, else exit 2 naming the option."""
+    _config(tmp_path, "ok")
+    before = _tree(tmp_path)
+    line = _one_line(tacc(args, tmp_path), 2)
+    assert line == f"tacc: error: {option} = '{args[-1]}': its folder {Path(args[-1]).parent} does not exist"
+    assert _tree(tmp_path) == before

@@ -303,6 +303,22 @@ def test_cache_refuses_a_link_out_of_its_folder(tasks, tmp_path):
     assert outside.read_bytes() == b""
 
 
+@pytest.mark.parametrize("name", ["runs.sqlite", "runs.sqlite-wal", "runs.sqlite-shm", "runs.sqlite-journal",
+                                  "configs"])
+def test_cache_refuses_any_link_it_would_write_through_before_writing(tasks, tmp_path, name):
+    """A link at the cache file, SQLite's companions or configs/ is refused before anything is written: configs/
+    was filled before the cache file's link was found, and a linked configs/ was written through."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (tmp_path / "cache").mkdir()
+    (tmp_path / "cache" / name).symlink_to(outside if name == "configs" else outside / "x.sqlite")
+    with pytest.raises(TaccInputError) as e:
+        run_tasks(tasks[:1], cache=tmp_path / "cache")
+    assert (e.value.field, e.value.value) == ("cache", str(tmp_path / "cache" / name))
+    assert "symbolic link" in e.value.reason
+    assert sorted(p.name for p in (tmp_path / "cache").iterdir()) == [name] and not any(outside.iterdir())
+
+
 def test_cache_files_are_readable_by_the_group(tasks, tmp_path):
     old = os.umask(0o077)
     try:
