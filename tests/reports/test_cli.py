@@ -689,3 +689,56 @@ def test_report_baseline_accepts_what_check_accepts_and_says_why(tmp_path, capsy
     assert "because the baseline gives no reason); 0 new" in capsys.readouterr().out
     # rebuilt from the saved runs, the baseline is read the same way
     assert main(["report", "--from", str(out / "runs"), "--out", str(tmp_path / "again"), "--baseline", "repo"]) == 0
+
+
+#: a child that runs the console script's ``main`` with a SIGINT sent at one moment of its life: at the N-th call of
+#: ``signal.signal`` (``interrupt at call N``: the handlers installed, restored and, at the end, set aside), when
+#: ``reports.cli.main`` has returned, in an exit function (``atexit``) or while Python finalizes its modules (after
+#: it stopped handling signals: a default SIGINT killed the process there, with no line)
+_LATE_SIGINT = """\
+import atexit, os, signal, sys
+moment = sys.argv.pop(1)
+kill, pid, sigint = os.kill, os.getpid(), signal.SIGINT
+if moment.startswith("call"):
+    real, calls = signal.signal, []
+    def counting(*a):
+        calls.append(a)
+        if len(calls) == int(moment[4:]):
+            kill(pid, sigint)
+        return real(*a)
+    signal.signal = counting
+elif moment == "returned":
+    import reports.cli
+    cli_main = reports.cli.main
+    def returned(*a):
+        status = cli_main(*a)
+        kill(pid, sigint)
+        return status
+    reports.cli.main = returned
+elif moment == "atexit":
+    atexit.register(kill, pid, sigint)
+elif moment == "finalizing":
+    class Late:
+        def __del__(self, kill=kill, pid=pid, sigint=sigint):
+            kill(pid, sigint)
+    late = Late()
+from reports._entry import main
+sys.exit(main())
+"""
+
+
+@pytest.mark.parametrize("moment", [f"call{n}" for n in range(1, 9)] + ["returned", "atexit", "finalizing"])
+def test_a_ctrl_c_from_the_first_line_to_the_exit_ends_the_command_or_interrupts_it(moment):
+    # `timeout -s INT 0.3 tacc reprot` ended with a traceback from `with _SigtermAsInterrupt()` (its
+    # `signal.signal`), outside any `try`; a Ctrl-C after the output, once Python's exit restored the default
+    # handler, killed the process silently (return code -2, or 130 after `tacc reprot`'s usage error, no line).
+    # Either the command completed (its status, nothing more on standard error) or it was interrupted (its line, 130)
+    import signal
+    proc = subprocess.run([sys.executable, "-c", _LATE_SIGINT, moment, "bounds", "set-b"], capture_output=True,
+                          text=True, timeout=120,
+                          # Ctrl-C as a terminal gives it (a test runner in the background ignores SIGINT)
+                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert (proc.returncode, proc.stderr) in ((0, ""), (130, "tacc bounds: interrupted\n")), (proc.returncode,
+                                                                                            proc.stderr)
+    if moment in ("returned", "atexit", "finalizing"):         # after the command's output
+        assert "N_gamma" in proc.stdout, proc.stdout
