@@ -186,7 +186,8 @@ def window_figure(c: Continuation, classes=None, order=None, max_arms: int | Non
         order = order[:max_arms]
         note = (f"{len(order)} of {n_total} arms drawn: the first {len(order)}; {n_total - len(order)} left out"
                 if len(order) < n_total else "")
-    lo, hi = w.n_gamma - max(w.s0, 1) - 1, w.n_gamma + 2 * max(w.s0, 1) + 1
+    # counts are >= 0: the axis started at -10 with N_gamma = 1, S0 = 10
+    lo, hi = max(w.n_gamma - max(w.s0, 1) - 1, 0), w.n_gamma + 2 * max(w.s0, 1) + 1
     fig, ax = new_figure(6.4, 0.32 * len(order) + 1.8)
     ax.axvline(w.n_gamma - 0.5, color="k", lw=1, label="N_gamma")
     ax.axvline(w.n_gamma + w.s0 - 0.5, color="grey", lw=1, ls="--", label="N_gamma + S0 (cap)")

@@ -1,6 +1,6 @@
-"""The ``tacc`` console script: a Ctrl-C or a SIGTERM while the command line is still importing its libraries ends
-with the same one line as one during its work (``tacc COMMAND: interrupted``, exit 130, or ``terminated``, 143), not
-a traceback or a silent death."""
+"""The ``tacc`` console script: a Ctrl-C or a SIGTERM at any moment from its first line to the process's exit either
+leaves the command's end as it was (its output, its exit status) or ends it with the one line of an interrupted
+command (``tacc COMMAND: interrupted``, exit 130, or ``terminated``, 143), never a traceback or a silent death."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import signal
 import sys
 
 from reports._interrupted import stopped
+from reports._signals import Terminated, ignore_to_the_exit, install, raise_terminated
 
 
 #: the subcommands of ``tacc`` (``reports.cli`` declares each with its help and arguments; a test keeps the two
@@ -22,27 +23,18 @@ def stopped_name(argv: list[str]) -> str:
     return f"tacc {command}" if command in COMMANDS else "tacc"
 
 
-class _TerminatedWhileImporting(KeyboardInterrupt):
-    """SIGTERM before the command line's own handler is installed (``reports.cli.main`` installs it)."""
-
-
-def _terminated(signum, frame) -> None:
-    raise _TerminatedWhileImporting
-
-
 def main() -> int:
-    """Import ``reports.cli`` and run it; an interrupt during the import exits 130 (Ctrl-C) or 143 (SIGTERM) with
-    one line. The SIGTERM handler lives only during the import: the command line installs its own for the work."""
-    try:
-        previous = signal.signal(signal.SIGTERM, _terminated)
-    except ValueError:                       # not the main thread: signals cannot be handled here
-        previous = None
+    """Import ``reports.cli`` and run it; returns its exit status, or 130 (Ctrl-C) or 143 (SIGTERM) with one line
+    when a signal came before the end was decided. SIGTERM raises :class:`~reports._signals.Terminated` from the
+    first line on (``reports.cli.main`` installs its own handler for the work and puts this one back); once the
+    status is known both signals are ignored to the exit (:func:`~reports._signals.ignore_to_the_exit`)."""
+    argv = sys.argv[1:]
     try:
         try:
+            install(signal.SIGTERM, raise_terminated)
             from reports.cli import main as cli_main
+            return cli_main(argv)
         finally:
-            if previous is not None:
-                signal.signal(signal.SIGTERM, previous)
+            ignore_to_the_exit()
     except KeyboardInterrupt as exc:
-        return stopped(stopped_name(sys.argv[1:]), isinstance(exc, _TerminatedWhileImporting), exc)
-    return cli_main()
+        return stopped(stopped_name(argv), isinstance(exc, Terminated), exc)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import signal
 import sys
 import tempfile
 import time
@@ -17,11 +16,11 @@ import traceback
 import warnings
 from importlib import metadata
 from pathlib import Path
-from typing import Any
 
 from bounds import PRESETS, TaccInputError
 from reports._entry import stopped_name
 from reports._interrupted import stopped
+from reports._signals import SigtermAsInterrupt, Terminated
 
 __all__ = ["EXIT_OK", "EXIT_FINDING", "EXIT_INPUT", "EXIT_INTERNAL", "build_parser", "main"]
 
@@ -750,52 +749,21 @@ def _one_line_warning(message, category, filename, lineno, file=None, line=None)
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status (usage errors, ``--help`` and ``--version`` included).
 
-    SIGTERM (``timeout``, a batch system's kill) is taken as Ctrl-C is (:class:`_SigtermAsInterrupt`): children
-    ended, what finished kept, one line ``tacc COMMAND: terminated``, exit 143 (128 + SIGTERM)."""
+    SIGTERM (``timeout``, a batch system's kill) is taken as Ctrl-C is (:class:`~reports._signals.SigtermAsInterrupt`):
+    children ended, what finished kept, one line ``tacc COMMAND: terminated``, exit 143 (128 + SIGTERM). Its handler
+    is installed and put back inside the ``try`` that takes an interrupt: a Ctrl-C there (``signal.signal`` runs the
+    handler of a signal just received) printed a traceback."""
     argv = sys.argv[1:] if argv is None else list(argv)
-    with _SigtermAsInterrupt() as term:
-        try:
+    term = SigtermAsInterrupt()
+    try:
+        with term:
             return _main(argv, term)
-        except KeyboardInterrupt as exc:        # a SIGTERM between the command's end and here
-            _end_children()
-            return stopped(stopped_name(argv), term.received, exc)
+    except KeyboardInterrupt as exc:        # as the handler is installed or put back, or after the command's end
+        _end_children()
+        return stopped(stopped_name(argv), term.received or isinstance(exc, Terminated), exc)
 
 
-class _Terminated(KeyboardInterrupt):
-    """SIGTERM received: raised as an interrupt, so every handler of Ctrl-C (the run cache's flush, the children
-    ended) handles it the same way."""
-
-
-class _SigtermAsInterrupt:
-    """While entered (in the main thread; elsewhere nothing changes), the first SIGTERM raises :class:`_Terminated`
-    and sets ``received``; a second one during the clean-up is ignored. The previous handler is restored on exit.
-    Without it SIGTERM killed the process at once: no line, and multiprocessing's resource tracker reported the
-    run pool's semaphores as leaked."""
-
-    def __init__(self) -> None:
-        self.received = False
-        self._previous: Any = None
-        self._installed = False
-
-    def _handle(self, signum, frame) -> None:
-        if not self.received:
-            self.received = True
-            raise _Terminated
-
-    def __enter__(self) -> "_SigtermAsInterrupt":
-        try:
-            self._previous = signal.signal(signal.SIGTERM, self._handle)
-            self._installed = True
-        except ValueError:           # not the main thread: signals cannot be handled here
-            pass
-        return self
-
-    def __exit__(self, *exc) -> None:
-        if self._installed:
-            signal.signal(signal.SIGTERM, self._previous)
-
-
-def _main(argv: list[str], term: _SigtermAsInterrupt) -> int:
+def _main(argv: list[str], term: SigtermAsInterrupt) -> int:
     try:
         args = build_parser().parse_args(_glue_signed_values(argv))
     except SystemExit as exc:  # argparse has printed its one line (or the help)

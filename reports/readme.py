@@ -93,9 +93,10 @@ def _table(lines: list[str], start: str) -> list[str]:
 def _bounds_excerpt(out: str) -> list[str]:
     lines = out.splitlines()
     quantities = _table(lines, "quantity")
-    keep = [q for q in quantities[2:] if q.split()[0] in ("horizon", "rho_min", "n_gamma", "class_counts")]
+    last = next(i for i, q in enumerate(quantities) if q.startswith("class_counts "))
     arms = _table(lines, "arm  mu_high")
-    return ["$ tacc bounds llm-vanishing", *quantities[:2], *keep, "...", *arms]
+    # the quantities up to class_counts, every row of them (a row left out between two shown needs a "...")
+    return ["$ tacc bounds llm-vanishing", *quantities[:last + 1], "...", *arms]
 
 
 def _simulate_excerpt(out: str) -> list[str]:
@@ -108,14 +109,14 @@ def _simulate_excerpt(out: str) -> list[str]:
 
 def _continuation_sentences(cwd: Path) -> str:
     """The continuation-window sentence of ``tacc bounds`` on llm-residual and on set-a, wrapped as the README
-    shows it."""
+    shows it; each heading says it is that sentence (the per-arm window table follows it in the output)."""
     import textwrap
 
     lines = []
-    for preset, note in (("llm-residual", "        (the end of the output)"), ("set-a", "")):
+    for preset in ("llm-residual", "set-a"):
         out = _tacc("bounds", preset)(cwd)
         sentence = next(line for line in out.splitlines() if line.startswith("Continuation "))
-        lines += [f"$ tacc bounds {preset}{note}", *textwrap.wrap(sentence, 115)]
+        lines += [f"$ tacc bounds {preset}        (its continuation sentence)", *textwrap.wrap(sentence, 115)]
     return "\n".join(lines) + "\n"
 
 

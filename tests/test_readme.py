@@ -175,3 +175,38 @@ def test_the_optional_keys_list_is_the_parsers(low, tmp_path):
         else:
             with pytest.raises(TaccInputError, match="is required|give exactly one"):
                 parse_config(cfg)
+
+
+def _runs_of(shown: list[str], out: str) -> list[list[str]]:
+    """The runs of ``shown`` (an excerpt after its ``$ tacc ...`` line) between its cuts (lines ``...``) that are not
+    consecutive lines of ``out``."""
+    lines, runs, run = out.splitlines(), [], []
+    for line in [*shown, "..."]:
+        if line.strip() == "...":
+            runs.append(run)
+            run = []
+        else:
+            run.append(line)
+    return [r for r in runs if r and not any(lines[i:i + len(r)] == r for i in range(len(lines)))]
+
+
+@pytest.mark.parametrize("key, args", [("bounds", ["bounds", "llm-vanishing"]),
+                                       ("simulate", ["simulate", "llm-residual", "--policy", "tacc", "--seeds", "0:5",
+                                                     "--no-progress"])])
+def test_an_excerpt_marks_every_cut(key, args, tmp_path):
+    """The `tacc bounds llm-vanishing` excerpt dropped the rho, ell and low_count_bound rows without a `...`."""
+    out = readme._tacc(*args)(tmp_path)
+    shown = readme.OUTPUTS[key].keep(out)
+    assert shown[0].startswith("$ tacc ") and not _runs_of(shown[1:], out), _runs_of(shown[1:], out)
+
+
+def test_the_continuation_headings_say_what_they_show(tmp_path):
+    """`$ tacc bounds llm-residual (the end of the output)` headed a sentence that a per-arm table follows."""
+    block = GENERATED["continuation"].splitlines()
+    for preset in ("llm-residual", "set-a"):
+        heading = next(line for line in block if line.split()[:3] == ["$", "tacc", "bounds"]
+                       and line.split()[3] == preset)
+        lines = readme._tacc("bounds", preset)(tmp_path).splitlines()
+        sentence = next(i for i, line in enumerate(lines) if line.startswith("Continuation "))
+        assert "end of the output" not in heading or sentence == len(lines) - 1, heading
+        assert "continuation sentence" in heading, heading

@@ -281,3 +281,16 @@ def test_continuation_window_legend_covers_no_label_at_two_rows(tmp_path):
         labels = [ax.xaxis.label, *ax.get_xticklabels()]
         assert [t.get_text() for t in labels if t.get_text() and legend.overlaps(t.get_window_extent(r))] == [], n
         assert fig.bbox.contains(legend.x0, legend.y0) and fig.bbox.contains(legend.x1, legend.y1)
+
+
+def test_continuation_window_s_count_axis_starts_at_zero_at_the_lowest():
+    # N_gamma = 1, S0 = 10 (a report on a tiny instance): the low-fidelity count axis started at -10
+    from reports._continuation_view import window_figure
+    d = {"name": "tiny", "instance": {"mu_high": [0.5, 0.4, 0.3], "noise": {"model": "gaussian", "sigma": 1e-100},
+                                      "low": {"model": "power_decay", "zeta": 1e-12, "r": 0.5}},
+         "costs": {"low": 1.0, "high": 10.0},
+         "params": {"budget": 10000, "gamma": 1e-12, "eta": 1e-4, "s0": 10}}
+    c = continuation_of(analyze(parse_config(d)))
+    assert c.window.n_gamma - c.window.s0 - 1 < 0
+    lo, hi = window_figure(c).axes[0].get_xlim()
+    assert lo == 0 and hi > c.window.n_gamma + c.window.s0
