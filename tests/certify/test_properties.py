@@ -84,8 +84,9 @@ def test_the_search_was_not_vacuous(request):
         assert STATS[f"examples fully asserted ({policy})"] >= EXAMPLES, dict(STATS)
 
 
-#: the accepted finding as the deep profile found it: a gap of 3.4 > 2 (targeted decay stratum, RDFE).
-_WIDE_GAP = """
+#: the accepted finding as the deep profile found it: a gap of 3.4 > 2 (targeted decay stratum, RDFE); also
+#: tests/reports/test_cli.py's tacc report --baseline case.
+WIDE_GAP = """
 name = "targeted-decay"
 [instance]
 mu_high = [-2.9, 0.5]
@@ -113,7 +114,7 @@ def _rdfe_verdicts():
     import tomllib
 
     from bounds import parse_config
-    config = parse_config(tomllib.loads(_WIDE_GAP))
+    config = parse_config(tomllib.loads(WIDE_GAP))
     problem = make_problem(config)
     ctx = ClaimContext(problem, check_assumptions(problem))
     rec = run(problem, "rdfe", 523228462)

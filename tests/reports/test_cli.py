@@ -9,6 +9,7 @@ import pytest
 
 from bounds import PRESETS
 from reports.cli import main
+from tests.certify.test_properties import WIDE_GAP  # the accepted finding rdfe-theorem-as-stated
 
 
 @pytest.mark.parametrize("name", PRESETS)
@@ -626,31 +627,6 @@ def test_a_scheduler_or_cache_the_runs_would_not_use_is_refused(args, option, tm
     assert not list(tmp_path.iterdir())
 
 
-#: the repository's accepted finding (certify/baseline.json: rdfe-theorem-as-stated, a gap above 2) as the deep
-#: profile found it: RDFE on seed 523228462 exceeds thm:app-rdfe-regret as stated (tests/certify/test_properties.py)
-_WIDE_GAP = """name = "targeted-decay"
-[instance]
-mu_high = [-2.9, 0.5]
-seed = 0
-noise = { model = "gaussian", sigma = 0.2 }
-[instance.low]
-model = "power_decay"
-zeta = 1.0
-r = 0.5
-signs = [1, 1]
-[costs]
-low = 1.0
-high = 5.0
-[params]
-budget = 679.0
-delta = 0.1
-rho = 0.02135785
-gamma = 0.2
-eta = 0.0001
-s0 = 5
-"""
-
-
 def test_report_baseline_accepts_what_check_accepts_and_says_why(tmp_path, capsys):
     """`tacc report CONFIG` exited 1 on the repository's accepted finding, which `tacc check CONFIG --baseline repo`
     passes: with the same --baseline it exits 0 and says which VIOLATED verdicts the baseline accepted and why (its
@@ -659,7 +635,7 @@ def test_report_baseline_accepts_what_check_accepts_and_says_why(tmp_path, capsy
 
     why = json.loads(BASELINE.read_text())[0]["why"]
     config = tmp_path / "wide.toml"
-    config.write_text(_WIDE_GAP)
+    config.write_text(WIDE_GAP)
     seeds = ["--seeds", "523228462:523228463", "--executor", "serial"]
     assert main(["check", str(config), "--policy", "rdfe", *seeds, "--evidence", "0", "--baseline", "repo",
                  "--reproducers", str(tmp_path / "rep")]) == 0
