@@ -25,7 +25,7 @@ when the exact deviation exceeds the radius by less than that (docs/design.md se
 from __future__ import annotations
 
 from bounds import dyadic_ints
-from simulate import FIDELITY_NAMES, LOW, RewardTable, RunRecord, Violation, policy_class
+from simulate import FIDELITY_NAMES, LOW, POLICIES, RewardTable, RunRecord, Violation, policy_class
 
 __all__ = ["event_failure", "event_failures"]
 
@@ -56,10 +56,14 @@ def event_failure(problem, record: RunRecord) -> Violation | None:
 
     ``record`` is a run of ``problem`` (its counts say which counts were visited). A record whose float check found
     no failure (``event_held``) is returned as held without a check (see the module's note on the error of the float
-    check). The flagged count is decided first, then every visited count of every arm and fidelity.
+    check). The flagged count is decided first, then every visited count of every arm and fidelity. A run of a policy
+    of your own (a name not in ``simulate.POLICIES``) keeps the float decision: the record does not say which
+    low-fidelity source it read.
     """
     if record.event_held:
         return None
+    if record.policy not in POLICIES:        # your own policy: which low-fidelity source it read is not on record,
+        return record.violation              # so the means cannot be recomputed: the float decision stands
     table = RewardTable(record.seed, problem.noise, problem.sigma)
     v = record.violation
     if v is not None:

@@ -95,3 +95,11 @@ def test_claims_on_a_run_whose_float_arithmetic_is_not_exact_are_undecided(shift
     rec = run(shifted, "tacc", 0)
     v = judge(claim("theorem"), ClaimContext(shifted, check_assumptions(shifted)), rec)
     assert v.verdict is Verdict.UNDECIDED and v.reason.startswith("rounding:")
+
+
+def test_a_policy_of_your_own_keeps_the_float_decision(shifted):
+    """A record of a policy not in simulate.POLICIES: which source it read is not on record, so the float decision
+    stands (the failure as flagged), where the same run under TACC's name is rechecked and found rounding."""
+    rec = run(shifted, "tacc", 0)
+    mine = replace(rec, policy="my-policy")
+    assert event_failure(shifted, mine) == rec.violation and event_failure(shifted, rec) is None
