@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from bounds import TaccInputError, analyze, confirmation_count, continuation_window, refine_partition
+from certify import event_failure
 from reports._bounds_view import OPTIMAL_NO_COUNT_BOUND, tied_sentence
 from reports._estimate import rounds_bound
 from reports._tables import fmt, fmt_apart, reason_of, table
@@ -77,7 +78,8 @@ class Explanation:
     n_gamma: int
     s0: int
     rho: float
-    event_held: bool
+    event_held: bool                  # decided exactly (certify.event_failure)
+    event_rounding: bool              # the engines' float check reported a failure the exact sums do not confirm
     arms: tuple
     low_rounds: tuple          # per arm, the rounds of its low queries (for the figure)
     high_rounds: tuple
@@ -183,8 +185,10 @@ def explain(config, policy: str = "tacc", seed: int = 0, *, engine: str = "fast"
             regret_share=rec.regret_share[k],
             regret_fraction=rec.regret_share[k] / rec.regret if rec.regret > 0 else math.nan,   # 0 / 0: undefined
             tied_with_best=tied))
+    held = rec.event_held or event_failure(problem, rec) is None    # a float failure decided exactly
     return Explanation(config=config.name, policy=policy, seed=seed, rounds=rec.rounds, cost=rec.cost,
-                       regret=rec.regret, n_gamma=a.n_gamma, s0=p.s0, rho=a.rho, event_held=rec.event_held,
+                       regret=rec.regret, n_gamma=a.n_gamma, s0=p.s0, rho=a.rho, event_held=held,
+                       event_rounding=held and not rec.event_held,
                        arms=tuple(stories), low_rounds=tuple(lows), high_rounds=tuple(highs))
 
 
@@ -198,6 +202,7 @@ def to_json(e: Explanation, max_arms: int | None = None) -> dict:
     order = _order(e)[:max_arms] if max_arms else range(len(e.arms))
     return {"config": e.config, "policy": e.policy, "seed": e.seed, "rounds": e.rounds, "cost": e.cost,
             "regret": e.regret, "n_gamma": e.n_gamma, "s0": e.s0, "rho": e.rho, "event_held": e.event_held,
+            "event_rounding": e.event_rounding,
             "arms": [_arm_json(e, k, jsonable(e.arms[k])) for k in order]}
 
 
@@ -217,7 +222,7 @@ def render(e: Explanation, max_arms: int = 40) -> str:
     order = _order(e)
     head = (f"tacc explain: {e.config}, policy {e.policy}, seed {e.seed}: {e.rounds} rounds, cost {fmt(e.cost)}, "
             f"regret {fmt(e.regret)}; N_gamma = {e.n_gamma}, S0 = {e.s0}, rho = {fmt(e.rho)}; confidence event "
-            f"(lem:ci) {'held' if e.event_held else 'FAILED: the theory does not speak for this run'}")
+            f"(lem:ci) {_event_words(e)}")
     rows = []
     for k in order[:max_arms]:
         s = e.arms[k]
@@ -302,3 +307,13 @@ def timeline_figure(e: Explanation, max_arms: int = 20):
     ax.locator_params(axis="x", nbins=6)     # round numbers of six digits stay apart in the narrower axes
     ax.grid(True, axis="x", alpha=0.3)
     return fig
+
+
+def _event_words(e: Explanation) -> str:
+    if not e.event_held:
+        return "FAILED: the theory does not speak for this run"
+    if e.event_rounding:
+        return ("held, decided exactly; the engines' float check reported a failure that was rounding: the run's float "
+                "sums, which the policy's indices use, are off by more than the radius, so it is not the exact "
+                "algorithm's run")
+    return "held"

@@ -211,3 +211,27 @@ def test_the_timeline_of_many_arms_draws_k_star_and_says_what_it_leaves_out():
             in ax.get_title().replace("\n", " "))
     few = _explain_view.timeline_figure(e, max_arms=40).axes[0]    # every arm drawn: nothing said
     assert "\n" not in few.get_title() and len(few.get_yticklabels()) == 40
+
+
+def test_a_float_failure_of_the_event_that_was_rounding_is_told_as_such():
+    """On means of 1e15 the engines' float check of lem:ci's event fails on every run while the exact sums of the
+    observations stay within the radius (certify.event_failure): explain says the event held, decided exactly, and
+    that the run's float sums are not the exact algorithm's; tacc simulate shows the run as held, rounding."""
+    from bounds import parse_config
+    from reports._simulate_view import SimulateSummary
+    from reports._simulate_view import render as render_simulate
+    config = parse_config({"name": "shift", "instance": {
+        "mu_high": [1e15 + 0.5, 1e15], "noise": {"model": "gaussian", "sigma": 1.0},
+        "low": {"model": "frozen", "values": [1e15 + 0.5, 1e15]}}, "costs": {"low": 1.0, "high": 10.0},
+        "params": {"budget": 20000, "gamma": 0.1, "eta": 1e-4, "s0": 10}})
+    e = explain(config, "tacc", 0)
+    assert e.event_held and e.event_rounding and to_json(e)["event_rounding"] is True
+    assert "held, decided exactly; the engines' float check reported a failure that was rounding" in render(e)
+    p = make_problem(config)
+    rec = run(p, "tacc", 0)
+    assert not rec.event_held                                             # the float check
+    summary = SimulateSummary(p)
+    summary.add(rec)
+    text = render_simulate(summary, "fast")
+    assert f"held (float check failed at arm {rec.violation.arm} {rec.violation.fidelity} n={rec.violation.count}: " \
+           "rounding)" in text and "event held on 1 of 1 runs" in text
