@@ -15,7 +15,7 @@ Public beyond the verdicts: ``sample_configs`` (the gate's generated configurati
 from certify._assumptions import ASSUMPTIONS, AssumptionResult, check_assumptions
 from certify._check import (BASELINE, DEFAULT_POLICIES, Certificate, ClaimSummary, IntegrityError, NotJudged,
                             Reproducer, VACUOUS_RATIO, accepted, check, load_baseline, sample_configs)
-from certify._event import event_failure, event_failures
+from certify._event import Z_MAX, event_failure, event_failures, float_sums_faithful
 from certify._claims import (CLAIMS, LEM_CI, UNDEFINED_RATIO, Claim, ClaimContext, Measurement, claim, claims_for,
                              ucb_count_bound)
 from certify._metamorphic import (READS, RELATIONS, RelationResult, changed_parts, default_runner, relabel_relation,
@@ -32,5 +32,5 @@ __all__ = [
     "READS", "RELATIONS", "RelationResult", "changed_parts", "default_runner", "relabel_relation", "s0_zero_relation",
     "scale_relation", "static_relation", "unread_relation",
     "claims_for", "ucb_count_bound", "LEM_CI_ALPHA", "RunVerdict", "Verdict", "judge", "judge_lem_ci",
-    "event_failure", "event_failures",
+    "event_failure", "event_failures", "float_sums_faithful", "Z_MAX",
 ]

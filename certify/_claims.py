@@ -16,7 +16,7 @@ from typing import Callable
 from bounds import (ArmClass, arm_partition, dyadic_ints, high_query_bound, low_query_bound, prior_partition,
                     rdfe_high_count, rdfe_low_count, rdfe_oracle_cost, rdfe_regret_bound, refine_partition,
                     tacc_regret_bound)
-from certify._event import event_failure
+from certify._event import event_failure, float_sums_faithful
 from certify._exact import (Comparison, Decision, compare_le, decide_le, decide_scaled, exact, rounding_error,
                             scaled)
 
@@ -196,7 +196,7 @@ class ClaimContext:
         self._run: tuple = (None, None, None)   # the last record judged: (record, refined classes, regret shares)
         self._scans: dict = {}              # id(claim) -> (claim, {value key: scan}) (certify.judge, KeyedMeasure)
         self._keys: tuple = (None, {})      # (the last record judged, {key function: its key})
-        self._event: dict = {}              # (policy, seed, violation, counts) -> event_status of a float failure
+        self._event: dict = {}              # (policy, seed, violation, counts) -> a float failure confirmed
         # Delta_k lambda_L and Delta_k lambda_H exactly, as integers over 2**shift (Delta_k and the costs are
         # floats: integers over powers of two, so their products are too)
         g, sg = dyadic_ints(self.gaps)
@@ -210,18 +210,32 @@ class ClaimContext:
         engines' float check reported it and the exact sums of the observations confirm it,
         ``certify._event.event_failure``) or ``"rounding"`` (the float check reported a failure the exact sums do
         not confirm: the float running sums are off by more than the radius, so the run's own float arithmetic,
-        which the policy's indices share, is not the exact algorithm's at this scale)."""
+        which the policy's indices share, is not the exact algorithm's at this scale; every run of an instance whose
+        float running means can be off by the radius, ``float_sums_faithful``)."""
+        if not self.float_faithful[0]:
+            return "rounding"
         if record.event_held:
             return "held"
+        return "failed" if self._failed_exactly(record) else "rounding"
+
+    def _failed_exactly(self, record) -> bool:
+        """The engines' float check reported a failure and the exact sums confirm it (memoized per run)."""
+        if record.event_held:
+            return False
         key = (record.policy, record.seed, record.violation, record.n_low, record.n_high)
         if key not in self._event:
-            self._event[key] = "rounding" if event_failure(self.problem, record) is None else "failed"
+            self._event[key] = event_failure(self.problem, record) is not None
         return self._event[key]
 
+    @functools.cached_property
+    def float_faithful(self) -> tuple[bool, str]:
+        """``certify.float_sums_faithful`` of the problem: whether its float running means stay within the radius."""
+        return float_sums_faithful(self.problem)
+
     def event_held(self, record) -> bool:
-        """Whether the confidence event of ``lem:ci`` held on ``record``'s run, decided exactly
-        (:meth:`event_status`: held, or a float failure that was rounding)."""
-        return self.event_status(record) != "failed"
+        """Whether the confidence event of ``lem:ci`` held on ``record``'s run as far as it is decided exactly: no
+        failure the exact sums confirm (a float failure that was rounding counts as held)."""
+        return not self._failed_exactly(record)
 
     def count(self, what: str, bound, empirical, arm: int | None = None, phase: int | None = None) -> Measurement:
         """``Measurement(what, bound, empirical, arm=arm, phase=phase)`` of an exact comparison (error 0), one

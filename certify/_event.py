@@ -17,9 +17,9 @@ an unconfirmed one makes its claims UNDECIDED (the run's float sums, which the p
 more than the radius: the run is not the exact algorithm's).
 
 A run whose float check found no failure is taken as held, unchecked: the float deviation at count n is within
-``(n + 2) u (M + |mean|)`` of the exact one (u = 2^-53, M the largest observation in absolute value, at most the
-largest mean plus 14 sigma under Gaussian noise: the ziggurat's tail ends below 14), so a failure is missed only
-when the exact deviation exceeds the radius by less than that (docs/design.md section 7).
+E(n) = gamma_(n+2) (M + m) of the exact one (:func:`float_sums_faithful`), so a failure is missed only when the
+exact deviation exceeds the radius by less than that; an instance where E can reach the radius is undecided on
+every run (docs/design.md section 7).
 """
 
 from __future__ import annotations
@@ -27,7 +27,51 @@ from __future__ import annotations
 from bounds import dyadic_ints
 from simulate import FIDELITY_NAMES, LOW, POLICIES, RewardTable, RunRecord, Violation, policy_class
 
-__all__ = ["event_failure", "event_failures"]
+__all__ = ["event_failure", "event_failures", "float_sums_faithful"]
+
+#: a bound on |z| for the reward table's standard normals: the ziggurat's tail returns R + a with
+#: a = -log(u) / R, u >= 2^-54 (``simulate._rewards``), so |z| <= 3.6542 + 37.43 / 3.6542 < 13.9.
+Z_MAX = 14
+
+
+def _schedule_max(sched) -> float:
+    """The largest |mean_low(k, n)| a schedule serves, over every arm and count: its tabulated prefix, then its tail
+    c_k + a_k (n + n0)^(-r), whose power lies in [0, 1]; at most 1 when the schedule clips."""
+    prefix = [abs(float(sched.prefix[k, j])) for k in range(sched.prefix.shape[0]) for j in range(sched.prefix_len[k])]
+    tail = [abs(float(c)) + abs(float(a)) for c, a in zip(sched.c, sched.a, strict=True)]
+    top = max(prefix + tail, default=0.0)
+    return min(top, 1.0) if sched.clip else top
+
+
+def float_sums_faithful(problem) -> tuple[bool, str]:
+    """Whether the engines' float running means stay within the radius of the exact ones at every count a run can
+    reach: (faithful, the bound in words).
+
+    A float running sum of n terms of magnitude at most M is within gamma_(n-1) n M of the exact sum, and the mean
+    and the deviation from the served means add two roundings, so the float deviation at count n is within
+    E(n) = gamma_(n+2) (M + m) of the exact one (gamma_j = j u / (1 - j u), u = 2^-53; M bounds the observations:
+    the largest mean plus ``Z_MAX`` sigma under Gaussian noise, 1 under Bernoulli; m the largest mean served).
+    E(n) / G(n) grows with n, so the condition E(T)^2 < ell / T at the horizon T (no count exceeds it), decided in
+    fractions, covers every count. When it fails, the run's float sums, which the policy's indices use, can be off
+    by the radius or more: a run is not the exact algorithm's, and the claims that need the event are UNDECIDED on
+    every run (``ClaimContext.event_status``).
+    """
+    from fractions import Fraction
+
+    mu = max(abs(float(x)) for x in problem.instance.mu_high)
+    m = max(mu, _schedule_max(problem.schedule), _schedule_max(problem.frozen_schedule))
+    big = Fraction(1) if problem.noise == "bernoulli" else Fraction(m) + Z_MAX * Fraction(problem.sigma)
+    T = int(problem.horizon)
+    u = Fraction(1, 2**53)
+    j = T + 2
+    if j * u >= 1:
+        return False, f"the horizon T = {T} is beyond what a float running sum bounds (T u >= 1)"
+    error = j * u / (1 - j * u) * (big + Fraction(m))
+    faithful = error * error < Fraction(problem.ell) / T
+    radius = float(Fraction(problem.ell) / T) ** 0.5
+    return faithful, (f"the float running means can be off by up to {float(error):.3g} at count T = {T}, "
+                      f"{'below' if faithful else 'not below'} the radius G(T) = {radius:.3g} (observations up to "
+                      f"{float(big):.3g}, means up to {m:.3g})")
 
 
 def _fails(problem, record: RunRecord, table: RewardTable, k: int, m: int, upto: int) -> int | None:

@@ -137,8 +137,10 @@ def judge(claim: Claim, ctx: ClaimContext, record) -> RunVerdict:
             reason = "the confidence event of lem:ci failed on this run"
         else:
             v = Verdict.UNDECIDED
+            faithful, bound = ctx.float_faithful
             reason = ("rounding: the float check of lem:ci's event failed where the exact sums do not: the run's "
-                      "float sums (the policy's too) are off by more than the radius")
+                      "float sums (the policy's too) are off by more than the radius" if faithful else
+                      f"rounding: {bound}: the runs' float sums (the policy's too) are not the exact algorithm's")
     elif exceeded:
         v = Verdict.VIOLATED
     elif inside is not None:
@@ -248,6 +250,8 @@ def judge_lem_ci(ctx: ClaimContext, records, alpha: float = LEM_CI_ALPHA) -> Run
         v = Verdict.UNDECIDED
     elif p < alpha:
         v = Verdict.VIOLATED
+    elif not ctx.float_faithful[0]:       # a run taken as held may hide a failure the float check cannot see
+        v = Verdict.UNDECIDED
     else:
         v = Verdict.HOLDS
     what = f"failure frequency (p = {p:.3g}" + (f"; {rounding} float failure(s) not confirmed exactly: rounding)"

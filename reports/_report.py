@@ -20,7 +20,7 @@ import numpy as np
 
 from bounds import ArmClass, analyze, continuation_of, parse_config, refine_partition
 from certify import (ASSUMPTIONS, CLAIMS, DEFAULT_POLICIES, LEM_CI, check, check_assumptions, event_failure,
-                     event_failures)
+                     event_failures, float_sums_faithful)
 from reports import _continuation_view, _metamorphic_view
 from reports._figure_pool import FIGURE_MEMO, FigureWriter
 from reports._off_event import off_event_note
@@ -184,6 +184,11 @@ def _conclusions(res: dict) -> list[str]:
     rounding = _rounding_sentence(res["event"])
     if rounding:
         out.append(rounding)
+    floats = res.get("float_sums")            # absent from a results dict made before it was recorded
+    if floats is not None and not floats["faithful"]:
+        out.append(f"At these magnitudes {floats['bound']}: a run's float sums, which the policies' indices "
+                   f"use, are not the exact algorithm's, so the claims that need the confidence event are UNDECIDED "
+                   f"on every run (rounding) and lem:ci is not decided HOLDS (certify.float_sums_faithful).")
     return out
 
 
@@ -657,6 +662,7 @@ def _make_report(config, out: Path, figures: FigureWriter, *, seeds, policies, b
         "rdfe_no_phase": no_phase_runs(by, budgets, policies),
         "counts_off_event": {"policy": lead, "runs": len(tacc), "off_event": sum(off_runs)},
         "event": event,
+        "float_sums": dict(zip(("faithful", "bound"), float_sums_faithful(problem), strict=True)),
         "runs_at_full_budget": len(seeds) * len(policies),
         "certificate": {"ok": cert.ok, "claims": [jsonable(s) for s in cert.summaries],
                         "violations": [jsonable(r) for r in cert.reproducers], "baseline": baseline is not None,

@@ -44,7 +44,7 @@ def test_a_claim_judged_on_no_run_says_which_verdicts_it_had(monkeypatch):
     records = [replace(run(p, "ucb", s), event_held=False) for s in range(2)]
     # the flag read as the event's decision (these runs' observations never left the radius: certify's exact
     # check would put them back on the event, tests/certify/test_event.py)
-    monkeypatch.setattr(ClaimContext, "event_status", lambda self, r: "held" if r.event_held else "failed")
+    monkeypatch.setattr(ClaimContext, "_failed_exactly", lambda self, r: not r.event_held)
     cert = check([cfg], policies=("ucb",), seeds=range(2), records=records, confirm_violations=False)
     s = next(s for s in cert.summaries if s.key == "control-ucb")
     assert s.counts["OFF_EVENT"] == 2 and s.max_ratio is None

@@ -17,7 +17,7 @@ def _event_as_flagged(monkeypatch):
     """The records here are real runs relabelled (``event_held=False`` on a run whose observations never left the
     radius), to test the verdicts' precedence and scans: the context reads the flag as the event's decision.
     Deciding it exactly on the observations is tested in tests/certify/test_event.py."""
-    monkeypatch.setattr(ClaimContext, "event_status", lambda self, r: "held" if r.event_held else "failed")
+    monkeypatch.setattr(ClaimContext, "_failed_exactly", lambda self, r: not r.event_held)
 
 
 @pytest.fixture(scope="module")
@@ -109,7 +109,7 @@ def test_lem_ci_without_failures_does_not_import_scipy_stats():
     import sys
     code = ("import sys; from types import SimpleNamespace as run; from certify import ClaimContext, "
             "check_assumptions, judge_lem_ci; from simulate import make_problem; from bounds import load_config; "
-            "ClaimContext.event_status = lambda self, r: 'held' if r.event_held else 'failed'; "
+            "ClaimContext._failed_exactly = lambda self, r: not r.event_held; "
             "p = make_problem(load_config('set-a')); ctx = ClaimContext(p, check_assumptions(p)); "
             "held, failed = run(event_held=True, policy='tacc'), run(event_held=False, policy='tacc'); "
             "v = judge_lem_ci(ctx, [held] * 20); print(v.worst.what, 'scipy.stats' in sys.modules); "
