@@ -122,6 +122,13 @@ def render(summary: SimulateSummary, engine: str, max_arms: int = 40) -> str:
                    "N_H max", "A mean", "H in window max", "regret mean"], arm_rows)]
     out += ["", f"regret R(Lambda): mean {fmt(s.mean)} +- {fmt(s.regret_se)} (standard error); "
                 f"event held on {s.held} of {s.n} runs"]
+    from certify import float_sums_faithful          # fractions and the schedule's maxima: no simulation
+
+    faithful, bound = float_sums_faithful(problem)
+    if not faithful:
+        out.append(f"at these magnitudes {bound}: the runs' float sums, which the policy's indices use, are not the "
+                   f"exact algorithm's, and an event failure may go unseen (tacc check calls the claims that need "
+                   f"the event UNDECIDED here)")
     return "\n".join(out)
 
 

@@ -235,3 +235,7 @@ def test_a_float_failure_of_the_event_that_was_rounding_is_told_as_such():
     text = render_simulate(summary, "fast")
     assert f"held (float check failed at arm {rec.violation.arm} {rec.violation.fidelity} n={rec.violation.count}: " \
            "rounding)" in text and "event held on 1 of 1 runs" in text
+    assert "at these magnitudes the float running means can be off by up to" in text          # 1e15: not faithful
+    summary_small = SimulateSummary(make_problem(default_config()))
+    summary_small.add(run(summary_small.problem, "tacc", 0))
+    assert "at these magnitudes" not in render_simulate(summary_small, "fast")
