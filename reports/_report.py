@@ -11,6 +11,7 @@ import contextlib
 import gc
 import math
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, fields, replace
 from importlib import resources
 from operator import attrgetter
@@ -113,10 +114,10 @@ def _conclusions(res: dict) -> list[str]:
     viol = sum(c["counts"]["VIOLATED"] for c in cert["claims"])
     runs = res["runs_at_full_budget"]
     if viol == 0:
-        out.append(f"No claim of the paper was exceeded: 0 VIOLATED verdicts over {runs} runs at the full budget "
-                   f"({len(res['seeds'])} seeds x {len(res['policies'])} policies).")
+        out.append(f"No claim of the paper was VIOLATED: 0 VIOLATED verdicts over {runs} runs at the full budget "
+                   f"({len(res['seeds'])} seeds x {len(res['policies'])} policies)." + _not_judged(cert))
     else:
-        out.append(_violations_sentence(viol, cert))
+        out.append(_violations_sentence(viol, cert) + _not_judged(cert))
     failed = [k for k, a in res["assumptions"].items() if not a["held"]]
     if failed:
         judged = {c["key"] for c in cert["claims"]}
@@ -140,12 +141,12 @@ def _conclusions(res: dict) -> list[str]:
             out.append(f"Every quantitative bound judged ({', '.join(c['key'] for c in asserted)}) is reached to "
                        f"the same {_pct(tight['max_ratio'])} by the runs.")
         else:
-            # class-A and class-Cd bound N^(H) by the first round's one query, which every run makes: their ratio
-            # is 1 by construction, so they are named apart; one decimal, so 0.9988 is not shown as 100%
-            first = [c["key"] for c in cert["claims"] if c["key"] in ("class-A", "class-Cd")
-                     and c["counts"]["HOLDS"] > 0]
-            besides = (f"Besides {_and(first)} (at most the first round's one high-fidelity query, which every run "
-                       f"makes), the" if first else "The")
+            # class-A and class-Cd bound N^(H) by the first round's one query, which every run makes when the
+            # budget covers the first round (alg:start): their ratio is then 1 by construction, so they are named
+            # apart; one decimal, so 0.9988 is not shown as 100%
+            first = [c for c in cert["claims"] if c["key"] in ("class-A", "class-Cd") and c["counts"]["HOLDS"] > 0]
+            besides = (f"Besides {_and(c['key'] for c in first)} (at most the first round's one high-fidelity "
+                       f"query, {_first_query(res, first)}), the" if first else "The")
             out.append(f"{besides} tightest bound is {tight['key']} ({tight['label']}): runs reach "
                        f"{_pct(tight['max_ratio'])} of it. The loosest is {loose['key']} ({loose['label']}) at "
                        f"{_pct(loose['max_ratio'])}.")
@@ -180,7 +181,7 @@ def _conclusions(res: dict) -> list[str]:
     if cls:
         parts = ", ".join(f"{k}: {v}" for k, v in sorted(cls.items()))
         out.append(f"Arm classes over TACC's runs (arm-runs): {parts}.")
-    out.append(_event_sentence(res["event"], res["delta"]))
+    out.append(_event_sentence(res["event"], res["delta"], _lem_ci_fails(res["assumptions"])))
     rounding = _rounding_sentence(res["event"])
     if rounding:
         out.append(rounding)
@@ -190,6 +191,39 @@ def _conclusions(res: dict) -> list[str]:
                    f"use, are not the exact algorithm's, so the claims that need the confidence event are UNDECIDED "
                    f"on every run (rounding) and lem:ci is not decided HOLDS (certify.float_sums_faithful).")
     return out
+
+
+def _not_judged(cert: dict) -> str:
+    """How many verdicts the runs left unjudged: OFF_EVENT (the confidence event of lem:ci failed on the run, so a
+    claim that needs it states nothing there) and UNDECIDED, over every claim; empty when there is none. A count of
+    0 VIOLATED says nothing of those runs."""
+    counts = {v: sum(c["counts"][v] for c in cert["claims"]) for v in ("OFF_EVENT", "UNDECIDED")}
+    if not any(counts.values()):
+        return ""
+    parts = []
+    if counts["OFF_EVENT"]:
+        parts.append(f"{counts['OFF_EVENT']} OFF_EVENT (the confidence event of lem:ci failed on the run)")
+    if counts["UNDECIDED"]:
+        parts.append(f"{counts['UNDECIDED']} UNDECIDED")
+    total = sum(sum(c["counts"].values()) for c in cert["claims"])
+    return (f" {sum(counts.values())} of the {total} verdicts were not judged: {_and(parts)}; a claim states nothing "
+            f"about those runs, so they are no evidence for it either way.")
+
+
+def _first_query(res: dict, first: list) -> str:
+    """Whether the runs make the first round's one high-fidelity query that class-A and class-Cd allow: every run
+    does when the budget covers the first round (alg:start of alg:adaptive-mf-mab); otherwise some or none do."""
+    start = res["assumptions"].get("alg:start")
+    if start is None or start["held"]:
+        return "which every run makes"
+    made = "no run makes" if all(c["max_ratio"] == 0 for c in first) else "not every run makes"
+    return f"which {made} here: the budget does not cover the first round (alg:start fails: {start['detail']})"
+
+
+def _lem_ci_fails(assumptions: dict) -> list[tuple[str, str]]:
+    """The assumptions of lem:ci that fail on the instance, as (label, detail): lem:ci does not apply when any
+    does (its verdicts NOT_APPLICABLE)."""
+    return [(a["label"], a["detail"]) for k, a in assumptions.items() if k in LEM_CI.assumptions and not a["held"]]
 
 
 def _outside_theorem(cert: dict, th: dict) -> str:
@@ -249,21 +283,26 @@ def _share(value: float, bound: float) -> str:
     return f"{_pct(value / bound)} of"
 
 
-def _event_sentence(event: dict, delta: float) -> str:
-    """The event-failure sentence; "the most of any policy" only when one policy has strictly the most."""
+def _event_sentence(event: dict, delta: float, lem_ci_fails: Sequence[tuple[str, str]] = ()) -> str:
+    """The event-failure sentence; "the most of any policy" only when one policy has strictly the most. With an
+    assumption of lem:ci failing (``lem_ci_fails``, as (label, detail)) the frequency is neither consistent with
+    nor above the lemma: the lemma does not apply."""
     ev = list(event.values())
     worst = max(ev, key=lambda e: e["frequency"])
-    verdict = "consistent with" if worst["frequency"] <= delta else "above"
+    verdict = "consistent with the lemma" if worst["frequency"] <= delta else "above the lemma"
+    if lem_ci_fails:
+        many = len(lem_ci_fails) > 1
+        which = _and(f"{label} ({detail})" for label, detail in lem_ci_fails)
+        verdict = (f"lem:ci does not apply (its assumption{'s' if many else ''} {which} fail{'' if many else 's'}: "
+                   f"NOT_APPLICABLE), so this frequency is no test of it")
     tied = [e["policy"] for e in ev if e["frequency"] == worst["frequency"]]
     if len(ev) > 1 and len(tied) == len(ev):
         return (f"The confidence event of lem:ci failed equally often for every policy: {worst['failures']} of "
-                f"{worst['runs']} runs each, frequency {worst['frequency']:.3f} against delta = {delta}: {verdict} "
-                f"the lemma.")
+                f"{worst['runs']} runs each, frequency {worst['frequency']:.3f} against delta = {delta}: {verdict}.")
     most = "" if len(ev) == 1 else (" (the most of any policy)" if len(tied) == 1 else
                                     f" (tied with {_and(tied[1:])} for the most)")
     return (f"The confidence event of lem:ci failed on {worst['failures']} of {worst['runs']} runs of "
-            f"{worst['policy']}{most}, frequency {worst['frequency']:.3f} against delta = {delta}: {verdict} the "
-            f"lemma.")
+            f"{worst['policy']}{most}, frequency {worst['frequency']:.3f} against delta = {delta}: {verdict}.")
 
 
 def _rounding_sentence(event: dict) -> str | None:

@@ -301,10 +301,11 @@ def _longest_span(seeds: set) -> tuple[int, int]:
 
 
 def _spans(seeds: list, most: int = 6) -> str:
-    """Sorted seeds as A:B spans (seeds A to B-1, as ``--seeds`` reads them) and single seeds, the first ``most``.
+    """Sorted seeds as A:B spans (seeds A to B-1, as ``--seeds`` reads them: :func:`simulate.parse_seeds`), the
+    first ``most``; a single seed A is A:A+1 too (a bare A would read as the count, seeds 0 to A-1).
 
     >>> _spans([0, 1, 2, 5, 7, 8])
-    '0:3, 5, 7:9'
+    '0:3, 5:6, 7:9'
     """
     spans: list = []
     for x in seeds:
@@ -312,7 +313,7 @@ def _spans(seeds: list, most: int = 6) -> str:
             spans[-1][1] = x + 1
         else:
             spans.append([x, x + 1])
-    text = [f"{a}" if b == a + 1 else f"{a}:{b}" for a, b in spans]
+    text = [f"{a}:{b}" for a, b in spans]
     return ", ".join(text[:most]) + (f", ... ({len(text) - most} more)" if len(text) > most else "")
 
 

@@ -207,7 +207,7 @@ def _seeds(text: str) -> range:
 
 
 def _workers(args):
-    return args.workers if args.executor != "serial" else 1
+    return args.workers if args.executor != "serial" else 1     # None then: _check_workers refuses --workers
 
 
 def _accepted_findings(args) -> dict | None:
@@ -455,6 +455,15 @@ def _check_cache_folder(args) -> None:
         from reports._figure_pool import FIGURE_MEMO
         entries = (FIGURE_MEMO,)
     check_cache_folder(folder, option=option, entries=entries)
+
+
+def _check_workers(args) -> None:
+    """``--workers`` with ``--executor serial``: refused as ``--scheduler`` without dask is (the serial executor
+    makes every run in this process, so the option would be ignored in silence)."""
+    workers = getattr(args, "workers", None)
+    if workers is not None and getattr(args, "executor", None) == "serial":
+        raise TaccInputError("--workers", workers, "is used only with --executor processes or dask (the executor is "
+                                                   "serial, which makes every run in this process)")
 
 
 def _check_scheduler(args) -> None:
@@ -774,6 +783,7 @@ def _main(argv: list[str], term: SigtermAsInterrupt) -> int:
         with warnings.catch_warnings():    # restores Python's own display when the command ends (library use)
             warnings.showwarning = _one_line_warning
             _check_paths(args)
+            _check_workers(args)
             _check_scheduler(args)
             if args.command in _USES_HYPOTHESIS:
                 with tempfile.TemporaryDirectory(prefix="tacc-hypothesis-") as home:

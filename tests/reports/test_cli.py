@@ -343,7 +343,7 @@ def test_report_command_on_the_default_on_a_dask_scheduler(tmp_path, capsys):
                      cluster.scheduler_address, "--cache", str(tmp_path / "c"), "--no-progress"]) == 0
         assert worker.state.executed_count > 0
     out = capsys.readouterr().out
-    assert "report written to" in out and "No claim of the paper was exceeded" in out
+    assert "report written to" in out and "No claim of the paper was VIOLATED" in out
     assert (tmp_path / "r" / "report.md").is_file() and (tmp_path / "r" / "results.json").is_file()
     assert (tmp_path / "c" / "runs.sqlite").is_file() and not (tmp_path / "r" / "runs").exists()
 

@@ -298,6 +298,21 @@ def test_a_scheduler_address_that_does_not_parse_exits_2_naming_the_option(tmp_p
     assert line.startswith("tacc: error: --scheduler")
 
 
+@pytest.mark.parametrize("command", ["simulate", "check", "report", "reproduce"])
+def test_workers_with_the_serial_executor_exits_2_naming_the_option(tmp_path, command):
+    """``--workers 4 --executor serial`` made every run in this process and said nothing, while ``--scheduler``
+    without ``--executor dask`` is refused: --workers is refused the same way, on every command that has both
+    options (one line, exit 2, nothing written)."""
+    args = {"simulate": ["simulate", "llm-residual", "--policy", "tacc", "--seeds", "2"],
+            "check": ["check", "llm-residual", "--seeds", "2"],
+            "report": ["report", "llm-residual", "--seeds", "2", "--out", "r"],
+            "reproduce": ["reproduce", "decay", "--quick", "--out", "r"]}[command]
+    r = tacc([*args, "--executor", "serial", "--workers", "4", "--cache", "c"], tmp_path)
+    line = _one_line(r, 2, "--workers", "4", "--executor processes or dask", "serial")
+    assert line.startswith("tacc: error: --workers") and r.stdout == ""
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.parametrize("executor", ["serial", "processes"])
 @pytest.mark.parametrize("sig, status, word", [("SIGTERM", 143, "terminated"), ("SIGINT", 130, "interrupted")])
 def test_a_run_of_hours_in_this_process_stops_at_a_signal(tmp_path, executor, sig, status, word):
@@ -310,7 +325,8 @@ def test_a_run_of_hours_in_this_process_stops_at_a_signal(tmp_path, executor, si
              .replace("budget = 1000", "budget = 100000\ndelta = 1e-12"))
     (tmp_path / "hours.toml").write_text(hours)
     proc = subprocess.Popen([TACC, "simulate", str(tmp_path / "hours.toml"), "--policy", "rdfe", "--seeds", "1",
-                             "--no-progress", "--executor", executor, "--workers", "1"],
+                             "--no-progress", "--executor", executor]
+                            + (["--workers", "1"] if executor == "processes" else []),   # refused with serial
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:

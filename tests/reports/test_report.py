@@ -555,3 +555,46 @@ def test_rdfe_without_a_completed_phase_is_not_ranked_without_a_note(report, tmp
     default = (report.out_dir / "report.md").read_text().split("## Regret against budget")[1]
     assert [("(no phase: 6 of 6 runs)" in line) for line in default.splitlines()
             if line.startswith(("1000 ", "4000 "))] == [True, False]
+
+
+def _stranger(name: str, mu_high: list, budget: float, rho) -> dict:
+    return {"name": name, "instance": {"mu_high": mu_high, "seed": 0, "noise": {"model": "gaussian", "sigma": 1.0},
+                                       "low": {"model": "power_decay", "zeta": 0.2, "r": 0.5, "signs": "random"}},
+            "costs": {"low": 1.0, "high": 10.0},
+            "params": {"budget": budget, "delta": 0.05, "rho": rho, "gamma": 0.1, "eta": 1e-4, "s0": 10}}
+
+
+def test_no_violation_says_how_many_verdicts_were_not_judged_and_lem_ci_not_applying(report, tmp_path):
+    """rho = 0.05, below lem:ci's smallest valid rho: every run is off the event. The first conclusion said "No
+    claim of the paper was exceeded: 0 VIOLATED verdicts" three lines above TACC's mean regret at 289% of the bound,
+    and the last called a 100% event failure frequency "above the lemma", which does not apply at this rho (its
+    assumption lem:ci:rho fails, NOT_APPLICABLE). Now: not VIOLATED, with the count of verdicts not judged; and
+    lem:ci does not apply."""
+    res = make_report(parse_config(_stranger("offev", [0.9, 0.9, 0.5], 2000.0, 0.05)), seeds=range(3),
+                      out_dir=tmp_path, budgets=[2000.0], executor="serial").results
+    off = sum(c["counts"]["OFF_EVENT"] for c in res["certificate"]["claims"])
+    total = sum(sum(c["counts"].values()) for c in res["certificate"]["claims"])
+    first, last = res["conclusions"][0], res["conclusions"][-1]
+    assert first.startswith("No claim of the paper was VIOLATED: 0 VIOLATED verdicts over 15 runs") and off > 0
+    assert f" {off} of the {total} verdicts were not judged: {off} OFF_EVENT (the confidence event" in first
+    assert "exceeded" not in first
+    assert last.startswith("The confidence event of lem:ci failed equally often for every policy: 3 of 3 runs each")
+    assert "lem:ci does not apply (its assumption lem:ci:rho (rho = 0.05, smallest valid 2.112) fails" in last
+    assert "above the lemma" not in last and "consistent with" not in last
+    # every run on the event, every assumption of lem:ci held: as before, nothing added
+    first, last = report.results["conclusions"][0], report.results["conclusions"][-1]
+    assert first.startswith("No claim of the paper was VIOLATED") and "not judged" not in first
+    assert last.endswith("consistent with the lemma.")
+
+
+def test_the_first_query_is_said_made_by_every_run_only_when_the_budget_covers_it(report, tmp_path):
+    """Budget 15 below the first round's 22 (alg:start fails): no run makes a high-fidelity query, yet the
+    conclusion said class-A allows "the first round's one high-fidelity query, which every run makes"."""
+    res = make_report(parse_config(_stranger("nostart", [0.9, 0.1], 15.0, "min")), seeds=range(3),
+                      out_dir=tmp_path, budgets=[15.0], executor="serial").results
+    (text,) = [c for c in res["conclusions"] if c.startswith("Besides class-A")]
+    assert "which every run makes" not in text
+    assert ("(at most the first round's one high-fidelity query, which no run makes here: the budget does not cover "
+            "the first round (alg:start fails: first round costs 22, budget 15))") in text
+    (text,) = [c for c in report.results["conclusions"] if c.startswith("Besides")]
+    assert "high-fidelity query, which every run makes)" in text

@@ -325,7 +325,8 @@ def test_a_missing_run_is_refused_not_reported_over_fewer_seeds(swept, tmp_path,
         db.execute("DELETE FROM runs WHERE key = ?", (_key_of(runs, policy, seed, budget),))
     assert main(["report", "--from", str(runs), "--out", str(tmp_path / "x")]) == 2
     err = capsys.readouterr().err
-    assert f"{policy} at budget {budget:g} of classes: seed(s) {seed} not saved" in err and "in silence" in err
+    assert f"{policy} at budget {budget:g} of classes: seed(s) {seed}:{seed + 1} not saved" in err
+    assert "in silence" in err
     assert not (tmp_path / "x").exists()
     rest = (1, SEEDS) if seed == 0 else (0, SEEDS - 1)
     assert f"report on the {SEEDS - 1} seed(s) saved for every budget and policy with --seeds {rest[0]}:{rest[1]}" \
@@ -370,7 +371,7 @@ def test_tacc_runs_names_a_damaged_run_and_its_tables_are_refused_as_incomplete(
     assert f"dnc, seed 0, budget {full:g} of classes (its checksum does not match its content)" in out
     assert main(["report", "--from", str(tmp_path / "tables"), "--out", str(tmp_path / "x")]) == 2
     err = capsys.readouterr().err
-    assert f"dnc at budget {full:g} of classes: seed(s) 0 not saved" in err and "export them again" in err
+    assert f"dnc at budget {full:g} of classes: seed(s) 0:1 not saved" in err and "export them again" in err
     table = tmp_path / "tables" / "runs.csv"
     lines = table.read_text().splitlines()
     cells = lines[1].split(",")
@@ -450,7 +451,7 @@ def test_the_command_a_missing_run_prints_makes_exactly_that_run(other_swept, tm
     _delete(runs, _key_of(runs, "tacc", 1, budget))
     assert main(["report", "--from", str(runs), "--out", str(tmp_path / "x")]) == 2
     err = capsys.readouterr().err
-    assert f"tacc at budget {budget:g} of other: seed(s) 1 not saved" in err
+    assert f"tacc at budget {budget:g} of other: seed(s) 1:2 not saved" in err
     command = err.split("To report on all 2: `", 1)[1].split("`", 1)[0]
     tables = runs.with_name("runs-tables")
     assert command == (f"tacc runs {shlex.quote(str(runs))} --to csv --out {shlex.quote(str(tables))} && tacc report "
@@ -476,7 +477,7 @@ def test_a_missing_run_with_config_given_prints_that_config(other_swept, tmp_pat
     _delete(runs, _key_of(runs, "ucb", 0, full))
     assert main(["report", str(toml), "--from", str(runs), "--out", str(tmp_path / "x")]) == 2
     err = capsys.readouterr().err
-    assert f"ucb at budget {full:g} of other: seed(s) 0 not saved" in err
+    assert f"ucb at budget {full:g} of other: seed(s) 0:1 not saved" in err
     assert f"`tacc report {toml} --seeds 0:2 --out {runs.parent}` makes them again" in err
     assert "CONFIG" not in err
 
@@ -529,7 +530,7 @@ def test_tacc_runs_says_which_seeds_are_missing(swept, tmp_path, no_runs, capsys
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].split()[-2:] == ["missing", "seeds"]
     rows = {(line.split()[1], line.split()[2]): line.split() for line in lines[2:] if line.startswith("classes")}
-    assert rows["1000", "tacc"][3] == str(SEEDS - 1) and rows["1000", "tacc"][-1] == "1"
+    assert rows["1000", "tacc"][3] == str(SEEDS - 1) and rows["1000", "tacc"][-1] == "1:2"   # not "1": seeds 0..0
     assert rows["4000", "ucb"][3] == str(SEEDS - 2) and rows["4000", "ucb"][-1] == "0:2"
     assert all(r[-1] == "-" for k, r in rows.items() if k not in {("1000", "tacc"), ("4000", "ucb")})
     assert len(rows) == 25 and any(line.startswith("missing seeds: saved for another budget") for line in lines)
