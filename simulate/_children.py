@@ -33,13 +33,14 @@ def starting_children():
     # started its workers was left unclosed, its nannies logging as the process exited), and raised again at the end
     held: list = []
     handler = signal.getsignal(signal.SIGINT)
-    if handler is not None:
+    hold = callable(handler)       # a Python handler (not SIG_IGN or SIG_DFL, nor one set in C)
+    if hold:
         signal.signal(signal.SIGINT, lambda signum, frame: held.append(signum))
     previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
     finally:
-        if handler is not None:
+        if hold:
             signal.signal(signal.SIGINT, handler)
         if held:
             signal.raise_signal(signal.SIGINT)     # pending while blocked: the handler runs when the block ends
