@@ -11,7 +11,7 @@ shares an object where another copies it), which only costs a redraw.
 An entry is ``KEY.json`` (its key and the sha256 of each file) beside ``KEY.png`` and ``KEY.pdf``, written files
 first and the json last, so an entry without its json is not used. An entry whose json names another key or whose
 file does not match its checksum is not used: the figure is redrawn (and the entry rewritten) with a
-``FigureMemoWarning``.
+``FigureMemoWarning``. The memo's folder and files are group-readable whatever the umask, as the run cache's.
 """
 
 from __future__ import annotations
@@ -111,13 +111,16 @@ class FigureMemo:
 
     def store(self, key: str, out_dir, name: str) -> None:
         """Keep the files ``out_dir/name``.ext just drawn as the entry of ``key``."""
+        from simulate import add_group_read
         self.root.mkdir(parents=True, exist_ok=True)
+        add_group_read(self.root, directory=True)     # readable by the group, as the run cache it is in
         sums = {}
         for ext in self.formats:
             data = (Path(out_dir) / f"{name}.{ext}").read_bytes()
-            _write_whole(self.root / f"{key}.{ext}", data)
+            _write_whole(self.root / f"{key}.{ext}", data, group_read=True)
             sums[ext] = _sha256(data)
-        _write_whole(self.root / f"{key}.json", json.dumps({"key": key, "sha256": sums}, indent=1).encode())
+        _write_whole(self.root / f"{key}.json", json.dumps({"key": key, "sha256": sums}, indent=1).encode(),
+                     group_read=True)
 
     def _read(self, key: str, path: Path, what: str) -> bytes | None:
         """The bytes of the memo file ``path``; None (with a warning) when it is a link or cannot be read."""
@@ -135,8 +138,12 @@ class FigureMemo:
                       stacklevel=3)
 
 
-def _write_whole(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file beside it renamed over it (whole or not at all)."""
+def _write_whole(path: Path, data: bytes, *, group_read: bool = False) -> None:
+    """Write ``data`` to ``path`` through a temporary file beside it renamed over it (whole or not at all);
+    ``group_read``: the file is readable by the group whatever the umask (a memo file)."""
     partial = path.with_name(f".{path.name}.partial")
     partial.write_bytes(data)
+    if group_read:
+        from simulate import add_group_read
+        add_group_read(partial)
     os.replace(partial, path)

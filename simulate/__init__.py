@@ -14,6 +14,7 @@ cache folder or saved tables).
 
 from simulate._asktell import Recommendation, Thresholds, recommend, thresholds
 from simulate._cache import CACHE_ENTRIES, RunCache, check_cache_folder, run_key
+from simulate._group_read import add_group_read
 from simulate._children import starting_children
 from simulate._certificate import TabulatedBound, bound_from_certificate, check_mismatch_bound
 from simulate._engine import ENGINES, run
@@ -50,4 +51,5 @@ __all__ = [
     "problem_from_model", "ARM_COLUMNS", "RUN_COLUMNS", "FORMATS", "RunFrames", "config_id", "frame_records",
     "load_frames", "load_runs", "describe_damaged", "DAMAGED_COLUMNS", "INDEX_COLUMNS",
     "records_frame", "save_frames", "code_fingerprint", "fingerprint_of", "starting_children",
+    "add_group_read",
 ]

@@ -27,7 +27,6 @@ import json
 import operator
 import os
 import sqlite3
-import stat
 import struct
 import time
 import warnings
@@ -39,6 +38,7 @@ import numpy as np
 
 from bounds import TaccInputError
 from simulate._fingerprint import code_fingerprint
+from simulate._group_read import add_group_read
 from simulate._rdfe import RdfePhase
 from simulate._record import RECORD_FIELDS, RunRecord, Violation, built
 
@@ -360,10 +360,10 @@ class RunCache:
             return self._db
         check_cache_folder(self.root)                # again: a link made since the cache was opened
         self.root.mkdir(parents=True, exist_ok=True)
-        _add_group_read(self.root, directory=True)
+        add_group_read(self.root, directory=True)
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o664)
         try:
-            _add_group_read(fd)
+            add_group_read(fd)
         finally:
             os.close(fd)
         uri = f"{self.path.resolve().as_uri()}?nofollow=1"
@@ -486,18 +486,4 @@ class RunCache:
             return 0
         db = self._connect()
         return db.execute("SELECT count(*) FROM runs").fetchone()[0] if self._has_table else 0
-
-
-def _add_group_read(target, *, directory: bool = False) -> None:
-    """Add group read (and search, for a folder) permission to a path or an open file we own."""
-    bits = stat.S_IRGRP | (stat.S_IXGRP if directory else 0)
-    try:
-        mode = os.stat(target).st_mode
-        if mode & bits != bits:
-            if isinstance(target, int):
-                os.fchmod(target, stat.S_IMODE(mode) | bits)
-            else:
-                os.chmod(target, stat.S_IMODE(mode) | bits)
-    except PermissionError:   # a folder someone else owns (a shared cache): their permissions stand
-        pass
 

@@ -23,6 +23,7 @@ from typing import Any
 
 from bounds import Config, TaccInputError, dump_config, parse_config
 from simulate._cache import CacheMismatchWarning, RunCache, check_cache_folder, run_key_prefix
+from simulate._group_read import add_group_read
 from simulate._problem import config_json, config_key
 from simulate._record import RunRecord
 
@@ -286,7 +287,8 @@ def save_configs(root, configs) -> None:
     ``bounds.config_to_dict``, made with the configuration's key), so the runs of a cache folder can be tabulated
     with their configuration (:func:`load_runs`). A kept file that does not parse, or whose content is not the
     configuration its name says, is written again, with a
-    ``simulate._cache.CacheMismatchWarning`` naming it."""
+    ``simulate._cache.CacheMismatchWarning`` naming it. The folder and its files are group-readable whatever the
+    umask, as the cache's ``runs.sqlite`` (``simulate._group_read``)."""
     folder = Path(root) / "configs"
     for cid, config in {config_id(c): c for c in configs}.items():
         path = folder / f"{cid}.json"
@@ -297,6 +299,7 @@ def save_configs(root, configs) -> None:
             except OSError:
                 same = False
             if same:
+                add_group_read(path)          # kept by an earlier version under a umask of 077
                 continue
             problem = _read_saved(path)[1]
             if problem is None:          # the same configuration under another name, or another JSON layout
@@ -304,8 +307,10 @@ def save_configs(root, configs) -> None:
             warnings.warn(f"run cache {folder}: the saved configuration {path.name} is written again, {problem}",
                           CacheMismatchWarning, stacklevel=2)
         folder.mkdir(parents=True, exist_ok=True)
+        add_group_read(folder, directory=True)    # readable by the group, as the cache's runs.sqlite
         tmp = path.with_suffix(f".tmp-{os.getpid()}")
         tmp.write_text(text)
+        add_group_read(tmp)
         os.replace(tmp, path)
 
 

@@ -16,8 +16,10 @@ workers to import the toolkit, and a long one (``tacc reproduce``) uses every co
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
+import logging
 import math
 import os
 import signal
@@ -590,9 +592,16 @@ class _Pool:
                 self.client = connect(self.scheduler)
                 return
             import distributed
-            self.cluster = distributed.LocalCluster(n_workers=self.n_workers, threads_per_worker=1, processes=True,
-                                                    dashboard_address=None)
-            self.client = distributed.Client(self.cluster)
+            # the cluster's event-loop thread, made now, inherits SIGINT blocked, and so does every worker process
+            # it spawns (now or on a restart): a terminal's Ctrl-C reaches the process group, and a worker that
+            # took it printed KeyboardInterrupt tracebacks; this process takes it and closes the cluster
+            with starting_children():
+                # no dashboard; the scheduler's HTTP server (health, metrics) on a free port: on its default 8787
+                # a second cluster on the machine printed "warning: Port 8787 is already in use"
+                self.cluster = distributed.LocalCluster(n_workers=self.n_workers, threads_per_worker=1,
+                                                        processes=True, dashboard_address=None,
+                                                        scheduler_kwargs={"dashboard_address": ":0"})
+                self.client = distributed.Client(self.cluster)
 
     def submit(self, fn, *args):
         self.start()
@@ -610,6 +619,9 @@ class _Pool:
         """Shut the pool down; with ``abort`` (an interrupt, an error) local workers are killed, not waited for:
         a worker that had not yet taken Ctrl-C (still starting, SIGINT ignored) would finish its batch first."""
         if self.client is not None:
+            if abort and self.cluster is not None:
+                self._close_cluster_at_once()
+                return
             self.client.close()
             if self.cluster is not None:
                 self.cluster.close()
@@ -617,6 +629,29 @@ class _Pool:
             if abort:
                 self._kill_workers()
             self.pool.shutdown(wait=True, cancel_futures=True)
+
+    def _close_cluster_at_once(self) -> None:
+        """Close the local Dask cluster on an interrupt or an error, quietly: its worker processes (Ctrl-C blocked,
+        :meth:`start`) are killed, not asked to stop (a worker in a batch was killed by its nanny 4 s later, and
+        the workers and nannies logged warnings and tracebacks of the cancelled tasks and closed connections);
+        each nanny is told first not to restart its worker, and distributed's log says nothing meanwhile."""
+        # logging disabled, not distributed's handlers set quiet: closing the cluster sets their levels back (an
+        # INFO "Batched Comm Closed" and its traceback came through)
+        quiet = logging.root.manager.disable
+        logging.disable(logging.CRITICAL)
+        try:
+            nannies = list(self.cluster.workers.values())
+            for nanny in nannies:
+                nanny.close_gracefully(reason="tacc-interrupted")
+            for nanny in nannies:
+                pid = getattr(nanny, "pid", None)
+                if pid:
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(pid, signal.SIGKILL)
+            self.client.close()
+            self.cluster.close()
+        finally:
+            logging.disable(quiet)
 
     def _kill_workers(self) -> None:
         if self.pool is None:

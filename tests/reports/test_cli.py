@@ -430,6 +430,37 @@ def test_ctrl_c_at_any_moment_ends_with_one_line(tmp_path, delay):
     assert not list(tmp_path.rglob("*.partial"))
 
 
+@pytest.mark.parametrize("delay", [0.6, 1.2, 2.0, 4.0])
+def test_ctrl_c_with_the_dask_executor_ends_with_one_line(tmp_path, delay):
+    # `--executor dask` interrupted printed 69 lines: distributed's warnings, the tracebacks of "Process Dask
+    # Worker process (from Nanny)" (the workers took the Ctrl-C, sent to the whole process group) and a nanny's
+    # error; interrupted while the cluster started, the nannies logged "Restarting worker" after the line
+    import os
+    import signal
+    import time
+    pytest.importorskip("distributed")
+    proc = subprocess.Popen([sys.executable, "-c", "import sys; from reports._entry import main; sys.exit(main())",
+                             "simulate", "set-a", "--policy", "tacc", "--seeds", "0:400", "--executor", "dask",
+                             "--workers", "2", "--cache", str(tmp_path / "c")],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            # Ctrl-C as a terminal gives it (a test runner in the background ignores SIGINT)
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(delay)
+    os.killpg(proc.pid, signal.SIGINT)
+    err = proc.communicate(timeout=60)[1]
+    assert proc.returncode == 130, err
+    assert err.splitlines() == ["tacc simulate: interrupted"], err
+    deadline = time.monotonic() + 10                     # and no worker or nanny is left
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(proc.pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.1)
+    else:
+        raise AssertionError("a process of the command's group outlived it")
+
+
 @pytest.mark.parametrize("delay, group", [(1.0, False), (3.0, True)])
 def test_sigterm_is_taken_as_ctrl_c_with_one_line(tmp_path, delay, group):
     # `timeout 20 tacc report` (SIGTERM to the process and its group): no line was printed, the exit status was

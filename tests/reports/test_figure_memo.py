@@ -4,6 +4,7 @@ warning, never used; no helper process is started when every figure is kept."""
 
 import json
 import multiprocessing
+import os
 
 import pytest
 
@@ -116,3 +117,16 @@ def test_no_helper_process_when_every_figure_is_kept(tmp_path):
         assert w._pool is None and not [p for p in multiprocessing.active_children() if p not in before]
         assert w.files() == {"curves": ["curves.png", "curves.pdf"]}
     assert (tmp_path / "b" / "curves.png").read_bytes() == (tmp_path / "a" / "curves.png").read_bytes()
+
+
+def test_the_memo_is_readable_by_the_group(tmp_path):
+    """A shared cache on a cluster: the memo (a folder inside the run cache's) is group-readable as its runs are,
+    whatever the umask (under 077 it was drwx------ with -rw------- files)."""
+    old = os.umask(0o077)
+    try:
+        _draw(tmp_path / "a", tmp_path / "memo")
+    finally:
+        os.umask(old)
+    assert os.stat(tmp_path / "memo").st_mode & 0o050 == 0o050
+    kept = list((tmp_path / "memo").iterdir())
+    assert len(kept) == 3 and all(os.stat(p).st_mode & 0o040 for p in kept)

@@ -327,6 +327,10 @@ def test_cache_files_are_readable_by_the_group(tasks, tmp_path):
         os.umask(old)
     assert os.stat(tmp_path / "c").st_mode & 0o050 == 0o050
     assert os.stat(tmp_path / "c" / "runs.sqlite").st_mode & 0o040
+    # the configurations kept beside the runs too (they were drwx------ and -rw------- under a umask of 077)
+    assert os.stat(tmp_path / "c" / "configs").st_mode & 0o050 == 0o050
+    kept = list((tmp_path / "c" / "configs").iterdir())
+    assert kept and all(os.stat(p).st_mode & 0o040 for p in kept)
 
 
 @pytest.mark.parametrize("executor,start_pool", [("serial", "auto"), ("processes", "auto"),
