@@ -24,8 +24,10 @@ every run (docs/design.md section 7).
 
 from __future__ import annotations
 
-from bounds import dyadic_ints
-from simulate import FIDELITY_NAMES, LOW, POLICIES, RewardTable, RunRecord, Violation, policy_class
+import numpy as np
+
+from bounds import dyadic_ints, frozen_of
+from simulate import FIDELITY_NAMES, LOW, POLICIES, RewardTable, RunRecord, Violation, mean_schedule, policy_class
 
 __all__ = ["event_failure", "event_failures", "float_sums_faithful"]
 
@@ -37,7 +39,7 @@ Z_MAX = 14
 def _schedule_max(sched) -> float:
     """The largest |mean_low(k, n)| a schedule serves, over every arm and count: its tabulated prefix, then its tail
     c_k + a_k (n + n0)^(-r), whose power lies in [0, 1]; at most 1 when the schedule clips."""
-    prefix = [abs(float(sched.prefix[k, j])) for k in range(sched.prefix.shape[0]) for j in range(sched.prefix_len[k])]
+    prefix = [float(np.abs(sched.prefix[k, :n]).max()) for k, n in enumerate(sched.prefix_len) if n > 0]
     tail = [abs(float(c)) + abs(float(a)) for c, a in zip(sched.c, sched.a, strict=True)]
     top = max(prefix + tail, default=0.0)
     return min(top, 1.0) if sched.clip else top
@@ -58,8 +60,10 @@ def float_sums_faithful(problem) -> tuple[bool, str]:
     """
     from fractions import Fraction
 
+    low = problem.instance.low      # the schedules' means without their power tables (made by compiled code)
     mu = max(abs(float(x)) for x in problem.instance.mu_high)
-    m = max(mu, _schedule_max(problem.schedule), _schedule_max(problem.frozen_schedule))
+    m = max(mu, _schedule_max(mean_schedule(low, problem.horizon)),
+            _schedule_max(mean_schedule(frozen_of(low), problem.horizon)))
     big = Fraction(1) if problem.noise == "bernoulli" else Fraction(m) + Z_MAX * Fraction(problem.sigma)
     T = int(problem.horizon)
     u = Fraction(1, 2**53)

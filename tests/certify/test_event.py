@@ -127,3 +127,16 @@ def test_the_float_bound_flips_with_the_magnitude(shift, faithful):
     below the radius (4.4e-3 against 0.039), means of 1e15 far above (4.4e3)."""
     from certify import float_sums_faithful
     assert float_sums_faithful(make_problem(_config(shift)))[0] is faithful
+
+
+def test_the_float_bound_compiles_nothing():
+    """float_sums_faithful reads the schedules' means, not the engines' power tables (made by compiled code): a
+    report on a full cache imports no numba (it imported it for this bound, 0.5 s of a 1.2 s report)."""
+    import subprocess
+    import sys
+    code = ("import sys; from certify import float_sums_faithful; from simulate import make_problem; "
+            "from reports._report import default_config; from bounds import load_config; "
+            "print(float_sums_faithful(make_problem(default_config()))[0], "
+            "float_sums_faithful(make_problem(load_config('llm-residual')))[0], 'numba' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["True", "True", "False"]
