@@ -21,7 +21,7 @@ import numpy as np
 
 from bounds import ArmClass, analyze, continuation_of, parse_config, refine_partition
 from certify import (ASSUMPTIONS, CLAIMS, DEFAULT_POLICIES, LEM_CI, check, check_assumptions, event_failure,
-                     event_failures, float_sums_faithful)
+                     float_sums_faithful)
 from reports import _continuation_view, _metamorphic_view
 from reports._figure_pool import FIGURE_MEMO, FigureWriter
 from reports._off_event import off_event_note
@@ -618,8 +618,11 @@ def _make_report(config, out: Path, figures: FigureWriter, *, seeds, policies, b
     sub = [k for k in range(inst.n_arms) if k != inst.best_arm]
     nl = np.array([[r.n_low[k] for k in sub] for r in tacc])
     nh = np.array([[r.n_high[k] for k in sub] for r in tacc])
-    # off the event of lem:ci, decided exactly (a float failure on large means can be rounding: certify._event)
-    off_runs = [not r.event_held and event_failure(problem, r) is not None for r in tacc]
+    # off the event of lem:ci, decided exactly (a float failure on large means can be rounding: certify._event),
+    # once per run at the full budget: the count figures and the event table read it
+    off_event = {q: [not r.event_held and event_failure(problem, r) is not None for r in by[full, q]]
+                 for q in policies}
+    off_runs = off_event[lead]
     off = np.array([[int(x)] * len(sub) for x in off_runs]).reshape(len(tacc), len(sub))
     labels = [f"{k} ({a.classes[k].value})" for k in sub]
     low_bound = a.low_count_bound
@@ -664,10 +667,11 @@ def _make_report(config, out: Path, figures: FigureWriter, *, seeds, policies, b
             if c is not ArmClass.OPTIMAL:
                 classes_after[c.value] = classes_after.get(c.value, 0) + 1
     event = {}
-    for p in policies:              # failures decided exactly (certify.event_failures): a float one may be rounding
-        failed, rounding = event_failures(problem, by[full, p])
+    for p in policies:              # failures decided exactly (off_event): a float one may be rounding
+        failed = sum(off_event[p])
         event[p] = {"policy": p, "runs": len(by[full, p]), "failures": failed,
-                    "frequency": failed / len(by[full, p]), "rounding": rounding}
+                    "frequency": failed / len(by[full, p]),
+                    "rounding": sum(not r.event_held for r in by[full, p]) - failed}
     tacc_mean = regret[full, lead].mean
     # the relations need fresh paired runs: a report rebuilt from saved runs (``runs``) makes none
     steps.set_postfix_str("metamorphic relations")
