@@ -4,11 +4,10 @@ command (``tacc COMMAND: interrupted``, exit 130, or ``terminated``, 143), never
 
 from __future__ import annotations
 
-import signal
 import sys
 
 from reports._interrupted import stopped
-from reports._signals import Terminated, ignore_to_the_exit, install, raise_terminated
+from reports._signals import SignalsTaken, Terminated, drop_printed_interrupts, ignore_to_the_exit
 
 
 #: the subcommands of ``tacc`` (``reports.cli`` declares each with its help and arguments; a test keeps the two
@@ -25,16 +24,24 @@ def stopped_name(argv: list[str]) -> str:
 
 def main() -> int:
     """Import ``reports.cli`` and run it; returns its exit status, or 130 (Ctrl-C) or 143 (SIGTERM) with one line
-    when a signal came before the end was decided. SIGTERM raises :class:`~reports._signals.Terminated` from the
-    first line on (``reports.cli.main`` installs its own handler for the work and puts this one back); once the
-    status is known both signals are ignored to the exit (:func:`~reports._signals.ignore_to_the_exit`)."""
+    when a signal came before the end was decided. From the first line SIGTERM raises
+    :class:`~reports._signals.Terminated`, both signals are recorded (:class:`~reports._signals.SignalsTaken`; a
+    signal whose exception C code dropped still ends the command interrupted) and such a dropped exception is not
+    printed (:func:`~reports._signals.drop_printed_interrupts`); ``reports.cli.main`` installs its own handlers
+    for the work and puts these back; once the status is known both signals are ignored to the exit
+    (:func:`~reports._signals.ignore_to_the_exit`)."""
     argv = sys.argv[1:]
+    taken = SignalsTaken()
     try:
         try:
-            install(signal.SIGTERM, raise_terminated)
+            drop_printed_interrupts()
+            taken.take()
             from reports.cli import main as cli_main
-            return cli_main(argv)
+            status = cli_main(argv)
         finally:
             ignore_to_the_exit()
     except KeyboardInterrupt as exc:
         return stopped(stopped_name(argv), isinstance(exc, Terminated), exc)
+    if taken.lost(status):
+        return stopped(stopped_name(argv), taken.terminated)
+    return status

@@ -20,7 +20,7 @@ from pathlib import Path
 from bounds import PRESETS, TaccInputError
 from reports._entry import stopped_name
 from reports._interrupted import stopped
-from reports._signals import SigtermAsInterrupt, Terminated
+from reports._signals import SignalsTaken, Terminated
 
 __all__ = ["EXIT_OK", "EXIT_FINDING", "EXIT_INPUT", "EXIT_INTERNAL", "build_parser", "main"]
 
@@ -758,27 +758,31 @@ def _one_line_warning(message, category, filename, lineno, file=None, line=None)
 def main(argv: list[str] | None = None) -> int:
     """Run the command line; returns the exit status (usage errors, ``--help`` and ``--version`` included).
 
-    SIGTERM (``timeout``, a batch system's kill) is taken as Ctrl-C is (:class:`~reports._signals.SigtermAsInterrupt`):
+    SIGTERM (``timeout``, a batch system's kill) is taken as Ctrl-C is (:class:`~reports._signals.SignalsTaken`):
     children ended, what finished kept, one line ``tacc COMMAND: terminated``, exit 143 (128 + SIGTERM). Its handler
     is installed and put back inside the ``try`` that takes an interrupt: a Ctrl-C there (``signal.signal`` runs the
     handler of a signal just received) printed a traceback."""
     argv = sys.argv[1:] if argv is None else list(argv)
-    term = SigtermAsInterrupt()
+    term = SignalsTaken()
     try:
         with term:
-            return _main(argv, term)
+            status = _main(argv, term)
     except KeyboardInterrupt as exc:        # as the handler is installed or put back, or after the command's end
         _end_children()
-        return stopped(stopped_name(argv), term.received or isinstance(exc, Terminated), exc)
+        return stopped(stopped_name(argv), term.terminated or isinstance(exc, Terminated), exc)
+    if term.lost(status):                   # its exception dropped on the way by C code: late, not lost
+        _end_children()
+        return stopped(stopped_name(argv), term.terminated)
+    return status
 
 
-def _main(argv: list[str], term: SigtermAsInterrupt) -> int:
+def _main(argv: list[str], term: SignalsTaken) -> int:
     try:
         args = build_parser().parse_args(_glue_signed_values(argv))
     except SystemExit as exc:  # argparse has printed its one line (or the help)
         return exc.code if isinstance(exc.code, int) else EXIT_INPUT
     except KeyboardInterrupt as exc:  # while a subcommand's arguments import what they list: named if argv names it
-        return stopped(stopped_name(argv), term.received, exc)
+        return stopped(stopped_name(argv), term.terminated, exc)
     try:
         with warnings.catch_warnings():    # restores Python's own display when the command ends (library use)
             warnings.showwarning = _one_line_warning
@@ -801,11 +805,13 @@ def _main(argv: list[str], term: SigtermAsInterrupt) -> int:
         return EXIT_OK
     except KeyboardInterrupt as exc:
         _end_children()
-        return stopped(f"tacc {args.command}", term.received, exc)
+        return stopped(f"tacc {args.command}", term.terminated, exc)
     except Exception as exc:  # noqa: BLE001 -- the one place an unexpected error becomes exit 3
         _end_children()
-        if term.received:            # a worker killed by the same SIGTERM broke the pool before it reached us
-            return stopped(f"tacc {args.command}", True)
+        # a worker killed by the same SIGTERM broke the pool before it reached us; or the signal's exception was
+        # dropped by C code that raised another (numpy's import_array: an ImportError)
+        if term.terminated or term.interrupted:
+            return stopped(f"tacc {args.command}", term.terminated)
         if args.debug:
             traceback.print_exc()
         print(_internal_error(exc, args.command), file=sys.stderr)

@@ -9,8 +9,10 @@ configuration, so a run's key is a cheap combination (a digest of everything but
 Each stored record carries its own key and the sha256 of its bytes (a compact binary form, :func:`encode_record`,
 numbers exact): a record whose checksum or key does not match (a tampered or damaged row) is reported with a
 warning and treated as missing, so it is recomputed, never used. Rows are gathered in memory and written in one
-transaction at least every ``save_every`` seconds (and when the cache is flushed or closed), so a kill, even
-``kill -9``, loses at most that much finished work and never leaves a partial record.
+transaction once the oldest of them is ``save_every`` seconds old (and when the cache is flushed or closed); a
+caller that waits (the runner, for its workers) asks :meth:`RunCache.seconds_to_commit` how long it may wait before
+:meth:`RunCache.commit_due` must run, so a kill, even ``kill -9``, loses at most that much finished work however
+long the next result takes, and never leaves a partial record.
 The cache lives in one file, ``runs.sqlite``, in its folder: it refuses a symbolic link at anything it would write
 through there (:func:`check_cache_folder`: the file, SQLite's journal and write-ahead log, ``configs/``), before it
 writes anything (it never follows a link out of its folder), and it makes the folder and the file readable by the
@@ -342,15 +344,17 @@ class RunCache:
     Args:
         root: the cache folder (created, group-readable, when the first run is saved); refused at once, before
             anything is written, when :func:`check_cache_folder` refuses it.
-        save_every: seconds between commits; a kill loses at most the runs finished since the last one.
+        save_every: the longest a stored record waits in memory for its commit, in seconds, provided the caller
+            calls :meth:`commit_due` when :meth:`seconds_to_commit` says (the runner does while it waits for its
+            workers); a kill loses at most the runs stored in the last ``save_every`` seconds.
     """
 
-    def __init__(self, root: str | os.PathLike, *, save_every: float = 1.0):
+    def __init__(self, root: str | os.PathLike, *, save_every: float = 0.5):
         self.root = check_cache_folder(root)
         self.save_every = float(save_every)
         self.path = self.root / DB_NAME
         self._db: sqlite3.Connection | None = None
-        self._last_commit = time.monotonic()
+        self._oldest: float | None = None   # when the oldest record not committed yet was stored (monotonic)
         self._pending: dict = {}     # key -> (checksum, bytes, record): stored at the next commit
         self._has_table = False
 
@@ -432,10 +436,24 @@ class RunCache:
         return out
 
     def put(self, key: str, record: RunRecord) -> None:
-        """Store ``record`` under ``key`` (committed within ``save_every`` seconds, or at ``flush``)."""
+        """Store ``record`` under ``key`` (committed by the first ``put`` or :meth:`commit_due` once the oldest record
+        not committed is ``save_every`` seconds old, or at :meth:`flush`)."""
         data = encode_record(key, record)
         self._pending[key] = (_checksum(data), data, record)
-        if time.monotonic() - self._last_commit >= self.save_every:
+        if self._oldest is None:
+            self._oldest = time.monotonic()
+        self.commit_due()
+
+    def seconds_to_commit(self) -> float | None:
+        """How long from now the records stored and not committed may wait (0 if they are due), or None if there
+        are none: a caller about to wait that long or longer (for a worker's result) calls :meth:`commit_due` then."""
+        if self._oldest is None:
+            return None
+        return max(0.0, self._oldest + self.save_every - time.monotonic())
+
+    def commit_due(self) -> None:
+        """Commit the stored records if the oldest of them is ``save_every`` seconds old."""
+        if self._oldest is not None and time.monotonic() - self._oldest >= self.save_every:
             self.flush()
 
     def flush(self) -> None:
@@ -450,7 +468,7 @@ class RunCache:
                            [(k, c, d) for k, (c, d, _) in self._pending.items()])
             db.commit()
             self._pending.clear()
-        self._last_commit = time.monotonic()
+        self._oldest = None
 
     def close(self) -> None:
         self.flush()

@@ -5,7 +5,8 @@ whatever the executor or the number of workers, and they come back in task order
 :func:`iter_runs` takes tasks from an iterator and yields records as they finish, with at most a fixed window of
 tasks in flight, so memory does not grow with the number of seeds. Work goes to the workers in batches sized to
 take about a quarter of a second each, and with a cache directory each finished run is stored as soon as it
-comes back (committed about every second), so a kill loses at most the runs in flight and a sweep started
+comes back and committed within about half a second (:class:`simulate.RunCache`; the runner waits for its workers
+no longer than that), so a kill loses at most the runs in flight and the last half second's, and a sweep started
 again skips every run already stored. Worker processes die with their parent, even under ``kill -9``.
 
 A local pool is started only when it pays: the parent runs the first batches itself, measuring its seconds per
@@ -214,6 +215,13 @@ def _in_daemon_thread(fn, *args, stop=None):
     if ok:
         return value
     raise value
+
+
+def _commit_before_a_long_batch(store, tasks: list[Task]) -> None:
+    """Commit the runs ``store`` holds before this process makes a batch that could take long (a horizon above
+    ``_DIRECT_ROUNDS``): they would otherwise wait for the batch's end, and a kill meanwhile lost them."""
+    if store is not None and _horizon(tasks) > _DIRECT_ROUNDS:
+        store.flush()
 
 
 def _die_with_parent(parent: int) -> None:
@@ -435,6 +443,7 @@ def _stream(tasks, executor, n_workers, scheduler, cache, engine, progress, tota
         if executor == "serial":
             for t, key, rec in _looked_up(tasks, store):
                 if rec is None:
+                    _commit_before_a_long_batch(store, [t])
                     (rec,), _ = _run_here([t], engine)
                     if store is not None:
                         store.put(key, rec)
@@ -515,6 +524,7 @@ def _pipeline(tasks, pool, store, engine, n_workers, bar, rule):
             if pool.started or rule.start_now() or rule.long_batch(ts):
                 flight[pool.submit(_run_batch, ts, engine, code_fingerprint())] = (batch, group)
             else:                  # in this process: the same function, the same records
+                _commit_before_a_long_batch(store, ts)
                 cpu = time.process_time()
                 records, seconds = _run_here(ts, engine)
                 rule.ran(len(batch), time.process_time() - cpu, group not in sizes)
@@ -549,7 +559,13 @@ def _pipeline(tasks, pool, store, engine, n_workers, bar, rule):
             continue
         if not flight:             # every batch taken ran here: take more
             continue
-        for f in pool.wait_first(list(flight)):
+        # waited for no longer than the stored runs may wait for their commit: a result that takes long (a slow
+        # batch, a busy cluster) left the runs before it uncommitted, and a kill -9 then lost up to 64 of them
+        done_now = pool.wait_first(list(flight), None if store is None else store.seconds_to_commit())
+        if not done_now:
+            store.commit_due()
+            continue
+        for f in done_now:
             done, g = flight.pop(f)
             records, seconds = f.result()
             finished(done, g, records, seconds)
@@ -609,11 +625,15 @@ class _Pool:
             return self.client.submit(fn, *args, pure=False)
         return self.pool.submit(fn, *args)
 
-    def wait_first(self, futures) -> set:
+    def wait_first(self, futures, timeout: float | None = None) -> set:
+        """The futures done, waiting until one is (or ``timeout`` seconds: then possibly none)."""
         if self.client is not None:
             import distributed
-            return set(distributed.wait(futures, return_when="FIRST_COMPLETED").done)
-        return wait(futures, return_when=FIRST_COMPLETED).done
+            try:
+                return set(distributed.wait(futures, timeout=timeout, return_when="FIRST_COMPLETED").done)
+            except TimeoutError:
+                return set()
+        return wait(futures, timeout=timeout, return_when=FIRST_COMPLETED).done
 
     def close(self, abort: bool = False) -> None:
         """Shut the pool down; with ``abort`` (an interrupt, an error) local workers are killed, not waited for:

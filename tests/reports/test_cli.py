@@ -738,7 +738,7 @@ sys.exit(main())
 
 
 _SIGNALS = [("SIGINT", 130, "interrupted"), ("SIGTERM", 143, "terminated")]
-_MOMENTS = [f"call{when}-{n}" for when in ("before", "after") for n in range(1, 7)] + ["returned", "atexit",
+_MOMENTS = [f"call{when}-{n}" for when in ("before", "after") for n in range(1, 9)] + ["returned", "atexit",
                                                                                         "finalizing"]
 
 

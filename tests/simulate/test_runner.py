@@ -449,6 +449,59 @@ def test_kill_9_during_a_sweep_loses_at_most_the_runs_in_flight_and_leaves_no_wo
     assert not missing, f"{len(missing)} runs finished over a second before the kill were lost"
 
 
+def test_runs_that_came_back_are_committed_while_the_next_result_is_awaited(tasks, tmp_path, monkeypatch):
+    """A result that takes long (a slow batch, a busy Dask cluster) left the runs that came back before it in memory
+    until the next one came (CI: kill -9 lost 64 runs printed over a second before it): the runner waits for its
+    workers no longer than the stored runs may wait for their commit (``RunCache.seconds_to_commit``). Here the
+    second batch is held until the first batch's run is on disk, read by another connection."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+    real = runner._run_batch
+    on_disk, calls = threading.Event(), []
+
+    def held(ts, engine, fingerprint=None, stop=None):
+        calls.append(ts)
+        if len(calls) == 2:
+            on_disk.wait(20)
+        return real(ts, engine, fingerprint)
+
+    def watch():
+        first = None
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and not on_disk.is_set():
+            if calls and first is None:
+                first = calls[0][0].key()
+            if first is not None and RunCache(tmp_path).get(first) is not None:
+                on_disk.set()
+            time.sleep(0.02)
+
+    def start(self):                  # workers as threads of this process, so the patched batch runs there
+        if self.pool is None:
+            self.pool = ThreadPoolExecutor(max_workers=1)
+    monkeypatch.setattr(runner, "_run_batch", held)
+    monkeypatch.setattr(runner._Pool, "start", start)
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    records = run_tasks(tasks, executor="processes", workers=2, cache=tmp_path, start_pool="always")
+    watcher.join()
+    assert on_disk.is_set(), "the first run was not committed while the second batch was awaited"
+    assert records == run_tasks(tasks)
+
+
+def test_a_store_says_how_long_its_runs_may_wait(tmp_path, config):
+    rec = run(make_problem(config()), "tacc", 0)
+    store = RunCache(tmp_path, save_every=30.0)
+    assert store.seconds_to_commit() is None                    # nothing held
+    store.put("k" * 64, rec)
+    assert 29.0 < store.seconds_to_commit() <= 30.0
+    store.commit_due()                                          # not due: still held
+    assert RunCache(tmp_path).get("k" * 64) is None
+    store.save_every = 0.0
+    assert store.seconds_to_commit() == 0.0
+    store.commit_due()
+    assert RunCache(tmp_path).get("k" * 64) == rec and store.seconds_to_commit() is None
+
+
 def test_a_worker_with_other_code_refuses(config):
     task, = tasks_for([config()], ["tacc"], [0])
     with pytest.raises(RuntimeError, match="code changed"):
