@@ -441,10 +441,12 @@ def _check_regret_range(mu_high, means, n_arms: int, c_low: float, c_high: float
     Any run's regret is at most (largest gap) x (the cost it spends), and the cost is at most the budget plus the
     start's K (lambda_L + lambda_H); if that product overflows, regret sums and the bounds that add such terms would
     be ``inf``. The spread of drawn normal means is bounded by 80 standard deviations (exceeded with probability
-    below 1e-300 per arm).
+    below 1e-300 per arm). A list's refused entry is named by its index (``instance.mu_high[1]``): the mean of largest
+    magnitude, the first such.
     """
     if mu_high is not None:
-        field, value, spread = "instance.mu_high", max(mu_high, key=abs), max(mu_high) - min(mu_high)
+        i = max(range(len(mu_high)), key=lambda j: abs(mu_high[j]))
+        field, value, spread = f"instance.mu_high[{i}]", mu_high[i], max(mu_high) - min(mu_high)
     elif means.distribution == "uniform":
         field, value, spread = "instance.means.high", means.high, means.high - means.low
     else:

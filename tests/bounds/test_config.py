@@ -358,3 +358,17 @@ def test_a_refused_table_or_string_is_printed_as_toml_spells_it(path, value, mes
     if value is not DELETE:
         shown = message.split(" = ", 1)[1].split(": ", 1)[0]      # no value here holds ": "
         assert tomllib.loads(f"v = {shown}")["v"] == value
+
+
+@pytest.mark.parametrize("mu_high, message", [
+    ([0.5, 1e308], "instance.mu_high[1] = 1e+308: is too large"),
+    ([1e308, 0.5, 0.4], "instance.mu_high[0] = 1e+308: is too large"),
+    ([0.5, 0.1, -1e308], "instance.mu_high[2] = -1e+308: is too large"),
+])
+def test_a_mean_too_far_from_the_others_is_named_by_its_index(mu_high, message):
+    """``instance.mu_high = [0.5, 1e308]`` was refused as ``instance.mu_high = 1e+308``: a list shown as one number.
+    The element is named, as every other refusal of one entry of a list is (``instance.mu_high[i]``)."""
+    with pytest.raises(TaccInputError) as info:
+        parse_config(with_("instance.mu_high", mu_high))
+    assert str(info.value).startswith(message), str(info.value)
+    assert info.value.field == message.split(" = ")[0]
