@@ -22,7 +22,7 @@ import numpy as np
 from mpmath import iv
 from mpmath.libmp import to_rational
 
-from bounds import ResidualDecay, TableLowFidelity, dyadic_ints, min_rho, rdfe_dyadic_constant
+from bounds import ResidualDecay, TableLowFidelity, dyadic_ints, min_rho, rdfe_dyadic_constant, toml_value
 from certify._exact import exact
 
 __all__ = ["AssumptionResult", "ASSUMPTIONS", "check_assumptions", "check_plugin", "check_mono_cert",
@@ -278,6 +278,14 @@ def _rho_min_interval(scale: float, n_arms: int, horizon: int, delta: float) -> 
     return Fraction(*to_rational(lo)), Fraction(*to_rational(hi))
 
 
+def _apart(a: float, b: float) -> tuple[str, str]:
+    """Two different floats of one sentence as text that differs: 4 significant digits, or, where those print both
+    alike (rho one ulp below rho_min read "rho = 2.116, smallest valid 2.116"), each as TOML spells it
+    (``bounds.toml_value``: the shortest text that reads back as the float)."""
+    short = f"{a:.4g}", f"{b:.4g}"
+    return short if short[0] != short[1] or a == b else (toml_value(a), toml_value(b))
+
+
 def check_rho(problem) -> AssumptionResult:
     """rho at least the smallest valid rho of ``lem:ci`` for the noise's sub-Gaussian scale.
 
@@ -293,11 +301,11 @@ def check_rho(problem) -> AssumptionResult:
     if problem.rho == need:
         return AssumptionResult("lem:ci:rho", True, f"rho = {problem.rho:.4g} is bounds.min_rho (rho = min), "
                                 f"{float(rho - (lo + hi) / 2):.2g} from the exact rho_min", values=values)
+    shown, need_shown = _apart(problem.rho, need)
     if rho >= hi:
-        return AssumptionResult("lem:ci:rho", True, f"rho = {problem.rho:.4g}, smallest valid {need:.4g}",
-                                values=values)
+        return AssumptionResult("lem:ci:rho", True, f"rho = {shown}, smallest valid {need_shown}", values=values)
     if rho < lo:
-        return AssumptionResult("lem:ci:rho", False, f"rho = {problem.rho:.4g}, smallest valid {need:.4g}",
+        return AssumptionResult("lem:ci:rho", False, f"rho = {shown}, smallest valid {need_shown}",
                                 {"rho": problem.rho, "min_rho": need, "margin": float(rho - lo)}, values=values)
     return AssumptionResult("lem:ci:rho", False, f"rho = {problem.rho:.17g} lies inside the enclosure of rho_min "
                             f"(width {float(hi - lo):.3g})", values=values, undecided=True)

@@ -224,3 +224,18 @@ def test_rho_is_decided_by_interval_arithmetic():
     assert below["lem:ci:rho"].failed and below["lem:ci:rho"].witness["margin"] < 0
     above = check_assumptions(_table([0.5, 0.3], [[0.5], [0.3]], [[0.0], [0.0]], rho=need * (1 + 1e-15)))
     assert above["lem:ci:rho"].held
+
+
+@pytest.mark.parametrize("ulps", [-1, 1])
+def test_rho_one_ulp_from_rho_min_reads_as_a_different_number(ulps):
+    """rho one ulp below bounds.min_rho failed with the detail "rho = 2.116, smallest valid 2.116" (4 significant
+    digits of both): both are shown as TOML spells them (the shortest repr that reads back as the float), so the
+    detail says they differ; at 4 digits apart they keep 4 digits."""
+    p = _table([0.5, 0.3], [[0.5], [0.3]], [[0.0], [0.0]])
+    need = min_rho(0.1, 2, p.horizon, 0.05)
+    rho = math.nextafter(need, math.inf * ulps)
+    res = check_assumptions(_table([0.5, 0.3], [[0.5], [0.3]], [[0.0], [0.0]], rho=rho))["lem:ci:rho"]
+    assert res.held == (ulps > 0)
+    assert res.detail == f"rho = {rho!r}, smallest valid {need!r}" and repr(rho) != repr(need)
+    far = check_assumptions(_table([0.5, 0.3], [[0.5], [0.3]], [[0.0], [0.0]], rho=need / 2))["lem:ci:rho"]
+    assert far.detail == f"rho = {need / 2:.4g}, smallest valid {need:.4g}"
