@@ -319,12 +319,12 @@ def parse_config(data: dict, source: str = "<dict>") -> Config:
     try:
         return _parse_config(data, source)
     except TaccInputError as exc:
-        if exc.value is _MISSING:
-            raise
-        raise TaccInputError(exc.field, exc.value, exc.reason, shown=toml_value(exc.value)) from None
+        shown = _MISSING if exc.value is _MISSING else toml_value(exc.value)
+        raise TaccInputError(exc.field, exc.value, exc.reason, shown=shown) from None
 
 
-#: the value of a required key that is missing (its message says ``'<missing>': is required``).
+#: the value of a required key that is missing (its message says ``params.budget = <missing>: is required``, bare:
+#: no value of TOML, and not a string the configuration holds).
 _MISSING = "<missing>"
 
 

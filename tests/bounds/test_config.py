@@ -345,9 +345,11 @@ def test_a_refused_value_is_printed_as_toml_spells_it(path, value, message, refu
     ("instance.seed", datetime.date(2020, 1, 1), "instance.seed = 2020-01-01: must be an integer"),
     ("params.gama", {"at": datetime.datetime(1979, 5, 27, 7, 32, tzinfo=datetime.timezone.utc)},
      "params.gama = { at = 1979-05-27T07:32:00+00:00 }: unknown key (did you mean gamma?)"),
-    # neither mu_high nor means: Python's None before
-    ("instance.mu_high", DELETE, "instance.mu_high = '<missing>': give exactly one of instance.mu_high or "
+    # neither mu_high nor means: Python's None before, then Python's quotes ('<missing>')
+    ("instance.mu_high", DELETE, "instance.mu_high = <missing>: give exactly one of instance.mu_high or "
                                  "instance.means"),
+    ("params.budget", DELETE, "params.budget = <missing>: is required"),
+    ("instance.low.zeta", DELETE, "instance.low.zeta = <missing>: is required"),
 ])
 def test_a_refused_table_or_string_is_printed_as_toml_spells_it(path, value, message):
     """Strings in double quotes, keys quoted when TOML needs it, dates as TOML's, as dump_config writes them (one
