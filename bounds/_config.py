@@ -135,12 +135,14 @@ class _Table:
     def __init__(self, data: Any, path: str):
         if not isinstance(data, dict):
             raise TaccInputError(path or "<config>", data, "must be a table")
-        self.data, self.path, self.used = data, path, set[str]()
+        # used: keys read; asked: optional keys looked for (``has``: a table such as noise), suggested as those are
+        self.data, self.path, self.used, self.asked = data, path, set[str](), set[str]()
 
     def name(self, key: str) -> str:
         return f"{self.path}.{key}" if self.path else key
 
     def has(self, key: str) -> bool:
+        self.asked.add(key)
         return key in self.data
 
     def get(self, key: str, default: Any = ...) -> Any:
@@ -164,7 +166,13 @@ class _Table:
         self._refuse(key, known)
 
     def _refuse(self, key: str, known) -> None:
-        raise TaccInputError(self.name(key), self.data[key], "unknown key" + _did_you_mean(key, known))
+        """Refuse ``key``, suggesting the nearest of ``known``; for a table with none near, the nearest table of the
+        format elsewhere, by its dotted name (``[noises]`` or ``[noise]`` at the top: ``instance.noise``)."""
+        hint = _did_you_mean(key, known)
+        if not hint and isinstance(self.data[key], dict):
+            hint = _did_you_mean(key, {p.rpartition(".")[2]: p for p in KEYS
+                                       if p and p.rpartition(".")[0] != self.path})
+        raise TaccInputError(self.name(key), self.data[key], "unknown key" + hint)
 
     def sub(self, key: str) -> "_Table":
         return _Table(self.get(key), self.name(key))
@@ -172,7 +180,7 @@ class _Table:
     def done(self) -> None:
         extra = sorted(set(self.data) - self.used)
         if extra:
-            self._refuse(extra[0], [k for k in KEYS.get(self.path, ()) if k in self.used])
+            self._refuse(extra[0], [k for k in KEYS.get(self.path, ()) if k in self.used | self.asked])
 
     def real(self, key: str, default: Any = ..., *, low: float | None = None, high: float | None = None,
              low_open: bool = False, high_open: bool = False) -> float:
@@ -193,9 +201,10 @@ class _Table:
 def _did_you_mean(x: Any, options) -> str:
     """`` (did you mean OPTION?)`` for the option nearest a misspelled string ``x`` (difflib's ratio >= 0.6), else
     nothing: the suggestion of a misspelled key and of a misspelled value of a closed set (a model, a
-    distribution, ``"random"``, ``"min"``)."""
+    distribution, ``"random"``, ``"min"``). ``options`` a mapping: its keys are matched, the value is shown."""
     guess = difflib.get_close_matches(x, list(options), n=1) if isinstance(x, str) else []
-    return f" (did you mean {guess[0]}?)" if guess else ""
+    shown = options if isinstance(options, dict) else {}
+    return f" (did you mean {shown.get(guess[0], guess[0])}?)" if guess else ""
 
 
 def _integer(name, x, low: int | None = None) -> int:
@@ -334,6 +343,8 @@ def _parse_config(data: dict, source: str) -> Config:
     if not isinstance(name, str) or not name:
         raise TaccInputError("name", name, "must be a non-empty string")
     inst = top.sub("instance")
+    if not inst.has("mu_high") and not inst.has("means"):
+        inst._refuse_unknown("mu_high")         # a misspelled mu_high (or means) is named as such
     if inst.has("mu_high") == inst.has("means"):
         raise TaccInputError("instance.mu_high", inst.data.get("mu_high", _MISSING),
                              "give exactly one of instance.mu_high or instance.means")

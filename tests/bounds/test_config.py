@@ -374,3 +374,41 @@ def test_a_mean_too_far_from_the_others_is_named_by_its_index(mu_high, message):
         parse_config(with_("instance.mu_high", mu_high))
     assert str(info.value).startswith(message), str(info.value)
     assert info.value.field == message.split(" = ")[0]
+
+
+def _renamed(path: str, new: str) -> dict:
+    """GOOD with the key at ``path`` renamed ``new`` (a dotted path: moved to another table)."""
+    data = copy.deepcopy(GOOD)
+    node = data
+    keys = path.split(".")
+    for k in keys[:-1]:
+        node = node[k]
+    value = node.pop(keys[-1])
+    node = data
+    for k in new.split(".")[:-1]:
+        node = node[k]
+    node[new.split(".")[-1]] = value
+    return data
+
+
+@pytest.mark.parametrize("path, new, message", [
+    # an optional table misspelled: no suggestion, while a misspelled field had one
+    ("instance.noise", "instance.noises", 'instance.noises = { model = "gaussian", sigma = 1.0 }: unknown key '
+                                          '(did you mean noise?)'),
+    ("instance.noise", "instance.nois", 'instance.nois = { model = "gaussian", sigma = 1.0 }: unknown key '
+                                        '(did you mean noise?)'),
+    # a table written at the top ([noises], [noise]) rather than in [instance]: its place is named
+    ("instance.noise", "noises", 'noises = { model = "gaussian", sigma = 1.0 }: unknown key '
+                                 '(did you mean instance.noise?)'),
+    ("instance.noise", "noise", 'noise = { model = "gaussian", sigma = 1.0 }: unknown key '
+                                '(did you mean instance.noise?)'),
+    # mu_high misspelled was refused as missing ("give exactly one of instance.mu_high or instance.means")
+    ("instance.mu_high", "instance.mu_hihg", "instance.mu_hihg = [0.9, 0.8, 0.7]: unknown key (did you mean mu_high?)"),
+    # a misspelled field still gets its suggestion; a misspelled required table too
+    ("params.gamma", "params.gama", "params.gama = 0.063: unknown key (did you mean gamma?)"),
+    ("costs", "cost", "cost = { low = 1.0, high = 10.0 }: unknown key (did you mean costs?)"),
+])
+def test_a_misspelled_table_gets_a_did_you_mean_as_a_field_does(path, new, message):
+    with pytest.raises(TaccInputError) as info:
+        parse_config(_renamed(path, new))
+    assert str(info.value) == message
