@@ -8,6 +8,7 @@ of one configuration at each budget of its sweep from them, with no simulation.
 from __future__ import annotations
 
 import json
+import math
 import re
 import shlex
 from collections import Counter
@@ -317,20 +318,30 @@ def _spans(seeds: list, most: int = 6) -> str:
     return ", ".join(text[:most]) + (f", ... ({len(text) - most} more)" if len(text) > most else "")
 
 
+#: the configuration and budget ``tacc runs`` shows for runs of no known configuration.
+_UNKNOWN = "(unknown)"
+
+
 def render(frames) -> str:
     """Runs per configuration, budget and policy, with the mean regret and the confidence event's failures; where
     the seed sets of a configuration's budgets and policies differ, the seeds each lacks of those saved for any."""
-    from reports._tables import table
+    from reports._tables import Shown, table
 
     r = frames.runs.copy()
-    r["config"] = r["config"].fillna("(unknown)")
+    unknown = int(r["config"].isna().sum())
+    r["config"] = r["config"].fillna(_UNKNOWN)
     g = r.groupby(["config", "budget", "policy"], dropna=False)
     saved = {c: set(x["seed"].tolist()) for c, x in r.groupby("config")}
-    rows = [(c, b, p, len(x), x["seed"].min(), x["seed"].max(), x["regret"].mean(), int((~x["event_held"]).sum()),
+    # the budget is the configuration's: unknown with it (a NaN, which a table prints "undefined", as 0 / 0)
+    rows = [(c, Shown(_UNKNOWN) if math.isnan(b) else b, p, len(x), x["seed"].min(), x["seed"].max(),
+             x["regret"].mean(), int((~x["event_held"]).sum()),
              _spans(sorted(saved[c] - set(x["seed"].tolist()))) or "-") for (c, b, p), x in g]
     gaps = any(row[-1] != "-" for row in rows)
     head = ["config", "budget", "policy", "runs", "first seed", "last seed", "mean regret", "event failed"]
     text = table(head + ["missing seeds"] * gaps, [row if gaps else row[:-1] for row in rows])
+    if unknown:
+        text += (f"\n\n{_UNKNOWN}: {unknown} run(s) of no known configuration (the configuration saved with them "
+                 "cannot be read: the warning names its file), so neither its name nor its budget is known")
     if gaps:
         text += ("\n\nmissing seeds: saved for another budget or policy of the configuration, not for this one "
                  "(A:B is seeds A to B-1, as --seeds reads it); `tacc report --from` refuses the folder until they "

@@ -534,3 +534,19 @@ def test_tacc_runs_says_which_seeds_are_missing(swept, tmp_path, no_runs, capsys
     assert rows["4000", "ucb"][3] == str(SEEDS - 2) and rows["4000", "ucb"][-1] == "0:2"
     assert all(r[-1] == "-" for k, r in rows.items() if k not in {("1000", "tacc"), ("4000", "ucb")})
     assert len(rows) == 25 and any(line.startswith("missing seeds: saved for another budget") for line in lines)
+
+
+def test_tacc_runs_says_the_budget_of_runs_of_no_known_configuration_is_unknown(swept, tmp_path, no_runs, capsys):
+    """Runs whose saved configuration cannot be read were listed with the budget ``undefined`` (a NaN, as a table
+    prints 0 / 0): the budget column is their configuration's, unknown as its name is. The cell says
+    ``(unknown)`` and a note under the table says why."""
+    made, _ = swept
+    runs, path, _ = _damaged_copy(made, tmp_path, default_config().params.budget,
+                                  lambda t: t.replace('"high"', '"hifh"', 1))
+    assert main(["runs", str(runs)]) == 0
+    out = capsys.readouterr().out
+    assert "undefined" not in out
+    unknown = [line.split() for line in out.splitlines() if line.startswith("(unknown) ")]
+    assert len(unknown) == 5 and all(row[1] == "(unknown)" for row in unknown)
+    assert (f"(unknown): {5 * SEEDS} run(s) of no known configuration (the configuration saved with them cannot be "
+            "read: the warning names its file), so neither its name nor its budget is known") in out
