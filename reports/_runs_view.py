@@ -23,13 +23,17 @@ __all__ = ["saved_config", "runs_by_budget", "render", "cmd_runs", "write_config
 
 def saved_runs(option: str, folder, **options):
     """``simulate.load_runs(folder)``, its input errors naming the command line's ``option`` (``--from``, ``dir``)
-    rather than the library's argument ``path``."""
+    rather than the library's argument ``path``; a folder refused that holds a folder ``runs`` (a ``tacc report
+    --out`` folder, whose runs are kept in ``OUT/runs``) is told to give that one."""
     try:
         return load_runs(folder, **options)
     except TaccInputError as e:
         if e.field != "path":
             raise
-        raise TaccInputError(option, e.value, e.reason) from None
+        runs = Path(folder) / "runs"
+        hint = (f" (a `tacc report --out` folder keeps its runs in {runs}: give that folder)" if runs.is_dir()
+                else "")
+        raise TaccInputError(option, e.value, e.reason + hint) from None
 
 
 def saved_config(frames, folder) -> Config:

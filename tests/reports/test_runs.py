@@ -550,3 +550,17 @@ def test_tacc_runs_says_the_budget_of_runs_of_no_known_configuration_is_unknown(
     assert len(unknown) == 5 and all(row[1] == "(unknown)" for row in unknown)
     assert (f"(unknown): {5 * SEEDS} run(s) of no known configuration (the configuration saved with them cannot be "
             "read: the warning names its file), so neither its name nor its budget is known") in out
+
+
+@pytest.mark.parametrize("command", [["runs"], ["report", "--from"]])
+def test_a_report_folder_given_for_its_runs_points_to_its_runs_folder(swept, tmp_path, no_runs, capsys, command):
+    """`tacc runs OUT` (a `tacc report --out` folder) said only "holds no saved runs": the runs are in OUT/runs,
+    and the line says so; nothing is written (no cache made in OUT)."""
+    made, _ = swept
+    before = sorted(p.name for p in made.iterdir())
+    option = "dir" if command == ["runs"] else "--from"
+    assert main([*command, str(made), *(["--out", str(tmp_path / "x")] if command != ["runs"] else [])]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"tacc: error: {option} = '{made}': holds no saved runs") and err.count("\n") == 1
+    assert f"in {made / 'runs'}" in err, err
+    assert sorted(p.name for p in made.iterdir()) == before and not (tmp_path / "x").exists()
