@@ -459,11 +459,16 @@ def _check_cache_folder(args) -> None:
 
 def _check_workers(args) -> None:
     """``--workers`` with ``--executor serial``: refused as ``--scheduler`` without dask is (the serial executor
-    makes every run in this process, so the option would be ignored in silence)."""
+    makes every run in this process, so the option would be ignored in silence); with ``--scheduler`` (a Dask cluster
+    whose workers are the scheduler's, not started here) likewise, before the scheduler is connected to."""
     workers = getattr(args, "workers", None)
     if workers is not None and getattr(args, "executor", None) == "serial":
         raise TaccInputError("--workers", workers, "is used only with --executor processes or dask (the executor is "
                                                    "serial, which makes every run in this process)")
+    if workers is not None and args.executor == "dask" and getattr(args, "scheduler", None) is not None:
+        raise TaccInputError("--workers", workers, "is used only without --scheduler (the runs go to the workers of "
+                                                   "the cluster at --scheduler, which are the scheduler's; --workers "
+                                                   "sets those of a local pool or cluster)")
 
 
 def _check_scheduler(args) -> None:

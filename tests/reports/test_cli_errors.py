@@ -313,6 +313,22 @@ def test_workers_with_the_serial_executor_exits_2_naming_the_option(tmp_path, co
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("command", ["simulate", "check", "report", "reproduce"])
+def test_workers_with_a_dask_scheduler_exits_2_naming_the_option(tmp_path, command):
+    """``--workers 4 --executor dask --scheduler ADDRESS`` was ignored in silence (the cluster's workers are the
+    scheduler's): refused as with the serial executor, before the scheduler is connected to (one line, exit 2,
+    nothing written)."""
+    args = {"simulate": ["simulate", "llm-residual", "--policy", "tacc", "--seeds", "2"],
+            "check": ["check", "llm-residual", "--seeds", "2"],
+            "report": ["report", "llm-residual", "--seeds", "2", "--out", "r"],
+            "reproduce": ["reproduce", "decay", "--quick", "--out", "r"]}[command]
+    r = tacc([*args, "--executor", "dask", "--scheduler", "tcp://127.0.0.1:9", "--workers", "4", "--cache", "c"],
+             tmp_path)
+    line = _one_line(r, 2, "--workers = 4", "--scheduler", "the scheduler's")
+    assert line.startswith("tacc: error: --workers") and r.stdout == ""
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.parametrize("executor", ["serial", "processes"])
 @pytest.mark.parametrize("sig, status, word", [("SIGTERM", 143, "terminated"), ("SIGINT", 130, "interrupted")])
 def test_a_run_of_hours_in_this_process_stops_at_a_signal(tmp_path, executor, sig, status, word):
