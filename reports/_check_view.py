@@ -5,6 +5,7 @@ from __future__ import annotations
 from xml.etree import ElementTree as ET
 
 from certify import ASSUMPTIONS, VACUOUS_RATIO, Certificate, Verdict
+from reports._accepted import accepted_findings, accepted_lines
 from reports._tables import Ratio, jsonable, table
 
 
@@ -107,6 +108,10 @@ def render(cert: Certificate, evidence=(), max_configs: int = 12, strict: bool =
         for r in cert.reproducers:
             tag = "accepted by the baseline" if r.accepted else "NEW"
             out.append(f"  [{tag}] {r.claim} ({r.label}) on {r.config}, {r.policy}, seed {r.seed}: {r.command}")
+        accepted = accepted_findings(cert.reproducers)
+        if accepted:
+            out += ["", "accepted by the baseline (--baseline), with its reason:"]
+            out += [f"  {line}" for line in accepted_lines(accepted)]
     if evidence:
         out += ["", "evidence about assumptions (instances breaking one assumption, the others intact):"]
         out += [f"  {e.describe()}" for e in evidence]

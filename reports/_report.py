@@ -27,6 +27,7 @@ from reports._figure_pool import FIGURE_MEMO, FigureWriter
 from reports._off_event import off_event_note
 from reports._rdfe_phases import (completed_a_phase, no_phase_footnote, no_phase_runs, no_phase_sentence,
                                    regret_cell_note)
+from reports._accepted import NO_REASON, accepted_findings, accepted_lines
 from reports._arms_shown import arms_shown, count_note
 from reports._bounds_view import rdfe_cost_reason, tied_sentence
 from reports._check_view import verdict_table
@@ -76,22 +77,6 @@ class ReportResult:
 #: claims whose bound is a number to approach (not a zero count or a structural "at most the first query").
 _QUANTITATIVE = ("low-count", "high-count", "theorem", "theorem-arms", "theorem-dnc", "theorem-static", "rdfe-width",
                  "rdfe-cost", "rdfe-theorem", "rdfe-theorem-sharp", "rdfe-theorem-as-stated", "control-ucb")
-
-
-#: what the report says of an accepted finding whose baseline entry gives no "why".
-NO_REASON = "the baseline gives no reason"
-
-
-def accepted_findings(reproducers) -> list[dict]:
-    """The VIOLATED verdicts the baseline accepted, one entry per (claim, configuration) with the baseline's reason
-    (``why``) and the number of verdicts, in the order first met."""
-    out: dict = {}
-    for r in reproducers:
-        if r.accepted:
-            entry = out.setdefault((r.claim, r.config), {"claim": r.claim, "label": r.label, "config": r.config,
-                                                         "why": r.why, "verdicts": 0})
-            entry["verdicts"] += 1
-    return list(out.values())
 
 
 def _violations_sentence(viol: int, cert: dict) -> str:
@@ -812,8 +797,7 @@ def _markdown(res: dict, files: list, cert) -> str:
         accepted = res["certificate"]["accepted"]
         if accepted:
             lines += ["Accepted by the baseline (`--baseline`), with its reason:", ""]
-            lines += [f"- {a['claim']} ({a['label']}) on {a['config']}, {a['verdicts']} verdict(s): "
-                      f"{a['why'] or NO_REASON}" for a in accepted] + [""]
+            lines += [f"- {line}" for line in accepted_lines(accepted)] + [""]
     lines += ["## Files", "", "- `results.json`: every number above", "- figures (PNG and PDF): "
               + ", ".join(f"`figures/{f}`" for f in files), ""]
     return "\n".join(lines)

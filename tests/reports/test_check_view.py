@@ -171,3 +171,29 @@ def test_a_claim_header_agrees_with_the_verdicts_under_it(tmp_path, capsys):
             assert all(x.startswith("NOTHING_TO_MEASURE ") for x in under), (h, under)
         if any(x.startswith("NOT_APPLICABLE ") for x in under):
             assert "nothing to measure" not in h, (h, under)
+
+
+def test_the_text_says_why_the_baseline_accepts_a_violation(tmp_path, capsys):
+    """A VIOLATED verdict the baseline accepts was tagged ``[accepted by the baseline]`` in the text with no reason
+    (its ``--json`` had the entry's ``why``): the text lists each accepted claim with its configuration, its number of
+    verdicts and the reason, as the report does; an entry without one says so."""
+    from certify import BASELINE
+    from tests.certify.test_properties import WIDE_GAP  # the accepted finding rdfe-theorem-as-stated
+
+    why = json.loads(BASELINE.read_text())[0]["why"]
+    config = tmp_path / "wide.toml"
+    config.write_text(WIDE_GAP)
+    args = ["check", str(config), "--policy", "rdfe", "--seeds", "523228462:523228463", "--executor", "serial",
+            "--evidence", "0", "--reproducers", str(tmp_path / "rep")]
+    assert main([*args, "--baseline", "repo"]) == 0
+    out = capsys.readouterr().out
+    assert "[accepted by the baseline] rdfe-theorem-as-stated" in out
+    assert ("accepted by the baseline (--baseline), with its reason:\n"
+            f"  rdfe-theorem-as-stated (thm:app-rdfe-regret) on targeted-decay, 1 verdict(s): {why}") in out
+    own = tmp_path / "own.json"
+    own.write_text('[{"claim": "rdfe-theorem-as-stated", "config": "targeted-decay"}]')
+    assert main([*args, "--baseline", str(own)]) == 0
+    assert ("  rdfe-theorem-as-stated (thm:app-rdfe-regret) on targeted-decay, 1 verdict(s): the baseline gives no "
+            "reason") in capsys.readouterr().out
+    assert main(args) == 1                              # without a baseline: new, and no accepted list
+    assert "with its reason" not in capsys.readouterr().out
