@@ -13,7 +13,7 @@ import numpy as np
 
 from bounds import Analysis, ArmClass, continuation_of
 from reports import _continuation_view
-from reports._tables import dumps, finite_numbers, fmt, jsonable, reason_of, table
+from reports._tables import dumps, finite_numbers, fmt, fmt_apart, jsonable, reason_of, table
 
 
 #: every per-arm quantity of ``tacc bounds``: JSON key -> (paper label, meaning, unit). The JSON states each once,
@@ -288,7 +288,9 @@ def render(a: Analysis, max_arms: int = 40, continuation=None) -> str:
            f"K = {rec['instance']['n_arms']}, k* = {rec['instance']['best_arm']}, "
            f"mu* = {fmt(rec['instance']['mu_star'])}, "
            f"low model = {rec['instance']['low']['model']}, noise = {rec['instance']['noise']['model']}", ""]
-    qrows = [(k, fmt(v["value"]) if not isinstance(v["value"], dict) else
+    # rho and rho_min with the digits that tell them apart (one ulp apart they printed alike beside rho_valid FAILED)
+    apart = dict(zip(("rho", "rho_min"), fmt_apart(a.rho, a.rho_min), strict=True))
+    qrows = [(k, apart[k] if k in apart else fmt(v["value"]) if not isinstance(v["value"], dict) else
               ", ".join(f"{c}: {n}" for c, n in sorted(v["value"].items())), v["label"], v["meaning"])
              for k, v in rec["quantities"].items()]
     out.append(table(["quantity", "value", "label", "meaning"], qrows))

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from bounds import Continuation
-from reports._tables import fmt, reason_of, table
+from reports._tables import fmt, fmt_apart, reason_of, table
 
 __all__ = ["to_record", "summary", "render", "window_figure"]
 
@@ -156,8 +156,9 @@ def render(c: Continuation, classes=None, order=None, max_arms: int = 40) -> str
                      "yes" if w.reaches_tau[k] else "no", c.last_count[k] or "-",
                      "-" if c.rho_max_reason(k) else fmt(c.rho_max[k])))
     # no count passes the test: no last count and no largest rho ("-", the sentence says why), not 0
+    rho, rho_min = fmt_apart(c.rho, c.rho_min)          # one ulp apart they printed alike
     head = (f"continuation window ({LABEL}): N_gamma = {w.n_gamma}, S0 = {w.s0}, 2 eta gamma = {fmt(w.threshold)}, "
-            f"rho = {fmt(c.rho)} (rho_min {fmt(c.rho_min)}), largest rho at which it can fire: "
+            f"rho = {rho} (rho_min {rho_min}), largest rho at which it can fire: "
             f"{'none' if c.instance_rho_max_reason else fmt(c.instance_rho_max)}")
     out = [head, summary(c),
            table(["arm", "class", "tau", "window", "pulls", "gain at N_gamma", "reaches tau", "last count", "rho max"],

@@ -367,6 +367,26 @@ def test_bounds_shows_the_continuation_window(capsys):
     assert "continuation window (eq:fidelity-selection)" in out and "14023..14065" in out
 
 
+def test_bounds_shows_rho_one_ulp_below_rho_min_as_a_different_number(tmp_path, capsys):
+    """rho one ulp below rho_min printed "rho 2.116" and "rho_min 2.116" beside "rho_valid FAILED", and the
+    continuation header "rho = 2.116 (rho_min 2.116)": both with the digits that tell them apart."""
+    import math
+
+    from bounds import analyze, config_to_dict, dump_config, load_config, parse_config
+
+    d = config_to_dict(load_config("set-a"))
+    need = analyze(parse_config(d)).rho_min
+    d["params"]["rho"] = rho = math.nextafter(need, 0)
+    config = tmp_path / "ulp.toml"
+    config.write_text(dump_config(parse_config(d)))
+    assert main(["bounds", str(config)]) == 0
+    out = capsys.readouterr().out
+    cells = {line.split()[0]: line.split()[1] for line in out.splitlines() if line.startswith(("rho ", "rho_min "))}
+    assert cells["rho"] != cells["rho_min"] and float(cells["rho"]) == rho and float(cells["rho_min"]) == need
+    assert f"rho = {cells['rho']} (rho_min {cells['rho_min']})" in out
+    assert "FAILED" in next(line for line in out.splitlines() if line.startswith("rho_valid"))
+
+
 def test_simulate_refuses_per_run_json_for_too_many_seeds(capsys):
     assert main(["simulate", "llm-residual", "--policy", "tacc", "--seeds", "0:100000000", "--json", "-"]) == 2
     assert capsys.readouterr().err.startswith("tacc: error: --json = ")
