@@ -11,6 +11,7 @@ reducing the difference to 0 is PROVED; equal at every point but not reduced is 
 from __future__ import annotations
 
 import random
+import signal
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -83,6 +84,27 @@ def _value(v):
     return str(v)
 
 
+#: z3's reason for unknown when a Ctrl-C reached it during a check: z3 takes SIGINT itself while it checks (its
+#: ``ctrl_c`` parameter) and answers unknown, so the interrupt never reached Python. `tacc proofs` interrupted then ran
+#: on to exit 0 with a step UNKNOWN and a mutant not refused that were PROVED and refused on an uninterrupted run.
+_CTRL_C_REASON = "interrupted from keyboard"
+
+
+def _check(s: "z3.Solver"):
+    """``s.check()``, a Ctrl-C during it handed on: z3 cancels the check at once (its own SIGINT handler) and the
+    signal is raised again for the process's handler (Ctrl-C's KeyboardInterrupt, the command line's). With SIGINT
+    not handled in Python (ignored: a command in the background; the default: the process ends), z3 is told to leave
+    SIGINT alone, so it is ignored, or ends the process, as elsewhere."""
+    if not callable(signal.getsignal(signal.SIGINT)):
+        s.set("ctrl_c", False)
+    r = s.check()
+    if r == z3.unknown and s.reason_unknown() == _CTRL_C_REASON:
+        signal.raise_signal(signal.SIGINT)
+        for _ in range(2):                  # bytecodes, between which the handler runs (and raises)
+            pass
+    return r
+
+
 def _z3(inf: Inference, timeout_ms: int) -> StepResult:
     env = _Env()
     s = z3.Solver()
@@ -90,7 +112,7 @@ def _z3(inf: Inference, timeout_ms: int) -> StepResult:
     for p in inf.premises:
         s.add(to_z3(p.formula, env))
     s.add(z3.Not(to_z3(inf.conclusion, env)))
-    r = s.check()
+    r = _check(s)
     if r == z3.unsat:
         return StepResult(Outcome.PROVED, "z3: the premises and the negated conclusion are unsatisfiable")
     if r == z3.sat:

@@ -69,3 +69,46 @@ def test_quantified_premises_and_functions():
 def test_untranslatable_formulas_raise(bad):
     with pytest.raises(TypeError):
         to_z3(bad)
+
+
+def _hard():
+    """An inference z3 takes seconds on (integer cubes summing to 33, one of them huge): unknown at its timeout."""
+    x, y, z = symbols("x y z", integer=True)
+    return Inference((Premise("cubes", sympy.Eq(x ** 3 + y ** 3 + z ** 3, 33), "test"),
+                      Premise("huge", x > 10 ** 6, "test")), sympy.false)
+
+
+def test_a_ctrl_c_during_a_z3_check_is_raised_not_answered_unknown():
+    # z3 takes SIGINT itself while it checks and answers unknown ("interrupted from keyboard"): `tacc proofs`
+    # interrupted ran on to exit 0 with a step UNKNOWN and a mutant not refused that an uninterrupted run proved
+    import os
+    import signal
+    import threading
+    import time
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)   # a test runner in the background ignores it
+    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
+    try:
+        t = time.monotonic()
+        timer.start()
+        with pytest.raises(KeyboardInterrupt):
+            decide(_hard(), timeout_ms=30_000)
+        assert time.monotonic() - t < 20            # at the Ctrl-C, not at z3's time limit
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGINT, previous)
+
+
+def test_a_ctrl_c_during_a_z3_check_is_left_to_sigint_ignored():
+    # SIGINT ignored (a command in the background): z3 is told to leave it alone, and the check goes on
+    import os
+    import signal
+    import threading
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
+    try:
+        timer.start()
+        r = decide(_hard(), timeout_ms=1_500)
+        assert r.outcome is Outcome.UNKNOWN and "timeout" in r.detail, r.detail
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGINT, previous)
