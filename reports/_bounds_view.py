@@ -13,7 +13,7 @@ import numpy as np
 
 from bounds import Analysis, ArmClass, continuation_of
 from reports import _continuation_view
-from reports._tables import dumps, finite_numbers, fmt, fmt_apart, jsonable, reason_of, table
+from reports._tables import dumps, finite_numbers, fmt, fmt_apart, fmt_apart_all, jsonable, reason_of, table
 
 
 #: every per-arm quantity of ``tacc bounds``: JSON key -> (paper label, meaning, unit). The JSON states each once,
@@ -308,6 +308,9 @@ def render(a: Analysis, max_arms: int = 40, continuation=None) -> str:
     best = a.instance.best_arm
     tied = [k for k, g in zip(col["arm"], col["gap"], strict=True) if g == 0 and k != best]
     col["class"] = [f"{c.value} (tied)" if k in tied else c for k, c in zip(col["arm"], col["class"], strict=True)]
+    # means with the digits that tell them apart: at mu_high = [1e12, 0.999999e12] both read 1.000e+12 beside a gap of
+    # 1.000e+06
+    col["mu_high"] = fmt_apart_all([float(m) for m in col["mu_high"]])
     names = ("arm", "mu_high", "gap", "tau", "class", "low_count_bound", "high_count_bound", "theorem_term",
              "static_minus_adaptive", "rdfe_oracle_cost", "rdfe_dyadic_constant")
     col["static_minus_adaptive"] = ["-" if x is None else x for x in col["static_minus_adaptive"]]

@@ -121,6 +121,16 @@ def test_a_tied_arm_is_named_with_its_class_in_the_table(tmp_path):
     assert "(tied)" not in text and "tied with k*" not in text.lower()
 
 
+def test_means_that_differ_read_differently_in_the_per_arm_table(tmp_path):
+    """mu_high = [1e12, 0.999999e12]: both arms read 1.000e+12 beside a gap of 1.000e+06 (a README-only user)."""
+    from reports._bounds_view import render
+    p = tmp_path / "big.toml"
+    p.write_text(TIES.replace("[0.9, 0.9, 0.7, 0.5]", "[1e12, 0.999999e12, 0.5e12, 0.4e12]"))
+    rows = [line.split() for line in render(analyze(load_config(p))).splitlines() if line[:3] in ("  0", "  1")]
+    means = {r[0]: r[1] for r in rows[:2]}
+    assert means["0"] != means["1"] and float(means["0"]) == 1e12 and float(means["1"]) == 0.999999e12, rows
+
+
 def test_an_infinite_quantity_prints_its_reason_in_the_table(tmp_path):
     """The table printed rdfe_bound = inf with no reason (the JSON had one): now each infinite quantity and each
     arm with an infinite oracle cost gets its line; a finite instance prints none."""
