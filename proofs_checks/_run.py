@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 import traceback
 from dataclasses import dataclass
@@ -72,7 +73,8 @@ def run_steps(steps, baseline: set | None = None, *, mutate_steps: bool = True) 
 
 def load_baseline(path, known=None) -> set:
     """Accepted REFUTED steps: a JSON list of step ids (or objects with an "id"); with ``known`` (the step ids
-    that exist), an id outside it is refused (a typo would accept nothing, silently)."""
+    that exist), an id outside it is refused (a typo would accept nothing, silently). A refused entry is quoted as
+    the file spells it, JSON (it was quoted as Python: ``{'claim': 1}``)."""
     data = validate.json_file("baseline", path)
     if not isinstance(data, list):
         raise TaccInputError("baseline", str(path), "must be a JSON list of step ids")
@@ -80,8 +82,9 @@ def load_baseline(path, known=None) -> set:
     for d in data:
         sid = d.get("id") if isinstance(d, dict) else d
         if not isinstance(sid, str):
-            raise TaccInputError("baseline", str(path), f"entry {d!r} is not a step id")
+            raise TaccInputError("baseline", str(path), f"entry {json.dumps(d)} is not a step id")
         if known is not None and sid not in known:
-            raise TaccInputError("baseline", str(path), f"entry {d!r} names no step (tacc proofs lists the ids)")
+            raise TaccInputError("baseline", str(path), f"entry {json.dumps(d)} names no step (tacc proofs lists "
+                                                        "the ids)")
         ids.add(sid)
     return ids

@@ -97,6 +97,17 @@ def test_a_baseline_naming_no_step_is_refused(tmp_path):
     assert e.value.field == "baseline"
 
 
+def test_a_refused_baseline_entry_is_quoted_as_json(tmp_path):
+    # `tacc proofs --baseline` quoted a bad entry as Python ({'claim': 1}) where tacc check's baseline quotes JSON
+    p = tmp_path / "b.json"
+    p.write_text('[{"claim": 1}]')
+    with pytest.raises(TaccInputError, match=r'entry \{"claim": 1\} is not a step id'):
+        load_baseline(p)
+    p.write_text('[{"id": "no.such"}]')
+    with pytest.raises(TaccInputError, match=r'entry \{"id": "no.such"\} names no step'):
+        load_baseline(p, {s.sid for s in STEPS})
+
+
 def test_constants_only_shown_to_suffice_get_their_least_value(reports):
     least = {x.where: x for x in reports["low-query.pre-count"].least}
     assert least["constant 1 in N_gamma + 1"].least == 0
