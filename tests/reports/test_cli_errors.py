@@ -329,6 +329,42 @@ def test_workers_with_a_dask_scheduler_exits_2_naming_the_option(tmp_path, comma
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("command", ["simulate", "report"])
+def test_a_scheduler_address_of_another_service_exits_2_naming_the_option(tmp_path, command):
+    """``--scheduler`` at an SSH server (a local one in a thread, sending its banner): distributed read the banner
+    as a frame length and the command ended with exit 3 "internal error: MemoryError: Unable to allocate 2.82 EiB";
+    now one line naming the option and saying no Dask scheduler answered there, exit 2, nothing written."""
+    import socket
+    import threading
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    accepted = []
+
+    def serve():
+        while True:
+            try:
+                c, _ = server.accept()
+            except OSError:
+                return
+            accepted.append(c)
+            c.sendall(b"SSH-2.0-OpenSSH_9.0\r\n")
+
+    threading.Thread(target=serve, daemon=True).start()
+    address = f"tcp://127.0.0.1:{server.getsockname()[1]}"
+    args = {"simulate": ["simulate", "llm-residual", "--policy", "tacc", "--seeds", "2", "--cache", "c"],
+            "report": ["report", "llm-residual", "--seeds", "2", "--out", "r", "--cache", "c"]}[command]
+    try:
+        r = tacc([*args, "--executor", "dask", "--scheduler", address], tmp_path)
+    finally:
+        for s in [server, *accepted]:
+            s.close()
+    line = _one_line(r, 2, "--scheduler", address, "no Dask scheduler answered there", "another service")
+    assert line.startswith("tacc: error: --scheduler") and r.stdout == ""
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.parametrize("executor", ["serial", "processes"])
 @pytest.mark.parametrize("sig, status, word", [("SIGTERM", 143, "terminated"), ("SIGINT", 130, "interrupted")])
 def test_a_run_of_hours_in_this_process_stops_at_a_signal(tmp_path, executor, sig, status, word):
