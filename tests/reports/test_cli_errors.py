@@ -329,6 +329,42 @@ def test_workers_with_a_dask_scheduler_exits_2_naming_the_option(tmp_path, comma
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("args, option", [
+    (["bounds", ""], "config"),
+    (["bounds", "set-a", "--json", ""], "--json"),
+    (["simulate", "llm-residual", "--policy", "tacc", "--seeds", "2", "--json", ""], "--json"),
+    (["simulate", "llm-residual", "--policy", "tacc", "--seeds", "2", "--cache", ""], "--cache"),
+    (["check", "llm-residual", "--seeds", "2", "--baseline", ""], "--baseline"),
+    (["check", "llm-residual", "--seeds", "2", "--junit", "j.xml", "--reproducers", ""], "--reproducers"),
+    (["check", "llm-residual", "--seeds", "2", "--junit", ""], "--junit"),
+    (["proofs", "--baseline", ""], "--baseline"),
+    (["proofs", "--json", ""], "--json"),
+    (["report", "--seeds", "2", "--out", ""], "--out"),
+    (["report", "--seeds", "2", "--out", "r", "--cache", ""], "--cache"),
+    (["report", "--seeds", "2", "--out", "r", "--baseline", ""], "--baseline"),
+    (["report", "--from", "", "--out", "r"], "--from"),
+    (["runs", ""], "dir"),
+    (["runs", "r", "--to", "csv", "--out", ""], "--out"),
+    (["reproduce", "decay", "--quick", "--out", ""], "--out"),
+    (["reproduce", "decay", "--quick", "--out", "r", "--cache", ""], "--cache"),
+    (["explain", "llm-residual", "--out", ""], "--out"),
+    (["explain", "llm-residual", "--json", ""], "--json"),
+    (["bench", "--quick", "--out", ""], "--out"),
+    (["bench", "--quick", "--smpy-python", ""], "--smpy-python"),
+])
+def test_an_empty_path_exits_2_naming_the_option(tmp_path, args, option):
+    """An empty path was taken as the working folder or as no option: ``--cache ""`` wrote runs.sqlite, configs/
+    and figure-memo/ into the working folder, ``--out ""`` was ``--out .``, ``--baseline ""`` meant no baseline and
+    ``explain --out ""`` drew no figure, in silence; now one line naming the option, exit 2, nothing written."""
+    if args[0] == "runs" and args[1] == "r":
+        (tmp_path / "r").mkdir()
+    before = sorted(tmp_path.iterdir())
+    r = tacc(args, tmp_path)
+    line = _one_line(r, 2, f"{option} = ''", "empty")
+    assert line.startswith(f"tacc: error: {option}") and r.stdout == ""
+    assert sorted(tmp_path.iterdir()) == before
+
+
 @pytest.mark.parametrize("command", ["simulate", "report"])
 def test_a_scheduler_address_of_another_service_exits_2_naming_the_option(tmp_path, command):
     """``--scheduler`` at an SSH server (a local one in a thread, sending its banner): distributed read the banner
