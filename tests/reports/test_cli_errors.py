@@ -365,6 +365,27 @@ def test_an_empty_path_exits_2_naming_the_option(tmp_path, args, option):
     assert sorted(tmp_path.iterdir()) == before
 
 
+@pytest.mark.parametrize("content", ["random bytes", "none"])
+@pytest.mark.parametrize("command", ["runs", "report --from"])
+def test_a_command_that_reads_a_run_cache_moves_and_creates_nothing(tmp_path, command, content):
+    """``tacc runs DIR`` (and ``tacc report --from DIR``), which only read, moved a DIR/runs.sqlite of random bytes
+    to runs.sqlite.damaged-1 with a warning before refusing: now one line saying it is not a readable run cache,
+    exit 2, the file left as it is; a folder without runs.sqlite is refused and left empty."""
+    cache = tmp_path / "dmg"
+    cache.mkdir()
+    if content == "random bytes":
+        (cache / "runs.sqlite").write_bytes(bytes(range(256)) * 16)
+    before = sorted((p.name, p.read_bytes(), p.stat().st_mode) for p in cache.iterdir())
+    args = ["runs", "dmg"] if command == "runs" else ["report", "--from", "dmg", "--out", "r"]
+    r = tacc(args, tmp_path)
+    option = "dir" if command == "runs" else "--from"
+    reason = "not a readable run cache" if content == "random bytes" else "holds no saved runs"
+    line = _one_line(r, 2, f"{option} = 'dmg'", reason)
+    assert line.startswith(f"tacc: error: {option}") and r.stdout == ""
+    assert sorted((p.name, p.read_bytes(), p.stat().st_mode) for p in cache.iterdir()) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dmg"]
+
+
 @pytest.mark.parametrize("command", ["simulate", "report"])
 def test_a_scheduler_address_of_another_service_exits_2_naming_the_option(tmp_path, command):
     """``--scheduler`` at an SSH server (a local one in a thread, sending its banner): distributed read the banner
