@@ -2,7 +2,9 @@
 
 Each check either returns the path or raises :class:`bounds.TaccInputError` naming the option and the path, so a
 bad path costs no work and exits 2 (``docs/design.md``, "Exit statuses"). Writability is probed by creating and
-removing a file, which also catches read-only file systems and a process that runs as root.
+removing a file, which also catches read-only file systems and a process that runs as root. An empty path is
+refused by every check: it was taken as the working folder (``--cache ""`` wrote the cache there) or as no
+option at all (``--baseline ""`` meant no baseline).
 """
 
 from __future__ import annotations
@@ -15,6 +17,11 @@ from pathlib import Path
 from bounds import TaccInputError
 
 __all__ = ["input_file", "input_dir", "output_file", "output_dir", "executable", "utf8_text"]
+
+
+def _nonempty(option: str, path) -> None:
+    if str(path) == "":
+        raise TaccInputError(option, "", "is an empty path (write . for the working folder)")
 
 
 def _probe_writable(option: str, folder: Path, shown: str) -> None:
@@ -41,6 +48,7 @@ def utf8_text(option: str, path) -> str:
 
 
 def _existing(option: str, path, kind: str) -> Path:
+    _nonempty(option, path)
     p = Path(path)
     if not p.exists():
         raise TaccInputError(option, str(path), f"no such {kind}")
@@ -64,6 +72,7 @@ def input_dir(option: str, path) -> Path:
 def output_file(option: str, path, *, allow_stdout: bool = False) -> str:
     """A file that can be written: ``-`` (standard output) if allowed, else a path whose folder exists and is
     writable, and which is not itself a folder. An existing file is overwritten."""
+    _nonempty(option, path)
     if allow_stdout and str(path) == "-":
         return "-"
     p = Path(path)
@@ -83,6 +92,7 @@ def output_file(option: str, path, *, allow_stdout: bool = False) -> str:
 def output_dir(option: str, path) -> str:
     """A folder that exists and is writable, or can be created: its parent folder exists and is writable (no
     parents are created, as ``--json`` and ``--junit`` make no folder). Nothing is created here."""
+    _nonempty(option, path)
     p = Path(path)
     if p.is_symlink() and not p.exists():
         raise TaccInputError(option, str(path), "is a symbolic link to nothing")
@@ -99,6 +109,7 @@ def output_dir(option: str, path) -> str:
 
 def executable(option: str, program: str) -> str:
     """A program that exists and can be executed (a path, or a name on ``PATH``)."""
+    _nonempty(option, program)
     found = shutil.which(program)
     if found is None:
         p = Path(program)

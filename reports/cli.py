@@ -405,7 +405,8 @@ def _cmd_bench(args) -> int:
 
 # ------------------------------------------------------------------------------------------- path checks
 def _check_paths(args) -> None:
-    """Every path option, checked before any work starts (``reports._paths``): a bad one exits 2."""
+    """Every path option given, checked before any work starts (``reports._paths``): a bad one exits 2, an empty
+    one too (it was skipped as not given, or taken as the working folder)."""
     from reports import _paths
 
     if args.command == "runs":            # --out is --to's folder: refused alone, its default checked with --to
@@ -414,24 +415,24 @@ def _check_paths(args) -> None:
                                                     "written (give --to parquet or --to csv)")
         if args.to is not None and args.out is None:
             args.out = _RUNS_OUT
-    if getattr(args, "json", None):
+    if getattr(args, "json", None) is not None:
         _paths.output_file("--json", args.json, allow_stdout=True)
-    if getattr(args, "junit", None):
+    if getattr(args, "junit", None) is not None:
         _paths.output_file("--junit", args.junit)
     for option in ("out", "cache", "reproducers"):
-        if getattr(args, option, None):
+        if getattr(args, option, None) is not None:
             _paths.output_dir(f"--{option}", getattr(args, option))
     _check_cache_folder(args)
     for option, dest in (("--from", "runs_from"), ("dir", "dir")):
-        if getattr(args, dest, None):
+        if getattr(args, dest, None) is not None:
             _paths.input_dir(option, getattr(args, dest))
-    if getattr(args, "baseline", None) and args.baseline != "repo":
+    if getattr(args, "baseline", None) is not None and args.baseline != "repo":
         _paths.utf8_text("--baseline", args.baseline)
     for c in _configs_of(args):
         if c not in PRESETS:
             _config_file(c)
             _paths.utf8_text("config", c)
-    if getattr(args, "smpy_python", None):
+    if getattr(args, "smpy_python", None) is not None:
         _check_smpy(_paths.executable("--smpy-python", args.smpy_python), args.smpy_python)
 
 

@@ -347,10 +347,15 @@ class RunCache:
         save_every: the longest a stored record waits in memory for its commit, in seconds, provided the caller
             calls :meth:`commit_due` when :meth:`seconds_to_commit` says (the runner does while it waits for its
             workers); a kill loses at most the runs stored in the last ``save_every`` seconds.
+        read_only: for a reader that makes no run (``load_runs``: ``tacc runs``, ``tacc report --from``): nothing
+            is created, moved or given other permissions, :meth:`put` is refused, and a file that is not a
+            readable run cache is a :class:`bounds.TaccInputError` naming the field ``root`` (left as it is),
+            where a sweep moves it aside (``runs.sqlite.damaged-N``, with a warning) and makes its runs again.
     """
 
-    def __init__(self, root: str | os.PathLike, *, save_every: float = 0.5):
+    def __init__(self, root: str | os.PathLike, *, save_every: float = 0.5, read_only: bool = False):
         self.root = check_cache_folder(root)
+        self.read_only = read_only
         self.save_every = float(save_every)
         self.path = self.root / DB_NAME
         self._db: sqlite3.Connection | None = None
@@ -363,6 +368,8 @@ class RunCache:
         if self._db is not None:
             return self._db
         check_cache_folder(self.root)                # again: a link made since the cache was opened
+        if self.read_only:
+            return self._connect_read_only()
         self.root.mkdir(parents=True, exist_ok=True)
         add_group_read(self.root, directory=True)
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o664)
@@ -391,6 +398,26 @@ class RunCache:
                           "the runs it held are not used (a sweep makes them again)", CacheMismatchWarning,
                           stacklevel=3)
             return self._connect(_retry=True)
+        self._db = db
+        return db
+
+    def _connect_read_only(self) -> sqlite3.Connection:
+        """The existing file, opened without creating it (``mode=rw``: SQLite may still roll back the journal of
+        a sweep that was killed, as a sweep would; a file the user cannot write is opened for reading), or a
+        :class:`bounds.TaccInputError` when it is not a readable run cache (the file is left as it is)."""
+        uri = f"{self.path.resolve().as_uri()}?mode=rw&nofollow=1"
+        try:
+            db = sqlite3.connect(uri, uri=True, timeout=60.0)
+        except sqlite3.Error as exc:
+            raise TaccInputError("root", str(self.root), f"its {DB_NAME} cannot be opened ({exc})") from None
+        try:
+            self._has_table = db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'runs'"
+                                         ).fetchone() is not None
+        except sqlite3.DatabaseError as exc:
+            db.close()
+            raise TaccInputError("root", str(self.root), f"its {DB_NAME} is not a readable run cache ({exc}); it "
+                                                         f"is left as it is (a sweep with this cache moves it aside "
+                                                         f"and makes its runs again)") from None
         self._db = db
         return db
 
@@ -438,6 +465,8 @@ class RunCache:
     def put(self, key: str, record: RunRecord) -> None:
         """Store ``record`` under ``key`` (committed by the first ``put`` or :meth:`commit_due` once the oldest record
         not committed is ``save_every`` seconds old, or at :meth:`flush`)."""
+        if self.read_only:
+            raise TaccInputError("root", str(self.root), "is opened read-only: no run is stored there")
         data = encode_record(key, record)
         self._pending[key] = (_checksum(data), data, record)
         if self._oldest is None:

@@ -445,15 +445,23 @@ def load_runs(path, *, index_only: bool = False) -> RunFrames:
         raise TaccInputError("path", str(path), "is not a folder")
     if any((root / f"runs.{f}").is_file() for f in FORMATS):
         return load_frames(root)
-    store = RunCache(check_cache_folder(root, option="path"))     # a link is refused naming the argument
+    # a link is refused naming the argument; read only: a file that is not a run cache is refused, not moved aside
+    store = RunCache(check_cache_folder(root, option="path"), read_only=True)
     configs, ignored = _saved_configs(root / "configs")
     match = _KeyMatcher(configs)
     records, tasks, keys = [], [], []
     bad: list = []
-    for key, rec in store.items(bad):
-        records.append(rec)
-        tasks.append(match.task(key, rec.policy, rec.seed, rec.checkpoints))
-        keys.append(key)
+    try:
+        for key, rec in store.items(bad):
+            records.append(rec)
+            tasks.append(match.task(key, rec.policy, rec.seed, rec.checkpoints))
+            keys.append(key)
+    except TaccInputError as e:
+        if e.field != "root":
+            raise
+        raise TaccInputError("path", str(path), e.reason) from None
+    finally:
+        store.close()
     damaged = None
     if bad:
         damaged = _damaged_frame(bad, match, {(t.policy, t.checkpoints) for t in tasks if t is not None})

@@ -285,19 +285,54 @@ _CONNECT_SECONDS = 10.0
 
 def connect(scheduler: str, *, timeout: float = _CONNECT_SECONDS) -> Any:
     """A ``distributed.Client`` connected to the Dask scheduler at ``scheduler`` (``tcp://host:8786``), or a
-    :class:`bounds.TaccInputError` naming the field ``scheduler``: an address distributed cannot parse (at once), or
-    no scheduler answering there within ``timeout`` seconds. The caller closes the client.
+    :class:`bounds.TaccInputError` naming the field ``scheduler``: an address distributed cannot parse (at once),
+    no scheduler answering there within ``timeout`` seconds (the whole connection, distributed's handshake
+    included: a service that accepts and stays silent, such as an HTTP server, waited forever in the handshake's
+    read), or a service there that is not Dask (an SSH banner read as a frame length ended in "MemoryError: Unable
+    to allocate 2.82 EiB"). The caller closes the client.
 
     A sweep with a scheduler (:func:`iter_runs`) connects through it before it writes anything; ``tacc`` connects
     through it before a command creates any file, so a refused command (exit 2) leaves nothing behind."""
     _check_scheduler(scheduler)
-    import distributed
+    # distributed's log said nothing meanwhile: bytes that are not Dask's were logged as a CRITICAL "Failed to
+    # deserialize" with its traceback, besides the one-line refusal (logging disabled as in _close_cluster_at_once)
+    quiet = logging.root.manager.disable
+    logging.disable(logging.CRITICAL)
     try:
-        return distributed.Client(scheduler, timeout=timeout)
-    except (OSError, ValueError) as exc:   # refused, unreachable, timed out; an address it cannot use
+        return _bounded_client()(scheduler, timeout=timeout)
+    except OSError as exc:      # refused, unreachable, timed out (the connection or the handshake)
         raise TaccInputError("scheduler", scheduler, f"no Dask scheduler answered there within {timeout:g} s "
                                                      f"({type(exc).__name__}); is one running at that address?"
                              ) from None
+    except Exception as exc:    # a service that is not Dask: its bytes read as Dask's frames (MemoryError, ...)
+        why = " ".join(str(exc).split())
+        why = f"{type(exc).__name__}: {why[:100]}{'...' if len(why) > 100 else ''}" if why else type(exc).__name__
+        raise TaccInputError("scheduler", scheduler, f"no Dask scheduler answered there: the connection failed "
+                                                     f"({why}); is that the address of a Dask scheduler, not of "
+                                                     f"another service?") from None
+    finally:
+        logging.disable(quiet)
+
+
+@functools.cache
+def _bounded_client() -> type:
+    """``distributed.Client`` whose start (the connection, distributed's handshake, the scheduler's first answer)
+    gives up after its ``timeout`` as a whole (:class:`TimeoutError`) and closes what it started: distributed
+    bounds the connection attempts but reads the handshake without a limit. Built on first use, so that importing
+    the runner does not import distributed."""
+    import distributed
+
+    class BoundedClient(distributed.Client):
+        def start(self, **kwargs):
+            if self.asynchronous:
+                return super().start(**kwargs)
+            try:
+                return super().start(callback_timeout=kwargs.get("timeout"), **kwargs)
+            except BaseException:
+                self.close()
+                raise
+
+    return BoundedClient
 
 
 def iter_runs(tasks: Iterable[Task], *, executor: str = "serial", workers: int | None = None,

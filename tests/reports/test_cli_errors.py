@@ -329,6 +329,99 @@ def test_workers_with_a_dask_scheduler_exits_2_naming_the_option(tmp_path, comma
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("args, option", [
+    (["bounds", ""], "config"),
+    (["bounds", "set-a", "--json", ""], "--json"),
+    (["simulate", "llm-residual", "--policy", "tacc", "--seeds", "2", "--json", ""], "--json"),
+    (["simulate", "llm-residual", "--policy", "tacc", "--seeds", "2", "--cache", ""], "--cache"),
+    (["check", "llm-residual", "--seeds", "2", "--baseline", ""], "--baseline"),
+    (["check", "llm-residual", "--seeds", "2", "--junit", "j.xml", "--reproducers", ""], "--reproducers"),
+    (["check", "llm-residual", "--seeds", "2", "--junit", ""], "--junit"),
+    (["proofs", "--baseline", ""], "--baseline"),
+    (["proofs", "--json", ""], "--json"),
+    (["report", "--seeds", "2", "--out", ""], "--out"),
+    (["report", "--seeds", "2", "--out", "r", "--cache", ""], "--cache"),
+    (["report", "--seeds", "2", "--out", "r", "--baseline", ""], "--baseline"),
+    (["report", "--from", "", "--out", "r"], "--from"),
+    (["runs", ""], "dir"),
+    (["runs", "r", "--to", "csv", "--out", ""], "--out"),
+    (["reproduce", "decay", "--quick", "--out", ""], "--out"),
+    (["reproduce", "decay", "--quick", "--out", "r", "--cache", ""], "--cache"),
+    (["explain", "llm-residual", "--out", ""], "--out"),
+    (["explain", "llm-residual", "--json", ""], "--json"),
+    (["bench", "--quick", "--out", ""], "--out"),
+    (["bench", "--quick", "--smpy-python", ""], "--smpy-python"),
+])
+def test_an_empty_path_exits_2_naming_the_option(tmp_path, args, option):
+    """An empty path was taken as the working folder or as no option: ``--cache ""`` wrote runs.sqlite, configs/
+    and figure-memo/ into the working folder, ``--out ""`` was ``--out .``, ``--baseline ""`` meant no baseline and
+    ``explain --out ""`` drew no figure, in silence; now one line naming the option, exit 2, nothing written."""
+    if args[0] == "runs" and args[1] == "r":
+        (tmp_path / "r").mkdir()
+    before = sorted(tmp_path.iterdir())
+    r = tacc(args, tmp_path)
+    line = _one_line(r, 2, f"{option} = ''", "empty")
+    assert line.startswith(f"tacc: error: {option}") and r.stdout == ""
+    assert sorted(tmp_path.iterdir()) == before
+
+
+@pytest.mark.parametrize("content", ["random bytes", "none"])
+@pytest.mark.parametrize("command", ["runs", "report --from"])
+def test_a_command_that_reads_a_run_cache_moves_and_creates_nothing(tmp_path, command, content):
+    """``tacc runs DIR`` (and ``tacc report --from DIR``), which only read, moved a DIR/runs.sqlite of random bytes
+    to runs.sqlite.damaged-1 with a warning before refusing: now one line saying it is not a readable run cache,
+    exit 2, the file left as it is; a folder without runs.sqlite is refused and left empty."""
+    cache = tmp_path / "dmg"
+    cache.mkdir()
+    if content == "random bytes":
+        (cache / "runs.sqlite").write_bytes(bytes(range(256)) * 16)
+    before = sorted((p.name, p.read_bytes(), p.stat().st_mode) for p in cache.iterdir())
+    args = ["runs", "dmg"] if command == "runs" else ["report", "--from", "dmg", "--out", "r"]
+    r = tacc(args, tmp_path)
+    option = "dir" if command == "runs" else "--from"
+    reason = "not a readable run cache" if content == "random bytes" else "holds no saved runs"
+    line = _one_line(r, 2, f"{option} = 'dmg'", reason)
+    assert line.startswith(f"tacc: error: {option}") and r.stdout == ""
+    assert sorted((p.name, p.read_bytes(), p.stat().st_mode) for p in cache.iterdir()) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dmg"]
+
+
+@pytest.mark.parametrize("command", ["simulate", "report"])
+def test_a_scheduler_address_of_another_service_exits_2_naming_the_option(tmp_path, command):
+    """``--scheduler`` at an SSH server (a local one in a thread, sending its banner): distributed read the banner
+    as a frame length and the command ended with exit 3 "internal error: MemoryError: Unable to allocate 2.82 EiB";
+    now one line naming the option and saying no Dask scheduler answered there, exit 2, nothing written."""
+    import socket
+    import threading
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    accepted = []
+
+    def serve():
+        while True:
+            try:
+                c, _ = server.accept()
+            except OSError:
+                return
+            accepted.append(c)
+            c.sendall(b"SSH-2.0-OpenSSH_9.0\r\n")
+
+    threading.Thread(target=serve, daemon=True).start()
+    address = f"tcp://127.0.0.1:{server.getsockname()[1]}"
+    args = {"simulate": ["simulate", "llm-residual", "--policy", "tacc", "--seeds", "2", "--cache", "c"],
+            "report": ["report", "llm-residual", "--seeds", "2", "--out", "r", "--cache", "c"]}[command]
+    try:
+        r = tacc([*args, "--executor", "dask", "--scheduler", address], tmp_path)
+    finally:
+        for s in [server, *accepted]:
+            s.close()
+    line = _one_line(r, 2, "--scheduler", address, "no Dask scheduler answered there", "another service")
+    assert line.startswith("tacc: error: --scheduler") and r.stdout == ""
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.parametrize("executor", ["serial", "processes"])
 @pytest.mark.parametrize("sig, status, word", [("SIGTERM", 143, "terminated"), ("SIGINT", 130, "interrupted")])
 def test_a_run_of_hours_in_this_process_stops_at_a_signal(tmp_path, executor, sig, status, word):

@@ -102,3 +102,37 @@ def test_keys_are_matched_once_per_prefix_not_per_record(swept, monkeypatch):
     assert len(f.runs) == len(tasks) == 2 * 2 * SEEDS
     assert f.runs["budget"].notna().all()
     assert len(calls) <= 2 * 2 * 2          # configurations x policies x (no checkpoints, the record's)
+
+
+def test_load_runs_refuses_a_file_that_is_no_database_and_leaves_it_as_it_is(tmp_path):
+    """A reader (``tacc runs``, ``tacc report --from``) moved a runs.sqlite of random bytes to runs.sqlite.damaged-1
+    (with a warning), as a sweep does: now it is refused naming the argument, and the folder is left as it was."""
+    from bounds import TaccInputError
+
+    (tmp_path / "runs.sqlite").write_bytes(bytes(range(256)) * 16)
+    before = sorted((p.name, p.read_bytes(), p.stat().st_mode) for p in tmp_path.iterdir())
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(TaccInputError, match=f"path = '{tmp_path}': its runs.sqlite is not a readable run "
+                                                 f"cache .*left as it is"):
+            load_runs(tmp_path)
+    assert sorted((p.name, p.read_bytes(), p.stat().st_mode) for p in tmp_path.iterdir()) == before
+
+
+def test_a_read_only_cache_creates_changes_and_stores_nothing(swept, tmp_path_factory):
+    """A read-only cache (``load_runs``) gave the file group read permission (and made a folder and an empty file
+    when asked for a key of a folder that had none): it now leaves the folder as it is, and refuses to store."""
+    from bounds import TaccInputError
+
+    root, tasks, records = swept
+    (root / "runs.sqlite").chmod(0o600)
+    before = sorted((p.name, p.stat().st_mode) for p in root.iterdir())
+    assert len(load_runs(root).runs) == len(records)
+    assert sorted((p.name, p.stat().st_mode) for p in root.iterdir()) == before
+    empty = tmp_path_factory.mktemp("empty") / "none"
+    store = RunCache(empty, read_only=True)
+    assert store.get_many([tasks[0].key()]) == [None] and len(store) == 0 and list(store.items()) == []
+    with pytest.raises(TaccInputError, match="read-only"):
+        store.put(tasks[0].key(), records[0])
+    store.close()
+    assert not empty.exists()

@@ -732,6 +732,61 @@ def test_a_scheduler_that_does_not_answer_names_the_address_within_the_connect_t
 
 
 @pytest.fixture
+def not_a_scheduler():
+    """Start a local TCP server in a thread that accepts every connection and sends ``banner`` (nothing: it stays
+    silent) and keeps it open; returns its address (a free port; no network)."""
+    import socket
+    import threading
+
+    servers, accepted = [], []
+
+    def start(banner: bytes) -> str:
+        server = socket.socket()
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        servers.append(server)
+
+        def serve():
+            while True:
+                try:
+                    c, _ = server.accept()
+                except OSError:                 # closed at the end of the test
+                    return
+                accepted.append(c)
+                c.sendall(banner)
+
+        threading.Thread(target=serve, daemon=True).start()
+        return f"tcp://127.0.0.1:{server.getsockname()[1]}"
+
+    yield start
+    for s in servers + accepted:
+        s.close()
+
+
+def test_a_service_that_accepts_and_never_answers_is_given_up_within_the_connect_timeout(not_a_scheduler):
+    """A listener that accepts the connection and stays silent (``python3 -m http.server``): distributed's
+    handshake read has no time limit and the connection waited forever (633 s and still waiting); now the whole
+    connection, handshake included, gives up after connect's timeout naming the address."""
+    address = not_a_scheduler(b"")
+    t = time.monotonic()
+    with pytest.raises(TaccInputError, match=f"scheduler = '{address}': no Dask scheduler answered there within "
+                                             f"0.5 s"):
+        connect(address, timeout=0.5).close()
+    assert time.monotonic() - t < 5
+
+
+def test_a_service_that_is_not_dask_is_refused_naming_the_address(not_a_scheduler):
+    """An SSH server's banner read by distributed as a frame length: "MemoryError: Unable to allocate 2.82 EiB"
+    (exit 3 on the command line); now a TaccInputError naming the address, at once."""
+    address = not_a_scheduler(b"SSH-2.0-OpenSSH_9.0\r\n")
+    t = time.monotonic()
+    with pytest.raises(TaccInputError, match=f"scheduler = '{address}': no Dask scheduler answered there: the "
+                                             f"connection failed \\(MemoryError: .*not of another service"):
+        connect(address, timeout=5).close()
+    assert time.monotonic() - t < 4
+
+
+@pytest.fixture
 def scheduler():
     """A Dask scheduler with one worker in this process (threads: it starts in a fraction of a second; its dashboard
     on a free port: None meant 8787, with a warning when that port is taken)."""
