@@ -16,6 +16,7 @@ from fractions import Fraction
 
 from bounds import _validate as v
 from bounds._errors import TaccInputError
+from bounds._toml import toml_value
 
 __all__ = ["exact_amount", "CostUnits", "cost_units"]
 
@@ -76,6 +77,22 @@ def _digits(n: int) -> str:
     return text if len(text) <= 20 else f"about {text[0]}.{text[1:3]}e+{len(text) - 1}, {len(text)} digits"
 
 
+def _at_most(n: int) -> str:
+    """The largest amount at most the whole number ``n`` that a configuration reads back as written, spelled as TOML
+    (:func:`toml_value`): ``n`` itself up to 2**53; above it a number is read as a float (an integer too, rounded, as
+    4611686018427387893 is to 2**62), so the largest float whose decimal reading (:func:`exact_amount`) is <= n.
+
+    >>> _at_most(4611686018427387893)      # the float 2**62 - 512, read as 4611686018427387400
+    '4.6116860184273874e+18'
+    """
+    if n <= 2**53:
+        return _digits(n)
+    x = float(n)
+    while exact_amount("params.budget", x) > n:
+        x = math.nextafter(x, 0.0)
+    return toml_value(x)
+
+
 def cost_units(cost_low, cost_high, budget, *, names: dict | None = None) -> CostUnits:
     """The common integer units of the budget check (see the module docstring).
 
@@ -133,11 +150,11 @@ def _refusal(amounts: dict, given: dict, d: int) -> str:
                f"and budget, and needs (Lambda + the larger cost) x D < 2**62")
     accepted = []
     if budget > largest:
-        accepted.append(f"the budget is too large for these costs: at most {_digits(largest)}" if largest >= 1 else
+        accepted.append(f"the budget is too large for these costs: at most {_at_most(largest)}" if largest >= 1 else
                         f"no budget with these costs (their common denominator is {_digits(d_costs)})")
     if places < 0 and largest < 1:       # the budget is too large even in whole units, and the costs too fine
-        accepted.append(f"the budget is too large: at most {UNIT_LIMIT - 1 - math.ceil(cost)} with costs written as "
-                        "whole numbers")
+        whole = _at_most(UNIT_LIMIT - 1 - math.ceil(cost))
+        accepted.append(f"the budget is too large: at most {whole} with costs written as whole numbers")
     long = [f for f, a in amounts.items() if (a * 10**places).denominator != 1] if places >= 0 else []
     if long:
         unit, text = Fraction(1, 10**places), "1" if places == 0 else f"1e-{places}"

@@ -13,6 +13,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from bounds._amount import cost_units
 from bounds._errors import TaccInputError
 from bounds._horizon import horizon, log_factor, min_rho, n_gamma
 from bounds._toml import toml_value
@@ -381,6 +382,8 @@ def _parse_config(data: dict, source: str) -> Config:
     pt.done()
     top.done()
     c, params = check_parameters(n_arms, **costs, **values, noise_scale=noise.subgaussian_scale)
+    _check_accounting({"costs.low": costs["cost_low"], "costs.high": costs["cost_high"],
+                       "params.budget": values["budget"]}, c, params)
     c_low, c_high = c.low, c.high
     _check_regret_range(mu_high, means, n_arms, c_low, c_high, params.budget)
     return Config(name, InstanceSpec(mu_high, means, seed, noise, low), c, params, source)
@@ -444,6 +447,19 @@ def check_costs(cost_low: Any, cost_high: Any, *, names: dict | None = None) -> 
         raise TaccInputError(nm["cost_low"], cost_low, f"must be < {nm['cost_high']} = {c_high} "
                                                        "(lambda_L < lambda_H)")
     return Costs(c_low, c_high)
+
+
+def _check_accounting(written: dict, c: Costs, p: Params) -> None:
+    """Refuse, when the configuration is read, costs and a budget the engines' exact cost accounting cannot hold
+    (:func:`bounds.cost_units`, which :func:`bounds.analyze` and every run apply), echoing the refused value as
+    ``written`` holds it (the configuration's own number): an integer above 2**53, which is read as a float, is shown
+    as written and the float it is read as is named (``budget = 4611686018427387893`` is read as 2**62)."""
+    try:
+        cost_units(c.low, c.high, p.budget)
+    except TaccInputError as exc:
+        value = written[exc.field]
+        read = "" if value == exc.value else f"is read as the float {toml_value(exc.value)}; "
+        raise TaccInputError(exc.field, value, read + exc.reason) from None
 
 
 def _check_regret_range(mu_high, means, n_arms: int, c_low: float, c_high: float, budget: float) -> None:

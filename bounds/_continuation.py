@@ -318,7 +318,7 @@ def continuation_rho_max(last_count: int, *, gamma: float, n_arms: int, horizon:
     def ok(bits):
         return _n_gamma(log_factor(_bits_float(bits), K, T, d), g) <= n_max
 
-    hi_val = (n_max + 1) * g * g / math.log(2 * K * T / d) * 2.0
+    hi_val = (n_max + 1) * g * g / log_factor(1.0, K, T, d) * 2.0
     lo, hi = _float_bits(math.ulp(0.0)), _float_bits(hi_val)
     if not ok(lo):       # N_gamma >= 2 even at the smallest rho: only if n_max = 1 and ell / gamma^2 >= 1 there
         return 0.0

@@ -59,7 +59,20 @@ def log_factor(rho: float, n_arms: int, horizon_: int, delta: float) -> float:
     k = v.count("n_arms", n_arms)
     t = v.count("horizon", horizon_)
     d = v.open_unit("delta", delta)
-    return r * math.log(2 * k * t / d)
+    return r * _log_ratio(k, t, d)
+
+
+def _log_ratio(k: int, t: int, d: float) -> float:
+    """log(2 K T_Lambda / delta), the logarithm of ell_Lambda (``sec:theory``) and of rho_min (``lem:ci``), for
+    checked arguments, without overflow: the float quotient 2 K T / delta when it is finite (every delta above about
+    2 K T / 1.8e308), else log(2 K T) - log(delta), since 2 K T / delta itself leaves the floats (delta = 1e-308,
+    or a subnormal delta) though its logarithm is about 710 to 760.
+
+    >>> round(_log_ratio(3, 20000, 1e-308), 3)   # 2 K T / delta = 1.2e313 overflows; its logarithm does not
+    720.891
+    """
+    q = 2 * k * t / d
+    return math.log(q) if math.isfinite(q) else math.log(2 * k * t) - math.log(d)
 
 
 def radius_scalar(n, ell):
@@ -155,4 +168,4 @@ def min_rho(subgaussian_scale: float, n_arms: int, horizon_: int, delta: float) 
     k = v.count("n_arms", n_arms)
     t = v.count("horizon", horizon_)
     d = v.open_unit("delta", delta)
-    return 2.0 * s * s * (1.0 + math.log(2.0) / math.log(2 * k * t / d))
+    return 2.0 * s * s * (1.0 + math.log(2.0) / _log_ratio(k, t, d))

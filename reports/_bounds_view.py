@@ -13,6 +13,7 @@ import numpy as np
 
 from bounds import Analysis, ArmClass, continuation_of
 from reports import _continuation_view
+from reports._arm_class import class_label
 from reports._tables import dumps, finite_numbers, fmt, fmt_apart, fmt_apart_all, jsonable, reason_of, table
 
 
@@ -307,7 +308,7 @@ def render(a: Analysis, max_arms: int = 40, continuation=None) -> str:
     col = arm_columns(a, shown)
     best = a.instance.best_arm
     tied = [k for k, g in zip(col["arm"], col["gap"], strict=True) if g == 0 and k != best]
-    col["class"] = [f"{c.value} (tied)" if k in tied else c for k, c in zip(col["arm"], col["class"], strict=True)]
+    col["class"] = [class_label(c, k in tied) for k, c in zip(col["arm"], col["class"], strict=True)]
     # means with the digits that tell them apart: at mu_high = [1e12, 0.999999e12] both read 1.000e+12 beside a gap of
     # 1.000e+06
     col["mu_high"] = fmt_apart_all([float(m) for m in col["mu_high"]])
@@ -331,5 +332,5 @@ def render(a: Analysis, max_arms: int = 40, continuation=None) -> str:
     if tied:
         out.append(tied_sentence(tied, best))
     out += [f"arm {k}: c*(D/4) = inf: {rdfe_cost_reason(a, k)}" for k in shown if math.isinf(a.rdfe.paper_cost[k])]
-    out += ["", _continuation_view.render(cont, a.classes, order, max_arms)]
+    out += ["", _continuation_view.render(cont, a.classes, order, max_arms, tied=tied)]
     return "\n".join(out)

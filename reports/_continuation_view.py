@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from bounds import Continuation
+from reports._arm_class import class_label
 from reports._tables import fmt, fmt_apart, reason_of, table
 
 __all__ = ["to_record", "summary", "render", "window_figure"]
@@ -142,15 +143,16 @@ def _summary(c: Continuation) -> str:
     return text
 
 
-def render(c: Continuation, classes=None, order=None, max_arms: int = 40) -> str:
-    """The sentence and a per-arm table (arms in ``order``, at most ``max_arms``). Where N_gamma >= T no low count
-    reaches the window, which the window column says ("not below T") beside the counts where the test passes."""
+def render(c: Continuation, classes=None, order=None, max_arms: int = 40, tied=()) -> str:
+    """The sentence and a per-arm table (arms in ``order``, at most ``max_arms``; the arms in ``tied``, tied with
+    k^*, marked as the per-arm table of ``tacc bounds`` marks them). Where N_gamma >= T no low count reaches the
+    window, which the window column says ("not below T") beside the counts where the test passes."""
     w = c.window
     order = list(range(len(w.pulls))) if order is None else list(order)
     rows = []
     for k in order[:max_arms]:
         win = w.window(k)
-        rows.append((k, classes[k].value if classes is not None else "", w.tau[k],
+        rows.append((k, class_label(classes[k], k in tied) if classes is not None else "", w.tau[k],
                      ("empty" if not win else f"{win[0]}..{win[1]}" if w.reachable
                       else f"{win[0]}..{win[1]}, not below T"), w.pulls[k], fmt(w.gain[k]),
                      "yes" if w.reaches_tau[k] else "no", c.last_count[k] or "-",

@@ -20,6 +20,7 @@ import numpy as np
 
 from bounds import TaccInputError, analyze, confirmation_count, continuation_window, refine_partition
 from certify import event_failure
+from reports._arm_class import class_label
 from reports._bounds_view import OPTIMAL_NO_COUNT_BOUND, tied_sentence
 from reports._estimate import rounds_bound
 from reports._tables import fmt, fmt_apart, reason_of, table
@@ -228,7 +229,7 @@ def render(e: Explanation, max_arms: int = 40) -> str:
         s = e.arms[k]
         cont = (f"{s.continuation} (r{s.continuation_rounds[0]}..{s.continuation_rounds[-1]})" if s.continuation
                 else "0")
-        rows.append((k, fmt(s.gap), f"{s.prior_class} (tied)" if s.tied_with_best else s.prior_class, s.run_class,
+        rows.append((k, fmt(s.gap), class_label(s.prior_class, s.tied_with_best), s.run_class,
                      s.tau, s.threshold_round, cont, s.window_pulls,
                      fmt(s.bound_before - s.bound_after) if s.continuation else "-",
                      s.certified_round, s.certified_by.split(" ")[0], s.last_round, s.n_high,

@@ -166,12 +166,13 @@ def _conclusions(res: dict) -> list[str]:
     if cls:
         parts = ", ".join(f"{k}: {v}" for k, v in sorted(cls.items()))
         out.append(f"Arm classes over TACC's runs (arm-runs): {parts}.")
-    out.append(_event_sentence(res["event"], res["delta"], _lem_ci_fails(res["assumptions"])))
+    floats = res.get("float_sums") or {"faithful": True}    # absent from a results dict made before it was recorded
+    unfaithful = not floats["faithful"]
+    out.append(_event_sentence(res["event"], res["delta"], _lem_ci_fails(res["assumptions"]), undecided=unfaithful))
     rounding = _rounding_sentence(res["event"])
     if rounding:
         out.append(rounding)
-    floats = res.get("float_sums")            # absent from a results dict made before it was recorded
-    if floats is not None and not floats["faithful"]:
+    if unfaithful:
         out.append(f"At these magnitudes {floats['bound']}: a run's float sums, which the policies' indices "
                    f"use, are not the exact algorithm's, so the claims that need the confidence event are UNDECIDED "
                    f"on every run (rounding) and lem:ci is not decided HOLDS (certify.float_sums_faithful).")
@@ -268,13 +269,19 @@ def _share(value: float, bound: float) -> str:
     return f"{_pct(value / bound)} of"
 
 
-def _event_sentence(event: dict, delta: float, lem_ci_fails: Sequence[tuple[str, str]] = ()) -> str:
+def _event_sentence(event: dict, delta: float, lem_ci_fails: Sequence[tuple[str, str]] = (), *,
+                    undecided: bool = False) -> str:
     """The event-failure sentence; "the most of any policy" only when one policy has strictly the most. With an
     assumption of lem:ci failing (``lem_ci_fails``, as (label, detail)) the frequency is neither consistent with
-    nor above the lemma: the lemma does not apply."""
+    nor above the lemma: the lemma does not apply. With the runs' float sums not the exact algorithm's
+    (``undecided``: ``certify.float_sums_faithful`` false at these magnitudes) it is neither either: lem:ci is
+    UNDECIDED on every run (rounding), as the report's later sentence on the float sums says."""
     ev = list(event.values())
     worst = max(ev, key=lambda e: e["frequency"])
     verdict = "consistent with the lemma" if worst["frequency"] <= delta else "above the lemma"
+    if undecided:
+        verdict = ("lem:ci is undecided here (rounding: at these magnitudes the runs' float sums are not the exact "
+                   "algorithm's, certify.float_sums_faithful), so this frequency is no test of it")
     if lem_ci_fails:
         many = len(lem_ci_fails) > 1
         which = _and(f"{label} ({detail})" for label, detail in lem_ci_fails)

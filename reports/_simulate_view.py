@@ -13,6 +13,7 @@ from collections import Counter
 import numpy as np
 
 from bounds import TaccInputError, arm_partition, refine_partition
+from reports._arm_class import class_label
 from reports._tables import CountMean, fmt, table
 
 __all__ = ["MAX_ROWS", "MAX_JSON_RUNS", "SimulateSummary", "check_json_size", "per_arm_regret_mean", "to_json",
@@ -111,7 +112,8 @@ def render(summary: SimulateSummary, engine: str, max_arms: int = 40) -> str:
     arm_rows = []
     for k in sorted(arms):
         arm_rows.append((k, float(inst.mu_high[k]), float(inst.gaps[k]),
-                         "k*" if k == inst.best_arm else s.classes[k].value, problem.tau[k],
+                         "k*" if k == inst.best_arm else class_label(s.classes[k], inst.gaps[k] == 0),
+                         problem.tau[k],
                          " ".join(f"{c}:{n}" for c, n in sorted(s.after[k].items())) if k != inst.best_arm else "-",
                          CountMean(mean["n_low"][k]), int(s.maxes["n_low"][k]), CountMean(mean["n_high"][k]),
                          int(s.maxes["n_high"][k]), CountMean(mean["continuation"][k]),

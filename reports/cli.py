@@ -383,7 +383,7 @@ def _cmd_explain(args) -> int:
         print(render(e, max_arms=args.max_arms))
     if args.out:
         files = save(timeline_figure(e), Path(args.out), f"explain-{e.config}-{e.policy}-{e.seed}")
-        print(f"\ntimeline: {', '.join(str(Path(args.out) / f) for f in files)}", file=sys.stderr)
+        print(f"timeline: {', '.join(str(Path(args.out) / f) for f in files)}", file=sys.stderr)
     return 0
 
 

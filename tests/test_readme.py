@@ -210,3 +210,30 @@ def test_the_continuation_headings_say_what_they_show(tmp_path):
         sentence = next(i for i, line in enumerate(lines) if line.startswith("Continuation "))
         assert "end of the output" not in heading or sentence == len(lines) - 1, heading
         assert "continuation sentence" in heading, heading
+
+
+def test_the_executor_defaults_the_readme_states_are_the_parsers():
+    """The report section said the runs are made "as `tacc check`'s and `tacc simulate`'s are: `--executor ...`
+    (default processes)", while check's and simulate's default is serial. Every stated default applies to the
+    section's command and to each command named in its sentence, unless the parenthesis gives that command its own
+    (``default processes here; serial in `tacc check```)."""
+    from reports.cli import build_parser
+
+    parser = build_parser()
+    argv = {"check": ["check"], "simulate": ["simulate", "set-a", "--policy", "tacc"], "report": ["report"],
+            "reproduce": ["reproduce", "all"]}
+    defaults = {cmd: parser.parse_args(args).executor for cmd, args in argv.items()}
+    said = 0
+    for m in re.finditer(r"`--executor serial\|processes\|dask`\s+\(default\s+([^)]*)\)", TEXT):
+        section = re.findall(r"^### `tacc (\w+)", TEXT[:m.start()], re.M)[-1]
+        sentence = re.split(r"\.\s", TEXT[:m.start()])[-1]
+        clauses = m[1].split(";")
+        given = {}
+        for clause in clauses:
+            for cmd in re.findall(r"`tacc (\w+)`", clause):
+                given[cmd] = clause.split()[0]
+        first = clauses[0].split()[0]
+        for cmd in {section, *re.findall(r"`tacc (\w+)`", sentence)}:
+            assert given.get(cmd, first) == defaults[cmd], (cmd, m[0])
+            said += 1
+    assert said >= 3

@@ -1,6 +1,8 @@
 """exact_amount and cost_units: the decimals of a configuration read exactly, and the integer units of the
 budget check (exact values, edge cases, properties, invalid arguments)."""
 
+import math
+import re
 from decimal import Decimal
 from fractions import Fraction
 
@@ -99,13 +101,21 @@ def test_invalid_arguments(args, field):
 # --- what a refusal says would be accepted ----------------------------------------------------------------------
 
 
-def _advice(reason: str, what: str = r" for these costs: at most (\d+)") -> tuple[int | None, int | None]:
-    """The largest whole budget and the decimal places a refusal of cost_units says are accepted (None: not said)."""
+def _advice(reason: str, what: str = r" for these costs: at most ([0-9.e+]+)") -> tuple:
+    """The largest budget and the decimal places a refusal of cost_units says are accepted (None: not said); the
+    budget as the exact decimal written (a whole number, or above 2**53 a float as TOML spells it)."""
     import re
 
     budget = re.search(r"the budget is too large" + what, reason)
     places = re.search(r"at this budget's size, at most (\d+) decimal places", reason)
-    return (None if budget is None else int(budget[1])), (None if places is None else int(places[1]))
+    return (None if budget is None else Fraction(budget[1])), (None if places is None else int(places[1]))
+
+
+def _next_refused(low, high, said: Fraction) -> bool:
+    """The amount next above a budget said to be the largest accepted is refused: one more whole unit, or above 2**53
+    (where it is spelled as a float) the next float."""
+    up = said + 1 if said <= 2**53 else math.nextafter(float(said), math.inf)
+    return _refused(low, high, up)
 
 
 def _refused(*args) -> bool:
@@ -142,6 +152,30 @@ def test_a_cost_with_many_digits_is_told_how_many_fit():
     assert not _refused(0.123456789012345, 10.0, 23048) and _refused(0.123456789012345, 10.0, 23049)
 
 
+@pytest.mark.parametrize("written", ["1e300", "4611686018427387893"])
+def test_the_largest_budget_said_is_accepted_when_written_back(written):
+    """budget = 1e300 was told "at most 4611686018427387893", an integer a configuration reads as a float (2**62),
+    refused in turn and echoed as 4.611686018427388e+18. The value said now is the largest float accepted, spelled
+    so that it reads back; the refused integer is echoed as written, with the float it is read as."""
+    import copy
+    import tomllib
+
+    from bounds import config_to_dict, load_config, parse_config
+
+    data = config_to_dict(load_config("set-a"))
+    data["params"]["budget"] = tomllib.loads(f"b = {written}")["b"]
+    with pytest.raises(TaccInputError) as e:
+        parse_config(data)
+    assert str(e.value).startswith(f"params.budget = {'1e+300' if written == '1e300' else written}: ")
+    said = re.search(r"at most (\S+)$", e.value.reason)[1]
+    back = copy.deepcopy(data)
+    back["params"]["budget"] = tomllib.loads(f"b = {said}")["b"]
+    assert parse_config(back).params.budget == float(said)
+    back["params"]["budget"] = math.nextafter(float(said), math.inf)
+    with pytest.raises(TaccInputError):
+        parse_config(back)
+
+
 def test_a_budget_with_too_many_digits_is_not_told_to_be_smaller():
     """A tiny budget written with many digits: a smaller budget would not help, so it is not advised."""
     with pytest.raises(TaccInputError) as e:
@@ -165,13 +199,13 @@ def test_what_a_refusal_accepts_is_accepted(e_low, m_low, e_high, m_high, e_budg
     with pytest.raises(TaccInputError) as e:
         cost_units(low, high, budget)
     largest, places = _advice(e.value.reason)
-    whole, _ = _advice(e.value.reason, r": at most (\d+) with costs written as whole numbers")
+    whole, _ = _advice(e.value.reason, r": at most ([0-9.e+]+) with costs written as whole numbers")
     assert largest is not None or places is not None or whole is not None, e.value.reason
     if whole is not None:
         c = (-(-low // 1), -(-high // 1))
-        assert not _refused(*c, whole) and _refused(*c, whole + 1)
+        assert not _refused(*c, whole) and _next_refused(*c, whole)
     if largest is not None:
-        assert largest < budget and not _refused(low, high, largest) and _refused(low, high, largest + 1)
+        assert largest < budget and not _refused(low, high, largest) and _next_refused(low, high, largest)
     if places is not None:
         def up(a):
             return Fraction(-((-a * 10**places) // 1), 10**places)

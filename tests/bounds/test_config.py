@@ -121,6 +121,14 @@ def test_a_sigma_whose_rho_min_leaves_the_floats_is_refused(sigma, says):
     assert info.value.field == "instance.noise.sigma" and says in info.value.reason
 
 
+@pytest.mark.parametrize("delta", [1e-300, 1e-308, 1e-320, 5e-324])
+def test_a_tiny_delta_is_accepted_with_a_finite_ell(delta):
+    """delta = 1e-308 was refused naming ``instance.noise.sigma = 1.0`` (ell "overflows a float"), though ell is
+    about 1440: only the intermediate 2 K T / delta overflowed."""
+    a = analyze(parse_config(with_("params.delta", delta)))
+    assert math.isfinite(a.ell) and 1300 < a.ell < 1600 and a.n_gamma < 2**53
+
+
 def test_the_smallest_sigma_accepted_gives_a_normal_rho_min():
     """The threshold is the formula's: 2 sigma^2 (the first product of bounds.min_rho) must be a normal float; at
     the float next above sqrt(m / 2) (m the smallest normal) it is, and rho_min with it; with rho given as a

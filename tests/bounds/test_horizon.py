@@ -30,6 +30,17 @@ def test_log_factor_value():
     assert log_factor(2.0, 4, 128000, 0.05) == pytest.approx(2 * math.log(2 * 4 * 128000 / 0.05))
 
 
+@pytest.mark.parametrize("delta", [1e-300, 1e-308, 1e-320, 5e-324])
+def test_log_factor_and_min_rho_at_a_delta_whose_2KT_over_delta_overflows(delta):
+    """delta = 1e-308 makes the quotient 2 K T / delta overflow (1.2e313) though its logarithm is about 721: ell was
+    inf and the configuration refused. ell and rho_min are now finite and within a few ulps of mpmath's value."""
+    mpmath = pytest.importorskip("mpmath")
+    with mpmath.workprec(200):
+        L = mpmath.log(2 * 6 * 20000 / mpmath.mpf(delta))
+        assert log_factor(2.0, 6, 20000, delta) == pytest.approx(float(2 * L), rel=4e-16)
+        assert min_rho(1.0, 6, 20000, delta) == pytest.approx(float(2 * (1 + mpmath.log(2) / L)), rel=4e-16)
+
+
 def test_radius_scalar_and_array_agree():
     n = np.arange(1, 2000)
     arr = radius(n, 7.3)

@@ -131,6 +131,26 @@ def test_means_that_differ_read_differently_in_the_per_arm_table(tmp_path):
     assert means["0"] != means["1"] and float(means["0"]) == 1e12 and float(means["1"]) == 0.999999e12, rows
 
 
+def test_a_tied_arm_is_marked_alike_in_every_per_arm_table(tmp_path):
+    """Arm 1 ties with k* = 0: ``B (tied)`` in the bounds per-arm table, but plain ``B`` in its continuation table
+    and in tacc simulate's per-arm table. Every table now marks it (reports._arm_class.class_label), and only it."""
+    from reports._bounds_view import render
+    from reports._simulate_view import SimulateSummary
+    from reports._simulate_view import render as render_simulate
+    from simulate import make_problem, run
+    p = tmp_path / "ties.toml"
+    p.write_text(TIES)
+    text = render(analyze(load_config(p)))
+    continuation = text[text.index("continuation window"):]
+    rows = [line for line in continuation.splitlines() if line.startswith(("  1 ", "  2 "))]
+    assert "B (tied)" in rows[0] and "(tied)" not in rows[1], rows
+    problem = make_problem(load_config(p))
+    summary = SimulateSummary(problem)
+    summary.add(run(problem, "tacc", 0))
+    rows = [line for line in render_simulate(summary, "fast").splitlines() if line.startswith(("  1 ", "  2 "))]
+    assert any("B (tied)" in r for r in rows) and sum("(tied)" in r for r in rows) == 1, rows
+
+
 def test_an_infinite_quantity_prints_its_reason_in_the_table(tmp_path):
     """The table printed rdfe_bound = inf with no reason (the JSON had one): now each infinite quantity and each
     arm with an infinite oracle cost gets its line; a finite instance prints none."""

@@ -89,7 +89,9 @@ def test_render_and_json(story):
 
 def test_cli_explain(tmp_path, capsys):
     assert main(["explain", "llm-residual", "--seed", "1", "--json", "-", "--out", str(tmp_path)]) == 0
-    js = json.loads(capsys.readouterr().out)
+    out = capsys.readouterr()
+    js = json.loads(out.out)
+    assert out.err.startswith("timeline: ")      # no empty line first
     best = [a for a in js["arms"] if a["gap"] == 0][0]
     assert best["continuation"] > 0 and best["continuation"] <= best["window_pulls"]
     assert {p.suffix for p in tmp_path.iterdir()} == {".png", ".pdf"}

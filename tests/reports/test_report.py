@@ -150,6 +150,16 @@ def test_event_sentence_says_the_most_only_when_informative(failures, expected, 
     assert expected in text and absent not in text
 
 
+def test_event_sentence_does_not_call_an_undecided_lemma_consistent():
+    """mu_high = [1e300, 0.9e300, 0.5e300]: the report said "0 of 3 runs each ... consistent with the lemma", and two
+    sentences later that lem:ci is not decided HOLDS (the float sums are not faithful). The first now agrees."""
+    from reports._report import _event_sentence
+    ev = {p: {"policy": p, "runs": 3, "failures": 0, "frequency": 0.0} for p in ("tacc", "dnc")}
+    text = _event_sentence(ev, 0.05, undecided=True)
+    assert "consistent" not in text and "lem:ci is undecided here (rounding" in text
+    assert "consistent with the lemma" in _event_sentence(ev, 0.05)
+
+
 def test_a_bound_that_falls_with_the_budget_gets_its_reason():
     from dataclasses import replace as dc_replace
 

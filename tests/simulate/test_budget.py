@@ -73,7 +73,13 @@ def test_fidelity_order_is_low_then_high():
 
 
 def test_accounting_that_would_overflow_is_refused_naming_the_field(config):
-    cfg = config(**{"costs.low": 1 / 3, "costs.high": 10.0, "params.budget": 10**6})
+    """Refused when the configuration is read (bounds.parse_config), and by both engines for a configuration made
+    otherwise (here by replacing its costs)."""
+    with pytest.raises(TaccInputError) as e:
+        config(**{"costs.low": 1 / 3, "costs.high": 10.0, "params.budget": 10**6})
+    assert e.value.field == "costs.low"
+    cfg = config(**{"costs.high": 10.0, "params.budget": 10**6})
+    cfg = dataclasses.replace(cfg, costs=dataclasses.replace(cfg.costs, low=1 / 3))
     p = make_problem(cfg)
     for engine in ("reference", "fast"):
         with pytest.raises(TaccInputError) as e:

@@ -26,6 +26,17 @@ def test_thresholds_are_the_bounds_values(name):
     assert p.tau[p.instance.best_arm] == math.inf
 
 
+@pytest.mark.parametrize("delta", [1e-308, 5e-324])
+def test_a_tiny_deltas_threshold_is_the_bounds(delta):
+    """At a delta whose 2 K T / delta overflows a float the runs and the bound still share one ell and N_gamma."""
+    from bounds import analyze, config_to_dict, parse_config
+    d = config_to_dict(load_config("set-b"))
+    d["params"]["delta"] = delta
+    cfg = parse_config(d)
+    p, a = make_problem(cfg), analyze(cfg)
+    assert (p.rho, p.ell, p.n_gamma) == (a.rho, a.ell, a.n_gamma) and math.isfinite(p.ell)
+
+
 def test_bias_table_is_the_models_bound_with_shared_rows():
     p = make_problem(load_config("checkpoint"))
     rows, row_of = p.bias_table
