@@ -22,8 +22,8 @@ _INT_EXACT = 2.0 ** 52        # a float count below this is an exact integer wit
 
 def _product_exact(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """a * b rounded, and whether that float is the exact product (Dekker's error-free product is 0)."""
-    p = a * b
-    with np.errstate(over="ignore", invalid="ignore"):
+    with np.errstate(over="ignore", invalid="ignore"):    # an overflowing product is inf, never taken as exact
+        p = a * b
         ca, cb = _SPLIT * a, _SPLIT * b
         ah = ca - (ca - a)
         al = a - ah
