@@ -140,7 +140,7 @@ def test_theorem_total_nondecreasing_in_its_parameters(p, dn, ds, de):
 # ---- the vectorized exact arithmetic behind the per-arm terms: equal to Fraction, including the fallbacks
 import numpy as np  # noqa: E402
 
-from bounds._exact import scaled_sum  # noqa: E402
+from bounds._exact import _product_exact, scaled_sum  # noqa: E402
 from bounds._tacc import confirmation_counts  # noqa: E402
 
 
@@ -164,6 +164,15 @@ def test_scaled_sum_is_the_correctly_rounded_rational(g, ell, x, y, counts, sign
         assert v == want
     q = confirmation_counts(ell, np.array(g))
     assert q == [math.inf if gi == 0 else math.ceil(4 * Fraction(ell) / Fraction(gi) ** 2) for gi in g]
+
+
+def test_an_overflowing_error_free_product_is_inf_and_not_exact_without_a_warning():
+    # the error-free product's a * b overflowed outside np.errstate: a RuntimeWarning in the suite's output
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        p, exact = _product_exact(np.array([2.0 ** 600, 3.0]), np.array([2.0 ** 600, 0.5]))
+    assert p.tolist() == [math.inf, 1.5] and exact.tolist() == [False, True]
 
 
 def test_corollary_of_a_huge_gamma_has_zero_gamma_terms():
