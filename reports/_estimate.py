@@ -13,6 +13,8 @@ Everything here is an upper bound computed from the configuration alone (no inst
   one row per arm otherwise), and the per-arm state (instance,
   thresholds, run record, analysis);
 - a run's trace (``tacc explain``): ``TRACE_BYTES_PER_ROUND`` per round of that bound;
+- the runs a command keeps for its analysis (``tacc report``, ``check``, ``reproduce``): ``KEPT_BYTES_PER_RUN`` plus
+  ``KEPT_BYTES_PER_ARM_RUN`` per arm, for every run (``tacc simulate`` streams its runs and keeps none);
 - the time: the sum over runs of the rounds bound x the slowest per-round cost of the engine, spread over the
   workers.
 
@@ -31,7 +33,8 @@ from typing import Sequence
 from bounds import Config, CostUnits, TaccInputError, cost_units, horizon, log_factor, min_rho, n_gamma
 
 __all__ = ["Estimate", "estimate", "combined", "announce", "machine_memory", "rounds_bound", "LONG_SECONDS",
-           "PER_ARM_BYTES", "NS_PER_ROUND", "BASE_BYTES", "TRACE_BYTES_PER_ROUND"]
+           "PER_ARM_BYTES", "NS_PER_ROUND", "BASE_BYTES", "TRACE_BYTES_PER_ROUND", "KEPT_BYTES_PER_RUN",
+           "KEPT_BYTES_PER_ARM_RUN"]
 
 #: bytes of state per arm (instance arrays, thresholds, run-record arrays, the per-arm rows of an analysis),
 #: bounded by tracemalloc measurements (tests/reports/test_estimate.py).
@@ -40,6 +43,14 @@ PER_ARM_BYTES = 4096
 #: (arm, fidelity) tuples with the list they are made from, explain's int64 copy and per-arm round lists), bounded
 #: by tracemalloc measurements (tests/reports/test_estimate.py).
 TRACE_BYTES_PER_ROUND = 320
+#: bytes a command that keeps its runs for its analysis (``tacc report``, ``check``, ``reproduce``; not ``simulate``,
+#: which streams them) holds per run and per arm of a run: its task, record and per-run rows. Measured 2026-11-27
+#: as the peak resident memory of ``tacc report --executor serial`` at two seed counts (2 arms: 2.4 KB per run;
+#: 100 arms: 9.2 KB; so about 2.3 KB + 69 B per arm), rounded up to about 1.7 times: before it was counted, the
+#: estimate said "memory about 32.1 MiB" for ``tacc report --seeds 9223372036854775807`` on two arms, which then
+#: grew to 6.5 GB and was killed (a README-only user).
+KEPT_BYTES_PER_RUN = 4096
+KEPT_BYTES_PER_ARM_RUN = 128
 #: fixed allocations of a command (compiled code, the tables of one configuration), rounded up.
 BASE_BYTES = 32 << 20
 #: columns of the tabulated low means (``simulate.Problem.schedule``).
@@ -180,13 +191,16 @@ def _table_entries(config: Config, arms: int, T: int) -> int:
 
 
 def estimate(configs: Sequence[Config], policies: Sequence[str], n_seeds: int, *, budgets_per_config: int = 1,
-             workers: int = 1, engine: str = "fast", tables: bool = True, trace: bool = False) -> Estimate:
+             workers: int = 1, engine: str = "fast", tables: bool = True, trace: bool = False,
+             kept: bool = False) -> Estimate:
     """Upper bounds for running every policy on ``n_seeds`` seeds of every configuration (``budgets_per_config``
     budgets each, as ``tacc report`` does); ``tables=False`` leaves out the B_k(n) table the runs read (what
     ``tacc bounds`` needs: the per-arm state only); ``trace=True`` adds a run's trace (what ``tacc explain``
-    records), ``TRACE_BYTES_PER_ROUND`` per round of the largest :func:`rounds_bound` of the policies."""
+    records), ``TRACE_BYTES_PER_ROUND`` per round of the largest :func:`rounds_bound` of the policies;
+    ``kept=True`` adds what a command that keeps every run for its analysis holds (``KEPT_BYTES_PER_RUN`` and
+    ``KEPT_BYTES_PER_ARM_RUN``, every configuration's runs together)."""
     arms = rounds = entries = 0
-    memory, round_total, worst = 0.0, 0.0, ""
+    memory, round_total, worst, held = 0.0, 0.0, "", 0.0
     for c in configs:
         cost_units(c.costs.low, c.costs.high, c.params.budget)   # refuse what exact accounting cannot hold, first
         K = c.instance.n_arms
@@ -199,6 +213,10 @@ def estimate(configs: Sequence[Config], policies: Sequence[str], n_seeds: int, *
             memory, worst = m, c.source or c.name
         arms, rounds, entries = max(arms, K), max(rounds, longest), max(entries, e)
         round_total += float(sum(most)) * n_seeds * budgets_per_config
+        if kept:
+            held += float(len(policies)) * n_seeds * budgets_per_config * (KEPT_BYTES_PER_RUN
+                                                                           + K * KEPT_BYTES_PER_ARM_RUN)
+    memory += held
     runs = len(configs) * len(policies) * n_seeds * budgets_per_config
     per_round = NS_PER_ROUND.get(engine, NS_PER_ROUND["reference"]) * 1e-9
     seconds = round_total * per_round / max(1, min(workers, max(runs, 1)))

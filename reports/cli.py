@@ -116,6 +116,10 @@ def _show_progress(args) -> bool:
     return args.progress and sys.stderr.isatty()
 
 
+#: the commands that keep every run for their analysis (memory grows with the runs; ``tacc simulate`` streams them)
+_KEEP_RUNS = ("report", "check", "reproduce")
+
+
 def _plan(args, configs, policies, n_seeds: int, *, budgets_per_config: int = 1, workers=None, what: str,
           groups=(), trace: bool = False) -> bool:
     """Estimate the work before it starts; refuse what cannot fit in memory, announce what is long. ``groups``:
@@ -125,9 +129,10 @@ def _plan(args, configs, policies, n_seeds: int, *, budgets_per_config: int = 1,
     from reports._estimate import announce, combined, estimate
 
     workers = workers or os.cpu_count() or 1
+    kept = args.command in _KEEP_RUNS
     est = combined([estimate(configs, policies, n_seeds, budgets_per_config=budgets_per_config, workers=workers,
-                             engine=getattr(args, "engine", "fast"), trace=trace)]
-                   + [estimate(c, p, n, workers=workers, engine=e) for c, p, n, e in groups])
+                             engine=getattr(args, "engine", "fast"), trace=trace, kept=kept)]
+                   + [estimate(c, p, n, workers=workers, engine=e, kept=kept) for c, p, n, e in groups])
     est.refuse_if_too_large()
     if est.long:
         print(announce(est, what, resume=_resume_hint(args)), file=sys.stderr)

@@ -187,3 +187,55 @@ def test_reproduce_estimate_counts_every_run_it_makes():
     e = combined([estimate(c, m, n) for c, m, n in groups])
     (configs, methods, n), (sens, _, n_sens) = groups
     assert n == n_sens == 3 and e.runs == (len(configs) + len(sens)) * len(methods) * 3
+
+
+_TWO_ARMS = """\
+name = "two"
+[instance]
+mu_high = [0.9, 0.5]
+noise = { model = "gaussian", sigma = 1.0 }
+[instance.low]
+model = "power_decay"
+zeta = 0.2
+r = 0.5
+signs = "random"
+[costs]
+low = 1.0
+high = 10.0
+[params]
+budget = 2000
+delta = 0.05
+rho = "min"
+gamma = 0.063
+eta = 1e-4
+s0 = 10
+"""
+
+
+def test_the_runs_a_report_keeps_fit_the_estimate_and_a_huge_seed_count_is_refused(tmp_path, capsys):
+    """`tacc report --seeds 9223372036854775807` on two arms said "memory about 32.1 MiB" and grew to 6.5 GB
+    before it was killed (a README-only user): a report keeps every run for its analysis. The memory it gains per
+    added run (tracemalloc peaks at two seed counts, the same process) is within the estimate's kept bytes, and the
+    seed count is refused before any run (exit 2, nothing written)."""
+    from reports import cli
+    from reports._estimate import KEPT_BYTES_PER_ARM_RUN, KEPT_BYTES_PER_RUN
+    cfg = tmp_path / "two.toml"
+    cfg.write_text(_TWO_ARMS)
+    peaks = {}
+    cli.main(["report", str(cfg), "--seeds", "2", "--out", str(tmp_path / "warm"), "--executor", "serial"])
+    for seeds in (20, 120):
+        tracemalloc.start()
+        try:
+            assert cli.main(["report", str(cfg), "--seeds", str(seeds), "--out", str(tmp_path / f"r{seeds}"),
+                             "--executor", "serial"]) == 0
+            peaks[seeds] = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+    runs = 100 * 5 * 5                                     # 100 more seeds x 5 policies x 5 budgets
+    per_run = (peaks[120] - peaks[20]) / runs
+    assert per_run <= KEPT_BYTES_PER_RUN + 2 * KEPT_BYTES_PER_ARM_RUN, per_run
+    assert per_run >= (KEPT_BYTES_PER_RUN + 2 * KEPT_BYTES_PER_ARM_RUN) / 20, per_run    # not a vacuous bound
+    capsys.readouterr()
+    assert cli.main(["report", str(cfg), "--seeds", "9223372036854775807", "--out", str(tmp_path / "big")]) == 2
+    assert "of memory, more than this machine's" in capsys.readouterr().err
+    assert not (tmp_path / "big").exists()
