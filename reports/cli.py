@@ -423,7 +423,14 @@ def _check_paths(args) -> None:
     if getattr(args, "json", None) is not None:
         _paths.output_file("--json", args.json, allow_stdout=True)
     if getattr(args, "junit", None) is not None:
+        if args.junit == "-":         # it wrote a file named "-" (for --json, "-" is standard output)
+            raise TaccInputError("--junit", args.junit, "must name a file: the JUnit XML is written to a file, never "
+                                                        "to standard output ('-' is that only for --json)")
         _paths.output_file("--junit", args.junit)
+        json_path = getattr(args, "json", None)
+        if json_path not in (None, "-") and Path(json_path).resolve() == Path(args.junit).resolve():
+            raise TaccInputError("--junit", args.junit, f"is the file --json writes too ({json_path}): one would "
+                                                        "overwrite the other")
     for option in ("out", "cache", "reproducers"):
         if getattr(args, option, None) is not None:
             _paths.output_dir(f"--{option}", getattr(args, option))

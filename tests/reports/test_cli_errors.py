@@ -365,6 +365,20 @@ def test_an_empty_path_exits_2_naming_the_option(tmp_path, args, option):
     assert sorted(tmp_path.iterdir()) == before
 
 
+@pytest.mark.parametrize("args, reason", [
+    (["check", "llm-residual", "--seeds", "2", "--junit", "-"], "must name a file"),
+    (["check", "llm-residual", "--seeds", "2", "--json", "o.json", "--junit", "o.json"], "is the file --json writes"),
+    (["check", "llm-residual", "--seeds", "2", "--json", "o.json", "--junit", "./o.json"], "is the file --json writes"),
+])
+def test_a_junit_path_that_is_not_its_own_file_exits_2(tmp_path, args, reason):
+    """``--junit -`` wrote a file named "-"; ``--json o1.json --junit o1.json`` wrote the JSON, then the JUnit XML
+    over it, exit 0 (a README-only user): now one line naming --junit, exit 2, nothing written."""
+    before = sorted(tmp_path.iterdir())
+    r = tacc(args, tmp_path)
+    _one_line(r, 2, "--junit", reason)
+    assert sorted(tmp_path.iterdir()) == before
+
+
 @pytest.mark.parametrize("content", ["random bytes", "none"])
 @pytest.mark.parametrize("command", ["runs", "report --from"])
 def test_a_command_that_reads_a_run_cache_moves_and_creates_nothing(tmp_path, command, content):
