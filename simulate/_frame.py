@@ -219,8 +219,21 @@ def frame_records(frames: RunFrames, runs=None) -> list[RunRecord]:
              "trace": None if _na(row.trace) else json.loads(row.trace)}
         for col in _PER_ARM:
             d[col] = [float(x) for x in g[col]] if col == "regret_share" else [int(x) for x in g[col]]
+        _check_regret(d, int(row.run))
         out.append(RunRecord.from_dict(d))
     return out
+
+
+def _check_regret(d: dict, run: int) -> None:
+    """A run read from a table (which carries no checksum, unlike the run cache) whose regret is not the sum of its
+    arms' regret shares, as the engine makes it (``math.fsum``, correctly rounded: equal exactly), is refused: a
+    regret cell multiplied by 100 in a spreadsheet was read as it stood, and the report put TACC's mean regret at
+    116% of the theorem's bound while its verdicts, rebuilt from the counts, said nothing was violated."""
+    total = math.fsum(d["regret_share"]) if all(map(math.isfinite, d["regret_share"])) else None
+    if total is not None and d["regret"] != total:
+        raise TaccInputError("runs", run, f"the regret of this run ({d['policy']}, seed {d['seed']}) is "
+                                          f"{d['regret']!r} but its arms' regret shares sum to {total!r}: the table "
+                                          "is edited or damaged (the engine makes the one the sum of the other)")
 
 
 def save_frames(frames: RunFrames, out_dir, format: str = "parquet") -> list[Path]:

@@ -58,6 +58,22 @@ def test_saved_tables_load_back_typed_and_equal(sweep, tmp_path, fmt):
     assert g.config(config_id(tasks[0].config)) == tasks[0].config
 
 
+@pytest.mark.parametrize("fmt", ["parquet", "csv"])
+def test_a_table_whose_regret_is_not_its_arms_sum_is_refused(sweep, tmp_path, fmt):
+    """A table carries no checksum: a regret cell multiplied by 100 (a README-only user, in a spreadsheet) was read
+    as it stood and the report called TACC's mean regret 116% of the bound while its verdicts said nothing was
+    violated. The engine makes a run's regret the correctly rounded sum of its arms' shares: equal exactly."""
+    tasks, records = sweep
+    save_frames(records_frame(records, tasks), tmp_path, fmt)
+    g = load_frames(tmp_path)
+    assert frame_records(g) == records                                  # every record passes as saved
+    row = next(i for i, r in enumerate(records) if r.regret > 0)
+    g.runs.loc[row, "regret"] = records[row].regret * 100
+    with pytest.raises(TaccInputError, match="regret shares sum to .*the table is edited or damaged") as e:
+        frame_records(g)
+    assert e.value.field == "runs" and e.value.value == int(g.runs.loc[row, "run"])
+
+
 def test_a_cache_folder_is_tabulated_with_its_configurations(sweep, tmp_path):
     tasks, records = sweep
     run_tasks(tasks[:6] + tasks[-4:], cache=tmp_path)
