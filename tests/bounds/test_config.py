@@ -395,19 +395,6 @@ def test_a_gap_whose_count_bound_is_past_the_floats_is_refused(mu_high, i):
     assert "ceil(4 ell / gap^2)" in str(info.value) and "exceed the largest float" in str(info.value)
 
 
-@pytest.mark.parametrize("means", [{"distribution": "uniform", "low": 0.0, "high": 1e-300, "n_arms": 3},
-                                   {"distribution": "normal", "mean": 0.0, "sd": 1e-200, "n_arms": 2}])
-def test_drawn_means_whose_count_bound_is_past_the_floats_are_refused(means):
-    """The same limit for drawn means (they crashed ``tacc bounds`` as listed ones did): named ``instance.means``,
-    with the seed and the two means that are too close."""
-    data = with_("instance.mu_high", DELETE)
-    data["instance"]["means"] = means
-    with pytest.raises(TaccInputError) as info:
-        parse_config(data)
-    assert info.value.field == "instance.means", str(info.value)
-    assert "instance.seed = 0" in str(info.value) and "ceil(4 ell / gap^2)" in str(info.value)
-
-
 @pytest.mark.parametrize("mu_high", [[8.6e-154, 0.0], [0.5, 0.5, 0.5 - 1e-150], [0.0, 0.0]])
 def test_a_gap_just_above_the_float_limit_or_a_tie_is_analyzed(mu_high):
     """Just above the limit (about 8.6e-154 here) the count bound is a finite float, and ties have gap 0 (count
