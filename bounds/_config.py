@@ -13,9 +13,13 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from bounds._amount import cost_units
 from bounds._errors import TaccInputError
 from bounds._horizon import horizon, log_factor, min_rho, n_gamma
+from bounds._means import draw_means, suboptimality_gaps
+from bounds._tacc import confirmation_counts
 from bounds._toml import toml_value
 
 __all__ = ["Config", "InstanceSpec", "MeansSpec", "NoiseSpec", "LowSpec", "Costs", "Params", "PRESETS",
@@ -386,7 +390,9 @@ def _parse_config(data: dict, source: str) -> Config:
                        "params.budget": values["budget"]}, c, params)
     c_low, c_high = c.low, c.high
     _check_regret_range(mu_high, means, n_arms, c_low, c_high, params.budget)
-    return Config(name, InstanceSpec(mu_high, means, seed, noise, low), c, params, source)
+    spec = InstanceSpec(mu_high, means, seed, noise, low)
+    _check_gap_range(spec, noise.subgaussian_scale, c_low, params)
+    return Config(name, spec, c, params, source)
 
 
 #: the field each argument of :func:`check_parameters` has in a configuration (its default ``names``).
@@ -507,18 +513,55 @@ def _check_sigma_range(field: str, sigma: float, n_arms: int, c_low: float, budg
                                            f"{sys.float_info.min!r}): sigma must be >= about {SIGMA_MIN:.4g}")
 
 
+def _rho_and_ell(noise_scale: float, n_arms: int, c_low: float, p: Params) -> tuple[float, float] | None:
+    """rho (rho_min of ``lem:ci`` when ``"min"``) and ell_Lambda = rho log(2 K T / delta), as
+    :func:`bounds.analyze` computes them; None for inputs refused elsewhere (a budget exact accounting cannot
+    hold, a log factor that leaves the floats)."""
+    try:
+        T = horizon(p.budget, c_low)
+        rho = min_rho(noise_scale, n_arms, T, p.delta) if p.rho == "min" else float(p.rho)
+        return rho, log_factor(rho, n_arms, T, p.delta)
+    except (TaccInputError, OverflowError, ValueError):
+        return None
+
+
+def _check_gap_range(spec: InstanceSpec, noise_scale: float, c_low: float, p: Params) -> None:
+    """Refuse means with a gap Delta_k > 0 so small that the confirmation count ceil(4 ell_Lambda / Delta_k^2) of
+    ``prop:analysis-high-selection`` (:func:`bounds.confirmation_counts`) exceeds the largest float: the bounds, the
+    tables and the checks show and compare counts and costs as floats (a gap below about 1e-154 sqrt(ell), and every
+    subnormal gap). The count decreases with the gap, so the smallest gap > 0 decides; the mean is named by its
+    index (``instance.mu_high[1]``, the first arm with that gap). Listed means only: drawing ``instance.means``
+    here would allocate them before the memory check of the commands (10^9 arms); drawn means this close are not
+    refused yet (a known gap: the commands still fail on them)."""
+    if spec.mu_high is None:
+        return
+    mu = draw_means(spec)
+    resolved = _rho_and_ell(noise_scale, mu.size, c_low, p)
+    gaps = suboptimality_gaps(mu)
+    if resolved is None or not (gaps > 0).any():
+        return
+    i = int(np.flatnonzero(gaps == gaps[gaps > 0].min())[0])
+    ell = resolved[1]
+    if confirmation_counts(ell, gaps[i:i + 1])[0] <= sys.float_info.max:
+        return
+    reason = (f"gap {float(gaps[i])!r} makes the high-fidelity count bound "
+              f"ceil(4 ell / gap^2) (prop:analysis-high-selection, ell = {ell:.4g}) exceed the largest float, which "
+              f"the bounds and checks cannot represent; a gap must be 0 (a tie) or >= about "
+              f"{math.sqrt(4 * ell / sys.float_info.max):.3g}")
+    raise TaccInputError(f"instance.mu_high[{i}]", spec.mu_high[i],
+                         f"is too close to the best mean {float(mu.max())!r}: the {reason}")
+
+
 def _check_gamma_range(names: dict, noise_scale: float, n_arms: int, c_low: float, p: Params) -> None:
     """Refuse a gamma and an ell_Lambda = rho log(2 K T / delta) for which N_gamma (``sec:theory``), about
     ell / gamma^2, exceeds 2**53 (the bound and every run need N_gamma), naming the field that causes it (as
     ``names`` spells it): gamma, unless ell alone is too large, N_gamma past 2**53 even at gamma = 1; then rho
     (``params.rho = 1e300``), or the noise scale when rho is ``"min"`` (rho_min is about 2 sigma^2, ``lem:ci``).
     Inputs refused elsewhere (a budget exact accounting cannot hold) are left to those checks."""
-    try:
-        T = horizon(p.budget, c_low)
-        rho = min_rho(noise_scale, n_arms, T, p.delta) if p.rho == "min" else float(p.rho)
-        ell = log_factor(rho, n_arms, T, p.delta)
-    except (TaccInputError, OverflowError, ValueError):
+    resolved = _rho_and_ell(noise_scale, n_arms, c_low, p)
+    if resolved is None:
         return
+    rho, ell = resolved
     try:
         n_gamma(ell, p.gamma)
         return

@@ -14,6 +14,7 @@ import numpy as np
 from bounds._config import InstanceSpec, NoiseSpec
 from bounds._decay import power_decay, residual_decay
 from bounds._lowfidelity import LowFidelityModel
+from bounds._means import draw_means, suboptimality_gaps
 from bounds._table import TableLowFidelity, checkpoint_profile, frozen
 
 __all__ = ["Instance", "build_instance"]
@@ -51,18 +52,7 @@ class Instance:
     @property
     def gaps(self) -> np.ndarray:
         """Delta_k = mu^* - mu_k^(H) (0 for k^* and for arms tied with it)."""
-        return self.mu_star - self.mu_high
-
-
-def _draw_means(spec: InstanceSpec) -> np.ndarray:
-    if spec.mu_high is not None:
-        return np.array(spec.mu_high, dtype=float)
-    m = spec.means
-    assert m is not None  # exactly one of mu_high and means is set (parse_config)
-    rng = np.random.default_rng([spec.seed, 0])
-    if m.distribution == "uniform":
-        return rng.uniform(m.low, m.high, size=m.n_arms)
-    return rng.normal(m.mean, m.sd, size=m.n_arms)
+        return suboptimality_gaps(self.mu_high)
 
 
 def _signs(spec: InstanceSpec, n_arms: int) -> np.ndarray:
@@ -74,7 +64,7 @@ def _signs(spec: InstanceSpec, n_arms: int) -> np.ndarray:
 
 def build_instance(spec: InstanceSpec) -> Instance:
     """Build the :class:`Instance` a configuration's ``[instance]`` table describes."""
-    mu = _draw_means(spec)
+    mu = draw_means(spec)
     mu.setflags(write=False)
     lo = spec.low
     clip = spec.noise.model == "bernoulli"

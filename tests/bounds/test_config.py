@@ -384,6 +384,26 @@ def test_a_mean_too_far_from_the_others_is_named_by_its_index(mu_high, message):
     assert info.value.field == message.split(" = ")[0]
 
 
+@pytest.mark.parametrize("mu_high, i", [([1e-155, 0.0], 1), ([1e-300, 0.5e-300, 0.0], 1), ([0.0, 5e-324], 0),
+                                        ([1e-310, 0.0, 1e-310], 1), ([-1e-200, -2e-200], 1)])
+def test_a_gap_whose_count_bound_is_past_the_floats_is_refused(mu_high, i):
+    """ceil(4 ell / Delta^2) (prop:analysis-high-selection) past the largest float: the configuration was
+    accepted and every command crashed (exit 3); it is refused when read, naming the arm of the smallest gap."""
+    with pytest.raises(TaccInputError) as info:
+        parse_config(with_("instance.mu_high", mu_high))
+    assert info.value.field == f"instance.mu_high[{i}]", str(info.value)
+    assert "ceil(4 ell / gap^2)" in str(info.value) and "exceed the largest float" in str(info.value)
+
+
+@pytest.mark.parametrize("mu_high", [[8.6e-154, 0.0], [0.5, 0.5, 0.5 - 1e-150], [0.0, 0.0]])
+def test_a_gap_just_above_the_float_limit_or_a_tie_is_analyzed(mu_high):
+    """Just above the limit (about 8.6e-154 here) the count bound is a finite float, and ties have gap 0 (count
+    inf): accepted, and the bounds are computed; the count bounds convert to floats."""
+    a = analyze(parse_config(with_("instance.mu_high", mu_high)))
+    assert all(math.isinf(float(n)) or float(n) <= sys.float_info.max for n in a.high_count_bound)
+    assert math.isfinite(a.theorem.total)
+
+
 def _renamed(path: str, new: str) -> dict:
     """GOOD with the key at ``path`` renamed ``new`` (a dotted path: moved to another table)."""
     data = copy.deepcopy(GOOD)

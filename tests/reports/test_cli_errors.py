@@ -245,6 +245,30 @@ def test_a_huge_gamma_is_a_valid_instance(command, tmp_path):
         assert re.search(r"^n_gamma +1 ", r.stdout, re.M), r.stdout
 
 
+@pytest.mark.parametrize("mu_high", ["[1e-155, 0.0]", "[1e-300, 0.5e-300, 0.0]", "[5e-324, 0.0]", "[1e-310, 0.0]"])
+@pytest.mark.parametrize("command", [["bounds"], ["check", "--seeds", "2"], ["explain"], ["report", "--seeds", "2"]])
+def test_a_gap_whose_count_bound_is_past_the_floats_is_refused_when_read(command, mu_high, tmp_path):
+    """A gap below about 1e-154 (ceil(4 ell / gap^2) past the largest float) or a subnormal one was accepted, then
+    bounds, explain and report crashed (exit 3: OverflowError in the tables, ValueError in the RDFE bound) and so
+    did check (OverflowError in a measurement): now refused when the configuration is read, exit 2, naming
+    instance.mu_high and the count bound, nothing written."""
+    cfg = _config(tmp_path, "tiny", "mu_high = [0.9, 0.5, 0.4]", f"mu_high = {mu_high}")
+    run_dir = tmp_path / "cwd"
+    run_dir.mkdir()
+    _one_line(tacc([command[0], cfg, *command[1:]], run_dir), 2, "instance.mu_high[", "ceil(4 ell / gap^2)",
+              "exceed the largest float")
+    assert not list(run_dir.iterdir()), "a refused command wrote into the working directory"
+
+
+@pytest.mark.parametrize("command", ["bounds", "explain"])
+def test_a_gap_just_above_the_float_limit_is_shown(command, tmp_path):
+    """A gap of 8.6e-154, just above the limit: its count bound (about 1.8e308) is a float, shown as one."""
+    r = tacc([command, _config(tmp_path, "edge", "mu_high = [0.9, 0.5, 0.4]", "mu_high = [8.6e-154, 0.0]")],
+             tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "e+308" in r.stdout, r.stdout
+
+
 def test_bounds_of_an_s0_past_the_horizon_is_cut_there(tmp_path):
     """S0 = 2**40 with T = 1000: ``tacc bounds`` tried to allocate 8 TiB (exit 3); the continuation window is now
     evaluated at the states below T only, and the summary says so."""
