@@ -9,7 +9,7 @@ import numpy as np
 
 from bounds._amount import cost_units
 from bounds._certification import instance_certification_times
-from bounds._config import Config
+from bounds._config import Config, check_gaps
 from bounds._horizon import horizon, log_factor, min_rho, n_gamma
 from bounds._instance import Instance, build_instance
 from bounds._partition import ArmClass, arm_partition, prior_partition, replace_classes
@@ -56,6 +56,7 @@ def analyze(config: Config) -> Analysis:
     inst = build_instance(config.instance)
     c, p = config.costs, config.params
     cost_units(c.low, c.high, p.budget)
+    check_gaps(config, inst.mu_high)
     T = horizon(p.budget, c.low)
     K = inst.n_arms
     rmin = min_rho(inst.noise.subgaussian_scale, K, T, p.delta)

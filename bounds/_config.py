@@ -24,7 +24,7 @@ from bounds._toml import toml_value
 
 __all__ = ["Config", "InstanceSpec", "MeansSpec", "NoiseSpec", "LowSpec", "Costs", "Params", "PRESETS",
            "load_config", "parse_config", "config_to_dict", "dump_config", "check_parameters", "check_costs",
-           "CONFIG_NAMES"]
+           "check_gaps", "CONFIG_NAMES"]
 
 #: the built-in presets: the paper's five experiments (docs/design.md section 8), as TOML files in ``bounds/presets``.
 PRESETS = ("set-a", "set-b", "llm-residual", "llm-vanishing", "checkpoint")
@@ -525,17 +525,19 @@ def _rho_and_ell(noise_scale: float, n_arms: int, c_low: float, p: Params) -> tu
         return None
 
 
-def _check_gap_range(spec: InstanceSpec, noise_scale: float, c_low: float, p: Params) -> None:
+def _check_gap_range(spec: InstanceSpec, noise_scale: float, c_low: float, p: Params,
+                     mu: np.ndarray | None = None) -> None:
     """Refuse means with a gap Delta_k > 0 so small that the confirmation count ceil(4 ell_Lambda / Delta_k^2) of
     ``prop:analysis-high-selection`` (:func:`bounds.confirmation_counts`) exceeds the largest float: the bounds, the
     tables and the checks show and compare counts and costs as floats (a gap below about 1e-154 sqrt(ell), and every
-    subnormal gap). The count decreases with the gap, so the smallest gap > 0 decides; the mean is named by its
-    index (``instance.mu_high[1]``, the first arm with that gap). Listed means only: drawing ``instance.means``
-    here would allocate them before the memory check of the commands (10^9 arms); drawn means this close are not
-    refused yet (a known gap: the commands still fail on them)."""
-    if spec.mu_high is None:
-        return
-    mu = draw_means(spec)
+    subnormal gap). The count decreases with the gap, so the smallest gap > 0 decides. Listed means are checked when
+    the configuration is read, named by index (``instance.mu_high[1]``, the first arm with that gap); drawn means
+    (``instance.means``, named by the field that sets their spread) when they are drawn, ``mu`` (:func:`check_gaps`,
+    after the commands' memory check: drawing them when the file is read allocated 10^9 arms before it)."""
+    if mu is None:
+        if spec.mu_high is None:
+            return
+        mu = draw_means(spec)
     resolved = _rho_and_ell(noise_scale, mu.size, c_low, p)
     gaps = suboptimality_gaps(mu)
     if resolved is None or not (gaps > 0).any():
@@ -548,8 +550,22 @@ def _check_gap_range(spec: InstanceSpec, noise_scale: float, c_low: float, p: Pa
               f"ceil(4 ell / gap^2) (prop:analysis-high-selection, ell = {ell:.4g}) exceed the largest float, which "
               f"the bounds and checks cannot represent; a gap must be 0 (a tie) or >= about "
               f"{math.sqrt(4 * ell / sys.float_info.max):.3g}")
-    raise TaccInputError(f"instance.mu_high[{i}]", spec.mu_high[i],
-                         f"is too close to the best mean {float(mu.max())!r}: the {reason}")
+    if spec.mu_high is not None:
+        raise TaccInputError(f"instance.mu_high[{i}]", spec.mu_high[i],
+                             f"is too close to the best mean {float(mu.max())!r}: the {reason}")
+    m = spec.means
+    field, value = ("instance.means.high", m.high) if m.distribution == "uniform" else ("instance.means.sd", m.sd)
+    raise TaccInputError(field, value, f"draws arm {i} at {float(mu[i])!r}, too close to the best mean "
+                                       f"{float(mu.max())!r}: the {reason}")
+
+
+def check_gaps(config: "Config", mu_high: np.ndarray) -> None:
+    """Refuse an instance whose means ``mu_high`` (drawn from ``config``) have a gap Delta_k > 0 whose confirmation
+    count ceil(4 ell / Delta_k^2) (``prop:analysis-high-selection``) exceeds the largest float, as reading the
+    configuration does for listed means: :class:`TaccInputError` naming the field. Called once the means are drawn
+    (:func:`bounds.analyze`, ``simulate.make_problem``, the command line after its memory check)."""
+    _check_gap_range(config.instance, config.instance.noise.subgaussian_scale, config.costs.low, config.params,
+                     mu=np.asarray(mu_high, dtype=float))
 
 
 def _check_gamma_range(names: dict, noise_scale: float, n_arms: int, c_low: float, p: Params) -> None:

@@ -134,9 +134,20 @@ def _plan(args, configs, policies, n_seeds: int, *, budgets_per_config: int = 1,
                              engine=getattr(args, "engine", "fast"), trace=trace, kept=kept)]
                    + [estimate(c, p, n, workers=workers, engine=e, kept=kept) for c, p, n, e in groups])
     est.refuse_if_too_large()
+    _check_drawn_gaps(configs)
     if est.long:
         print(announce(est, what, resume=_resume_hint(args)), file=sys.stderr)
     return getattr(args, "progress", True) and (sys.stderr.isatty() or est.long)
+
+
+def _check_drawn_gaps(configs) -> None:
+    """Drawn means (``instance.means``) with a gap whose confirmation count leaves the floats, refused before any
+    work (``bounds.check_gaps``; listed means are refused when the file is read): once the memory check has passed,
+    as drawing them allocates K floats. They crashed every command with exit 3."""
+    from bounds import build_instance, check_gaps
+    for c in configs:
+        if c.instance.mu_high is None:
+            check_gaps(c, build_instance(c.instance).mu_high)
 
 
 def _resume_hint(args) -> str:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bounds import (Config, Instance, TaccInputError, build_instance, config_to_dict, cost_units, frozen_of,
+from bounds import (Config, Instance, TaccInputError, build_instance, check_gaps, config_to_dict, cost_units, frozen_of,
                     instance_certification_times)
 from simulate._asktell import thresholds
 from simulate._certificate import bias_length
@@ -294,7 +294,9 @@ def make_problem(config, **parameters) -> Problem:
     if parameters:
         raise TaccInputError(next(iter(parameters)), parameters[next(iter(parameters))],
                              "keywords are for a Python low-fidelity model; a configuration holds its parameters")
-    return problem_of(config, build_instance(config.instance))
+    inst = build_instance(config.instance)
+    check_gaps(config, inst.mu_high)
+    return problem_of(config, inst)
 
 
 def problem_of(config: Config, inst: Instance, like: Problem | None = None) -> Problem:

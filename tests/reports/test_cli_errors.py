@@ -260,6 +260,21 @@ def test_a_gap_whose_count_bound_is_past_the_floats_is_refused_when_read(command
     assert not list(run_dir.iterdir()), "a refused command wrote into the working directory"
 
 
+@pytest.mark.parametrize("command", [["bounds"], ["check", "--seeds", "2"], ["explain"], ["report", "--seeds", "2"],
+                                     ["simulate", "--policy", "tacc", "--seeds", "2"]])
+def test_drawn_means_whose_gap_count_bound_is_past_the_floats_are_refused_before_any_work(command, tmp_path):
+    """Drawn means (uniform on [0, 1e-300]) were not checked when read (drawing 10^9 arms there came before the
+    memory check) and every command crashed on them with exit 3; now refused once drawn, before any work: exit 2
+    naming instance.means.high, nothing written."""
+    cfg = _config(tmp_path, "drawn", "mu_high = [0.9, 0.5, 0.4]",
+                  'means = { distribution = "uniform", low = 0.0, high = 1e-300, n_arms = 3 }')
+    run_dir = tmp_path / "cwd"
+    run_dir.mkdir()
+    _one_line(tacc([command[0], cfg, *command[1:]], run_dir), 2, "instance.means.high = 1e-300", "draws arm",
+              "exceed the largest float")
+    assert not list(run_dir.iterdir()), "a refused command wrote into the working directory"
+
+
 @pytest.mark.parametrize("command", ["bounds", "explain"])
 def test_a_gap_just_above_the_float_limit_is_shown(command, tmp_path):
     """A gap of 8.6e-154, just above the limit: its count bound (about 1.8e308) is a float, shown as one."""
