@@ -554,6 +554,7 @@ def _check_gap_range(spec: InstanceSpec, noise_scale: float, c_low: float, p: Pa
         raise TaccInputError(f"instance.mu_high[{i}]", spec.mu_high[i],
                              f"is too close to the best mean {float(mu.max())!r}: the {reason}")
     m = spec.means
+    assert m is not None                    # drawn: a configuration holds mu_high or means
     field, value = ("instance.means.high", m.high) if m.distribution == "uniform" else ("instance.means.sd", m.sd)
     raise TaccInputError(field, value, f"draws arm {i} at {float(mu[i])!r}, too close to the best mean "
                                        f"{float(mu.max())!r}: the {reason}")
