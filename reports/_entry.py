@@ -40,7 +40,7 @@ def main() -> int:
             status = cli_main(argv)
         finally:
             ignore_to_the_exit()
-    except KeyboardInterrupt as exc:      # a SIGTERM's raised again as a Ctrl-C (drop_printed_interrupts) is one
+    except KeyboardInterrupt as exc:      # after a SIGTERM (its Terminated dropped), a later Ctrl-C: terminated
         return stopped(stopped_name(argv), isinstance(exc, Terminated) or taken.terminated, exc)
     if taken.lost(status):
         return stopped(stopped_name(argv), taken.terminated)

@@ -294,12 +294,11 @@ def connect(scheduler: str, *, timeout: float = _CONNECT_SECONDS) -> Any:
     A sweep with a scheduler (:func:`iter_runs`) connects through it before it writes anything; ``tacc`` connects
     through it before a command creates any file, so a refused command (exit 2) leaves nothing behind."""
     _check_scheduler(scheduler)
-    # distributed's log said nothing meanwhile: bytes that are not Dask's were logged as a CRITICAL "Failed to
-    # deserialize" with its traceback, besides the one-line refusal (logging disabled as in _close_cluster_at_once)
-    quiet = logging.root.manager.disable
-    logging.disable(logging.CRITICAL)
+    # distributed's log says nothing meanwhile: bytes that are not Dask's were logged as a CRITICAL "Failed to
+    # deserialize" with its traceback, besides the one-line refusal
     try:
-        return _bounded_client()(scheduler, timeout=timeout)
+        with _logging_off():
+            return _bounded_client()(scheduler, timeout=timeout)
     except OSError:             # refused, unreachable, timed out (the connection or the handshake)
         # no exception class named: which of distributed's connection retries (OSError) or the whole start's limit
         # (TimeoutError) gives up first on a closed port is a race (CI saw both)
@@ -311,6 +310,17 @@ def connect(scheduler: str, *, timeout: float = _CONNECT_SECONDS) -> Any:
         raise TaccInputError("scheduler", scheduler, f"no Dask scheduler answered there: the connection failed "
                                                      f"({why}); is that the address of a Dask scheduler, not of "
                                                      f"another service?") from None
+
+
+@contextlib.contextmanager
+def _logging_off():
+    """Every logger silent meanwhile (``logging.disable``), the previous level put back after: distributed's
+    handlers set quiet did not hold (closing a cluster sets their levels back: an INFO "Batched Comm Closed" and its
+    traceback came through)."""
+    quiet = logging.root.manager.disable
+    logging.disable(logging.CRITICAL)
+    try:
+        yield
     finally:
         logging.disable(quiet)
 
@@ -691,11 +701,7 @@ class _Pool:
         :meth:`start`) are killed, not asked to stop (a worker in a batch was killed by its nanny 4 s later, and
         the workers and nannies logged warnings and tracebacks of the cancelled tasks and closed connections);
         each nanny is told first not to restart its worker, and distributed's log says nothing meanwhile."""
-        # logging disabled, not distributed's handlers set quiet: closing the cluster sets their levels back (an
-        # INFO "Batched Comm Closed" and its traceback came through)
-        quiet = logging.root.manager.disable
-        logging.disable(logging.CRITICAL)
-        try:
+        with _logging_off():
             nannies = list(self.cluster.workers.values())
             for nanny in nannies:
                 nanny.close_gracefully(reason="tacc-interrupted")
@@ -706,8 +712,6 @@ class _Pool:
                         os.kill(pid, signal.SIGKILL)
             self.client.close()
             self.cluster.close()
-        finally:
-            logging.disable(quiet)
 
     def _kill_workers(self) -> None:
         if self.pool is None:

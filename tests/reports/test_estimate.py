@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bounds import TaccInputError, cost_units, horizon, load_config, parse_config
-from bounds._config import config_to_dict
+from bounds._config import config_to_dict, dump_config
 from certify.strategies import configs
 from reports._estimate import BASE_BYTES, LONG_SECONDS, TRACE_BYTES_PER_ROUND, estimate, rounds_bound
 from simulate import POLICIES, make_problem, run
@@ -189,29 +189,6 @@ def test_reproduce_estimate_counts_every_run_it_makes():
     assert n == n_sens == 3 and e.runs == (len(configs) + len(sens)) * len(methods) * 3
 
 
-_TWO_ARMS = """\
-name = "two"
-[instance]
-mu_high = [0.9, 0.5]
-noise = { model = "gaussian", sigma = 1.0 }
-[instance.low]
-model = "power_decay"
-zeta = 0.2
-r = 0.5
-signs = "random"
-[costs]
-low = 1.0
-high = 10.0
-[params]
-budget = 2000
-delta = 0.05
-rho = "min"
-gamma = 0.063
-eta = 1e-4
-s0 = 10
-"""
-
-
 def test_the_runs_a_report_keeps_fit_the_estimate_and_a_huge_seed_count_is_refused(tmp_path, capsys):
     """`tacc report --seeds 9223372036854775807` on two arms said "memory about 32.1 MiB" and grew to 6.5 GB
     before it was killed (a README-only user): a report keeps every run for its analysis. The memory it gains per
@@ -219,8 +196,11 @@ def test_the_runs_a_report_keeps_fit_the_estimate_and_a_huge_seed_count_is_refus
     seed count is refused before any run (exit 2, nothing written)."""
     from reports import cli
     from reports._estimate import KEPT_BYTES_PER_ARM_RUN, KEPT_BYTES_PER_RUN
+    d = config_to_dict(load_config("set-a"))
+    d["instance"].pop("means", None)
+    d["instance"]["mu_high"], d["params"]["budget"] = [0.9, 0.5], 2000
     cfg = tmp_path / "two.toml"
-    cfg.write_text(_TWO_ARMS)
+    cfg.write_text(dump_config(parse_config(d, "two")))
     peaks = {}
     cli.main(["report", str(cfg), "--seeds", "2", "--out", str(tmp_path / "warm"), "--executor", "serial"])
     for seeds in (20, 120):
