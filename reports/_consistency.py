@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-from scipy import stats
+from scipy.special import ndtri, stdtrit     # scipy.stats' norm.ppf and t.ppf, to the bit, without its import
 
 __all__ = ["Check", "consistency", "paper_number", "LEVEL"]
 
@@ -57,7 +57,7 @@ def _q(x: Fraction) -> str:
 
 def _quantiles(n: int) -> tuple[float, float]:
     """The 95% two-sided quantile, between the normal and Student's t(n - 1), widened by one part in 10^12."""
-    z, t = float(stats.norm.ppf(0.975)), float(stats.t.ppf(0.975, n - 1))
+    z, t = float(ndtri(0.975)), float(stdtrit(n - 1, 0.975))
     return z * (1 - 1e-12), t * (1 + 1e-12)
 
 
@@ -91,7 +91,7 @@ def _paired_checks(exp, n: int) -> list[Check]:
             lo_allowed = float(abs(sa - sb) - sah - sbh)
             hi_allowed = float(sa + sb + sah + sbh)
             ok = sd_hi >= lo_allowed and sd_lo <= hi_allowed
-            sd = float((hv - lv) / 2) / float(stats.t.ppf(0.975, n - 1))
+            sd = float((hv - lv) / 2) / float(stdtrit(n - 1, 0.975))
             corr = (float(sa) ** 2 + float(sb) ** 2 - sd ** 2) / (2 * float(sa) * float(sb)) if sa and sb else math.nan
             out.append(Check("the paired standard error lies between |se_a - se_b| and se_a + se_b (correlation in "
                              "[-1, 1])", f"{nums}; se TACC {table['tacc'][1]}, {b} {table[b][1]}", ok,
@@ -166,7 +166,7 @@ def _invariance_checks(exp, experiments, problems, n_of) -> list[Check]:
             pairs.append((a, b, sorted(changed)))
     if not pairs:
         return []
-    z = float(stats.norm.ppf(1 - float(LEVEL) / (2 * len(pairs))))
+    z = float(ndtri(1 - float(LEVEL) / (2 * len(pairs))))
     out = []
     for a, b, parts in pairs:
         (ma, mah), (sa, sah) = map(paper_number, a[3])

@@ -108,3 +108,27 @@ def test_unread_parts_give_equal_distributions(small):
     same = replace(van, paper_table={"cost_high = 500": {**van.paper_table["cost_high = 500"],
                                                          "ucb": (5083.2 + 500.0, 286.8)}})
     assert _by(_invariance_checks(res, [res, same], problems, None), "a policy", "ucb").consistent is True
+
+
+@pytest.mark.parametrize("n", [2, 3, 10, 120, 200, 1000])
+def test_quantiles_are_the_ones_scipy_stats_computes(n):
+    """The quantiles come from scipy.special (scipy.stats costs a second of a reproduction's main process to
+    import): to the bit, scipy.stats' norm.ppf and t.ppf, at every level the checks use."""
+    from scipy import stats
+
+    from reports._consistency import _quantiles, ndtri, stdtrit
+    assert _quantiles(n) == (float(stats.norm.ppf(0.975)) * (1 - 1e-12),
+                             float(stats.t.ppf(0.975, n - 1)) * (1 + 1e-12))
+    for pairs in (1, 2, 7, 40, 1000):           # the family-wise level of the invariance checks
+        p = 1 - 0.05 / (2 * pairs)
+        assert float(ndtri(p)) == float(stats.norm.ppf(p))
+    assert float(stdtrit(n - 1, 0.975)) == float(stats.t.ppf(0.975, n - 1))
+
+
+def test_the_consistency_checks_do_not_import_scipy_stats():
+    import subprocess
+    import sys
+    code = ("import sys; from reports._consistency import consistency; from reports._paper import experiment; "
+            "consistency(experiment('llm-residual')); print('scipy.stats' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"

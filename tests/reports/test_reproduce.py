@@ -11,6 +11,7 @@ from reports._arms_shown import MAX_ARMS, arms_shown
 from reports._figure_pool import FigureWriter
 from reports._reproduce import _slug, reproduce, variant_config
 from reports._tables import fmt
+from simulate import config_key
 
 
 @pytest.mark.parametrize("exp", EXPERIMENTS, ids=lambda e: e.key)
@@ -134,3 +135,46 @@ def test_a_shared_run_that_differs_stops_the_reproduction():
     done[real] = replace(done[real], regret=done[real].regret + 1)          # as if lambda_H had moved the run
     with pytest.raises(RuntimeError, match="costs.high"):
         shared.check(done)
+
+
+@pytest.mark.parametrize("exp", EXPERIMENTS, ids=lambda e: e.key)
+def test_the_sweeps_row_at_rho_min_is_the_variants_own_runs(exp):
+    """At rho / rho_min = 1 the sweep runs the variant's own configuration at the final budget (rho "min"), so its
+    runs are the variant's on the sweep's seeds, made once; the other scales are distinct configurations."""
+    from reports._reproduce import _plan, _Shared
+    plan = _plan(exp, seeds=list(range(exp.seeds)), quick=False)
+    own = {v: plan.configs[(v, plan.budgets[-1])] for v in plan.swept}
+    for (s, v), c in zip(plan.sweep_keys, plan.sens_cfgs, strict=True):
+        assert (c.params.rho == "min") is (s == 1)
+        assert (config_key(c) == config_key(own[v])) is (s == 1)
+    shared = _Shared()
+    main, sweep = shared.keys(plan.tasks), shared.keys(plan.sens_tasks)
+    per = list(zip(plan.sweep_keys, _per_config(sweep, plan), strict=True))
+    at_one = {k for (s, _), ks in per if s == 1 for k in ks}
+    others = {k for (s, _), ks in per if s != 1 for k in ks}
+    assert at_one and at_one <= set(main) and not others & set(main)
+
+
+def _per_config(keys, plan):
+    n = len(plan.exp.methods) * len(plan.sens_seeds)
+    return [keys[i:i + n] for i in range(0, len(keys), n)]
+
+
+@pytest.mark.parametrize(("kwargs", "start"), [({}, "always"), ({"quick": True}, "auto"), ({"seeds": 3}, "auto")])
+def test_the_paper_reproduction_starts_its_workers_with_the_first_run(kwargs, start, tmp_path, monkeypatch):
+    """At the paper's seed counts (minutes of CPU) the workers start with the first run; a --quick or --seeds
+    reproduction leaves it to the runner's start rule (a short one then starts none)."""
+    import reports._reproduce as rp
+    seen = {}
+
+    class Seen(Exception):
+        pass
+
+    def fake(tasks, **kw):
+        seen.update(kw)
+        raise Seen
+
+    monkeypatch.setattr(rp, "iter_runs", fake)
+    with pytest.raises(Seen):
+        rp.reproduce(["set-b"], out_dir=tmp_path, executor="processes", **kwargs)
+    assert seen["start_pool"] == start

@@ -1,5 +1,7 @@
 """Mean schedules: the engines' mean_low(k, n) equals each low-fidelity model's own, at any count."""
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -93,6 +95,25 @@ def test_tabulated_prefix_keeps_every_value(name):
         for n in (*range(1, 302), 5000):
             assert t.mean(k, n) == s.mean(k, n)
     assert with_prefix(t, 100) is t
+
+
+def test_schedules_with_one_tail_read_one_power_row():
+    """Configurations that differ only in budget, rho or means share (n0, r): a shorter table is a slice of the
+    longer row made before (no second ``pow`` pass), a longer one makes a new row, and every value is the one a
+    fresh table has."""
+    from simulate._schedule import _ROWS, _ROWS_KEPT, _power_table, with_prefix
+    s = mean_schedule(build_instance(load_config("llm-residual").instance).low, 10**6)
+    _ROWS.clear()
+    long, short = with_prefix(s, 5000).power, with_prefix(s, 300).power
+    assert np.shares_memory(long, short) and short.size == 300 and not short.flags.writeable
+    assert np.array_equal(short, _power_table(s.n0, s.r, 300))
+    longer = with_prefix(s, 9000).power
+    assert not np.shares_memory(longer, long) and np.array_equal(longer[:5000], long)
+    other = with_prefix(replace(s, r=s.r * 2), 300).power         # another tail: its own row
+    assert not np.shares_memory(other, longer) and np.array_equal(other, _power_table(s.n0, s.r * 2, 300))
+    for i in range(_ROWS_KEPT + 3):
+        with_prefix(replace(s, r=1.0 + i), 10)
+    assert len(_ROWS) == _ROWS_KEPT
 
 
 @settings(max_examples=200)
