@@ -92,18 +92,45 @@ def _claim(c, final, pairs, diag, exp, s0) -> tuple[bool, str]:
     raise ValueError(kind)
 
 
-def _summaries(get, variants, methods):
+def _summaries(get, variants, methods, failed):
     """Final-budget means, paired differences (TACC minus each method) and diagnostics per variant; ``get(v, m)``
-    gives the records of variant ``v`` and method ``m``."""
+    gives the records of variant ``v`` and method ``m``, ``failed(r)`` whether the confidence event failed on a
+    run (:class:`_EventFailures`)."""
     final = {v: {m: summarize([r.regret for r in get(v, m)]) for m in methods} for v in variants}
     pairs = {v: {m: paired([r.regret for r in get(v, "tacc")], [r.regret for r in get(v, m)])
                  for m in methods if m != "tacc"} for v in variants}
     diag = {v: {m: {"high_calls": float(np.mean([sum(r.n_high) for r in get(v, m)])),
                     "continuation": float(np.mean([sum(r.continuation) for r in get(v, m)])),
                     "max_continuation_per_arm": int(max(max(r.continuation) for r in get(v, m))),
-                    "event_failures": int(sum(not r.event_held for r in get(v, m)))}
+                    "event_failures": int(sum(failed(r) for r in get(v, m)))}
                 for m in methods} for v in variants}
     return final, pairs, diag
+
+
+class _EventFailures:
+    """Whether the confidence event of ``lem:ci`` failed on a run, decided exactly: a run whose float check reported
+    a failure is decided again on its exact sums (``certify.event_failure``; a failure they do not confirm was the
+    float sums' rounding, and the event held); one the float check did not flag held (within the float sums' stated
+    error, ``certify.float_sums_faithful``, which holds on every experiment here: means in [0, 1], sigma 1).
+    ``add(problem, records)`` decides the flagged runs of one configuration once; calling it with a record gives
+    the decision."""
+
+    def __init__(self):
+        self._failed: dict[int, tuple] = {}      # id(record) -> (record, failed): the entry holds the record
+
+    def add(self, problem, records) -> None:
+        from certify import event_failure
+        for r in records:
+            if not r.event_held and id(r) not in self._failed:
+                self._failed[id(r)] = (r, event_failure(problem, r) is not None)
+
+    def __call__(self, record) -> bool:
+        if record.event_held:
+            return False
+        hit = self._failed.get(id(record))
+        if hit is None or hit[0] is not record:
+            raise KeyError("a flagged run whose configuration was not added")
+        return hit[1]
 
 
 def _claim_variants(c, exp) -> tuple:
@@ -323,8 +350,13 @@ def _run_experiment(plan: _Plan, records: list, sens_recs: list, *, out: Path, f
         for m in exp.methods:
             by[k + (m,)] = records[i:i + len(seeds)]
             i += len(seeds)
+    failed = _EventFailures()
+    for (v, b), c in configs.items():
+        flagged = [r for m in exp.methods for r in by[(v, b, m)] if not r.event_held]
+        if flagged:
+            failed.add(make_problem(c), flagged)
     final, pairs, diag = _summaries(lambda v, m: by[(v, budgets[-1], m)], [v.name for v in exp.variants],
-                                    exp.methods)
+                                    exp.methods, failed)
     classes, priors = {}, {}
     for v in exp.variants:
         problem = make_problem(configs[(v.name, budgets[-1])])
@@ -345,6 +377,9 @@ def _run_experiment(plan: _Plan, records: list, sens_recs: list, *, out: Path, f
     i = 0
     for (s, v), c in zip(plan.sweep_keys, plan.sens_cfgs, strict=True):
         rho = make_problem(c).rho if c.params.rho == "min" else c.params.rho      # "min": the variant's rho_min
+        n = len(exp.methods) * len(sens_seeds)
+        if any(not r.event_held for r in sens_recs[i:i + n]):
+            failed.add(make_problem(c), sens_recs[i:i + n])
         for m in exp.methods:
             rs = sens_recs[i:i + len(sens_seeds)]
             i += len(sens_seeds)
@@ -353,7 +388,7 @@ def _run_experiment(plan: _Plan, records: list, sens_recs: list, *, out: Path, f
                          "regret": summarize([r.regret for r in rs]).mean,
                          "high_calls": float(np.mean([sum(r.n_high) for r in rs])),
                          "continuation": float(np.mean([sum(r.continuation) for r in rs])),
-                         "event_failure_frequency": sum(not r.event_held for r in rs) / len(rs)})
+                         "event_failure_frequency": sum(map(failed, rs)) / len(rs)})
     s0 = load_config(exp.preset).params.s0
     claims = tuple((c.text, *_claim(c, final, pairs, diag, exp, s0)) for c in exp.claims)
     analyses: dict = {}
@@ -363,7 +398,7 @@ def _run_experiment(plan: _Plan, records: list, sens_recs: list, *, out: Path, f
             analyses[v] = analyze(configs[(v, budgets[-1])])
         return analyses[v]
 
-    explanations = _explanations(exp, claims, by, budgets, priors, scales, swept, sweep_by, s0, analysis)
+    explanations = _explanations(exp, claims, by, budgets, priors, scales, swept, sweep_by, s0, analysis, failed)
     checks = consistency(exp, problems=problems)
     # figures
     fig_names = []
@@ -408,7 +443,7 @@ def experiment_variant(exp: Experiment, name: str):
     return next(v for v in exp.variants if v.name == name)
 
 
-def _sweep_outcomes(c, exp, scales, swept, sweep_by, s0) -> list:
+def _sweep_outcomes(c, exp, scales, swept, sweep_by, s0, failed) -> list:
     """Per rho scale: (scale, reproduced or None if the claim's setting is not swept, largest event-failure
     frequency among the claim's methods, the method it belongs to)."""
     out: list[tuple] = []
@@ -418,16 +453,16 @@ def _sweep_outcomes(c, exp, scales, swept, sweep_by, s0) -> list:
         if not all(v in swept for v in need):
             out.append((s, None, 0.0, ""))
             continue
-        final, pairs, diag = _summaries(lambda v, m, s=s: sweep_by[s, v, m], need, exp.methods)
+        final, pairs, diag = _summaries(lambda v, m, s=s: sweep_by[s, v, m], need, exp.methods, failed)
         ok, _ = _claim(c, final, pairs, diag, exp, s0)
-        freq = {m: max(sum(not r.event_held for r in sweep_by[s, v, m]) / len(sweep_by[s, v, m]) for v in need)
+        freq = {m: max(sum(map(failed, sweep_by[s, v, m])) / len(sweep_by[s, v, m]) for v in need)
                 for m in methods}
         worst = max(freq, key=lambda m: (freq[m], m == "tacc"))
         out.append((s, ok, freq[worst], worst))
     return out
 
 
-def _explanations(exp, claims, by, budgets, priors, scales, swept, sweep_by, s0, analysis) -> dict:
+def _explanations(exp, claims, by, budgets, priors, scales, swept, sweep_by, s0, analysis, failed) -> dict:
     """The computed explanation of every claim not reproduced, and every equal-regret pair (``reports._diagnose``);
     ``analysis(v)`` is ``bounds.analyze`` of variant ``v`` at the full budget."""
     full = budgets[-1]
@@ -441,7 +476,7 @@ def _explanations(exp, claims, by, budgets, priors, scales, swept, sweep_by, s0,
     out: dict = {"claims": {}, "equalities": []}
     for c, (text, ok, _) in zip(exp.claims, claims, strict=True):
         v = _claim_variants(c, exp)[-1]
-        marks = _diagnose.sweep_marks(c, _sweep_outcomes(c, exp, scales, swept, sweep_by, s0))
+        marks = _diagnose.sweep_marks(c, _sweep_outcomes(c, exp, scales, swept, sweep_by, s0, failed))
         if ok:
             out["claims"][text] = [marks]
             continue

@@ -337,15 +337,25 @@ def render(frames) -> str:
     g = r.groupby(["config", "budget", "policy"], dropna=False)
     saved = {c: set(x["seed"].tolist()) for c, x in r.groupby("config")}
     # the budget is the configuration's: unknown with it (a NaN, which a table prints "undefined", as 0 / 0)
+    problems: dict = {}
     rows = [(c, Shown(_UNKNOWN) if math.isnan(b) else b, p, len(x), x["seed"].min(), x["seed"].max(),
-             x["regret"].mean(), int((~x["event_held"]).sum()),
+             x["regret"].mean(), _event_failed(frames, x, problems),
              _spans(sorted(saved[c] - set(x["seed"].tolist()))) or "-") for (c, b, p), x in g]
+    rounding = any(isinstance(row[7], Shown) and "rounding" in row[7] for row in rows)
+    floats = any(isinstance(row[7], Shown) and "float" in row[7] for row in rows)
     gaps = any(row[-1] != "-" for row in rows)
     head = ["config", "budget", "policy", "runs", "first seed", "last seed", "mean regret", "event failed"]
     text = table(head + ["missing seeds"] * gaps, [row if gaps else row[:-1] for row in rows])
     if unknown:
         text += (f"\n\n{_UNKNOWN}: {unknown} run(s) of no known configuration (the configuration saved with them "
                  "cannot be read: the warning names its file), so neither its name nor its budget is known")
+    if rounding:
+        text += ("\n\nevent failed: runs on which the confidence event of lem:ci failed, decided exactly on the "
+                 "observations (+N rounding: runs whose float check reported a failure that the exact sums do not "
+                 "confirm; the event held on them)")
+    if floats:
+        text += ("\n\nevent failed, (float check): runs of no known configuration, whose failures cannot be decided "
+                 "again exactly here: the engine's float check")
     if gaps:
         text += ("\n\nmissing seeds: saved for another budget or policy of the configuration, not for this one "
                  "(A:B is seeds A to B-1, as --seeds reads it); `tacc report --from` refuses the folder until they "
@@ -357,6 +367,35 @@ def render(frames) -> str:
                  "here; the sweep that saved them, run again over the same folder, makes them again):\n"
                  + "\n".join(f"  {describe_damaged(r)}" for r in frames.damaged.itertuples(index=False)))
     return text
+
+
+def _event_failed(frames, rows, problems: dict):
+    """The runs of ``rows`` on which the confidence event of ``lem:ci`` failed, decided exactly: each run whose
+    float check reported a failure is decided again on its observations (``certify.event_failure``, its problem
+    built once per configuration in ``problems``); an int, with the runs that were rounding after it, or for
+    runs of no known configuration the float check's count, marked."""
+    from reports._tables import Shown
+
+    flagged = rows[~rows["event_held"]]
+    if flagged.empty:
+        return 0
+    known = flagged[flagged["config_id"].notna()]
+    failed, rounding = 0, 0
+    if len(known):
+        from certify import event_failure
+        from simulate import make_problem
+        for cid, x in known.groupby("config_id"):
+            if cid not in problems:
+                problems[cid] = make_problem(frames.config(cid))
+            for r in frame_records(frames, x):
+                if event_failure(problems[cid], r) is None:
+                    rounding += 1
+                else:
+                    failed += 1
+    unknown = len(flagged) - len(known)
+    if unknown:
+        return Shown(f"{failed + unknown} ({unknown} float check)")
+    return Shown(f"{failed} (+{rounding} rounding)") if rounding else failed
 
 
 def cmd_runs(args) -> int:

@@ -178,3 +178,28 @@ def test_the_paper_reproduction_starts_its_workers_with_the_first_run(kwargs, st
     with pytest.raises(Seen):
         rp.reproduce(["set-b"], out_dir=tmp_path, executor="processes", **kwargs)
     assert seen["start_pool"] == start
+
+
+def test_event_failures_are_decided_exactly():
+    """The event-failure counts of the sweep and the diagnostics read the exact decision: a failure the float
+    check reported and the exact sums confirm counts, one they do not confirm (rounding) does not, a run the float
+    check did not flag held; a flagged run of a configuration not added is an error, not a guess."""
+    from dataclasses import replace
+
+    from reports._reproduce import _EventFailures, _summaries
+    from simulate import Violation, make_problem, run
+    exp = next(e for e in EXPERIMENTS if e.key == "llm-residual")
+    low = make_problem(variant_config(exp, exp.variants[1], budget=128000.0, rho=0.026))
+    real = next(r for r in (run(low, "tacc", s) for s in range(20)) if not r.event_held)
+    ok = make_problem(variant_config(exp, exp.variants[1], budget=8000.0))
+    held = run(ok, "tacc", 0)
+    assert held.event_held
+    rounding = replace(held, event_held=False, violation=Violation(0, "L", 1))      # as a rounding flag would read
+    failed = _EventFailures()
+    failed.add(low, [real])
+    failed.add(ok, [held, rounding])
+    assert [failed(r) for r in (real, held, rounding)] == [True, False, False]
+    with pytest.raises(KeyError):
+        failed(replace(real))
+    _, _, diag = _summaries(lambda v, m: [real, held, rounding], ["v"], ["tacc"], failed)
+    assert diag["v"]["tacc"]["event_failures"] == 1

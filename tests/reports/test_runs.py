@@ -564,3 +564,30 @@ def test_a_report_folder_given_for_its_runs_points_to_its_runs_folder(swept, tmp
     assert err.startswith(f"tacc: error: {option} = '{made}': holds no saved runs") and err.count("\n") == 1
     assert f"in {made / 'runs'}" in err, err
     assert sorted(p.name for p in made.iterdir()) == before and not (tmp_path / "x").exists()
+
+
+def test_tacc_runs_decides_the_event_failures_exactly(tmp_path, capsys):
+    """`tacc runs`' "event failed" column counts the runs whose failure the exact sums confirm; a run whose float
+    check reported a failure that they do not confirm is counted apart as rounding (the event held on it)."""
+    from dataclasses import replace
+
+    from bounds import parse_config
+    from simulate import RunCache, Violation, run_tasks, tasks_for
+    low = {"model": "power_decay", "zeta": 0.1, "r": 0.5}
+    cfg = parse_config({"name": "small rho", "instance": {"mu_high": [0.9, 0.5], "low": low},
+                        "costs": {"low": 1.0, "high": 10.0},
+                        "params": {"budget": 4000.0, "delta": 0.05, "rho": 0.001, "gamma": 0.1, "eta": 1e-4,
+                                   "s0": 5}})
+    held_cfg = replace(cfg, name="rho min", params=replace(cfg.params, rho="min"))
+    cache = tmp_path / "runs"
+    tasks = tasks_for([cfg, held_cfg], ["ucb"], range(4))
+    records = run_tasks(tasks, cache=cache)
+    small, held = records[:4], records[4:]
+    assert not any(r.event_held for r in small) and all(r.event_held for r in held)
+    with RunCache(cache) as store:            # one held run as a float check's false alarm would store it
+        store.put(tasks[4].key(), replace(held[0], event_held=False, violation=Violation(0, "H", 1)))
+    assert main(["runs", str(tmp_path / "runs")]) == 0
+    out = capsys.readouterr().out
+    rows = {" ".join(line.split()[:2]): line for line in out.splitlines() if line.startswith(("small", "rho"))}
+    assert rows["small rho"].split()[-1] == "4" and rows["rho min"].split()[-3:] == ["0", "(+1", "rounding)"]
+    assert "decided exactly on the observations" in out
