@@ -98,15 +98,23 @@ class Explanation:
                          f"took B_k from {before} to {after} "
                          f"(-{fmt(a.bound_before - a.bound_after)}), at a cost of {a.continuation} low queries"
                          + (" and carried it to tau_k" if a.reached_tau_by_continuation else ""))
-        elif a.window_pulls and a.threshold_round > 0:
+        elif a.window_pulls and a.threshold_round > 0 and self.policy == "tacc":     # only TACC makes them
             parts.append(f"no continuation pull although its window allows {a.window_pulls}")
+        tacc = self.policy == "tacc"
         if a.gap > 0:
-            parts.append(f"certified by {a.certified_by} at round {a.certified_round}" if a.certified_round > 0
-                         else "not certified by the theory's counts")
+            if a.certified_round > 0:
+                parts.append(f"certified by {a.certified_by} at round {a.certified_round}" if tacc else
+                             f"its counts met TACC's certification by {a.certified_by} at round {a.certified_round}")
+            else:
+                parts.append("not certified by the theory's counts" if tacc
+                             else "its counts never met TACC's certification")
         parts.append(f"last queried at round {a.last_round}" if a.last_round >= 0 else "never queried")
-        parts.append(f"N_H = {a.n_high} against the bound {fmt(a.high_bound)} (prop:analysis-high-selection)"
-                     if a.gap > 0 else f"N_H = {a.n_high}, {_TIED_HIGH_BOUND}" if a.tied_with_best
-                     else f"N_H = {a.n_high}")
+        if a.gap > 0:
+            parts.append(f"N_H = {a.n_high} against the bound {fmt(a.high_bound)} (prop:analysis-high-selection)"
+                         if tacc else f"N_H = {a.n_high} (TACC's bound {fmt(a.high_bound)}, "
+                         f"prop:analysis-high-selection, is about TACC's runs, not {self.policy}'s)")
+        else:
+            parts.append(f"N_H = {a.n_high}, {_TIED_HIGH_BOUND}" if a.tied_with_best else f"N_H = {a.n_high}")
         parts.append("no share of the regret: the run's regret is 0" if math.isnan(a.regret_fraction)
                      else f"{_percent(a.regret_fraction)} of the regret")
         return "; ".join(parts) + "."
@@ -236,9 +244,15 @@ def render(e: Explanation, max_arms: int = 40) -> str:
                      s.high_bound if s.gap > 0 else "-",
                      f"{fmt(s.regret_share)} ({_percent(s.regret_fraction)})" if not math.isnan(s.regret_fraction)
                      else f"{fmt(s.regret_share)} (share undefined: regret 0)"))
+    tacc = e.policy == "tacc"
     out = [head, "", "per arm, largest regret share first (rounds count from 1, -1 = never):",
            table(["arm", "gap", "class", "after run", "tau", "N_gamma at round", "continuation", "window",
-                  "B_k decrease", "certified at", "by", "last query", "N_H", "N_H bound", "regret share"], rows), ""]
+                  "B_k decrease", "certified at", "by", "last query", "N_H",
+                  "N_H bound" if tacc else "TACC's N_H bound", "regret share"], rows), ""]
+    if not tacc:
+        out += [f"{e.policy} is not TACC: the classes, the continuation window, the certification and the N_H bound "
+                f"are TACC's (thm:analysis-main-regret), what TACC's rules make of these counts; they do not bound "
+                f"{e.policy}'s runs.", ""]
     tied = [k for k in range(len(e.arms)) if e.arms[k].tied_with_best]
     if tied:
         best = next(k for k in range(len(e.arms)) if e.arms[k].gap == 0 and not e.arms[k].tied_with_best)

@@ -66,6 +66,20 @@ def test_other_policies_have_no_continuation():
     assert all(s.continuation == 0 and not s.continuation_rounds for s in e.arms)
 
 
+@pytest.mark.parametrize("policy", ["ucb", "rdfe", "dnc"])
+def test_another_policy_is_told_against_taccs_theory_not_bound_by_it(policy, story):
+    """TACC's certification, continuation window and N_H bound are not about UCB, RDFE or DNC: their runs are told
+    against them as TACC's, never as "certified" or "against the bound"; TACC's own story keeps those words."""
+    e = explain(default_config(), policy, 0)
+    text = render(e, max_arms=len(e.arms))
+    assert "TACC's N_H bound" in text and f"they do not bound {policy}'s runs" in text
+    assert "against the bound" not in text and "certified by" not in text
+    assert "although its window allows" not in text
+    assert f"prop:analysis-high-selection, is about TACC's runs, not {policy}'s" in text
+    mine = render(story, max_arms=len(story.arms))
+    assert "TACC's N_H bound" not in mine and "against the bound" in mine and "is not TACC" not in mine
+
+
 def test_a_record_that_disagrees_with_its_trace_is_refused(monkeypatch):
     real = _explain_view.run
 
