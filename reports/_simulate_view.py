@@ -14,7 +14,7 @@ import numpy as np
 
 from bounds import TaccInputError, arm_partition, refine_partition
 from reports._arm_class import class_label
-from reports._tables import CountMean, fmt, table
+from reports._tables import CountMean, fmt, fmt_apart_all, table
 
 __all__ = ["MAX_ROWS", "MAX_JSON_RUNS", "SimulateSummary", "check_json_size", "per_arm_regret_mean", "to_json",
            "render"]
@@ -97,6 +97,14 @@ def to_json(problem, records, engine: str) -> dict:
     }
 
 
+def _after(counts: Counter, runs: int) -> str:
+    """An arm's class after the run (``eq:app-analysis-Cdet``) over the runs: the class when every run gave the same
+    one, else each class with its runs ("C^d 3, C^u 2")."""
+    if len(counts) == 1:
+        return next(iter(counts))
+    return ", ".join(f"{c} {n}" for c, n in sorted(counts.items()))
+
+
 def render(summary: SimulateSummary, engine: str, max_arms: int = 40) -> str:
     problem, s = summary.problem, summary
     inst = problem.instance
@@ -110,11 +118,13 @@ def render(summary: SimulateSummary, engine: str, max_arms: int = 40) -> str:
     share = per_arm_regret_mean(s)
     arms = sorted(range(problem.n_arms), key=lambda k: (-share[k], k))[:max_arms]
     arm_rows = []
+    # means with the digits that tell them apart (as tacc bounds prints them: at mu_high = [1e12, 0.999999e12] both
+    # read 1.000e+12 beside a gap of 1.000e+06)
+    means = dict(zip(sorted(arms), fmt_apart_all([float(inst.mu_high[k]) for k in sorted(arms)]), strict=True))
     for k in sorted(arms):
-        arm_rows.append((k, float(inst.mu_high[k]), float(inst.gaps[k]),
-                         "k*" if k == inst.best_arm else class_label(s.classes[k], inst.gaps[k] == 0),
-                         problem.tau[k],
-                         " ".join(f"{c}:{n}" for c, n in sorted(s.after[k].items())) if k != inst.best_arm else "-",
+        arm_rows.append((k, means[k], float(inst.gaps[k]),
+                         "optimal" if k == inst.best_arm else class_label(s.classes[k], inst.gaps[k] == 0),
+                         problem.tau[k], _after(s.after[k], s.n) if k != inst.best_arm else "-",
                          CountMean(mean["n_low"][k]), int(s.maxes["n_low"][k]), CountMean(mean["n_high"][k]),
                          int(s.maxes["n_high"][k]), CountMean(mean["continuation"][k]),
                          int(s.maxes["high_in_window"][k]), float(share[k])))

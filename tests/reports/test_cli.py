@@ -179,6 +179,28 @@ def test_simulate_prints_per_arm_pulls(capsys):
     assert "per arm, over seeds" in out and "N_L mean" in out and "event (lem:ci)" in out
 
 
+def test_simulate_labels_arms_as_bounds_does(capsys):
+    """The best arm is "optimal" (as in tacc bounds and tacc explain), means print apart where 4 digits read alike
+    (1e12 and 0.999999e12), and the class after the run is the class itself when every run gave it."""
+    from bounds import parse_config
+    from reports import _simulate_view as view
+    from reports._simulate_view import render
+    cfg = parse_config({"name": "big", "instance": {"mu_high": [1e12, 0.999999e12, 0.99e12],
+                                                    "low": {"model": "power_decay", "zeta": 0.1, "r": 0.5}},
+                        "costs": {"low": 1.0, "high": 10.0},
+                        "params": {"budget": 4000.0, "delta": 0.05, "rho": "min", "gamma": 0.1, "eta": 1e-4,
+                                   "s0": 5}})
+    from simulate import make_problem, run
+    problem = make_problem(cfg)
+    summary = view.SimulateSummary(problem)
+    for seed in range(2):
+        summary.add(run(problem, "tacc", seed))
+    rows = {line.split()[0]: line.split() for line in render(summary, "fast")
+            .split("per arm, over seeds")[1].splitlines()[3:6]}
+    assert rows["0"][1:4] == ["1.00000e+12", "0", "optimal"] and rows["1"][1] == "9.99999e+11"
+    assert rows["1"][5] == "A" and view._after(view.Counter({"C^d": 3, "C^u": 2}), 5) == "C^d 3, C^u 2"
+
+
 def test_simulate_json_matches_the_runs(capsys):
     assert main(["simulate", "checkpoint", "--policy", "rdfe", "--seeds", "2:4", "--json", "-"]) == 0
     rec = json.loads(capsys.readouterr().out)
