@@ -63,8 +63,10 @@ def _claim(c, final, pairs, diag, exp, s0) -> tuple[bool, str]:
     if kind == "best":
         v, methods = args
         means = {m: final[v][m].mean for m in methods}
-        best = min(means, key=means.__getitem__)
-        return best == "tacc", f"lowest: {best} ({fmt(means[best])}); TACC {fmt(means['tacc'])}"
+        lowest = _lowest(means)
+        if len(lowest) > 1:          # an exact tie (TACC and DNC often make identical runs): TACC tied lowest counts
+            return "tacc" in lowest, f"lowest: {' = '.join(lowest)}, tied ({fmt(means[lowest[0]])})"
+        return lowest == ["tacc"], f"lowest: {lowest[0]} ({fmt(means[lowest[0]])}); TACC {fmt(means['tacc'])}"
     if kind in ("paired_below", "paired_mean_below", "paired_above"):
         v, b = args
         p = pairs[v][b]
@@ -90,6 +92,12 @@ def _claim(c, final, pairs, diag, exp, s0) -> tuple[bool, str]:
         a, b = final[v][m].mean, final[v][other].mean
         return a < b, f"{m} {fmt(a)}, {other} {fmt(b)}"
     raise ValueError(kind)
+
+
+def _lowest(means: dict) -> list:
+    """The methods with the lowest mean, in the order given (more than one: an exact tie)."""
+    low = min(means.values())
+    return [m for m, x in means.items() if x == low]
 
 
 def _summaries(get, variants, methods, failed):
@@ -505,8 +513,10 @@ def _observations(exp, res, final, pairs, claims) -> list[str]:
            f"reproduced with {res['seeds']} seeds."]
     for v in exp.variants:
         f = final[v.name]
-        best = min(f, key=lambda m: f[m].mean)
-        line = f"{v.name}: lowest final regret {best} ({fmt(f[best].mean)} +- {fmt(f[best].se)})"
+        lowest = _lowest({m: f[m].mean for m in f})
+        best = lowest[0]
+        line = (f"{v.name}: lowest final regret {' = '.join(lowest)}{', tied' if len(lowest) > 1 else ''} "
+                f"({fmt(f[best].mean)} +- {fmt(f[best].se)})")
         if "dnc" in pairs[v.name]:
             p = pairs[v.name]["dnc"]
             effect = ("continuation lowers the regret" if p.high < 0 else "continuation raises the regret"

@@ -203,3 +203,19 @@ def test_event_failures_are_decided_exactly():
         failed(replace(real))
     _, _, diag = _summaries(lambda v, m: [real, held, rounding], ["v"], ["tacc"], failed)
     assert diag["v"]["tacc"]["event_failures"] == 1
+
+
+def test_an_exact_tie_for_the_lowest_regret_is_said_to_be_one():
+    """TACC and DNC often make identical runs: their equal means are "lowest: tacc = dnc, tied", not "lowest: tacc";
+    the claim that TACC is lowest holds on a tie that includes it, not on one without it."""
+    from types import SimpleNamespace
+
+    from reports._paper import PaperClaim
+    from reports._reproduce import _claim
+    c = PaperClaim("TACC has the lowest final mean regret", "best", ("v", ("tacc", "dnc", "ucb")))
+
+    def final(**means):
+        return {"v": {m: SimpleNamespace(mean=x) for m, x in means.items()}}
+    assert _claim(c, final(tacc=3.0, dnc=3.0, ucb=5.0), {}, {}, None, 0) == (True, "lowest: tacc = dnc, tied (3)")
+    assert _claim(c, final(tacc=4.0, dnc=3.0, ucb=3.0), {}, {}, None, 0) == (False, "lowest: dnc = ucb, tied (3)")
+    assert _claim(c, final(tacc=2.0, dnc=3.0, ucb=5.0), {}, {}, None, 0) == (True, "lowest: tacc (2); TACC 2")
