@@ -591,11 +591,15 @@ def _markdown(exp, res, final, pairs, claims, fig_names, scales) -> str:
                         [(m, d[m]["high_calls"], d[m]["continuation"], d[m]["max_continuation_per_arm"],
                           d[m]["event_failures"]) for m in exp.methods]), ""]
     sens = res["rho_sensitivity"]
-    L += [f"## Sensitivity to rho (final budget, {min(res['seeds'], 50)} seeds; the figure: "
+    n_sweep = min(res["seeds"], _sweep_seeds(res["seeds"]))
+    same = ("its rows are the variants' own runs, as in the tables above" if n_sweep == res["seeds"] else
+            f"its rows are the variants' own runs on seeds 0 to {n_sweep - 1}, so their means differ from the tables "
+            f"above, which are over {res['seeds']} seeds")
+    L += [f"## Sensitivity to rho (final budget, {n_sweep} seeds; the figure: "
           f"{exp.sensitivity_variant or exp.variants[0].name})", "",
-          "rho / rho_min = 1 is the smallest rho for which `lem:ci` provably holds (the rho of the tables above: its "
-          "rows are the variants' own runs on these seeds); below it the confidence event may fail (last column) and "
-          "the theory no longer covers the run.", "",
+          f"rho / rho_min = 1 is the smallest rho for which `lem:ci` provably holds and the rho of the tables above "
+          f"({same}); below it the confidence event may fail (last column) and the theory no longer covers the run.",
+          "",
           table(["rho / rho_min", "variant", "method", "regret", "high-fidelity calls", "continuation calls",
                  "event failure frequency"],
                 [(x["rho_scale"], x["variant"], x["method"], x["regret"], x["high_calls"], x["continuation"],
