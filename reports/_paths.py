@@ -19,9 +19,10 @@ from bounds import TaccInputError
 __all__ = ["input_file", "input_dir", "output_file", "output_dir", "executable", "utf8_text"]
 
 
-def _nonempty(option: str, path) -> None:
+def _nonempty(option: str, path, folder: bool = False) -> None:
+    """Refuse an empty path; the hint ``.`` only for a folder option, where it means the working folder."""
     if str(path) == "":
-        raise TaccInputError(option, "", "is an empty path (write . for the working folder)")
+        raise TaccInputError(option, "", "is an empty path" + (" (write . for the working folder)" if folder else ""))
 
 
 def _probe_writable(option: str, folder: Path, shown: str) -> None:
@@ -48,7 +49,7 @@ def utf8_text(option: str, path) -> str:
 
 
 def _existing(option: str, path, kind: str) -> Path:
-    _nonempty(option, path)
+    _nonempty(option, path, folder=kind == "folder")
     p = Path(path)
     if not p.exists():
         raise TaccInputError(option, str(path), f"no such {kind}")
@@ -92,7 +93,7 @@ def output_file(option: str, path, *, allow_stdout: bool = False) -> str:
 def output_dir(option: str, path) -> str:
     """A folder that exists and is writable, or can be created: its parent folder exists and is writable (no
     parents are created, as ``--json`` and ``--junit`` make no folder). Nothing is created here."""
-    _nonempty(option, path)
+    _nonempty(option, path, folder=True)
     p = Path(path)
     if p.is_symlink() and not p.exists():
         raise TaccInputError(option, str(path), "is a symbolic link to nothing")

@@ -305,8 +305,11 @@ def connect(scheduler: str, *, timeout: float = _CONNECT_SECONDS) -> Any:
         raise TaccInputError("scheduler", scheduler, f"no Dask scheduler answered there within {timeout:g} s; is "
                                                      f"one running at that address?") from None
     except Exception as exc:    # a service that is not Dask: its bytes read as Dask's frames (MemoryError, ...)
-        why = " ".join(str(exc).split())
-        why = f"{type(exc).__name__}: {why[:100]}{'...' if len(why) > 100 else ''}" if why else type(exc).__name__
+        if isinstance(exc, MemoryError):     # "Unable to allocate 2.82 EiB for an array with shape (...)": noise
+            why = "its first bytes, read as the length of a Dask message, asked for more memory than there is"
+        else:
+            why = " ".join(str(exc).split())
+            why = f"{type(exc).__name__}: {why[:100]}{'...' if len(why) > 100 else ''}" if why else type(exc).__name__
         raise TaccInputError("scheduler", scheduler, f"no Dask scheduler answered there: the connection failed "
                                                      f"({why}); is that the address of a Dask scheduler, not of "
                                                      f"another service?") from None

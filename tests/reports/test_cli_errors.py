@@ -402,6 +402,9 @@ def test_an_empty_path_exits_2_naming_the_option(tmp_path, args, option):
     line = _one_line(r, 2, f"{option} = ''", "empty")
     assert line.startswith(f"tacc: error: {option}") and r.stdout == ""
     assert sorted(tmp_path.iterdir()) == before
+    # "write . for the working folder" only where . is an answer: a folder option, not a file or a program
+    folder = option in ("--out", "--cache", "--from", "dir", "--reproducers")
+    assert ("write . for the working folder" in line) is folder, line
 
 
 @pytest.mark.parametrize("args, reason", [
