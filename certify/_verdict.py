@@ -124,13 +124,11 @@ def judge(claim: Claim, ctx: ClaimContext, record) -> RunVerdict:
         scan = _scan(measure(ctx, record))
     n, worst, exceeded, inside, finite_bound = scan
     failed, undecided = ctx.status(claim.assumptions)
-    reason = ""
+    reason = _assumptions_reason(ctx, failed, undecided)
     if failed:
         v = Verdict.NOT_APPLICABLE
-        reason = "; ".join(f"{k} failed: {ctx.assumptions[k].detail}" for k in failed)
     elif undecided:
         v = Verdict.UNDECIDED
-        reason = "; ".join(f"{k} undecided: {ctx.assumptions[k].detail}" for k in undecided)
     elif claim.needs_event and (event := ctx.event_status(record)) != "held":
         if event == "failed":
             v = Verdict.OFF_EVENT
@@ -228,6 +226,14 @@ def _binomial_tail(f: int, n: int, p: float) -> float:
     return float(stats.binomtest(f, n, p, alternative="greater").pvalue)
 
 
+def _assumptions_reason(ctx: ClaimContext, failed: tuple, undecided: tuple) -> str:
+    """Why a claim was not asserted for its assumptions: the failed ones (NOT_APPLICABLE), else the undecided ones
+    (UNDECIDED), each with its detail; empty when every one held."""
+    if failed:
+        return "; ".join(f"{k} failed: {ctx.assumptions[k].detail}" for k in failed)
+    return "; ".join(f"{k} undecided: {ctx.assumptions[k].detail}" for k in undecided)
+
+
 def judge_lem_ci(ctx: ClaimContext, records, alpha: float = LEM_CI_ALPHA) -> RunVerdict:
     """``lem:ci`` as a statistical claim over the seeds of one (configuration, policy): with f runs whose event
     failed out of n, VIOLATED when the exact one-sided binomial test rejects P(fail) <= delta at level alpha.
@@ -244,6 +250,7 @@ def judge_lem_ci(ctx: ClaimContext, records, alpha: float = LEM_CI_ALPHA) -> Run
     delta = ctx.problem.delta
     p = _binomial_tail(f, n, delta)
     failed, undecided = ctx.status(LEM_CI.assumptions)
+    reason = _assumptions_reason(ctx, failed, undecided)
     if failed:
         v = Verdict.NOT_APPLICABLE
     elif undecided:
@@ -252,10 +259,12 @@ def judge_lem_ci(ctx: ClaimContext, records, alpha: float = LEM_CI_ALPHA) -> Run
         v = Verdict.VIOLATED
     elif not ctx.float_faithful[0]:       # a run taken as held may hide a failure the float check cannot see
         v = Verdict.UNDECIDED
+        reason = (f"rounding: {ctx.float_faithful[1]}: a run whose float check saw no failure may hide one, so "
+                  f"{f} confirmed failure(s) in {n} run(s) neither reject nor support the lemma")
     else:
         v = Verdict.HOLDS
     what = f"failure frequency (p = {p:.3g}" + (f"; {rounding} float failure(s) not confirmed exactly: rounding)"
                                                if rounding else ")")
     m = Measurement(what, delta, f / n if n else 0.0)
     return RunVerdict(LEM_CI.key, LEM_CI.label, ctx.problem.config.name, records[0].policy if n else "", None, v,
-                      m.ratio if math.isfinite(m.ratio) else math.inf, m, n, failed, undecided)
+                      m.ratio if math.isfinite(m.ratio) else math.inf, m, n, failed, undecided, reason)

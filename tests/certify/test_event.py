@@ -118,7 +118,9 @@ def test_an_instance_whose_float_sums_can_leave_the_radius_is_undecided_on_every
     rec = run(huge, "tacc", 0)
     v = judge(claim("theorem"), ctx, rec)
     assert v.verdict is Verdict.UNDECIDED and "not below the radius" in v.reason
-    assert judge_lem_ci(ctx, [rec]).verdict is Verdict.UNDECIDED
+    lem = judge_lem_ci(ctx, [rec])
+    assert lem.verdict is Verdict.UNDECIDED and "not below the radius" in lem.reason   # it said nothing (a README
+    assert "neither reject nor support the lemma" in lem.reason                         # user: an empty reason)
 
 
 @pytest.mark.parametrize("shift, faithful", [(0.0, True), (1e9, True), (1e15, False)])
