@@ -113,7 +113,7 @@ class Estimate:
         return self.seconds > LONG_SECONDS
 
     def describe(self) -> str:
-        return (f"{self.arms:,} arms, up to {self.rounds_per_run:,} rounds per run, {self.runs:,} runs, largest "
+        return (f"{self.arms:,} arms, up to {self.rounds_per_run:,} rounds per run, up to {self.runs:,} runs, largest "
                 f"tables {self.table_entries:,} values; memory about {_size(self.memory_bytes)}, time at most "
                 f"about {_duration(self.seconds)} on {self.workers} worker(s)")
 

@@ -28,8 +28,9 @@ from simulate import LOW, SingleFidelityUcb, Task, config_key, iter_runs, make_p
 __all__ = ["work", "ExperimentResult", "reproduce", "variant_config", "distinct_runs"]
 
 
-def variant_config(exp: Experiment, variant, *, budget: float | None = None, rho=None):
-    """The configuration of one variant of an experiment (overrides applied by dotted key)."""
+def variant_config(exp: Experiment, variant, *, budget: float | None = None, rho=None, rho_scale=None):
+    """The configuration of one variant of an experiment (overrides applied by dotted key); a point of the rho
+    sweep other than rho_min (``rho_scale``) says so in its name (``tacc runs`` tells the sweep's points apart)."""
     d = config_to_dict(load_config(exp.preset))
     for key, value in variant.overrides.items():
         *path, last = key.split(".")
@@ -41,7 +42,7 @@ def variant_config(exp: Experiment, variant, *, budget: float | None = None, rho
         d["params"]["budget"] = float(budget)
     if rho is not None:
         d["params"]["rho"] = rho
-    d["name"] = f"{exp.key} [{variant.name}]"
+    d["name"] = f"{exp.key} [{variant.name}" + (f", rho = {rho_scale:g} rho_min]" if rho_scale is not None else "]")
     return parse_config(d, source=f"experiment:{exp.key}")
 
 
@@ -263,8 +264,9 @@ def _plan(exp: Experiment, *, seeds, quick) -> _Plan:
     sweep_keys = [(s, v) for s in scales for v in swept]
     # at rho / rho_min = 1 the sweep's configuration is the variant's own at the final budget (rho "min", resolved
     # to the same float): its runs are the variant's runs on the sweep's seeds, made once (not at rho_min rounded)
-    sens_cfgs = [variant_config(exp, experiment_variant(exp, v), budget=budgets[-1],
-                                rho="min" if s == 1 else round(s * rmin, 10))
+    sens_cfgs = [variant_config(exp, experiment_variant(exp, v), budget=budgets[-1], rho="min") if s == 1 else
+                 variant_config(exp, experiment_variant(exp, v), budget=budgets[-1], rho=round(s * rmin, 10),
+                                rho_scale=s)
                  for s, v in sweep_keys]
     return _Plan(exp, quick, seeds, budgets, configs, tasks, sv, swept, scales, sens_seeds, sweep_keys, sens_cfgs,
                  tasks_for(sens_cfgs, exp.methods, sens_seeds))

@@ -333,6 +333,7 @@ def render(frames) -> str:
 
     r = frames.runs.copy()
     unknown = int(r["config"].isna().sum())
+    r["config"] = _distinct_names(r)
     r["config"] = r["config"].fillna(_UNKNOWN)
     g = r.groupby(["config", "budget", "policy"], dropna=False)
     saved = {c: set(x["seed"].tolist()) for c, x in r.groupby("config")}
@@ -367,6 +368,19 @@ def render(frames) -> str:
                  "here; the sweep that saved them, run again over the same folder, makes them again):\n"
                  + "\n".join(f"  {describe_damaged(r)}" for r in frames.damaged.itertuples(index=False)))
     return text
+
+
+def _distinct_names(runs):
+    """Each run's configuration name, with the configuration's id added where two configurations of one name and
+    budget differ (a rho sweep's, or two files given one name): their runs are never pooled into one row. The id is
+    the one the exported TOML files of such configurations carry (:func:`_config_files`)."""
+    known = runs[runs["config_id"].notna()]
+    ids = known.groupby(["config", "budget"])["config_id"].nunique()
+    clash = {key for key, n in ids.items() if n > 1}
+    if not clash:
+        return runs["config"]
+    return [f"{c} ({cid})" if (c, b) in clash else c
+            for c, b, cid in zip(runs["config"], runs["budget"], runs["config_id"], strict=True)]
 
 
 def _event_failed(frames, rows, problems: dict):

@@ -187,7 +187,7 @@ def test_long_work_is_announced_with_its_estimate(tmp_path):
     finally:
         p.kill()
         p.wait()
-    assert "up to 100,000,017,909 rounds per run, 2 runs" in line and "time at most about" in line
+    assert "up to 100,000,017,909 rounds per run, up to 2 runs" in line and "time at most about" in line
     assert "hours" in line and "resumes" in line
 
 

@@ -147,6 +147,8 @@ def test_the_sweeps_row_at_rho_min_is_the_variants_own_runs(exp):
     for (s, v), c in zip(plan.sweep_keys, plan.sens_cfgs, strict=True):
         assert (c.params.rho == "min") is (s == 1)
         assert (config_key(c) == config_key(own[v])) is (s == 1)
+        # named apart, so that tacc runs never pools two points of the sweep
+        assert c.name == (own[v].name if s == 1 else f"{exp.key} [{v}, rho = {s:g} rho_min]")
     shared = _Shared()
     main, sweep = shared.keys(plan.tasks), shared.keys(plan.sens_tasks)
     per = list(zip(plan.sweep_keys, _per_config(sweep, plan), strict=True))

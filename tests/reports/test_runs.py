@@ -591,3 +591,20 @@ def test_tacc_runs_decides_the_event_failures_exactly(tmp_path, capsys):
     rows = {" ".join(line.split()[:2]): line for line in out.splitlines() if line.startswith(("small", "rho"))}
     assert rows["small rho"].split()[-1] == "4" and rows["rho min"].split()[-3:] == ["0", "(+1", "rounding)"]
     assert "decided exactly on the observations" in out
+
+
+def test_tacc_runs_never_pools_configurations_that_share_a_name_and_budget(tmp_path, capsys):
+    """Two configurations of one name and budget that differ (here in rho, as a sweep's points did) are two rows,
+    each named with the id its exported TOML file carries; runs of one name and different budgets stay one name."""
+    from dataclasses import replace
+
+    from simulate import run_tasks, tasks_for
+    base = default_config()
+    other = replace(base, params=replace(base.params, rho=2 * 2.5))
+    run_tasks(tasks_for([base, other], ["ucb"], range(2)), cache=tmp_path / "runs")
+    assert main(["runs", str(tmp_path / "runs")]) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith(base.name)]
+    assert len(rows) == 2 and all(f"{base.name} ({config_id(c)})" in "\n".join(rows) for c in (base, other))
+    assert main(["runs", str(tmp_path / "runs"), "--to", "csv", "--out", str(tmp_path / "t")]) == 0
+    files = {p.name for p in (tmp_path / "t" / "configs").iterdir()}
+    assert all(any(config_id(c) in f for f in files) for c in (base, other))
