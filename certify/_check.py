@@ -20,6 +20,7 @@ from simulate import make_problem, run, run_tasks, tasks_for
 
 __all__ = ["DEFAULT_POLICIES", "ClaimSummary", "Reproducer", "IntegrityError", "NotJudged", "Certificate",
            "VACUOUS_RATIO", "check", "load_baseline", "accepted", "BASELINE", "unique_names", "sample_configs",
+           "reproducer_path",
            "confirm"]
 
 #: the policies a check runs by default: every policy some run-level claim is about.
@@ -225,6 +226,12 @@ def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-")
 
 
+def reproducer_path(folder, name: str) -> Path:
+    """The file :func:`check` writes the reproducer of configuration ``name`` to in ``folder`` (``<name>.toml``, the
+    name made safe for a file name; names as :func:`unique_names` makes them)."""
+    return Path(folder) / f"{_slug(name)}.toml"
+
+
 def _summaries(verdicts) -> tuple:
     out = []
     by_claim: dict = {}
@@ -328,7 +335,7 @@ def check(configs, *, policies=DEFAULT_POLICIES, seeds=range(10), executor: str 
         if reproducer_dir is not None:
             d = Path(reproducer_dir)
             d.mkdir(parents=True, exist_ok=True)
-            path = d / f"{_slug(v.config)}.toml"
+            path = reproducer_path(d, v.config)
             path.write_text(dump_config(by_name[v.config]))
         target = str(path) if path is not None else v.config
         seed_arg = f"{v.seed}:{v.seed + 1}" if v.seed is not None else f"{seeds[0]}:{seeds[-1] + 1}"

@@ -238,7 +238,8 @@ def _accepted_findings(args) -> dict | None:
 
 
 def _cmd_check(args) -> int:
-    from certify import DEFAULT_POLICIES, assumption_evidence, check, sample_configs
+    from certify import (DEFAULT_POLICIES, assumption_evidence, check, reproducer_path, sample_configs,
+                         unique_names)
     from certify.strategies import BREAKABLE
     from reports._check_view import junit, render, to_json
     from reports._tables import dumps
@@ -251,6 +252,14 @@ def _cmd_check(args) -> int:
     seeds = _seeds(args.seeds)
     policies = tuple(args.policy) if args.policy else DEFAULT_POLICIES
     configs += sample_configs(n_random, args.random_seed)
+    if args.reproducers is not None:      # a reproducer is never written over an input (wide.toml --reproducers .)
+        for c in unique_names(configs):
+            path = reproducer_path(args.reproducers, c.name)
+            for given, what in _input_files(args).items():
+                if _same_file(path, given):
+                    raise TaccInputError("--reproducers", args.reproducers,
+                                         f"the reproducer of {c.name} would be written to {path}, over {what} this "
+                                         f"command reads ({given}); give another folder")
     show = _plan(args, configs, policies, len(seeds), workers=_workers(args), what="tacc check")
     cert = check(configs, policies=policies, seeds=seeds, executor=args.executor, workers=args.workers,
                  scheduler=args.scheduler, cache=args.cache, progress=show, reproducer_dir=args.reproducers,
@@ -457,6 +466,42 @@ def _check_paths(args) -> None:
             _paths.utf8_text("config", c)
     if getattr(args, "smpy_python", None) is not None:
         _check_smpy(_paths.executable("--smpy-python", args.smpy_python), args.smpy_python)
+    _check_inputs_kept(args)
+
+
+def _input_files(args) -> dict:
+    """The files the command reads, as given: {path: what it is} (the configuration files, the --baseline file)."""
+    files = {c: "the configuration file" for c in _configs_of(args) if c not in PRESETS}
+    if getattr(args, "baseline", None) not in (None, "repo"):
+        files[args.baseline] = "the --baseline file"
+    return files
+
+
+def _same_file(a, b) -> bool:
+    """Whether paths ``a`` and ``b`` name one file: the same path once links are resolved, or (both existing) the
+    same file through a hard link."""
+    pa, pb = Path(a), Path(b)
+    if pa.resolve() == pb.resolve():
+        return True
+    try:
+        return pa.exists() and pb.exists() and os.path.samefile(pa, pb)
+    except OSError:
+        return False
+
+
+def _check_inputs_kept(args) -> None:
+    """No file the command writes (--json, --junit) is one it reads: ``tacc bounds k2.toml --json k2.toml`` wrote the
+    JSON over the configuration, ``--baseline acc.json --json acc.json`` over the baseline, exit 0 (a README-only
+    user)."""
+    inputs = _input_files(args)
+    for option, dest in (("--json", "json"), ("--junit", "junit")):
+        out = getattr(args, dest, None)
+        if out in (None, "-"):
+            continue
+        for path, what in inputs.items():
+            if _same_file(out, path):
+                raise TaccInputError(option, out, f"is {what} this command reads ({path}): writing it would "
+                                                  f"overwrite it")
 
 
 def _check_cache_folder(args) -> None:

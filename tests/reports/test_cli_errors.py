@@ -593,3 +593,36 @@ def test_an_output_folder_whose_parent_does_not_exist_is_refused(args, option, t
     line = _one_line(tacc(args, tmp_path), 2)
     assert line == f"tacc: error: {option} = '{args[-1]}': its folder {Path(args[-1]).parent} does not exist"
     assert _tree(tmp_path) == before
+
+
+@pytest.mark.parametrize("args, option, what", [
+    (["bounds", "k2.toml", "--json", "k2.toml"], "--json", "the configuration file"),
+    (["bounds", "k2.toml", "--json", "link.toml"], "--json", "the configuration file"),        # a link to it
+    (["simulate", "k2.toml", "--policy", "ucb", "--seeds", "1", "--json", "./k2.toml"], "--json",
+     "the configuration file"),
+    (["explain", "k2.toml", "--json", "k2.toml"], "--json", "the configuration file"),
+    (["check", "k2.toml", "--seeds", "2", "--junit", "k2.toml"], "--junit", "the configuration file"),
+    (["check", "k2.toml", "--seeds", "2", "--baseline", "acc.json", "--json", "acc.json"], "--json",
+     "the --baseline file"),
+    (["proofs", "--baseline", "acc.json", "--json", "acc.json"], "--json", "the --baseline file"),
+    (["check", "k2.toml", "--seeds", "2", "--reproducers", "."], "--reproducers", "the configuration file"),
+])
+def test_no_output_is_written_over_an_input(tmp_path, args, option, what):
+    """``tacc bounds k2.toml --json k2.toml`` wrote the JSON over the configuration, ``--baseline acc.json --json
+    acc.json`` over the baseline, ``check k2.toml --reproducers .`` k2's reproducer over k2.toml, exit 0 (a README-only
+    user): now one line naming the option, exit 2, every file as it was."""
+    config = "name = \"k2\"\n" + "\n".join(line for line in _preset_text("llm-residual").splitlines()
+                                            if not line.startswith("name"))
+    (tmp_path / "k2.toml").write_text(config)
+    (tmp_path / "link.toml").symlink_to("k2.toml")
+    (tmp_path / "acc.json").write_text("[]")
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    r = tacc(args, tmp_path)
+    _one_line(r, 2, option, what, "overwrit" if option != "--reproducers" else "written to")
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+
+
+def _preset_text(name):
+    from bounds import PRESETS, dump_config, load_config
+    assert name in PRESETS
+    return dump_config(load_config(name))
