@@ -96,7 +96,8 @@ class ResidualDecay(LowFidelityModel):
         if self.clip:
             return super().mismatch_sum_at(ks, n)
         ks, arr = self._arms_counts(ks, n, minimum=0)
-        return self.b[ks] * arr + self.a[ks] * power_sum(arr, self.r, self.n0)
+        with np.errstate(over="ignore"):        # |a_k| near the largest float: the sum is inf, a value (a warning no)
+            return self.b[ks] * arr + self.a[ks] * power_sum(arr, self.r, self.n0)
 
     def mismatch_sum(self, k, n):
         k = self._arm(k)
@@ -142,7 +143,8 @@ class ResidualDecay(LowFidelityModel):
         (the form ``(abs(b_k) n + abs(a_k) P(n)) / n`` rose by an ulp where ``abs(b_k)`` dominates). With b_k = 0
         the values are those of that form."""
         ks, arr = self._arms_counts(ks, n)
-        return self._abs_b[ks] + self._abs_a[ks] * power_sum(arr, self.r, self.n0) / arr
+        with np.errstate(over="ignore"):        # as in mismatch_sum_at: an infinite bound is a value
+            return self._abs_b[ks] + self._abs_a[ks] * power_sum(arr, self.r, self.n0) / arr
 
     def mismatch_bound_classes(self):
         # B_k(n) = (|b_k| n + |a_k| P(n)) / n with r and n0 shared: equal (|b_k|, |a_k|), equal B_k. The label is

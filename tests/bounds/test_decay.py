@@ -88,3 +88,16 @@ def test_invalid_arm_and_count():
         m.mean_low(2, 1)
     with pytest.raises(TaccInputError):
         m.mean_low(0, 0)
+
+
+def test_an_overflowing_mismatch_is_inf_without_a_warning():
+    """zeta = 1e300 (accepted): U_k(n) overflows to inf at large counts, a value; numpy's RuntimeWarning leaked to
+    every command's output (a README-only user). Warnings are errors here."""
+    import warnings
+    m = power_decay([0.9, 0.5], zeta=1e300, r=0.5, signs=[1, -1])
+    n = 10**16                                       # P(n) ~ 2 sqrt(n) = 2e8: a_k P(n) past the largest float
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert m.mismatch_sum_at([0, 1], [n, n]).tolist() == [np.inf, -np.inf]
+        big = power_decay([0.9, 0.5], zeta=1.7e308, r=0.5, signs=[1, -1])
+        assert np.isinf(big.mismatch_bound_at([0, 1], [3, 3])).all()   # |a_k| P(3) / 3 > the largest float
