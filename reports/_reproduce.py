@@ -222,7 +222,9 @@ def _selected(keys, seeds) -> list:
         if k == "all":
             continue
         try:
-            exps.append(experiment(k))
+            e = experiment(k)
+            if e not in exps:             # named twice (or with all): run once
+                exps.append(e)
         except KeyError:
             raise TaccInputError("experiment", k,
                                  f"must be 'all' or one of {', '.join(e.key for e in EXPERIMENTS)}") from None

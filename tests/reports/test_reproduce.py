@@ -221,3 +221,10 @@ def test_an_exact_tie_for_the_lowest_regret_is_said_to_be_one():
     assert _claim(c, final(tacc=3.0, dnc=3.0, ucb=5.0), {}, {}, None, 0) == (True, "lowest: tacc = dnc, tied (3)")
     assert _claim(c, final(tacc=4.0, dnc=3.0, ucb=3.0), {}, {}, None, 0) == (False, "lowest: dnc = ucb, tied (3)")
     assert _claim(c, final(tacc=2.0, dnc=3.0, ucb=5.0), {}, {}, None, 0) == (True, "lowest: tacc (2); TACC 2")
+
+
+def test_an_experiment_named_twice_runs_once():
+    """`tacc reproduce set-a set-a` (or `all set-b`) ran it twice, writing its page twice (a README-only user)."""
+    from reports._reproduce import _selected
+    assert [e.key for e in _selected(["set-a", "set-a"], None)] == ["set-a"]
+    assert [e.key for e in _selected(["all", "set-b"], None)] == [e.key for e in EXPERIMENTS]
