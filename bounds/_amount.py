@@ -150,11 +150,11 @@ def _refusal(amounts: dict, given: dict, d: int) -> str:
                f"and budget, and needs (Lambda + the larger cost) x D < 2**62")
     accepted = []
     if budget > largest:
-        accepted.append(f"the budget is too large for these costs: at most {_at_most(largest)}" if largest >= 1 else
+        accepted.append(f"a budget of at most {_at_most(largest)} with these costs" if largest >= 1 else
                         f"no budget with these costs (their common denominator is {_digits(d_costs)})")
     if places < 0 and largest < 1:       # the budget is too large even in whole units, and the costs too fine
         whole = _at_most(UNIT_LIMIT - 1 - math.ceil(cost))
-        accepted.append(f"the budget is too large: at most {whole} with costs written as whole numbers")
+        accepted.append(f"a budget of at most {whole} with costs written as whole numbers")
     long = [f for f, a in amounts.items() if (a * 10**places).denominator != 1] if places >= 0 else []
     if long:
         unit, text = Fraction(1, 10**places), "1" if places == 0 else f"1e-{places}"

@@ -49,7 +49,7 @@ def test_overflow_is_refused_naming_the_field_with_the_digits():
     with pytest.raises(TaccInputError) as e:
         cost_units(1.0, 10.0, 2.0**62)          # integers, but the budget itself is too large
     assert e.value.field == "params.budget"
-    assert "the budget is too large" in e.value.reason and "decimal digits" not in e.value.reason
+    assert "accepted: a budget of at most" in e.value.reason and "decimal digits" not in e.value.reason
     assert cost_units(1 / 3, 10.0, 100).denominator == 10**16     # fits: accepted
     with pytest.raises(TaccInputError) as e:
         cost_units(1.0, 10.0, 5e-324)           # the smallest subnormal: a denominator of 324 digits
@@ -101,12 +101,12 @@ def test_invalid_arguments(args, field):
 # --- what a refusal says would be accepted ----------------------------------------------------------------------
 
 
-def _advice(reason: str, what: str = r" for these costs: at most ([0-9.e+]+)") -> tuple:
+def _advice(reason: str, what: str = r"([0-9.e+]+) with these costs") -> tuple:
     """The largest budget and the decimal places a refusal of cost_units says are accepted (None: not said); the
     budget as the exact decimal written (a whole number, or above 2**53 a float as TOML spells it)."""
     import re
 
-    budget = re.search(r"the budget is too large" + what, reason)
+    budget = re.search(r"a budget of at most " + what, reason)
     places = re.search(r"at this budget's size, at most (\d+) decimal places", reason)
     return (None if budget is None else Fraction(budget[1])), (None if places is None else int(places[1]))
 
@@ -167,7 +167,7 @@ def test_the_largest_budget_said_is_accepted_when_written_back(written):
     with pytest.raises(TaccInputError) as e:
         parse_config(data)
     assert str(e.value).startswith(f"params.budget = {'1e+300' if written == '1e300' else written}: ")
-    said = re.search(r"at most (\S+)$", e.value.reason)[1]
+    said = re.search(r"a budget of at most (\S+) with these costs$", e.value.reason)[1]
     back = copy.deepcopy(data)
     back["params"]["budget"] = tomllib.loads(f"b = {said}")["b"]
     assert parse_config(back).params.budget == float(said)
@@ -199,7 +199,7 @@ def test_what_a_refusal_accepts_is_accepted(e_low, m_low, e_high, m_high, e_budg
     with pytest.raises(TaccInputError) as e:
         cost_units(low, high, budget)
     largest, places = _advice(e.value.reason)
-    whole, _ = _advice(e.value.reason, r": at most ([0-9.e+]+) with costs written as whole numbers")
+    whole, _ = _advice(e.value.reason, r"([0-9.e+]+) with costs written as whole numbers")
     assert largest is not None or places is not None or whole is not None, e.value.reason
     if whole is not None:
         c = (-(-low // 1), -(-high // 1))

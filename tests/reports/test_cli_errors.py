@@ -117,7 +117,7 @@ def _cases(tmp_path):
                                        ["config", "memory"]),  # it crashed allocating the trace (exit 3)
         # refused before the work estimate and a progress bar were printed (it printed both, then the error)
         "budget 5e18": (["simulate", _config(tmp_path, "huge", "budget = 1000", "budget = 5e18"), "--policy", "tacc",
-                         "--seeds", "2"], ["params.budget", "too large"]),
+                         "--seeds", "2"], ["params.budget", "accepted: a budget of at most"]),
         "s0 1e12": (["simulate", _config(tmp_path, "s0", "s0 = 10", "s0 = 1000000000000"), "--policy", "tacc"],
                     ["config", "memory"]),
         # issue s5-input: an S0 past 2**53 crashed (OverflowError, ZeroDivisionError: exit 3)
