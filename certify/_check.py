@@ -196,11 +196,19 @@ def load_baseline(path) -> dict:
     Returns {(claim, configuration): why} ("" for an entry without a reason): :func:`accepted` reads it as a set of
     pairs, and a check's reproducers carry the reason (``Reproducer.why``)."""
     data = validate.json_file("baseline", BASELINE if str(path) == "repo" else path)
-    if not isinstance(data, list) or not all(isinstance(d, dict) and {"claim", "config"} <= set(d) for d in data):
+    if not isinstance(data, list):
         raise TaccInputError("baseline", str(path), 'must be a JSON list of {"claim": ..., "config": ...}')
     keys = [c.key for c in CLAIMS + (LEM_CI,)]
-    for d in data:
+    for i, d in enumerate(data):
         entry = json.dumps(d, ensure_ascii=False)
+        if not isinstance(d, dict) or not {"claim", "config"} <= set(d):
+            raise TaccInputError("baseline", str(path), f'entry {i} ({entry}) must be an object with "claim" and '
+                                                        f'"config" (and optionally "why")')
+        unknown = sorted(set(d) - {"claim", "config", "why"})
+        if unknown:                          # a misspelled "why" was dropped without a word
+            raise TaccInputError("baseline", str(path), f"entry {i} ({entry}) has unknown key(s) "
+                                                        f"{', '.join(json.dumps(k) for k in unknown)}: the keys are "
+                                                        f'"claim", "config" and "why"')
         if not all(isinstance(d.get(k, ""), str) for k in ("claim", "config", "why")):
             raise TaccInputError("baseline", str(path), f"entry {entry}: claim, config and why must be strings")
         if d["claim"] not in keys:           # a typo would accept nothing, silently

@@ -88,7 +88,10 @@ def test_the_repository_baseline_keeps_its_reasons():
                                   '[{"claim": "high-cnt", "config": "*"}]',      # a typo of a claim's key
                                   # not strings: a list as config crashed (unhashable, exit 3), a number as why
                                   '[{"claim": "high-count", "config": ["a"]}]',
-                                  '[{"claim": "high-count", "config": "*", "why": 3}]'])
+                                  '[{"claim": "high-count", "config": "*", "why": 3}]',
+                                  # a misspelled "why" was dropped in silence; an entry without config not named
+                                  '[{"claim": "high-count", "config": "*", "wyh": "known"}]',
+                                  '[{"claim": "high-count", "config": "*"}, {"claim": "theorem"}]'])
 def test_bad_baseline_names_the_field(tmp_path, text):
     p = tmp_path / "b.json"
     p.write_text(text)
@@ -96,6 +99,10 @@ def test_bad_baseline_names_the_field(tmp_path, text):
         load_baseline(p)
     assert e.value.field == "baseline"
     assert "{'" not in str(e.value)              # an entry is shown as JSON, as written, not as a Python dict
+    if "wyh" in text:
+        assert 'unknown key(s) "wyh"' in str(e.value)
+    if '"theorem"' in text:
+        assert 'entry 1 ({"claim": "theorem"})' in str(e.value)
 
 
 def test_a_baseline_entry_is_shown_as_json(tmp_path):
