@@ -54,6 +54,17 @@ class _Parser(argparse.ArgumentParser):
         self._complete()
         return super().parse_known_args(args, namespace)
 
+    def parse_args(self, args=None, namespace=None):
+        """As argparse's, but an argument no option of the command takes is refused by the command's parser, so the
+        line says ``tacc report: error: ... (see tacc report --help)``, not ``tacc --help`` (a README-only user)."""
+        parsed, extra = self.parse_known_args(args, namespace)
+        if extra:
+            command = getattr(parsed, "command", None)
+            sub = next((a.choices[command] for a in self._actions
+                        if isinstance(a, argparse._SubParsersAction) and command in a.choices), None)
+            (sub or self).error(f"unrecognized arguments: {' '.join(extra)}")
+        return parsed
+
     def format_usage(self) -> str:
         self._complete()
         return super().format_usage()

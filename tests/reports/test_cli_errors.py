@@ -626,3 +626,13 @@ def _preset_text(name):
     from bounds import PRESETS, dump_config, load_config
     assert name in PRESETS
     return dump_config(load_config(name))
+
+
+@pytest.mark.parametrize("args, command", [(["report", "--json", "-"], "report"), (["bounds", "set-a", "--bogus"],
+                                                                                    "bounds")])
+def test_an_argument_the_command_does_not_take_points_to_the_commands_help(tmp_path, args, command):
+    """``tacc report --json -`` said "unrecognized arguments: --json - (see tacc --help)": the top-level help, which
+    lists no option of report (a README-only user); now the command's parser refuses it."""
+    r = tacc(args, tmp_path)
+    line = _one_line(r, 2, "unrecognized arguments")
+    assert line.startswith(f"tacc {command}: error:") and line.endswith(f"(see tacc {command} --help)")
