@@ -25,19 +25,21 @@ def shown_note(n_shown: int, n_total: int, what: str = "arms") -> str:
             f"{n_total - n_shown} left out")
 
 
-def count_note(gaps, n_shown: int, n_suboptimal: int) -> str:
-    """What a per-arm count figure (every arm but k*) says of the arms tied with the best mean (gap 0 besides k*)
-    and of the arms past ``MAX_ARMS``. A tied arm is drawn (the smallest gaps come first) with its low-count bound
-    (prop:analysis-low-query-bound covers every arm but k*) and without a high-count bound bar
-    (prop:analysis-high-selection's 1 + ceil(4 ell / Delta_k^2) is no bound at Delta_k = 0)."""
+def count_note(gaps, n_shown: int, n_suboptimal: int, fidelity: str = "low") -> str:
+    """What a per-arm count figure (every arm but k*) of ``fidelity`` ("low" or "high") says of the arms tied with
+    the best mean (gap 0 besides k*) and of the arms past ``MAX_ARMS``. A tied arm is drawn (the smallest gaps come
+    first): in the low-count figure with its bound (prop:analysis-low-query-bound covers every arm but k*), in the
+    high-count figure without a bound bar (prop:analysis-high-selection's 1 + ceil(4 ell / Delta_k^2) is no bound at
+    Delta_k = 0); each figure says only what it draws."""
     tied = [k for k, g in enumerate(gaps) if g == 0][1:]
     parts = []
     if tied:
         drawn = tied[:n_shown]                       # arms_shown takes the smallest gaps: the tied arms first
         names = ", ".join(map(str, drawn[:10])) + (", ..." if len(drawn) > 10 else "")
-        parts.append(f"{len(drawn)} arm(s) tied with the best mean ({names}; gap 0) drawn with the low-count "
-                     f"bound (prop:analysis-low-query-bound) and no high-count bound bar "
-                     f"(prop:analysis-high-selection bounds arms with a positive gap only)")
+        parts.append(f"{len(drawn)} arm(s) tied with the best mean ({names}; gap 0) "
+                     + ("drawn with the low-count bound (prop:analysis-low-query-bound covers every arm but k*)"
+                        if fidelity == "low" else "drawn without a high-count bound bar "
+                        "(prop:analysis-high-selection bounds arms with a positive gap only)"))
     if n_shown < n_suboptimal:
         parts.append(shown_note(n_shown, n_suboptimal, "suboptimal arms"))
     return ". ".join(parts)

@@ -627,14 +627,14 @@ def _make_report(config, out: Path, figures: FigureWriter, *, seeds, policies, b
     labels = [labels[i] for i in shown]
     groups_low, groups_high = [groups_low[i] for i in shown], [groups_high[i] for i in shown]
     groups_off = [groups_off[i] for i in shown]
-    note = count_note(inst.gaps, len(shown), len(sub))
+    note = {f: count_note(inst.gaps, len(shown), len(sub), f) for f in ("low", "high")}
     figures.draw("reports._figures:count_distribution", "low_counts", labels, groups_low,
-                 [float(low_bound)] * len(shown), ylabel="N^(L)_k", note=note,
+                 [float(low_bound)] * len(shown), ylabel="N^(L)_k", note=note["low"],
                  bound_label="bound N_gamma + S0 + 1 (prop:analysis-low-query-bound)", off_event=groups_off,
                  title=f"low-fidelity counts of TACC over {len(tacc)} seeds against their bound, by the arm's class "
                        f"in the run")
     figures.draw("reports._figures:count_distribution", "high_counts", labels, groups_high,
-                 [float(high_bound[i]) for i in shown], ylabel="N^(H)_k", note=note,
+                 [float(high_bound[i]) for i in shown], ylabel="N^(H)_k", note=note["high"],
                  bound_label="bound 1 + ceil(4 ell / Delta^2) (prop:analysis-high-selection)", off_event=groups_off,
                  title=f"high-fidelity counts of TACC over {len(tacc)} seeds against their bound, by the arm's "
                        f"class in the run")

@@ -51,7 +51,9 @@ def test_count_note_names_a_tied_best_arm_and_the_arms_left_out():
     assert count_note([0.0, 0.2, 0.3], 2, 2) == ""                  # k* alone, every suboptimal arm drawn
     tie = count_note([0.0, 0.0, 0.2, 0.2, 0.4], 3, 3)
     assert "1 arm(s) tied with the best mean (1; gap 0) drawn with the low-count bound" in tie
-    assert "no high-count bound bar" in tie and "not drawn" not in tie and "left out" not in tie
+    assert "high-count" not in tie and "not drawn" not in tie and "left out" not in tie
+    high = count_note([0.0, 0.0, 0.2, 0.2, 0.4], 3, 3, "high")      # each figure says only what it draws
+    assert "drawn without a high-count bound bar" in high and "low-count" not in high
     # more tied arms than MAX_ARMS: the note counts the tied arms drawn, and the suboptimal arms left out
     many = count_note([0.0] * 41, MAX_ARMS, 40)
     assert many.startswith(f"{MAX_ARMS} arm(s) tied with the best mean (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, ...; gap 0) "
