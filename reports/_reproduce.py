@@ -596,7 +596,7 @@ def _markdown(exp, res, final, pairs, claims, fig_names, scales) -> str:
                           d[m]["event_failures"]) for m in exp.methods]), ""]
     sens = res["rho_sensitivity"]
     n_sweep = min(res["seeds"], _sweep_seeds(res["seeds"]))
-    same = ("its rows are the variants' own runs, as in the tables above" if n_sweep == res["seeds"] else
+    same = ("its rows are the tables' own runs" if n_sweep == res["seeds"] else
             f"its rows are the variants' own runs on seeds 0 to {n_sweep - 1}, so their means differ from the tables "
             f"above, which are over {res['seeds']} seeds")
     L += [f"## Sensitivity to rho (final budget, {n_sweep} seeds; the figure: "
