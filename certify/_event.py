@@ -78,17 +78,62 @@ def float_sums_faithful(problem) -> tuple[bool, str]:
                       f"{float(big):.3g}, means up to {m:.3g})")
 
 
+#: the factor by which a screened comparison must clear its float evaluation (:func:`_screen`): (1 + 2^-40) exceeds
+#: the few roundings (each a factor 1 +- 2^-53) in computing either side, so a count it decides is decided exactly.
+_CLEAR = 1.0 + 2.0**-40
+
+
+def _screen(ys: np.ndarray, means: np.ndarray, ell: float) -> tuple[np.ndarray, np.ndarray]:
+    """(failed, held) per count n = 1..len(ys), each True only where the float running sum decides D_n^2 > ell n
+    (or <) beyond its error bound: |fl-sum D_n - D_n| <= gamma_(2n+2) sum_(i <= n) (|y_i| + |mean_i|) (a recursive
+    sum of n terms, each a rounded difference, its bound itself summed in floats; gamma_j = j u / (1 - j u),
+    u = 2^-53), and both sides of the squared comparison cleared by :data:`_CLEAR`. A count where neither holds is
+    decided in integers (:func:`_fails`)."""
+    n = np.arange(1, ys.size + 1, dtype=float)
+    # an overflow is inf, an inf - inf NaN: a comparison with either decides nothing wrongly (inf > a finite bound
+    # is true of the exact value too; NaN compares false), and a count left undecided goes to the integers
+    with np.errstate(over="ignore", invalid="ignore"):
+        d = np.abs(np.cumsum(ys - means))
+        j = 2 * n + 2
+        err = (j * 2.0**-53 / (1 - j * 2.0**-53)) * np.cumsum(np.abs(ys) + np.abs(means)) * _CLEAR
+        rhs = ell * n
+        low, high = np.maximum(d - err, 0.0), d + err
+        return low * low > rhs * _CLEAR, high * high * _CLEAR < rhs
+
+
 def _fails(problem, record: RunRecord, table: RewardTable, k: int, m: int, upto: int) -> int | None:
-    """The first count n <= ``upto`` of arm k at fidelity m at which the event fails exactly, or None."""
+    """The first count n <= ``upto`` of arm k at fidelity m at which the event fails exactly, or None.
+
+    The observations and the means served are recomputed in compiled loops (the engines' own functions); each count
+    is first screened in floats with a rigorous error bound (:func:`_screen`), and only if a count before the
+    first screened failure is not decided there is the whole range decided in integers."""
     if upto <= 0:
         return None
     if m == LOW:
         sched = problem.frozen_schedule if policy_class(record.policy).source == "frozen" else problem.schedule
-        means = [sched.mean(k, n) for n in range(1, upto + 1)]
+        mean_arr = sched.means(k, upto)
     else:
-        means = [float(problem.instance.mu_high[k])] * upto
-    ys = [table(k, m, n, means[n - 1]) for n in range(1, upto + 1)]
-    ints, shift = dyadic_ints([problem.ell, *ys, *means])
+        mean_arr = np.full(upto, float(problem.instance.mu_high[k]))
+    return _first_failure(float(problem.ell), table.draws(k, m, mean_arr), mean_arr)
+
+
+def _first_failure(ell: float, ys: np.ndarray, means: np.ndarray) -> int | None:
+    """The first n with D_n^2 > ell n, D_n the exact sum of ys[i] - means[i] over i < n, or None: screened in floats
+    (:func:`_screen`), decided in integers (:func:`_fails_exactly`) when a count before the first screened failure
+    is not decided there, or when a value is not finite."""
+    upto = ys.size
+    if np.isfinite(ys).all() and np.isfinite(means).all():
+        failed, held = _screen(ys, means, ell)
+        first_fail = int(np.argmax(failed)) if failed.any() else upto
+        if (failed | held)[:first_fail].all():
+            return first_fail + 1 if first_fail < upto else None
+    return _fails_exactly(ell, ys.tolist(), means.tolist(), upto)
+
+
+def _fails_exactly(ell_f: float, ys: list, means: list, upto: int) -> int | None:
+    """The first count at which the event fails, in integers: the exact sum D_n of observation minus mean,
+    D_n^2 > ell n, count by count."""
+    ints, shift = dyadic_ints([ell_f, *ys, *means])
     ell, y_i, mean_i = ints[0], ints[1:upto + 1], ints[upto + 1:]
     d = 0
     for n in range(1, upto + 1):

@@ -175,6 +175,17 @@ def draw_many(noise, sigma, bases, per_key):
     return total
 
 
+@compiled()
+def draws(noise, sigma, means, seed, k, m):
+    """The observations 1..len(means) of arm k at fidelity m, the n-th with mean ``means[n - 1]``: :func:`draw`
+    of each (the same compiled function, so the same floats)."""
+    out = np.empty(means.size)
+    base = key_base(seed, k, m)
+    for i in range(means.size):
+        out[i] = draw_from(noise, sigma, means[i], base, i + 1)
+    return out
+
+
 class RewardTable:
     """The reward table of one seed: ``table(k, m, n, mean)`` is the n-th observation of arm k at fidelity m.
 
@@ -190,3 +201,8 @@ class RewardTable:
 
     def __call__(self, k: int, m: int, n: int, mean: float) -> float:
         return draw(self.noise, self.sigma, float(mean), self.seed, int(k), int(m), int(n))
+
+    def draws(self, k: int, m: int, means) -> np.ndarray:
+        """The observations 1..len(means) of arm k at fidelity m, the n-th with mean ``means[n - 1]``: the values
+        of ``self(k, m, n, means[n - 1])``, in one compiled loop."""
+        return draws(self.noise, self.sigma, np.ascontiguousarray(means, dtype=float), self.seed, int(k), int(m))

@@ -53,6 +53,11 @@ class MeanSchedule:
         return schedule_mean(self.prefix, self.prefix_len, self.c, self.a, self.n0, self.r, self.clip, self.power,
                              k, n)
 
+    def means(self, k: int, upto: int) -> np.ndarray:
+        """mean_low(k, n) for n = 1..``upto`` as the engines see them (:meth:`mean` of each, in one compiled loop)."""
+        return _schedule_means(self.prefix, self.prefix_len, self.c, self.a, self.n0, self.r, self.clip, self.power,
+                               int(k), int(upto))
+
 
 def _frozen(*arrays):
     for x in arrays:
@@ -142,6 +147,14 @@ def schedule_mean(prefix, prefix_len, c, a, n0, r, clip, power, k, n):
         if x > 1.0:
             return 1.0
     return x
+
+
+@compiled()
+def _schedule_means(prefix, prefix_len, c, a, n0, r, clip, power, k, upto):
+    out = np.empty(upto)
+    for n in range(1, upto + 1):
+        out[n - 1] = schedule_mean(prefix, prefix_len, c, a, n0, r, clip, power, k, n)
+    return out
 
 
 @compiled()

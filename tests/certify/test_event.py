@@ -8,6 +8,8 @@ VIOLATED for every policy; the exact sums of the same observations never leave t
 from dataclasses import replace
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bounds import parse_config
 from certify import ClaimContext, Verdict, check_assumptions, event_failure, event_failures, judge_lem_ci
@@ -142,3 +144,56 @@ def test_the_float_bound_compiles_nothing():
             "float_sums_faithful(make_problem(load_config('llm-residual')))[0], 'numba' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["True", "True", "False"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_the_screened_decision_is_the_exact_one(data):
+    """The float screen (certify._event._screen: a rigorous error bound, the rest in integers) finds the same first
+    failing count as the integer sums alone, on sequences built to sit on the boundary D_n^2 = ell n: ell is the
+    float nearest D_k^2 / k for a k of the sequence, so counts near k are undecided in floats."""
+    import numpy as np
+
+    from certify._event import _fails_exactly, _first_failure
+    size = data.draw(st.integers(1, 60))
+    scale = data.draw(st.sampled_from([1.0, 1e-8, 1e8, 1e150]))
+    ys = np.array(data.draw(st.lists(st.floats(-3, 3, allow_nan=False), min_size=size, max_size=size))) * scale
+    means = np.array(data.draw(st.lists(st.floats(-1, 1, allow_nan=False), min_size=size, max_size=size))) * scale
+    k = data.draw(st.integers(1, size))
+    d = float(np.sum(ys[:k] - means[:k]))
+    ell = data.draw(st.sampled_from([d * d / k, np.nextafter(d * d / k, np.inf), np.nextafter(d * d / k, 0.0),
+                                     data.draw(st.floats(1e-300, 1e300))]))
+    if not ell > 0:
+        ell = 1.0
+    assert _first_failure(ell, ys, means) == _fails_exactly(ell, ys.tolist(), means.tolist(), size)
+
+
+@pytest.mark.parametrize("side", [-1, 1])
+def test_the_screen_is_exact_where_the_float_sum_drifts(side):
+    """100,000 observations 0.1 with mean 0: every float addition rounds the same way, so the running sum drifts
+    (about 1e-11 of it at the end, beyond the screen's clearing factor): only the error bound keeps the screen exact.
+    ell is the float just below or above D_N^2 / N = N 0.1^2 (exact), so the first failure is N or none."""
+    from fractions import Fraction
+
+    import numpy as np
+
+    from certify._event import _first_failure
+    N = 100_000
+    ys, means = np.full(N, 0.1), np.zeros(N)
+    boundary = N * Fraction(0.1) ** 2
+    ell = np.nextafter(float(boundary), 0.0 if side < 0 else np.inf)
+    assert (Fraction(float(ell)) < boundary) is (side < 0)
+    assert _first_failure(float(ell), ys, means) == (N if side < 0 else None)
+
+
+def test_the_screen_leaves_to_the_integers_what_the_float_sum_gets_wrong():
+    """Ten observations 0.1 (the float 0.1000000000000000055...) with mean 0 and ell = that float: the exact D_10 is
+    10 x 0.1 and D_10^2 > 10 ell, a failure at n = 10; the float running sum reads 0.9999999999999999, below the
+    radius. Without its error bound the screen called n = 10 held (and the run's event held)."""
+    import numpy as np
+
+    from certify._event import _first_failure, _screen
+    ys, means = np.full(12, 0.1), np.zeros(12)
+    failed, held = _screen(ys, means, 0.1)
+    assert not failed[9] and not held[9]                   # undecided in floats: decided in integers
+    assert _first_failure(0.1, ys, means) == 10

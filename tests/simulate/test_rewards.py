@@ -83,3 +83,14 @@ def test_bernoulli_frequency(p):
         assert np.all(y == p)                             # means at 0 and 1 are exact
     else:
         assert stats.binomtest(int(y.sum()), y.size, p).pvalue > 1e-3
+
+
+@pytest.mark.parametrize("noise", ["gaussian", "bernoulli"])
+def test_draws_are_the_table_of_each_count(noise):
+    """RewardTable.draws(k, m, means) (one compiled loop, what certify's exact event check reads) is the table's
+    n-th observation with mean means[n - 1], to the bit."""
+    import numpy as np
+    t = RewardTable(seed=11, noise=noise, sigma=0.7)
+    means = np.linspace(0.05, 0.95, 300)
+    for k, m in ((0, 0), (3, 1)):
+        assert t.draws(k, m, means).tolist() == [t(k, m, n, means[n - 1]) for n in range(1, 301)]

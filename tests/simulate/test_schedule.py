@@ -142,3 +142,13 @@ def test_the_problems_power_table_covers_the_counts_a_run_reaches():
     assert problem.schedule.power.size > problem.bias_length
     rec = run(problem, "low-improving", 0)
     assert max(rec.n_low) <= problem.schedule.power.size
+
+
+@pytest.mark.parametrize("name", ["llm-residual", "checkpoint", "set-a"])
+def test_means_are_mean_of_each_count(name):
+    """MeanSchedule.means(k, upto) (one compiled loop, what certify's exact event check reads) is mean(k, n) for
+    n = 1..upto, to the bit."""
+    from simulate import make_problem
+    s = make_problem(load_config(name)).schedule
+    for k in range(min(3, s.c.size)):
+        assert s.means(k, 400).tolist() == [s.mean(k, n) for n in range(1, 401)]
