@@ -124,7 +124,7 @@ class _EventFailures:
     ``add(problem, records)`` decides the flagged runs of one configuration once; calling it with a record gives
     the decision."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._failed: dict[int, tuple] = {}      # id(record) -> (record, failed): the entry holds the record
 
     def add(self, problem, records) -> None:
