@@ -121,10 +121,15 @@ def cost_units(cost_low, cost_high, budget, *, names: dict | None = None) -> Cos
     d = math.lcm(*(a.denominator for a in amounts.values()))
     low, high, total = (int(a * d) for a in amounts.values())
     if total + max(low, high) >= UNIT_LIMIT:
+        given = {"costs.low": cost_low, "costs.high": cost_high, "params.budget": budget}
+        big = max(("costs.low", "costs.high"), key=lambda f: amounts[f])
+        if amounts[big] + 1 >= UNIT_LIMIT:    # a cost no budget can pay in whole units: the cost is at fault
+            raise TaccInputError(big, given[big], "exact cost accounting needs the budget plus a cost below 2**62 (in "
+                                                  "whole units); accepted: a cost of at most "
+                                                  + _at_most(UNIT_LIMIT - 2))
         field = max(amounts, key=lambda f: (amounts[f].denominator, f == "params.budget"))
         if d == 1:
             field = "params.budget"
-        given = {"costs.low": cost_low, "costs.high": cost_high, "params.budget": budget}
         raise TaccInputError(field, given[field], _refusal(amounts, given, d))
     return CostUnits(low, high, total, d)
 

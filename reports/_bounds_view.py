@@ -276,6 +276,14 @@ def _not_stated(c: ArmClass) -> str:
     return f"not stated for {kind}: prop:analysis-regret-improvement compares the rules on C arms"
 
 
+def _reason_line(key: str, q: dict) -> str:
+    """``key = value: reason`` of a quantity that is not finite; a reason that starts with the value's own word
+    ("undefined: 0 / 0, ...") is not preceded by it again."""
+    shown = fmt(q["value"])
+    reason = q["value_reason"].replace("the arms' rdfe_oracle_cost_reason", "the arm lines under the per-arm table")
+    return f"{key} = {reason}" if reason.startswith(shown + ":") else f"{key} = {shown}: {reason}"
+
+
 def render(a: Analysis, max_arms: int = 40, continuation=None) -> str:
     """The human-readable view: the scalar quantities, then a per-arm table (best arm and suboptimal arms);
     ``continuation`` is ``bounds.continuation_of(a)`` when already computed."""
@@ -296,10 +304,7 @@ def render(a: Analysis, max_arms: int = 40, continuation=None) -> str:
              for k, v in rec["quantities"].items()]
     out.append(table(["quantity", "value", "label", "meaning"], qrows))
     # an infinite or undefined quantity with its reason (the JSON's value_reason): never a bare inf
-    out += [f"{k} = {fmt(v['value'])}: " + v["value_reason"].replace("the arms' rdfe_oracle_cost_reason",
-                                                                     "the arm lines under the per-arm table")
-            for k, v in rec["quantities"].items()
-            if "value_reason" in v]
+    out += [_reason_line(k, v) for k, v in rec["quantities"].items() if "value_reason" in v]
     out.append("")
     out.append("assumptions: tacc bounds decides the parameter ones and C_dyad; ass:plugin and ass:mono-cert (the "
                "low-fidelity model's) only tacc check CONFIG decides: every bound above assumes they hold")

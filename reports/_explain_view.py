@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from bounds import TaccInputError, analyze, confirmation_count, continuation_window, refine_partition
-from certify import event_failure
+from certify import event_failure, float_sums_faithful
 from reports._arm_class import class_label
 from reports._bounds_view import OPTIMAL_NO_COUNT_BOUND, tied_sentence
 from reports._estimate import rounds_bound
@@ -84,6 +84,7 @@ class Explanation:
     arms: tuple
     low_rounds: tuple          # per arm, the rounds of its low queries (for the figure)
     high_rounds: tuple
+    unfaithful: str = ""       # certify.float_sums_faithful's bound when the float sums can leave the radius unseen
 
     def story(self, k: int) -> str:
         """Arm k's story in one sentence."""
@@ -195,10 +196,12 @@ def explain(config, policy: str = "tacc", seed: int = 0, *, engine: str = "fast"
             regret_fraction=rec.regret_share[k] / rec.regret if rec.regret > 0 else math.nan,   # 0 / 0: undefined
             tied_with_best=tied))
     held = rec.event_held or event_failure(problem, rec) is None    # a float failure decided exactly
+    faithful, bound = float_sums_faithful(problem)
     return Explanation(config=config.name, policy=policy, seed=seed, rounds=rec.rounds, cost=rec.cost,
                        regret=rec.regret, n_gamma=a.n_gamma, s0=p.s0, rho=a.rho, event_held=held,
                        event_rounding=held and not rec.event_held,
-                       arms=tuple(stories), low_rounds=tuple(lows), high_rounds=tuple(highs))
+                       arms=tuple(stories), low_rounds=tuple(lows), high_rounds=tuple(highs),
+                       unfaithful="" if faithful else bound)
 
 
 def _order(e: Explanation) -> list[int]:
@@ -211,7 +214,7 @@ def to_json(e: Explanation, max_arms: int | None = None) -> dict:
     order = _order(e)[:max_arms] if max_arms else range(len(e.arms))
     return {"config": e.config, "policy": e.policy, "seed": e.seed, "rounds": e.rounds, "cost": e.cost,
             "regret": e.regret, "n_gamma": e.n_gamma, "s0": e.s0, "rho": e.rho, "event_held": e.event_held,
-            "event_rounding": e.event_rounding,
+            "event_rounding": e.event_rounding, "event_undecided": e.unfaithful or None,
             "arms": [_arm_json(e, k, jsonable(e.arms[k])) for k in order]}
 
 
@@ -331,4 +334,7 @@ def _event_words(e: Explanation) -> str:
         return ("held, decided exactly; the engines' float check reported a failure that was rounding: the run's float "
                 "sums, which the policy's indices use, are off by more than the radius, so it is not the exact "
                 "algorithm's run")
+    if e.unfaithful:
+        return (f"held as far as the float check sees, which is not far enough here: {e.unfaithful}; a failure may "
+                f"go unseen (tacc check calls the claims that need the event UNDECIDED here)")
     return "held"

@@ -77,7 +77,7 @@ def output_file(option: str, path, *, allow_stdout: bool = False) -> str:
     if allow_stdout and str(path) == "-":
         return "-"
     p = Path(path)
-    if p.is_dir():
+    if p.is_dir() or str(path).endswith(("/", os.sep)):     # "nd/" wrote a file named nd
         raise TaccInputError(option, str(path), "is a folder, not a file")
     folder = p.parent
     if not folder.exists():

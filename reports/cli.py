@@ -500,19 +500,50 @@ def _same_file(a, b) -> bool:
         return False
 
 
-def _check_inputs_kept(args) -> None:
-    """No file the command writes (--json, --junit) is one it reads: ``tacc bounds k2.toml --json k2.toml`` wrote the
-    JSON over the configuration, ``--baseline acc.json --json acc.json`` over the baseline, exit 0 (a README-only
-    user)."""
-    inputs = _input_files(args)
+def _written(args) -> list:
+    """What the command writes: (option, value as given, path, whole folder?): --json and --junit, the run cache's
+    folder (--cache, else OUT/runs of report and reproduce), and the files and folders --out gets (report:
+    report.md, results.json, figures/, reproducers/; reproduce and runs --to: the whole folder)."""
+    out = []
     for option, dest in (("--json", "json"), ("--junit", "junit")):
-        out = getattr(args, dest, None)
-        if out in (None, "-"):
-            continue
-        for path, what in inputs.items():
-            if _same_file(out, path):
-                raise TaccInputError(option, out, f"is {what} this command reads ({path}): writing it would "
-                                                  f"overwrite it")
+        value = getattr(args, dest, None)
+        if value not in (None, "-"):
+            out.append((option, value, Path(value), False))
+    if getattr(args, "cache", None):
+        out.append(("--cache", args.cache, Path(args.cache), True))
+    elif args.command in ("report", "reproduce") and getattr(args, "runs_from", None) is None:
+        out.append(("--out", args.out, Path(args.out) / "runs", True))
+    if args.command == "report":
+        out += [("--out", args.out, Path(args.out) / name, False) for name in ("report.md", "results.json")]
+        out += [("--out", args.out, Path(args.out) / name, True) for name in ("figures", "reproducers")]
+    elif args.command == "reproduce" or (args.command == "runs" and args.to is not None):
+        out.append(("--out", args.out, Path(args.out), True))
+    return out
+
+
+def _inside(path, folder) -> bool:
+    """Whether ``path`` is ``folder`` or lies inside it, once links are resolved."""
+    p, f = Path(path).resolve(), Path(folder).resolve()
+    return p == f or f in p.parents
+
+
+def _check_inputs_kept(args) -> None:
+    """No file the command writes is one it reads, and no file it writes lies in the run cache it uses:
+    ``tacc bounds k2.toml --json k2.toml`` wrote the JSON over the configuration, ``--baseline acc.json --json
+    acc.json`` over the baseline, ``tacc report results.json --out .`` the report's results over the configuration,
+    ``--cache C --json C/runs.sqlite`` over the cache, exit 0 (README-only users)."""
+    inputs = _input_files(args)
+    written = _written(args)
+    for option, value, path, folder in written:
+        for given, what in inputs.items():
+            if _inside(given, path) if folder else _same_file(path, given):
+                raise TaccInputError(option, value, f"would write over {what} this command reads ({given}); give "
+                                                    f"another {'folder' if option in ('--out', '--cache') else 'file'}")
+    caches = [path for option, _, path, folder in written if folder and path.name == "runs" or option == "--cache"]
+    for option, value, path, folder in written:
+        if not folder and any(_inside(path, c) for c in caches):
+            raise TaccInputError(option, value, "lies in the run cache's folder this command uses; writing it there "
+                                                "would damage the cache (give a file outside it)")
 
 
 def _check_cache_folder(args) -> None:

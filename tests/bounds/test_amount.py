@@ -210,3 +210,13 @@ def test_what_a_refusal_accepts_is_accepted(e_low, m_low, e_high, m_high, e_budg
         def up(a):
             return Fraction(-((-a * 10**places) // 1), 10**places)
         assert not _refused(up(low), up(high), up(budget))
+
+
+@pytest.mark.parametrize("low, high", [(1.0, 1e300), (1e300, 10.0), (1.0, 2.0**62)])
+def test_a_cost_no_budget_can_pay_is_blamed_on_the_cost(low, high):
+    """costs.high = 1e300 was blamed on params.budget, with "accepted: ... a budget of at most about -.99e+300" (a
+    README-only user): the cost itself is refused, naming it, with the largest cost accepted."""
+    with pytest.raises(TaccInputError) as e:
+        cost_units(low, high, 20000)
+    assert e.value.field == ("costs.high" if high > low else "costs.low")
+    assert "accepted: a cost of at most 4.6116860184273874e+18" in e.value.reason and "-" not in e.value.reason

@@ -231,3 +231,12 @@ def test_a_continuation_that_fires_at_no_rho_has_no_last_count_and_no_rho_max(tm
     from reports._continuation_view import to_record
     assert all("last_count_reason" not in x and x["last_count"] > 0 for x in to_record(continuation_of(fires))["arms"])
     assert all(isinstance(x, int) and x > 0 for x in cont["arms"]["last_count"])
+
+
+def test_an_undefined_quantity_is_not_said_undefined_twice():
+    """``corollary_constant = undefined: undefined: 0 / 0, ...`` with every arm tied (a README-only user)."""
+    from reports._bounds_view import _reason_line
+    assert _reason_line("c", {"value": float("nan"), "value_reason": "undefined: 0 / 0, both 0"}) == \
+        "c = undefined: 0 / 0, both 0"
+    assert _reason_line("t", {"value": float("inf"), "value_reason": "no count reaches it"}) == \
+        "t = inf: no count reaches it"

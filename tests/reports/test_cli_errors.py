@@ -606,6 +606,14 @@ def test_an_output_folder_whose_parent_does_not_exist_is_refused(args, option, t
      "the --baseline file"),
     (["proofs", "--baseline", "acc.json", "--json", "acc.json"], "--json", "the --baseline file"),
     (["check", "k2.toml", "--seeds", "2", "--reproducers", "."], "--reproducers", "the configuration file"),
+    # tacc report --out: its report.md and results.json over the configuration or the baseline
+    (["report", "results.json", "--seeds", "2", "--out", "."], "--out", "the configuration file"),
+    (["report", "k2.toml", "--seeds", "2", "--baseline", "report.md", "--out", "."], "--out", "the --baseline file"),
+    # an output inside the run cache's folder the command uses
+    (["check", "k2.toml", "--seeds", "2", "--cache", "cache", "--json", "cache/runs.sqlite"], "--json",
+     "the run cache's folder"),
+    (["simulate", "k2.toml", "--policy", "ucb", "--seeds", "1", "--cache", "cache", "--json", "cache/configs/x.json"],
+     "--json", "the run cache's folder"),
 ])
 def test_no_output_is_written_over_an_input(tmp_path, args, option, what):
     """``tacc bounds k2.toml --json k2.toml`` wrote the JSON over the configuration, ``--baseline acc.json --json
@@ -616,10 +624,14 @@ def test_no_output_is_written_over_an_input(tmp_path, args, option, what):
     (tmp_path / "k2.toml").write_text(config)
     (tmp_path / "link.toml").symlink_to("k2.toml")
     (tmp_path / "acc.json").write_text("[]")
-    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    (tmp_path / "results.json").write_text(config)
+    (tmp_path / "report.md").write_text("[]")
+    (tmp_path / "cache" / "configs").mkdir(parents=True)
+    (tmp_path / "cache" / "runs.sqlite").write_bytes(b"")
+    before = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
     r = tacc(args, tmp_path)
-    _one_line(r, 2, option, what, "overwrit" if option != "--reproducers" else "written to")
-    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+    _one_line(r, 2, option, what)
+    assert {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()} == before
 
 
 def _preset_text(name):
@@ -636,3 +648,10 @@ def test_an_argument_the_command_does_not_take_points_to_the_commands_help(tmp_p
     r = tacc(args, tmp_path)
     line = _one_line(r, 2, "unrecognized arguments")
     assert line.startswith(f"tacc {command}: error:") and line.endswith(f"(see tacc {command} --help)")
+
+
+def test_a_file_option_ending_in_a_slash_is_a_folder_and_refused(tmp_path):
+    """``--json nd/`` (no such folder) wrote a file named nd, exit 0 (a README-only user)."""
+    r = tacc(["bounds", "set-a", "--json", "nd/"], tmp_path)
+    _one_line(r, 2, "--json", "is a folder, not a file")
+    assert list(tmp_path.iterdir()) == []

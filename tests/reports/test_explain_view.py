@@ -255,3 +255,19 @@ def test_a_float_failure_of_the_event_that_was_rounding_is_told_as_such():
     summary_small = SimulateSummary(make_problem(default_config()))
     summary_small.add(run(summary_small.problem, "tacc", 0))
     assert "at these magnitudes" not in render_simulate(summary_small, "fast")
+
+
+def test_on_huge_means_the_event_is_not_told_held_without_its_caveat():
+    """At means of 1e12 the float sums can leave the radius unseen: explain said "held" plainly while simulate,
+    check and report say so (a README-only user); a faithful instance keeps the plain word."""
+    from bounds import parse_config
+    cfg = parse_config({"name": "huge12", "instance": {"mu_high": [1e12, 999999999999.5, 999999999999.0],
+                                                       "low": {"model": "power_decay", "zeta": 0.1, "r": 0.5}},
+                        "costs": {"low": 1.0, "high": 10.0},
+                        "params": {"budget": 4000.0, "delta": 0.05, "rho": "min", "gamma": 0.1, "eta": 1e-4,
+                                   "s0": 5}})
+    e = explain(cfg, "tacc", 0)
+    head = render(e).splitlines()[0]
+    assert "held as far as the float check sees" in head and "not below the radius" in head
+    assert to_json(e)["event_undecided"] and to_json(explain(default_config(), "tacc", 0))["event_undecided"] is None
+    assert render(explain(default_config(), "tacc", 0)).splitlines()[0].endswith("(lem:ci) held")
