@@ -33,6 +33,10 @@ def _em_tail(a: np.ndarray, s: float) -> np.ndarray:
 
 def _block(a1: float, a2: np.ndarray, s: float) -> np.ndarray:
     """sum_{j=a1}^{a2-1} j^(-s) for a1 >= 65 (scalar) and a2 >= a1 (array)."""
+    if float(a1) ** (-s) == 0.0:
+        # a1^-s below half the smallest float: the whole block is below a1^-s (1 + a1 / (s - 1)) < 2 a1^-s, which
+        # rounds to 0 (r = 1e300 made the expansion's coefficients inf and its terms inf x 0 = NaN, with warnings)
+        return np.zeros(np.shape(a2))
     l1, l2 = np.log(a1), np.log(a2)
     if s == 1.0:
         lead = l2 - l1
