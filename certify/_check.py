@@ -240,6 +240,22 @@ def reproducer_path(folder, name: str) -> Path:
     return Path(folder) / f"{_slug(name)}.toml"
 
 
+def _free(path: Path) -> Path:
+    """``path``, or where it holds a file that is not a configuration (a reproducer of an earlier check is one, and
+    is replaced), the first ``<stem>-2.toml``, ``-3``, ... that is free: a user's file is never written over (a
+    README-only user's notes named like a reproducer were replaced in silence)."""
+    from bounds import load_config
+    candidate, i = path, 1
+    while candidate.exists():
+        try:
+            load_config(str(candidate))
+            return candidate
+        except (TaccInputError, OSError, ValueError):
+            i += 1
+            candidate = path.with_name(f"{path.stem}-{i}{path.suffix}")
+    return candidate
+
+
 def _summaries(verdicts) -> tuple:
     out = []
     by_claim: dict = {}
@@ -343,7 +359,7 @@ def check(configs, *, policies=DEFAULT_POLICIES, seeds=range(10), executor: str 
         if reproducer_dir is not None:
             d = Path(reproducer_dir)
             d.mkdir(parents=True, exist_ok=True)
-            path = reproducer_path(d, v.config)
+            path = _free(reproducer_path(d, v.config))
             path.write_text(dump_config(by_name[v.config]))
         target = str(path) if path is not None else v.config
         seed_arg = f"{v.seed}:{v.seed + 1}" if v.seed is not None else f"{seeds[0]}:{seeds[-1] + 1}"

@@ -134,3 +134,18 @@ def test_check_judges_records_it_is_given():
     with pytest.raises(TaccInputError) as e:
         check([cfg], policies=("tacc",), seeds=range(2), records=recs[:1])
     assert e.value.field == "records"
+
+
+def test_a_reproducer_never_replaces_a_file_that_is_not_a_configuration(tmp_path):
+    """A user's notes named like a reproducer (other.toml) were replaced in silence (a README-only user): the
+    reproducer takes the next free name; an earlier reproducer (a configuration) is replaced, as a rerun expects."""
+    from bounds import dump_config, load_config
+    from certify._check import _free
+    notes, earlier = tmp_path / "other.toml", tmp_path / "set-a.toml"
+    notes.write_text("my notes")
+    earlier.write_text(dump_config(load_config("set-a")))
+    assert _free(notes) == tmp_path / "other-2.toml"
+    (tmp_path / "other-2.toml").write_text("more notes")
+    assert _free(notes) == tmp_path / "other-3.toml"
+    assert _free(earlier) == earlier and _free(tmp_path / "new.toml") == tmp_path / "new.toml"
+    assert notes.read_text() == "my notes"
