@@ -17,7 +17,7 @@ import warnings
 from importlib import metadata
 from pathlib import Path
 
-from bounds import PRESETS, TaccInputError
+from bounds import PRESETS, TaccInputError, dump_config
 from reports._entry import stopped_name
 from reports._interrupted import stopped
 from reports._signals import SignalsTaken, Terminated
@@ -267,7 +267,9 @@ def _cmd_check(args) -> int:
         for c in unique_names(configs):
             path = reproducer_path(args.reproducers, c.name)
             for given, what in _input_files(args).items():
-                if _same_file(path, given):
+                # the input may be that reproducer itself, as the printed command reruns it: the same bytes again
+                if _same_file(path, given) and not (what == "the configuration file"
+                                                    and Path(given).read_text(encoding="utf-8") == dump_config(c)):
                     raise TaccInputError("--reproducers", args.reproducers,
                                          f"the reproducer of {c.name} would be written to {path}, over {what} this "
                                          f"command reads ({given}); give another folder")
@@ -544,6 +546,20 @@ def _check_inputs_kept(args) -> None:
         if not folder and any(_inside(path, c) for c in caches):
             raise TaccInputError(option, value, "lies in the run cache's folder this command uses; writing it there "
                                                 "would damage the cache (give a file outside it)")
+    # a file one option writes is never a folder another writes (--json X --cache X failed with exit 3 after the work)
+    folders = [(o, p) for o, _, p, f in written if f] + [(f"--{d}", Path(getattr(args, d))) for d in ("reproducers",)
+                                                         if getattr(args, d, None) is not None]
+    if args.command == "explain" and args.out is not None:
+        folders.append(("--out", Path(args.out)))
+    for option, value, path, folder in written:
+        for other, fpath in folders:
+            if not folder and other != option and path.resolve() == fpath.resolve():
+                raise TaccInputError(option, value, f"is the folder {other} writes: give them different paths")
+    cache = next((p for o, _, p, f in written if o == "--cache"), None)
+    if cache is not None and args.command in ("report", "reproduce") and cache.resolve().parent == \
+            Path(args.out).resolve() and (cache.name in ("report.md", "results.json", "README.md")
+                                          or cache.suffix in (".md", ".json") and args.command == "reproduce"):
+        raise TaccInputError("--cache", args.cache, f"is a file --out writes ({cache.name}): give another folder")
 
 
 def _check_cache_folder(args) -> None:

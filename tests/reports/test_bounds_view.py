@@ -1,8 +1,13 @@
 """``tacc bounds``'s JSON columns: a column's finiteness decided by one sum keeps every value and every null."""
 
+import json
 import math
+import tempfile
+from pathlib import Path
 
-from bounds import analyze, load_config
+import pytest
+
+from bounds import analyze, config_to_dict, dump_config, load_config, parse_config
 from reports._bounds_view import _strict_columns, arm_columns
 
 
@@ -240,3 +245,18 @@ def test_an_undefined_quantity_is_not_said_undefined_twice():
         "c = undefined: 0 / 0, both 0"
     assert _reason_line("t", {"value": float("inf"), "value_reason": "no count reaches it"}) == \
         "t = inf: no count reaches it"
+
+
+@pytest.mark.parametrize("r", [1e50, 1e300])
+def test_a_huge_decay_rate_gives_strict_json(r, capsys):
+    """r = 1e50 made a NaN in the continuation gain and `tacc bounds --json` exit 3 ("Out of range float values are
+    not JSON compliant"; a README-only user)."""
+    from reports.cli import main
+    d = config_to_dict(load_config("set-a"))
+    d["instance"]["low"]["r"] = r
+    d["instance"]["means"]["n_arms"] = 5
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "rbig.toml"
+        path.write_text(dump_config(parse_config(d)))
+        assert main(["bounds", str(path), "--json", "-"]) == 0
+    json.loads(capsys.readouterr().out)

@@ -655,3 +655,41 @@ def test_a_file_option_ending_in_a_slash_is_a_folder_and_refused(tmp_path):
     r = tacc(["bounds", "set-a", "--json", "nd/"], tmp_path)
     _one_line(r, 2, "--json", "is a folder, not a file")
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("args", [
+    ["check", "k2.toml", "--seeds", "1", "--junit", "jj", "--cache", "jj"],
+    ["simulate", "k2.toml", "--policy", "tacc", "--seeds", "1", "--json", "rx", "--cache", "rx"],
+    ["explain", "k2.toml", "--json", "ex", "--out", "ex"],
+    ["check", "k2.toml", "--seeds", "1", "--json", "rx", "--reproducers", "rx"],
+    ["report", "k2.toml", "--seeds", "2", "--out", ".", "--cache", "report.md"],
+    ["reproduce", "set-b", "--seeds", "2", "--out", ".", "--cache", "README.md"],
+])
+def test_one_path_given_to_a_file_option_and_a_folder_option_exits_2_before_any_work(tmp_path, args):
+    """``--json X --cache X``, ``explain --json X --out X``, ``report --cache OUT/report.md``: exit 3 after all the work
+    (IsADirectoryError, FileExistsError; a README-only user); now one line, exit 2, nothing made."""
+    (tmp_path / "k2.toml").write_text("name = \"k2\"\n" + "\n".join(
+        line for line in _preset_text("llm-residual").splitlines() if not line.startswith("name")))
+    before = sorted(tmp_path.iterdir())
+    r = tacc(args, tmp_path)
+    _one_line(r, 2)
+    assert sorted(tmp_path.iterdir()) == before
+
+
+def test_the_printed_reproducer_command_reruns_the_violation(tmp_path):
+    """The command a reproducer prints, pasted as printed, reads the reproducer in ./tacc-check-reproducers/ and would
+    write it there again: refused as an output over an input (exit 2) after the fix for that; the same bytes written
+    again are no overwrite, so it reruns the violation (exit 1)."""
+    import re
+    import shlex
+    wide = "\n".join(['name = "wide"', "[instance]", "mu_high = [3.0, 0.5, 0.0]", "[instance.low]",
+                      'model = "power_decay"', "zeta = 0.2", "r = 0.5", "[costs]", "low = 1.0", "high = 10.0",
+                      "[params]", "budget = 20000", "delta = 0.05", 'rho = "min"', "gamma = 0.063", "eta = 1e-4",
+                      "s0 = 10"])
+    (tmp_path / "wide.toml").write_text(wide + "\n")
+    first = tacc(["check", "wide.toml", "--policy", "rdfe", "--seeds", "0:1", "--evidence", "0"], tmp_path)
+    assert first.returncode == 1, first.stderr
+    command = re.search(r"(tacc check tacc-check-reproducers/\S+ --policy rdfe --seeds \S+ --evidence 0)",
+                        first.stdout)[1]
+    again = tacc(shlex.split(command)[1:], tmp_path)
+    assert again.returncode == 1, again.stderr
