@@ -162,17 +162,19 @@ class Certificate:
         undecided comparison, or nothing to measure (what ``tacc check`` prints and its JUnit cases say)."""
         reasons: Counter = Counter()
         for v in verdicts:
+            per = v.seed is not None       # a run's verdict; lem:ci's is one per (configuration, policy)
             if v.verdict is Verdict.NOT_APPLICABLE:
                 for k in v.failed_assumptions:
                     r = self.assumptions[v.config][k]
-                    reasons[f"NOT_APPLICABLE on {v.config}: {k} failed ({r.detail}; witness {r.witness})"] += 1
+                    reasons[f"NOT_APPLICABLE on {v.config}: {k} failed ({r.detail}; witness {r.witness})", per] += 1
             elif v.verdict is Verdict.UNDECIDED:
-                reasons[f"UNDECIDED on {v.config}: {v.reason}"] += 1
+                reasons[f"UNDECIDED on {v.config}: {v.reason}", per] += 1
             elif v.verdict is Verdict.OFF_EVENT:
-                reasons[f"OFF_EVENT on {v.config} ({v.policy}): the confidence event of lem:ci failed"] += 1
+                reasons[f"OFF_EVENT on {v.config} ({v.policy}): the confidence event of lem:ci failed", per] += 1
             elif not v.judged:
-                reasons[f"{v.verdict.value} on {v.config} ({v.policy}): {v.reason}"] += 1
-        return tuple(f"{text} [{n} run(s)]" for text, n in reasons.items())
+                reasons[f"{v.verdict.value} on {v.config} ({v.policy}): {v.reason}", per] += 1
+        return tuple(f"{text} [{n} {'run(s)' if per else '(configuration, policy) verdict(s)'}]"
+                     for (text, per), n in reasons.items())
 
 
 def unique_names(configs) -> list[Config]:

@@ -338,10 +338,11 @@ def _read_saved(path: Path) -> tuple[Config | None, str | None]:
         return None, f"it cannot be read ({type(e).__name__}: {e})"
     try:
         config = parse_config(data, source=str(path))
-    except TaccInputError as e:
-        return None, f"it is not a valid configuration ({e})"
+    except TaccInputError as e:        # the field and the reason; the value only when short (a whole table was quoted)
+        text = str(e)
+        return None, f"it is not a valid configuration ({text if len(text) <= 300 else f'{e.field}: {e.reason}'})"
     except (TypeError, ValueError, AttributeError) as e:
-        return None, f"it is not a valid configuration ({type(e).__name__}: {e})"
+        return None, f"it is not a valid configuration ({type(e).__name__}: {str(e)[:200]})"
     cid = config_id(config)
     if cid != path.stem:
         return None, f"its content does not match its name (the content's id is {cid})"

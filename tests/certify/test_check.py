@@ -149,3 +149,19 @@ def test_a_reproducer_never_replaces_a_file_that_is_not_a_configuration(tmp_path
     assert _free(notes) == tmp_path / "other-3.toml"
     assert _free(earlier) == earlier and _free(tmp_path / "new.toml") == tmp_path / "new.toml"
     assert notes.read_text() == "my notes"
+
+
+def test_lem_ci_reasons_count_verdicts_not_runs():
+    """lem:ci is judged once per (configuration, policy): its reason said "[5 run(s)]" over 15 runs (a README-only
+    user); a run-level claim's reason still counts runs."""
+    from bounds import parse_config
+    cfg = parse_config({"name": "huge12", "instance": {"mu_high": [1e12, 999999999999.5, 999999999999.0],
+                                                       "low": {"model": "power_decay", "zeta": 0.1, "r": 0.5}},
+                        "costs": {"low": 1.0, "high": 10.0},
+                        "params": {"budget": 4000.0, "delta": 0.05, "rho": "min", "gamma": 0.1, "eta": 1e-4,
+                                   "s0": 5}})
+    cert = check([cfg], policies=("tacc", "ucb"), seeds=range(3))
+    lem = [v for v in cert.verdicts if v.claim == "lem-ci"]
+    assert cert.why_not_judged(lem)[0].endswith("[2 (configuration, policy) verdict(s)]")
+    theorem = [v for v in cert.verdicts if v.claim == "theorem"]
+    assert cert.why_not_judged(theorem)[0].endswith("[3 run(s)]")

@@ -156,3 +156,18 @@ def test_a_saved_configuration_under_another_name_is_not_used(sweep, tmp_path):
         f = load_runs(tmp_path)
     assert "0123456789abcdef.json is not used, its content does not match its name" in str(seen[0].message)
     assert f.runs["config"].isna().all()
+
+
+def test_an_unusable_kept_configuration_is_named_in_a_short_line(tmp_path):
+    """A kept configuration with an unknown table was quoted whole in the warning (1,900 characters, a README-only
+    user): the field and the reason only, when the value is long."""
+    import json
+
+    from bounds import config_to_dict, load_config
+    from simulate._frame import _read_saved
+    d = config_to_dict(load_config("set-a"))
+    d["assumptions"] = {"k2": {"statement": "y" * 3000}}
+    path = tmp_path / "abc.json"
+    path.write_text(json.dumps(d))
+    config, why = _read_saved(path)
+    assert config is None and why == "it is not a valid configuration (assumptions: unknown key)"
