@@ -89,6 +89,7 @@ class Explanation:
     def story(self, k: int) -> str:
         """Arm k's story in one sentence."""
         a = self.arms[k]
+        tacc = self.policy == "tacc"
         parts = [f"arm {k} ({a.run_class}{', tied with k*' if a.tied_with_best else ''}, gap {fmt(a.gap)})"]
         parts.append(f"reached N_gamma = {self.n_gamma} at round {a.threshold_round}" if a.threshold_round > 0
                      else f"never reached N_gamma = {self.n_gamma} (N_L = {a.n_low})")
@@ -99,9 +100,8 @@ class Explanation:
                          f"took B_k from {before} to {after} "
                          f"(-{fmt(a.bound_before - a.bound_after)}), at a cost of {a.continuation} low queries"
                          + (" and carried it to tau_k" if a.reached_tau_by_continuation else ""))
-        elif a.window_pulls and a.threshold_round > 0 and self.policy == "tacc":     # only TACC makes them
+        elif a.window_pulls and a.threshold_round > 0 and tacc:     # only TACC makes them
             parts.append(f"no continuation pull although its window allows {a.window_pulls}")
-        tacc = self.policy == "tacc"
         if a.gap > 0:
             if a.certified_round > 0:
                 parts.append(f"certified by {a.certified_by} at round {a.certified_round}" if tacc else

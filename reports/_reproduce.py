@@ -388,10 +388,13 @@ def _run_experiment(plan: _Plan, records: list, sens_recs: list, *, out: Path, f
     sens, sweep_by = [], {}
     i = 0
     for (s, v), c in zip(plan.sweep_keys, plan.sens_cfgs, strict=True):
-        rho = make_problem(c).rho if c.params.rho == "min" else c.params.rho      # "min": the variant's rho_min
         n = len(exp.methods) * len(sens_seeds)
-        if any(not r.event_held for r in sens_recs[i:i + n]):
-            failed.add(make_problem(c), sens_recs[i:i + n])
+        any_flagged = any(not r.event_held for r in sens_recs[i:i + n])
+        sweep_problem = make_problem(c) if any_flagged or c.params.rho == "min" else None
+        # "min": the variant's rho_min
+        rho = sweep_problem.rho if sweep_problem is not None and c.params.rho == "min" else c.params.rho
+        if sweep_problem is not None and any_flagged:
+            failed.add(sweep_problem, sens_recs[i:i + n])
         for m in exp.methods:
             rs = sens_recs[i:i + len(sens_seeds)]
             i += len(sens_seeds)

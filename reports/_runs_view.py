@@ -385,7 +385,7 @@ def _distinct_names(runs):
 
 def _event_failed(frames, rows, problems: dict):
     """The runs of ``rows`` on which the confidence event of ``lem:ci`` failed, decided exactly: each run whose
-    float check reported a failure is decided again on its observations (``certify.event_failure``, its problem
+    float check reported a failure is decided again on its observations (``certify.event_failures``, its problem
     built once per configuration in ``problems``); an int, with the runs that were rounding after it, or for
     runs of no known configuration the float check's count, marked."""
     from reports._tables import Shown
@@ -396,16 +396,13 @@ def _event_failed(frames, rows, problems: dict):
     known = flagged[flagged["config_id"].notna()]
     failed, rounding = 0, 0
     if len(known):
-        from certify import event_failure
+        from certify import event_failures
         from simulate import make_problem
         for cid, x in known.groupby("config_id"):
             if cid not in problems:
                 problems[cid] = make_problem(frames.config(cid))
-            for r in frame_records(frames, x):
-                if event_failure(problems[cid], r) is None:
-                    rounding += 1
-                else:
-                    failed += 1
+            f, r = event_failures(problems[cid], frame_records(frames, x))
+            failed, rounding = failed + f, rounding + r
     unknown = len(flagged) - len(known)
     if unknown:
         return Shown(f"{failed + unknown} ({unknown} float check)")

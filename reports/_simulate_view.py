@@ -97,7 +97,7 @@ def to_json(problem, records, engine: str) -> dict:
     }
 
 
-def _after(counts: Counter, runs: int) -> str:
+def _after(counts: Counter) -> str:
     """An arm's class after the run (``eq:app-analysis-Cdet``) over the runs: the class when every run gave the same
     one, else each class with its runs ("C^d 3, C^u 2")."""
     if len(counts) == 1:
@@ -123,8 +123,8 @@ def render(summary: SimulateSummary, engine: str, max_arms: int = 40) -> str:
     means = dict(zip(sorted(arms), fmt_apart_all([float(inst.mu_high[k]) for k in sorted(arms)]), strict=True))
     for k in sorted(arms):
         arm_rows.append((k, means[k], float(inst.gaps[k]),
-                         "optimal" if k == inst.best_arm else class_label(s.classes[k], inst.gaps[k] == 0),
-                         problem.tau[k], _after(s.after[k], s.n) if k != inst.best_arm else "-",
+                         class_label(s.classes[k], inst.gaps[k] == 0 and k != inst.best_arm),
+                         problem.tau[k], _after(s.after[k]) if k != inst.best_arm else "-",
                          CountMean(mean["n_low"][k]), int(s.maxes["n_low"][k]), CountMean(mean["n_high"][k]),
                          int(s.maxes["n_high"][k]), CountMean(mean["continuation"][k]),
                          int(s.maxes["high_in_window"][k]), float(share[k])))

@@ -511,10 +511,9 @@ def _written(args) -> list:
         value = getattr(args, dest, None)
         if value not in (None, "-"):
             out.append((option, value, Path(value), False))
-    if getattr(args, "cache", None):
-        out.append(("--cache", args.cache, Path(args.cache), True))
-    elif args.command in ("report", "reproduce") and getattr(args, "runs_from", None) is None:
-        out.append(("--out", args.out, Path(args.out) / "runs", True))
+    cache = _cache_folder(args)
+    if cache is not None:
+        out.append((cache[0], args.cache if cache[0] == "--cache" else args.out, cache[1], True))
     if args.command == "report":
         out += [("--out", args.out, Path(args.out) / name, False) for name in ("report.md", "results.json")]
         out += [("--out", args.out, Path(args.out) / name, True) for name in ("figures", "reproducers")]
@@ -541,9 +540,9 @@ def _check_inputs_kept(args) -> None:
             if _inside(given, path) if folder else _same_file(path, given):
                 raise TaccInputError(option, value, f"would write over {what} this command reads ({given}); give "
                                                     f"another {'folder' if option in ('--out', '--cache') else 'file'}")
-    caches = [path for option, _, path, folder in written if folder and path.name == "runs" or option == "--cache"]
+    cache = _cache_folder(args)
     for option, value, path, folder in written:
-        if not folder and any(_inside(path, c) for c in caches):
+        if not folder and cache is not None and _inside(path, cache[1]):
             raise TaccInputError(option, value, "lies in the run cache's folder this command uses; writing it there "
                                                 "would damage the cache (give a file outside it)")
     # a file one option writes is never a folder another writes (--json X --cache X failed with exit 3 after the work)
@@ -555,11 +554,24 @@ def _check_inputs_kept(args) -> None:
         for other, fpath in folders:
             if not folder and other != option and path.resolve() == fpath.resolve():
                 raise TaccInputError(option, value, f"is the folder {other} writes: give them different paths")
-    cache = next((p for o, _, p, f in written if o == "--cache"), None)
-    if cache is not None and args.command in ("report", "reproduce") and cache.resolve().parent == \
-            Path(args.out).resolve() and (cache.name in ("report.md", "results.json", "README.md")
-                                          or cache.suffix in (".md", ".json") and args.command == "reproduce"):
-        raise TaccInputError("--cache", args.cache, f"is a file --out writes ({cache.name}): give another folder")
+    if cache is not None and cache[0] == "--cache" and args.command in ("report", "reproduce"):
+        folder = cache[1]
+        if folder.resolve().parent == Path(args.out).resolve() and (
+                folder.name in ("report.md", "results.json", "README.md")
+                or folder.suffix in (".md", ".json") and args.command == "reproduce"):
+            raise TaccInputError("--cache", args.cache, f"is a file --out writes ({folder.name}): give another folder")
+
+
+def _cache_folder(args) -> tuple[str, Path] | None:
+    """The run cache's folder a command writes and the option that names it: ``--cache``, else ``OUT/runs`` of
+    ``tacc report`` and ``tacc reproduce``; None without one (``report --from`` reads runs and makes none)."""
+    if getattr(args, "runs_from", None) is not None:
+        return None
+    if getattr(args, "cache", None):
+        return "--cache", Path(args.cache)
+    if args.command in ("report", "reproduce"):
+        return "--out", Path(args.out) / "runs"
+    return None
 
 
 def _check_cache_folder(args) -> None:
@@ -567,14 +579,10 @@ def _check_cache_folder(args) -> None:
     ``simulate.check_cache_folder`` before anything is written, the refusal naming the option as typed: a symbolic
     link the cache (or ``tacc report``'s figure memo) would write through was found after the configurations were
     saved beside the runs, and a linked ``configs/`` was written through."""
-    if getattr(args, "runs_from", None) is not None:
+    cache = _cache_folder(args)
+    if cache is None:
         return
-    if getattr(args, "cache", None):
-        option, folder = "--cache", Path(args.cache)
-    elif args.command in ("report", "reproduce"):
-        option, folder = "--out", Path(args.out) / "runs"
-    else:
-        return
+    option, folder = cache
     from simulate import check_cache_folder
 
     entries: tuple = ()

@@ -198,7 +198,7 @@ def test_simulate_labels_arms_as_bounds_does(capsys):
     rows = {line.split()[0]: line.split() for line in render(summary, "fast")
             .split("per arm, over seeds")[1].splitlines()[3:6]}
     assert rows["0"][1:4] == ["1.00000e+12", "0", "optimal"] and rows["1"][1] == "9.99999e+11"
-    assert rows["1"][5] == "A" and view._after(view.Counter({"C^d": 3, "C^u": 2}), 5) == "C^d 3, C^u 2"
+    assert rows["1"][5] == "A" and view._after(view.Counter({"C^d": 3, "C^u": 2})) == "C^d 3, C^u 2"
 
 
 def test_simulate_json_matches_the_runs(capsys):
