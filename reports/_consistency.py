@@ -27,7 +27,6 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-from scipy.special import ndtri, stdtrit     # scipy.stats' norm.ppf and t.ppf, to the bit, without its import
 
 __all__ = ["Check", "consistency", "paper_number", "LEVEL"]
 
@@ -57,11 +56,13 @@ def _q(x: Fraction) -> str:
 
 def _quantiles(n: int) -> tuple[float, float]:
     """The 95% two-sided quantile, between the normal and Student's t(n - 1), widened by one part in 10^12."""
+    from scipy.special import ndtri, stdtrit   # scipy.stats' norm.ppf and t.ppf, to the bit, without its import
     z, t = float(ndtri(0.975)), float(stdtrit(n - 1, 0.975))
     return z * (1 - 1e-12), t * (1 + 1e-12)
 
 
 def _paired_checks(exp, n: int) -> list[Check]:
+    from scipy.special import stdtrit
     out = []
     qlo, qhi = _quantiles(n)
     for v, rows in exp.paper_paired.items():
@@ -166,6 +167,7 @@ def _invariance_checks(exp, experiments, problems, n_of) -> list[Check]:
             pairs.append((a, b, sorted(changed)))
     if not pairs:
         return []
+    from scipy.special import ndtri           # imported when needed (0.27 s, before the workers could start)
     z = float(ndtri(1 - float(LEVEL) / (2 * len(pairs))))
     out = []
     for a, b, parts in pairs:

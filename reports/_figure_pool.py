@@ -83,6 +83,7 @@ class FigureWriter:
         self._helper: list = []
         self._calls: list[Future] = []      # the helper's futures of :meth:`call`
         self._process = process
+        self._closed = False
         self._memo = None if memo is None else FigureMemo(memo, self.formats)
         if process and memo is None:
             self._start()
@@ -101,6 +102,7 @@ class FigureWriter:
 
     def draw(self, builder: str, name: str, *args, **kwargs) -> None:
         """Draw ``builder(*args, **kwargs)`` (``"module:function"`` returning a figure) as ``name``.png and .pdf."""
+        self._open()
         memo = None
         if self._memo is not None:
             key = self._memo.key(builder, args, kwargs)
@@ -125,6 +127,7 @@ class FigureWriter:
         """``function(*args, **kwargs)`` (``"module:function"``, a pure function of picklable arguments) in the
         helper process, after the figures given before it (the helper is started now if it is not), or here at
         once; the future holds its result."""
+        self._open()
         if self._process and self._pool is None:
             self._start(figures=False)
         if self._pool is not None:
@@ -134,6 +137,11 @@ class FigureWriter:
         done: Future = Future()
         done.set_result(_call(function, args, kwargs))
         return done
+
+    def _open(self) -> None:
+        """Refuse work after :meth:`close` (a thread still analysing after an interrupt would start a new helper)."""
+        if self._closed:
+            raise RuntimeError("the figure writer is closed")
 
     def files(self, progress=None) -> dict[str, list[str]]:
         """{figure name: the files written}, once every figure is drawn (an error in the helper, or its death, is
@@ -150,6 +158,7 @@ class FigureWriter:
         of the figure it was drawing is removed). A helper with nothing left to do (every figure and call
         finished, each file already in place) is ended at once too, not waited for while its interpreter tears
         down (0.4 s of a report on a full cache)."""
+        self._closed = True
         if self._pool is None:
             return
         pool, self._pool = self._pool, None

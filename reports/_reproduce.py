@@ -4,11 +4,16 @@
 from __future__ import annotations
 
 import contextlib
+import functools
+import gc
 import json
 import os
 import re
+import signal
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
+from multiprocessing import resource_tracker
 from pathlib import Path
 from typing import Any
 
@@ -20,10 +25,11 @@ from reports import _continuation_view, _diagnose
 from reports._consistency import consistency, problems_of
 from reports._figure_pool import FIGURE_MEMO, FigureWriter
 from reports._paper import EXPERIMENTS, Experiment, Variant, experiment
-from reports._report import identical_runs
+from reports._report import _long_lived_frozen, identical_runs
 from reports._stats import paired, summarize
 from reports._tables import fmt, jsonable, table
-from simulate import LOW, SingleFidelityUcb, Task, config_key, iter_runs, make_problem, policy_class, tasks_for
+from simulate import (LOW, SingleFidelityUcb, Task, config_key, iter_runs, make_problem, policy_class, tasks_for,
+                      twins_together)
 
 __all__ = ["work", "ExperimentResult", "reproduce", "variant_config", "distinct_runs"]
 
@@ -31,7 +37,7 @@ __all__ = ["work", "ExperimentResult", "reproduce", "variant_config", "distinct_
 def variant_config(exp: Experiment, variant, *, budget: float | None = None, rho=None, rho_scale=None):
     """The configuration of one variant of an experiment (overrides applied by dotted key); a point of the rho
     sweep other than rho_min (``rho_scale``) says so in its name (``tacc runs`` tells the sweep's points apart)."""
-    d = config_to_dict(load_config(exp.preset))
+    d = config_to_dict(_preset(exp.preset))
     for key, value in variant.overrides.items():
         *path, last = key.split(".")
         node = d
@@ -44,6 +50,13 @@ def variant_config(exp: Experiment, variant, *, budget: float | None = None, rho
         d["params"]["rho"] = rho
     d["name"] = f"{exp.key} [{variant.name}" + (f", rho = {rho_scale:g} rho_min]" if rho_scale is not None else "]")
     return parse_config(d, source=f"experiment:{exp.key}")
+
+
+@functools.lru_cache(maxsize=None)
+def _preset(name: str):
+    """The built-in preset ``name`` (a frozen configuration), read once per process (an experiment's variants and
+    budgets read it hundreds of times)."""
+    return load_config(name)
 
 
 def _slug(text: str) -> str:
@@ -157,7 +170,7 @@ def _sweep_scales(exp, quick) -> tuple:
 
 def _budgets(exp: Experiment, quick: bool) -> list:
     fractions = exp.budget_fractions[-2:] if quick else exp.budget_fractions
-    full = load_config(exp.preset).params.budget
+    full = _preset(exp.preset).params.budget
     return [full * f for f in fractions]
 
 
@@ -203,6 +216,7 @@ def _shared_runs(exps, *, seeds: int | None, quick: bool) -> tuple[list, "_Share
     for p in plans:
         a, b = shared.keys(p.tasks), shared.keys(p.sens_tasks)
         wanted.append((a, b, [g[0] for g in shared.guards if g[0] not in {x for w in wanted for x in w[2]}]))
+    shared.order = twins_together(shared.order)        # a DNC run beside TACC's on its seed: made once where it can
     return plans, shared, wanted
 
 
@@ -295,6 +309,7 @@ class _Shared:
     def __init__(self):
         self.order: list[Task] = []         # the runs to make, each once, in the order first needed
         self._seen: set = set()
+        self._keys: dict = {}               # id(task of order) -> its key (the tasks are held by order)
         self._canon: dict = {}              # id(config) -> (config, representative configuration)
         self._rep: dict = {}                # digest of a configuration without costs.high -> the first met
         self.guards: list[tuple] = []       # (real key, shared key, task) of the first seed on each other config
@@ -311,7 +326,12 @@ class _Shared:
         if key not in self._seen:
             self._seen.add(key)
             self.order.append(task)
+            self._keys[id(task)] = key
         return key
+
+    def key(self, task: Task) -> str:
+        """The key of a task of :attr:`order` (computed once, when it was added)."""
+        return self._keys[id(task)]
 
     def keys(self, tasks: list[Task]) -> list[str]:
         """The key of the run that serves each task (adding the runs not met before)."""
@@ -404,7 +424,7 @@ def _run_experiment(plan: _Plan, records: list, sens_recs: list, *, out: Path, f
                          "high_calls": float(np.mean([sum(r.n_high) for r in rs])),
                          "continuation": float(np.mean([sum(r.continuation) for r in rs])),
                          "event_failure_frequency": sum(map(failed, rs)) / len(rs)})
-    s0 = load_config(exp.preset).params.s0
+    s0 = _preset(exp.preset).params.s0
     claims = tuple((c.text, *_claim(c, final, pairs, diag, exp, s0)) for c in exp.claims)
     analyses: dict = {}
 
@@ -618,11 +638,27 @@ def _markdown(exp, res, final, pairs, claims, fig_names, scales) -> str:
     return "\n".join(L)
 
 
+def _analysis_thread() -> None:
+    """The start of the thread that analyses the experiments: SIGINT blocked in it, so a process it starts (the
+    figure helper, started at the first figure not in the memo) inherits it blocked, as the main thread's children do
+    (``simulate.starting_children``: a Ctrl-C to the process group does not reach a child still importing);
+    multiprocessing's resource tracker is launched first, as launching it unblocks SIGINT in the thread that does."""
+    if hasattr(signal, "pthread_sigmask"):
+        resource_tracker.ensure_running()
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+
+
 def reproduce(keys=("all",), *, seeds: int | None = None, quick: bool = False, out_dir="tacc-reproduce",
               executor: str = "processes", workers: int | None = None, scheduler: str | None = None, cache=None,
               progress: bool = False) -> list[ExperimentResult]:
     """Run the named experiments (or all) and write ``<key>.md``, figures and ``<key>.json`` to ``out_dir``, with an
     index ``README.md``."""
+    with _long_lived_frozen():          # the collector skips the modules and each experiment's runs once collected
+        return _reproduce(keys, seeds=seeds, quick=quick, out_dir=out_dir, executor=executor, workers=workers,
+                          scheduler=scheduler, cache=cache, progress=progress)
+
+
+def _reproduce(keys, *, seeds, quick, out_dir, executor, workers, scheduler, cache, progress) -> list:
     exps = _selected(keys, seeds)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -646,24 +682,43 @@ def reproduce(keys=("all",), *, seeds: int | None = None, quick: bool = False, o
     # one drawn before from the same input is copied from the memo in the run cache's folder
     memo = Path(run_kw["cache"]) / FIGURE_MEMO if isinstance(run_kw["cache"], (str, os.PathLike)) else None
     figures = FigureWriter(out / "figures", process=executor != "serial", memo=memo, formats=("png",))
-    with figures, contextlib.closing(runs):
-        taken = 0
-        for i, (plan, (a, b, g)) in enumerate(zip(plans, wanted, strict=True)):
-            need = set(a + b + g)
-            while not need <= done.keys():
-                done[shared.order[taken].key()] = next(runs)
-                taken += 1
-            shared.check(done)
-            r = _run_experiment(plan, [done[k] for k in a], [done[k] for k in b], out=out, figures=figures,
-                                problems=problems, t0=start)
-            for k in need:
-                if last[k] == i:
-                    del done[k]
-            (out / f"{plan.exp.key}.md").write_text(r.markdown)
-            (out / f"{plan.exp.key}.json").write_text(json.dumps(jsonable(r.results), indent=2, allow_nan=False))
-            results.append(r)
-            start = time.perf_counter()
-        figures.files()                 # every figure drawn (an error in the helper is raised here)
+    # each experiment's analysis in a thread while this one collects the next experiment's runs: the workers are
+    # fed meanwhile (with the collection stopped during an analysis, they ran dry: an idle core for a third of a
+    # second per experiment)
+    analyst = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tacc-analysis", initializer=_analysis_thread)
+    pending: list = []                  # the analysis in progress, if any (its future)
+
+    def written(future) -> None:
+        r = future.result()             # an error of the analysis is raised here
+        (out / f"{r.key}.md").write_text(r.markdown)
+        (out / f"{r.key}.json").write_text(json.dumps(jsonable(r.results), indent=2, allow_nan=False))
+        results.append(r)
+
+    try:
+        with figures, contextlib.closing(runs):
+            taken = 0
+            for i, (plan, (a, b, g)) in enumerate(zip(plans, wanted, strict=True)):
+                need = set(a + b + g)
+                while not need <= done.keys():
+                    done[shared.key(shared.order[taken])] = next(runs)
+                    taken += 1
+                    if pending and pending[0].done():      # its files written (or its error raised) at once
+                        written(pending.pop())
+                shared.check(done)
+                gc.freeze()             # they live until the analysis (then freed by their reference counts)
+                if pending:
+                    written(pending.pop())
+                pending.append(analyst.submit(_run_experiment, plan, [done[k] for k in a], [done[k] for k in b],
+                                              out=out, figures=figures, problems=problems, t0=start))
+                for k in need:
+                    if last[k] == i:
+                        del done[k]
+                start = time.perf_counter()
+            if pending:
+                written(pending.pop())
+            figures.files()             # every figure drawn (an error in the helper is raised here)
+    finally:
+        analyst.shutdown(wait=False, cancel_futures=True)
     if shared.guards:                   # every guard's two runs belong to one experiment, so none is left
         raise RuntimeError(f"{len(shared.guards)} shared runs were not checked")
     total = time.perf_counter() - t0

@@ -980,4 +980,7 @@ def _end_children() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from reports._entry import skip_last_collection
+    exit_status = main()
+    skip_last_collection()
+    sys.exit(exit_status)

@@ -36,6 +36,7 @@ from simulate._registry import POLICIES, make_policy, policy_class
 from simulate._rewards import RewardTable
 from simulate._schedule import MeanSchedule, mean_schedule
 from simulate._tacc import Dnc, MfUcb, Tacc
+from simulate._twins import twins_together
 from simulate._ucb import LowImproving, SingleFidelityUcb, Ucb, WeakFixed
 
 __all__ = [
@@ -51,5 +52,5 @@ __all__ = [
     "problem_from_model", "ARM_COLUMNS", "RUN_COLUMNS", "FORMATS", "RunFrames", "config_id", "frame_records",
     "load_frames", "load_runs", "describe_damaged", "DAMAGED_COLUMNS", "INDEX_COLUMNS",
     "records_frame", "save_frames", "code_fingerprint", "fingerprint_of", "starting_children",
-    "add_group_read",
+    "add_group_read", "twins_together",
 ]

@@ -100,22 +100,38 @@ def _tree_update(tv, ti, vals, k):
     v, i = vals[k], ti[node]
     tv[node] = v
     if tv.size // 2 < _FLAT_FROM:
-        _climb(tv, ti, node, v, i, _wins)
+        _climb(tv, ti, node, v, i, _wins, True)
     else:
-        _climb(tv, ti, node, v, i, _wins_flat)
+        _climb(tv, ti, node, v, i, _wins_flat, True)
 
 
 @compiled(inline="always")
-def _climb(tv, ti, node, v, i, wins):
-    """The winners from ``node`` (holding (v, i)) up to the root, compared by ``wins`` (compiled once per form)."""
+def _climb(tv, ti, node, v, i, wins, write):
+    """The winners from ``node`` (holding (v, i)) up to the root, compared by ``wins`` (compiled once per form),
+    written on the path with ``write``; returns the root's winner."""
     while node > 1:
         sib = node ^ 1
         vs, js = tv[sib], ti[sib]
         if not wins(v, i, vs, js):
             v, i = vs, js
         node //= 2
-        tv[node] = v
-        ti[node] = i
+        if write:
+            tv[node] = v
+            ti[node] = i
+    return i
+
+
+@compiled(inline="always")
+def _tree_winner_without(tv, ti, k):
+    """The winner the tree would have if arm k's value were -inf, read without writing: the climb of
+    :func:`_tree_update` from k's leaf holding (-inf, k), comparing with the same siblings in the same order (which
+    that update would leave unchanged), so its result is the root the update would make, NaN and ties included
+    (``tests/simulate/test_fast.py``). One read-only pass instead of an update and its undoing."""
+    node = tv.size // 2 + k
+    v, i = -np.inf, ti[node]
+    if tv.size // 2 < _FLAT_FROM:
+        return _climb(tv, ti, node, v, i, _wins, False)
+    return _climb(tv, ti, node, v, i, _wins_flat, False)
 
 
 # ------------------------------------------------------------------------------------------- index policies
@@ -223,12 +239,7 @@ def _run(family, continuation, fidelity, rows, row_of, ends, eta, gamma, s0, uni
             k, m = ti[1], fidelity
         elif family == FAMILY_LUCB:                                # leader, challenger, the wider interval
             leader = lti[1]
-            saved = vals[leader]
-            vals[leader] = -np.inf
-            _tree_update(tv, ti, vals, leader)
-            challenger = ti[1]
-            vals[leader] = saved
-            _tree_update(tv, ti, vals, leader)
+            challenger = _tree_winner_without(tv, ti, leader)   # the best UCB among the other arms
             w_leader = vals[leader] - lvals[leader]
             w_challenger = vals[challenger] - lvals[challenger]
             if w_leader > w_challenger or (w_leader == w_challenger and leader < challenger):

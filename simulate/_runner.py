@@ -43,6 +43,7 @@ from simulate._frame import save_configs
 from simulate._problem import config_key, make_problem, problem_of
 from simulate._record import RunRecord
 from simulate._registry import policy_class
+from simulate._twins import TWIN_OF, TWINNED, batch_group, from_twin
 
 __all__ = ["Task", "EXECUTORS", "parse_seeds", "iter_tasks", "tasks_for", "iter_runs", "run_tasks", "connect"]
 
@@ -130,7 +131,9 @@ _BY_OBJECT: dict = {}
 
 def _run_batch(tasks: list[Task], engine: str, fingerprint: str | None = None,
                stop=None) -> tuple[list[RunRecord], float]:
-    """Run a batch of tasks that share a configuration and a policy; the records and the seconds it took.
+    """Run a batch of tasks that share a configuration and a policy (or a policy and its twin, ``simulate._twins``:
+    a DNC run whose TACC run on the same seed and checkpoints came before it in the batch, without a continuation
+    pull, is that run, not made again); the records and the seconds it took.
 
     ``fingerprint`` is the parent's code fingerprint (the one in the runs' keys): a worker whose code differs
     (the sources were edited during the sweep) refuses, so no record is stored under a key of other code.
@@ -140,9 +143,18 @@ def _run_batch(tasks: list[Task], engine: str, fingerprint: str | None = None,
         raise RuntimeError("the toolkit's code changed during the sweep (a worker's code fingerprint differs from "
                            "the parent's); start the sweep again")
     t = time.perf_counter()
-    records = [run(_problem(x.config), x.policy, x.seed, engine=engine, checkpoints=x.checkpoints, stop=stop)
-               for x in tasks]
+    records: list[RunRecord] = []
+    made: dict = {}        # (policy, seed, checkpoints) -> the record made in this batch, of a policy with a twin
+    for x in tasks:
+        twin = made.get((TWIN_OF.get(x.policy), x.seed, x.checkpoints))
+        rec = None if twin is None else from_twin(x.policy, twin)
+        if rec is None:
+            rec = run(_problem(x.config), x.policy, x.seed, engine=engine, checkpoints=x.checkpoints, stop=stop)
+            if x.policy in TWINNED:
+                made[x.policy, x.seed, x.checkpoints] = rec
+        records.append(rec)
     return records, time.perf_counter() - t
+
 
 
 #: a run whose horizon (``Problem.horizon``, the most rounds any policy can make) exceeds this is made, in the main
@@ -590,7 +602,7 @@ def _pipeline(tasks, pool, store, engine, n_workers, bar, rule):
             entries.append(e)
             rule.taken(e[2] is not None)
             if e[2] is None:
-                g = (config_key(t.config), t.policy)
+                g = (config_key(t.config), batch_group(t.policy))      # DNC in TACC's batches (_run_batch)
                 if g != group:
                     submit()
                     group = g

@@ -115,8 +115,9 @@ def test_quantiles_are_the_ones_scipy_stats_computes(n):
     """The quantiles come from scipy.special (scipy.stats costs a second of a reproduction's main process to
     import): to the bit, scipy.stats' norm.ppf and t.ppf, at every level the checks use."""
     from scipy import stats
+    from scipy.special import ndtri, stdtrit
 
-    from reports._consistency import _quantiles, ndtri, stdtrit
+    from reports._consistency import _quantiles
     assert _quantiles(n) == (float(stats.norm.ppf(0.975)) * (1 - 1e-12),
                              float(stats.t.ppf(0.975, n - 1)) * (1 + 1e-12))
     for pairs in (1, 2, 7, 40, 1000):           # the family-wise level of the invariance checks

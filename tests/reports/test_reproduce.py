@@ -228,3 +228,62 @@ def test_an_experiment_named_twice_runs_once():
     from reports._reproduce import _selected
     assert [e.key for e in _selected(["set-a", "set-a"], None)] == ["set-a"]
     assert [e.key for e in _selected(["all", "set-b"], None)] == [e.key for e in EXPERIMENTS]
+
+
+def test_an_experiments_analysis_runs_while_the_next_experiments_runs_are_collected(tmp_path, monkeypatch):
+    """Each experiment's analysis runs in a thread while the main thread collects the next one's runs (the workers
+    are fed meanwhile); its files are written, in order, and the index lists every experiment."""
+    import threading
+
+    import reports._reproduce as rp
+    where, collected, advanced = [], [], []
+    real_run, real_iter = rp._run_experiment, rp.iter_runs
+
+    def run_experiment(plan, *args, **kwargs):
+        where.append((plan.exp.key, threading.current_thread() is threading.main_thread(), len(collected)))
+        if plan.exp.key == "set-b":          # held until a run of the next experiment is collected meanwhile
+            import time
+            deadline = time.monotonic() + 20
+            while len(collected) == where[0][2] and time.monotonic() < deadline:
+                time.sleep(0.01)
+            advanced.append(len(collected) > where[0][2])
+        return real_run(plan, *args, **kwargs)
+
+    def iter_runs(tasks, **kw):
+        for r in real_iter(tasks, **kw):
+            collected.append(r)
+            yield r
+
+    monkeypatch.setattr(rp, "_run_experiment", run_experiment)
+    monkeypatch.setattr(rp, "iter_runs", iter_runs)
+    results = rp.reproduce(["set-b", "decay"], seeds=2, out_dir=tmp_path, executor="serial")
+    assert [r.key for r in results] == ["set-b", "decay"]
+    assert [(k, main) for k, main, _ in where] == [("set-b", False), ("decay", False)]
+    assert advanced == [True]               # decay's runs were collected while set-b's analysis waited
+    assert all((tmp_path / f"{k}.md").is_file() and (tmp_path / f"{k}.json").is_file() for k in ("set-b", "decay"))
+    assert "[decay](decay.md)" in (tmp_path / "README.md").read_text()
+
+
+def test_an_error_in_an_analysis_stops_the_reproduction_with_that_error(tmp_path, monkeypatch):
+    import reports._reproduce as rp
+
+    class Broken(Exception):
+        pass
+
+    def run_experiment(plan, *args, **kwargs):
+        raise Broken(plan.exp.key)
+
+    monkeypatch.setattr(rp, "_run_experiment", run_experiment)
+    with pytest.raises(Broken, match="set-b"):
+        rp.reproduce(["set-b", "decay"], seeds=2, out_dir=tmp_path, executor="serial")
+    assert not (tmp_path / "set-b.md").exists() and not (tmp_path / "README.md").exists()
+
+
+def test_a_closed_figure_writer_refuses_work(tmp_path):
+    """An analysis thread still running after an interrupt closed the writer cannot start a new helper."""
+    figures = FigureWriter(tmp_path, process=False)
+    figures.close()
+    with pytest.raises(RuntimeError, match="closed"):
+        figures.draw("reports._figures:tightness", "t", {}, title="t")
+    with pytest.raises(RuntimeError, match="closed"):
+        figures.call("builtins:len", [])
