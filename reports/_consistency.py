@@ -27,7 +27,6 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-
 __all__ = ["Check", "consistency", "paper_number", "LEVEL"]
 
 #: the family-wise level of the statistical checks (equalities in distribution), stated in every such check.

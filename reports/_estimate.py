@@ -223,12 +223,16 @@ def estimate(configs: Sequence[Config], policies: Sequence[str], n_seeds: int, *
     return Estimate(arms, rounds, runs, entries, memory, seconds, max(1, workers), worst)
 
 
-def combined(estimates: Sequence[Estimate]) -> Estimate:
+def combined(estimates: Sequence[Estimate], *, at_once: int = 1) -> Estimate:
     """The estimate of several groups of runs made one after the other (``tacc reproduce``, ``tacc bench``):
-    runs and time add up; arms, rounds, tables and memory are the largest of any group."""
+    runs and time add up; arms, rounds and tables are the largest of any group, and memory the largest total of
+    ``at_once`` consecutive groups (held together: ``tacc reproduce`` analyses one experiment, two groups, while the
+    next one's runs are made)."""
     big = max(estimates, key=lambda e: e.memory_bytes)
+    at_once = max(1, min(at_once, len(estimates)))
+    memory = max(sum(e.memory_bytes for e in estimates[i:i + at_once]) for i in range(len(estimates) - at_once + 1))
     return Estimate(max(e.arms for e in estimates), max(e.rounds_per_run for e in estimates),
-                    sum(e.runs for e in estimates), max(e.table_entries for e in estimates), big.memory_bytes,
+                    sum(e.runs for e in estimates), max(e.table_entries for e in estimates), memory,
                     sum(e.seconds for e in estimates), big.workers, big.config)
 
 

@@ -683,8 +683,8 @@ def _reproduce(keys, *, seeds, quick, out_dir, executor, workers, scheduler, cac
     memo = Path(run_kw["cache"]) / FIGURE_MEMO if isinstance(run_kw["cache"], (str, os.PathLike)) else None
     figures = FigureWriter(out / "figures", process=executor != "serial", memo=memo, formats=("png",))
     # each experiment's analysis in a thread while this one collects the next experiment's runs: the workers are
-    # fed meanwhile (with the collection stopped during an analysis, they ran dry: an idle core for a third of a
-    # second per experiment)
+    # fed meanwhile (with the collection stopped during an analysis, they ran dry: an idle core for up to half a
+    # second per experiment); the runs of two experiments are then held at once (the estimate counts them so)
     analyst = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tacc-analysis", initializer=_analysis_thread)
     pending: list = []                  # the analysis in progress, if any (its future)
 

@@ -132,9 +132,10 @@ _KEEP_RUNS = ("report", "check", "reproduce")
 
 
 def _plan(args, configs, policies, n_seeds: int, *, budgets_per_config: int = 1, workers=None, what: str,
-          groups=(), trace: bool = False) -> bool:
+          groups=(), trace: bool = False, at_once: int = 1) -> bool:
     """Estimate the work before it starts; refuse what cannot fit in memory, announce what is long. ``groups``:
-    more (configurations, policies, seeds, engine) groups made one after the other (added up).
+    more (configurations, policies, seeds, engine) groups made one after the other (added up), ``at_once`` of them
+    held in memory together (``reports._estimate.combined``).
 
     Returns whether progress should be shown (always for long work, so nothing runs silently for hours)."""
     from reports._estimate import announce, combined, estimate
@@ -143,7 +144,8 @@ def _plan(args, configs, policies, n_seeds: int, *, budgets_per_config: int = 1,
     kept = args.command in _KEEP_RUNS
     est = combined([estimate(configs, policies, n_seeds, budgets_per_config=budgets_per_config, workers=workers,
                              engine=getattr(args, "engine", "fast"), trace=trace, kept=kept)]
-                   + [estimate(c, p, n, workers=workers, engine=e, kept=kept) for c, p, n, e in groups])
+                   + [estimate(c, p, n, workers=workers, engine=e, kept=kept) for c, p, n, e in groups],
+                   at_once=at_once)
     est.refuse_if_too_large()
     _check_drawn_gaps(configs)
     if est.long:
@@ -395,7 +397,8 @@ def _cmd_reproduce(args) -> int:
 
     keys = args.experiment or ["all"]
     groups = [(c, m, n, "fast") for c, m, n in work(keys, seeds=args.seeds, quick=args.quick)]
-    show = _plan(args, [], (), 0, workers=_workers(args), what="tacc reproduce", groups=groups)
+    # one experiment (two groups: its variants, its rho sweep) is analysed while the next one's runs are made
+    show = _plan(args, [], (), 0, workers=_workers(args), what="tacc reproduce", groups=groups, at_once=4)
     t = time.perf_counter()
     results = reproduce(keys, seeds=args.seeds, quick=args.quick, out_dir=args.out,
                         executor=args.executor, workers=args.workers, scheduler=args.scheduler, cache=args.cache,

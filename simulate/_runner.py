@@ -43,7 +43,7 @@ from simulate._frame import save_configs
 from simulate._problem import config_key, make_problem, problem_of
 from simulate._record import RunRecord
 from simulate._registry import policy_class
-from simulate._twins import TWIN_OF, TWINNED, batch_group, from_twin
+from simulate._twins import TWIN_OF, TWINNED, batch_group, from_twin, place
 
 __all__ = ["Task", "EXECUTORS", "parse_seeds", "iter_tasks", "tasks_for", "iter_runs", "run_tasks", "connect"]
 
@@ -144,17 +144,16 @@ def _run_batch(tasks: list[Task], engine: str, fingerprint: str | None = None,
                            "the parent's); start the sweep again")
     t = time.perf_counter()
     records: list[RunRecord] = []
-    made: dict = {}        # (policy, seed, checkpoints) -> the record made in this batch, of a policy with a twin
+    made: dict = {}        # (policy, seed, checkpoints) -> this batch's record of a policy another's run may be
     for x in tasks:
-        twin = made.get((TWIN_OF.get(x.policy), x.seed, x.checkpoints))
+        twin = made.get((TWIN_OF[x.policy], *place(x))) if x.policy in TWIN_OF else None
         rec = None if twin is None else from_twin(x.policy, twin)
         if rec is None:
             rec = run(_problem(x.config), x.policy, x.seed, engine=engine, checkpoints=x.checkpoints, stop=stop)
             if x.policy in TWINNED:
-                made[x.policy, x.seed, x.checkpoints] = rec
+                made[(x.policy, *place(x))] = rec
         records.append(rec)
     return records, time.perf_counter() - t
-
 
 
 #: a run whose horizon (``Problem.horizon``, the most rounds any policy can make) exceeds this is made, in the main

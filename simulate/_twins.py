@@ -16,7 +16,7 @@ from dataclasses import replace
 
 from simulate._record import RunRecord
 
-__all__ = ["TWIN_OF", "TWINNED", "batch_group", "from_twin", "twins_together"]
+__all__ = ["TWIN_OF", "TWINNED", "batch_group", "from_twin", "twins_together", "place"]
 
 #: policy -> the policy whose run on the same configuration, seed and checkpoints may be its own (:func:`from_twin`).
 TWIN_OF = {"dnc": "tacc"}
@@ -27,6 +27,13 @@ TWINNED = frozenset(TWIN_OF.values())
 def batch_group(policy: str) -> str:
     """The policy whose batches ``policy``'s runs join (its twin's, so a run and its twin's can meet in one batch)."""
     return TWIN_OF.get(policy, policy)
+
+
+def place(task) -> tuple:
+    """Where a run and its twin's meet, besides their configuration: (seed, checkpoints as a tuple or None; a task
+    built by hand may hold them in a list)."""
+    cps = task.checkpoints
+    return task.seed, None if cps is None else tuple(cps)
 
 
 def from_twin(policy: str, twin: RunRecord) -> RunRecord | None:
@@ -53,7 +60,7 @@ def twins_together(tasks: list) -> list:
     firsts: dict = {}
     for t in tasks:
         if t.policy in TWINNED:
-            firsts.setdefault((key(t.config), t.policy, t.seed, t.checkpoints), t)
+            firsts.setdefault((key(t.config), t.policy, *place(t)), t)
     after: dict = {}                    # id(twin's task) -> the tasks that follow it
     moved = set()
     seen = set()
@@ -61,7 +68,7 @@ def twins_together(tasks: list) -> list:
         seen.add(id(t))
         if t.policy not in TWIN_OF:
             continue
-        twin = firsts.get((key(t.config), TWIN_OF[t.policy], t.seed, t.checkpoints))
+        twin = firsts.get((key(t.config), TWIN_OF[t.policy], *place(t)))
         if twin is not None and id(twin) in seen and twin is not t:
             after.setdefault(id(twin), []).append(t)
             moved.add(id(t))

@@ -219,3 +219,16 @@ def test_the_runs_a_report_keeps_fit_the_estimate_and_a_huge_seed_count_is_refus
     assert cli.main(["report", str(cfg), "--seeds", "9223372036854775807", "--out", str(tmp_path / "big")]) == 2
     assert "of memory, more than this machine's" in capsys.readouterr().err
     assert not (tmp_path / "big").exists()
+
+
+def test_memory_of_groups_held_together_is_their_sum():
+    """`tacc reproduce` analyses one experiment (two groups) while the next one's runs are made: its estimate's
+    memory is the largest total of four consecutive groups, not the largest group."""
+    from reports._estimate import combined
+    from reports._reproduce import work
+    es = [estimate(c, m, n, kept=True) for c, m, n in work(["set-a", "set-b", "decay"], seeds=3, quick=True)]
+    sizes = [e.memory_bytes for e in es]
+    assert combined(es).memory_bytes == max(sizes)
+    assert combined(es, at_once=4).memory_bytes == max(sum(sizes[i:i + 4]) for i in range(len(sizes) - 3))
+    assert combined(es, at_once=99).memory_bytes == sum(sizes)
+    assert combined(es, at_once=4).runs == combined(es).runs == sum(e.runs for e in es)

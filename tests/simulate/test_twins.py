@@ -98,3 +98,15 @@ def test_twins_together_moves_each_dnc_task_after_its_tacc_task(config):
         (config.name, "tacc", 0), (config.name, "dnc", 0), (config.name, "tacc", 1), (config.name, "dnc", 1),
         (config.name, "tacc", 2), (config.name, "dnc", 2), (config.name, "dnc", 3), (config.name, "ucb", 0),
         ("other", "dnc", 0), ("other", "tacc", 0)]                # no twin, or the twin after it: left in place
+
+
+def test_checkpoints_given_as_a_list_pair_as_a_tuple(config, made, monkeypatch):
+    """A task built by hand may hold its checkpoints in a list (unhashable): the pair still meets, and the records
+    are the ones made on their own."""
+    s = next(s for s, (t, _) in made.items() if not any(t.continuation))
+    cps = [10000.0, 20000.0]
+    records, _ = runner._run_batch([Task(config, "tacc", s, cps), Task(config, "dnc", s, list(cps))], "fast")
+    p = make_problem(config)
+    assert records == [run(p, "tacc", s, checkpoints=tuple(cps)), run(p, "dnc", s, checkpoints=tuple(cps))]
+    out = twins_together([Task(config, "dnc", s + 1, cps), Task(config, "tacc", s, cps), Task(config, "dnc", s, cps)])
+    assert [(t.policy, t.seed) for t in out] == [("dnc", s + 1), ("tacc", s), ("dnc", s)]
