@@ -181,6 +181,11 @@ def _scalars(a: Analysis) -> dict:
         reason = reason_of(name, value)
         return out if reason is None else dict(out, value_reason=reason)
 
+    def rdfe(value, meaning, name):
+        """An RDFE total; when infinite, its reason names the arms whose cost makes it so (or the overflow)."""
+        out = q(value, "thm:app-rdfe-regret", meaning, name)
+        return dict(out, value_reason=rdfe_infinite_arms(a, name)) if value == math.inf else out
+
     by_id = {id(c): c._value_ for c in ArmClass}
     counts = {by_id[i]: n for i, n in Counter(map(id, a.classes)).items()}     # 10^5 members counted in C
     return {
@@ -212,13 +217,12 @@ def _scalars(a: Analysis) -> dict:
                                     "corollary_constant"),
             "rdfe_c1": q(a.rdfe.c1, "thm:app-rdfe-regret", "C_1 = max_k smallest C_dyad"),
             "rdfe_c2": q(a.rdfe.c2, "thm:app-rdfe-regret", "C_2 = max_k Delta_k (covers the warm start)"),
-            "rdfe_bound": q(a.rdfe.total, "thm:app-rdfe-regret",
-                            "C1 sum Delta c*(min(Delta/4, 1/2)) + C2 K (lambda_L + lambda_H)", "rdfe_bound"),
-            "rdfe_bound_paper_form": q(a.rdfe.paper_total, "thm:app-rdfe-regret",
-                                       "the statement's form, c*(Delta/4); valid when every gap < 2",
-                                       "rdfe_bound_paper_form"),
-            "rdfe_bound_sharp": q(a.rdfe.sharp_total, "thm:app-rdfe-regret",
-                                  "sum Delta (sum_{r<=r_k} c*(eps_r) + lambda_L + lambda_H)", "rdfe_bound_sharp"),
+            "rdfe_bound": rdfe(a.rdfe.total, "C1 sum Delta c*(min(Delta/4, 1/2)) + C2 K (lambda_L + lambda_H)",
+                               "rdfe_bound"),
+            "rdfe_bound_paper_form": rdfe(a.rdfe.paper_total, "the statement's form, c*(Delta/4); valid when every "
+                                          "gap < 2", "rdfe_bound_paper_form"),
+            "rdfe_bound_sharp": rdfe(a.rdfe.sharp_total, "sum Delta (sum_{r<=r_k} c*(eps_r) + lambda_L + lambda_H)",
+                                     "rdfe_bound_sharp"),
         },
         "assumptions": {
             "s0_cost": dict(q(p.s0 * c.low <= c.high, "thm:analysis-main-regret", "S0 lambda_L <= lambda_H"),
@@ -268,6 +272,41 @@ def rdfe_cost_reason(a: Analysis, k: int) -> str:
     parts = [reason_of(key, math.inf) or key for key, c in (("rdfe_low_cost", a.rdfe_low_cost[k]),
                                                       ("rdfe_high_cost", a.rdfe_high_cost[k])) if math.isinf(c)]
     return " and ".join(parts) if parts else reason_of("rdfe_oracle_cost", math.inf) or "infinite"
+
+
+#: per RDFE total, the per-arm cost it sums (a field of ``bounds.RdfeBound``) and how that cost is written.
+_RDFE_TOTAL_COSTS = {"rdfe_bound": ("corrected_cost", "c_k^*(min(Delta_k / 4, 1/2))"),
+                     "rdfe_bound_paper_form": ("paper_cost", "c_k^*(Delta_k / 4)"),
+                     "rdfe_bound_sharp": ("phase_costs_sum", "c_k^*(eps_r) of a phase r <= r_k")}
+
+
+def rdfe_infinite_arms(a: Analysis, key: str, limit: int = 5) -> str:
+    """Why the RDFE total ``key`` (``rdfe_bound``, ``rdfe_bound_paper_form``, ``rdfe_bound_sharp``) is infinite, by
+    arm: each arm (the first ``limit``) whose cost in that total is infinite, with why. The per-arm table's c*(D/4)
+    is the paper form's cost only: with a gap above 2 the implemented bound takes eps = 1/2 instead, and the sharp
+    bound every phase's eps_r = 2^-r down to r_k, so those can be infinite where c*(D/4) is not (a README-only
+    user was pointed to arm lines that did not exist)."""
+    field, written = _RDFE_TOTAL_COSTS[key]
+    costs = getattr(a.rdfe, field)
+    arms = [k for k, c in enumerate(costs) if math.isinf(c)]
+    if not arms:
+        return (f"infinite (thm:app-rdfe-regret): every arm's oracle cost {written} is finite, and the sum "
+                f"overflows the floats (above about 1.8e308)")
+    parts = []
+    for k in arms[:limit]:
+        gap = float(a.instance.gaps[k])
+        if math.isinf(a.rdfe.paper_cost[k]):
+            why = rdfe_cost_reason(a, k)
+        else:
+            r = fmt(a.rdfe.phase_index[k])
+            at = ("at eps = 1/2 (its gap is above 2)" if field == "corrected_cost" else
+                  f"at its last phase r_k = {r}, eps = 2^-{r}")
+            why = (f"{at} both certification costs are infinite: no count n <= 2**53 has G(n) <= eps / 8 at the "
+                   f"high fidelity, nor G(n) + B_k(n) <= eps / 8 at the low one (c*(D/4) is finite)")
+        parts.append(f"arm {k} (gap {fmt(gap)}): {why}")
+    more = f"; and {len(arms) - limit} more arm(s)" if len(arms) > limit else ""
+    return (f"infinite (thm:app-rdfe-regret): the oracle cost {written} is infinite on {len(arms)} arm(s): "
+            + "; ".join(parts) + more)
 
 
 def _not_stated(c: ArmClass) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-__all__ = ["Variant", "PaperClaim", "Experiment", "EXPERIMENTS", "experiment"]
+__all__ = ["Variant", "PaperClaim", "Experiment", "EXPERIMENTS", "experiment", "at_paper_seed_counts"]
 
 
 @dataclass(frozen=True)
@@ -171,3 +171,9 @@ def experiment(key: str) -> Experiment:
         if e.key == key:
             return e
     raise KeyError(key)
+
+
+def at_paper_seed_counts(seeds: int | None, quick: bool) -> bool:
+    """Whether a reproduction runs at the paper's seed counts (no --seeds, no --quick): about a minute of CPU on 2
+    cores, so its workers start at once rather than by the runner's start rule."""
+    return seeds is None and not quick

@@ -29,10 +29,10 @@ from reports._rdfe_phases import (completed_a_phase, no_phase_footnote, no_phase
                                    regret_cell_note)
 from reports._accepted import NO_REASON, accepted_findings, accepted_lines
 from reports._arms_shown import arms_shown, count_note
-from reports._bounds_view import rdfe_cost_reason, tied_sentence
+from reports._bounds_view import rdfe_infinite_arms, tied_sentence
 from reports._check_view import verdict_table
 from reports._stats import summarize
-from reports._tables import dumps, fmt, fmt_apart_all, jsonable, reason_of, table
+from reports._tables import dumps, fmt, fmt_apart_all, jsonable, table
 from simulate import make_problem, run_tasks, tasks_for
 
 __all__ = ["default_config", "budget_sweep", "ReportResult", "make_report"]
@@ -441,19 +441,12 @@ def vacuous_reasons(summaries, analysis) -> list[dict]:
         g["claims"].append(s.key)
         g["runs"] += s.vacuous
         key = _BOUND_OF_CLAIM.get(s.key)
-        why = reason_of(key, math.inf) if key else "the bound is infinite on every asserted run"
+        why = rdfe_infinite_arms(analysis, key) if key else "the bound is infinite on every asserted run"
         if not g["reasons"]:                     # the group's first reason: the others say the same of a variant
             g["reasons"].append(why)
     out = []
-    rd = analysis.rdfe
-    arms = [k for k, c in enumerate(rd.paper_cost) if math.isinf(c)]
     for g in groups.values():
         reason = "; ".join(g.pop("reasons"))
-        if arms and any(k in _BOUND_OF_CLAIM for k in g["claims"]):
-            gaps = analysis.instance.gaps
-            reason = (reason.replace(" (see the arms' rdfe_oracle_cost_reason)", "") + ": "
-                      + "; ".join(f"arm {k} (gap {fmt(float(gaps[k]))}): " + rdfe_cost_reason(analysis, k)
-                                  for k in arms))
         out.append(dict(g, reason=reason if reason.endswith(".") else reason + "."))
     return out
 

@@ -24,7 +24,7 @@ from bounds import (analyze, arm_partition, config_to_dict, continuation_of, loa
 from reports import _continuation_view, _diagnose
 from reports._consistency import consistency, problems_of
 from reports._figure_pool import FIGURE_MEMO, FigureWriter
-from reports._paper import EXPERIMENTS, Experiment, Variant, experiment
+from reports._paper import EXPERIMENTS, Experiment, Variant, at_paper_seed_counts, experiment
 from reports._report import _long_lived_frozen, identical_runs
 from reports._stats import paired, summarize
 from reports._tables import fmt, jsonable, table
@@ -650,15 +650,16 @@ def _analysis_thread() -> None:
 
 def reproduce(keys=("all",), *, seeds: int | None = None, quick: bool = False, out_dir="tacc-reproduce",
               executor: str = "processes", workers: int | None = None, scheduler: str | None = None, cache=None,
-              progress: bool = False) -> list[ExperimentResult]:
+              progress: bool = False, pool=None) -> list[ExperimentResult]:
     """Run the named experiments (or all) and write ``<key>.md``, figures and ``<key>.json`` to ``out_dir``, with an
-    index ``README.md``."""
+    index ``README.md``. ``pool``: workers started before (``simulate.started_workers``), which the runs are made
+    on (the command line starts them first at the paper's seed counts)."""
     with _long_lived_frozen():          # the collector skips the modules and each experiment's runs once collected
         return _reproduce(keys, seeds=seeds, quick=quick, out_dir=out_dir, executor=executor, workers=workers,
-                          scheduler=scheduler, cache=cache, progress=progress)
+                          scheduler=scheduler, cache=cache, progress=progress, pool=pool)
 
 
-def _reproduce(keys, *, seeds, quick, out_dir, executor, workers, scheduler, cache, progress) -> list:
+def _reproduce(keys, *, seeds, quick, out_dir, executor, workers, scheduler, cache, progress, pool) -> list:
     exps = _selected(keys, seeds)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -674,9 +675,9 @@ def _reproduce(keys, *, seeds, quick, out_dir, executor, workers, scheduler, cac
     results = []
     done: dict = {}
     # at the paper's seed counts the work is known to be long (about a minute of CPU on 2 cores): the workers start
-    # with the first run, instead of after the batches the start rule times in this process first (about 1 s sooner)
-    start_pool = "always" if seeds is None and not quick else "auto"
-    runs: Any = iter_runs(shared.order, **run_kw, start_pool=start_pool)     # a generator: closed when the loop ends
+    # with the first run (or before, ``pool``), not after the batches the start rule times in this process first
+    start_pool = "always" if at_paper_seed_counts(seeds, quick) else "auto"
+    runs: Any = iter_runs(shared.order, **run_kw, start_pool=start_pool, pool=pool)   # closed when the loop ends
     start = t0
     # the figures in a helper process (PNG only), so collecting the next experiment's runs does not wait for them;
     # one drawn before from the same input is copied from the memo in the run cache's folder

@@ -14,7 +14,7 @@ import numpy as np
 
 from bounds import TaccInputError, arm_partition, refine_partition
 from reports._arm_class import class_label
-from reports._tables import CountMean, fmt, fmt_apart_all, table
+from reports._tables import CountMean, Whole, fmt, fmt_apart_all, table
 
 __all__ = ["MAX_ROWS", "MAX_JSON_RUNS", "SimulateSummary", "check_json_size", "per_arm_regret_mean", "to_json",
            "render"]
@@ -58,8 +58,8 @@ class SimulateSummary:
         self.policy = r.policy
         event, held = _event(self.problem, r)
         if len(self.rows) < MAX_ROWS:
-            self.rows.append((r.seed, r.rounds, r.cost, r.regret, sum(r.n_low), sum(r.n_high), sum(r.continuation),
-                              event))
+            self.rows.append((Whole(r.seed), r.rounds, r.cost, r.regret, sum(r.n_low), sum(r.n_high),
+                              sum(r.continuation), event))
         for name, acc in self.sums.items():
             acc += getattr(r, name)
         for name, acc in self.maxes.items():

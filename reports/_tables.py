@@ -296,6 +296,11 @@ class CountMean(float):
     ``fmt``'s four significant digits would print a mean of 99998012.3 as 1.000e+08 beside a max of 99998677)."""
 
 
+class Whole(int):
+    """An identifier (a seed), printed by ``fmt`` whole at any size: beyond 2**53 an int prints in exponent form,
+    and seeds 9223372036854775806 and 9223372036854775807 both read 9.223e+18 (a README-only user)."""
+
+
 class Shown(str):
     """A number's text already chosen (``fmt_apart_all``): ``table`` right-aligns it as it does a number."""
 
@@ -313,6 +318,8 @@ def fmt(x: Any, digits: int = 4) -> str:
         return str(x.value)
     if isinstance(x, bool):
         return "yes" if x else "no"
+    if isinstance(x, Whole):
+        return str(int(x))
     if isinstance(x, (int, np.integer)):
         # an int beyond 2**53 (a count bound 4 ell / Delta^2 at a gap near 0) prints as the floats beside it do:
         # 27 digits of which the table's other cells show 4 say no more than 1.231e+26

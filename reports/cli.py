@@ -8,6 +8,7 @@ full traceback was saved; ``--debug`` prints it). See ``docs/design.md``, "Exit 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 import tempfile
@@ -58,6 +59,8 @@ class _Parser(argparse.ArgumentParser):
         """As argparse's, but an argument no option of the command takes is refused by the command's parser, so the
         line says ``tacc report: error: ... (see tacc report --help)``, not ``tacc --help`` (a README-only user)."""
         parsed, extra = self.parse_known_args(args, namespace)
+        for mark in [k for k in vars(parsed) if k.startswith(_ONCE_MARK)]:
+            delattr(parsed, mark)
         if extra:
             command = getattr(parsed, "command", None)
             sub = next((a.choices[command] for a in self._actions
@@ -75,6 +78,24 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message):
         self.exit(EXIT_INPUT, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+class _OnePolicy(argparse.Action):
+    """``--policy`` of a command that runs one policy (``simulate``, ``explain``): given twice it is refused, exit 2
+    (argparse keeps the last: `tacc simulate --policy dnc --policy tacc` ran TACC alone, without a word, while
+    ``tacc check`` takes the option repeatedly; a README-only user)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        given = getattr(namespace, _ONCE_MARK + self.dest, None)
+        if given is not None:
+            parser.error(f"argument {option_string}: given twice ({given}, then {values}): this command runs one "
+                         f"policy; run it once per policy (tacc check takes several)")
+        setattr(namespace, _ONCE_MARK + self.dest, values)
+        setattr(namespace, self.dest, values)
+
+
+#: the prefix of the attributes :class:`_OnePolicy` marks a parsed option with (removed once parsing ends).
+_ONCE_MARK = "_given_once_"
 
 
 # ------------------------------------------------------------------------------------------- argument types
@@ -392,17 +413,21 @@ def _need_tables(option: str, value) -> None:
 
 
 def _cmd_reproduce(args) -> int:
-    from reports._reproduce import reproduce, work
-    from reports._tables import table
-
-    keys = args.experiment or ["all"]
-    groups = [(c, m, n, "fast") for c, m, n in work(keys, seeds=args.seeds, quick=args.quick)]
-    # one experiment (two groups: its variants, its rho sweep) is analysed while the next one's runs are made
-    show = _plan(args, [], (), 0, workers=_workers(args), what="tacc reproduce", groups=groups, at_once=4)
+    from reports._paper import at_paper_seed_counts
+    from simulate import started_workers
     t = time.perf_counter()
-    results = reproduce(keys, seeds=args.seeds, quick=args.quick, out_dir=args.out,
-                        executor=args.executor, workers=args.workers, scheduler=args.scheduler, cache=args.cache,
-                        progress=show)
+    # at the paper's seed counts the local workers start now, importing the engines while the work is planned
+    early = at_paper_seed_counts(args.seeds, args.quick) and args.executor == "processes" and args.scheduler is None
+    with started_workers(args.workers) if early else contextlib.nullcontext() as pool:
+        from reports._reproduce import reproduce, work
+        keys = args.experiment or ["all"]
+        groups = [(c, m, n, "fast") for c, m, n in work(keys, seeds=args.seeds, quick=args.quick)]
+        # one experiment (two groups: its variants, its rho sweep) is analysed while the next one's runs are made
+        show = _plan(args, [], (), 0, workers=_workers(args), what="tacc reproduce", groups=groups, at_once=4)
+        results = reproduce(keys, seeds=args.seeds, quick=args.quick, out_dir=args.out,
+                            executor=args.executor, workers=args.workers, scheduler=args.scheduler, cache=args.cache,
+                            progress=show, pool=pool)
+    from reports._tables import table
     print(table(["experiment", "seeds", "claims reproduced", "seconds"],
                 [(r.key, r.results["seeds"], f"{sum(ok for _, ok, _ in r.claims)} of {len(r.claims)}",
                   round(r.seconds)) for r in results]))
@@ -704,7 +729,7 @@ def _simulate_arguments(s: argparse.ArgumentParser) -> None:
 
     _run_options(s, "serial")
     s.add_argument("config", help=_config_help())
-    s.add_argument("--policy", required=True, choices=POLICIES, metavar="POLICY",
+    s.add_argument("--policy", required=True, choices=POLICIES, metavar="POLICY", action=_OnePolicy,
                    help=f"one of {', '.join(POLICIES)}")
     s.add_argument("--seeds", default="0:10", help="A:B runs seeds A..B-1; N runs 0..N-1 (default 0:10)")
     s.add_argument("--engine", choices=ENGINES, default="fast",
@@ -808,7 +833,7 @@ def _explain_arguments(ex: argparse.ArgumentParser) -> None:
     from simulate import ENGINES, POLICIES
 
     ex.add_argument("config", help=_config_help())
-    ex.add_argument("--policy", default="tacc", choices=POLICIES, metavar="POLICY",
+    ex.add_argument("--policy", default="tacc", choices=POLICIES, metavar="POLICY", action=_OnePolicy,
                     help=f"the policy to run (default tacc): {', '.join(POLICIES)}")
     ex.add_argument("--seed", type=_int_at_least(0), default=0, metavar="S", help="the reward-table seed (default 0)")
     ex.add_argument("--engine", choices=ENGINES, default="fast", help="fast (compiled) or reference (step form)")

@@ -31,7 +31,8 @@ from simulate._problem import Problem, config_key, make_problem
 from simulate._rdfe import Rdfe, RdfeOracle, RdfePhase
 from simulate._record import FIDELITY_NAMES, RunRecord, Violation, default_checkpoints, regret_shares
 from simulate._reference import run_reference
-from simulate._runner import EXECUTORS, Task, connect, iter_runs, iter_tasks, parse_seeds, run_tasks, tasks_for
+from simulate._runner import (EXECUTORS, Task, connect, iter_runs, iter_tasks, parse_seeds, run_tasks, started_workers,
+                              tasks_for)
 from simulate._registry import POLICIES, make_policy, policy_class
 from simulate._rewards import RewardTable
 from simulate._schedule import MeanSchedule, mean_schedule
@@ -52,5 +53,5 @@ __all__ = [
     "problem_from_model", "ARM_COLUMNS", "RUN_COLUMNS", "FORMATS", "RunFrames", "config_id", "frame_records",
     "load_frames", "load_runs", "describe_damaged", "DAMAGED_COLUMNS", "INDEX_COLUMNS",
     "records_frame", "save_frames", "code_fingerprint", "fingerprint_of", "starting_children",
-    "add_group_read", "twins_together",
+    "add_group_read", "twins_together", "started_workers",
 ]

@@ -45,7 +45,8 @@ from simulate._record import RunRecord
 from simulate._registry import policy_class
 from simulate._twins import TWIN_OF, TWINNED, batch_group, from_twin, place
 
-__all__ = ["Task", "EXECUTORS", "parse_seeds", "iter_tasks", "tasks_for", "iter_runs", "run_tasks", "connect"]
+__all__ = ["Task", "EXECUTORS", "parse_seeds", "iter_tasks", "tasks_for", "iter_runs", "run_tasks", "connect",
+           "started_workers"]
 
 #: executor names.
 EXECUTORS = ("serial", "processes", "dask")
@@ -362,7 +363,8 @@ def _bounded_client() -> type:
 
 def iter_runs(tasks: Iterable[Task], *, executor: str = "serial", workers: int | None = None,
               scheduler: str | None = None, cache: str | os.PathLike | None = None, engine: str = "fast",
-              progress: bool = False, total: int | None = None, start_pool: str = "auto") -> Iterator[RunRecord]:
+              progress: bool = False, total: int | None = None, start_pool: str = "auto",
+              pool: Any = None) -> Iterator[RunRecord]:
     """Run every task and yield the records in task order, as they finish, in memory independent of the count.
 
     Args:
@@ -385,12 +387,36 @@ def iter_runs(tasks: Iterable[Task], *, executor: str = "serial", workers: int |
             the first run not found in the cache (for a sweep that must run on worker processes, e.g. a test of
             the workers' own behaviour). The records are the same either way. Dask ignores it: a local cluster is
             always started with the first run not cached.
+        pool: workers already started (:func:`started_workers`, with ``processes`` and as many ``workers``): the
+            sweep runs on them and leaves them to their block.
     """
     _check(executor, engine, workers, start_pool, scheduler)
+    if pool is not None and (executor != "processes" or scheduler is not None or pool.n_workers != _n_workers(workers)):
+        raise ValueError("pool: workers started by started_workers(processes) with as many workers as given here")
     if total is None and isinstance(tasks, Sized):
         total = len(tasks)
-    return _stream(iter(tasks), executor, workers or os.cpu_count() or 1, scheduler, cache, engine, progress, total,
-                   _StartRule(workers or os.cpu_count() or 1, start_pool == "always", total))
+    return _stream(iter(tasks), executor, _n_workers(workers), scheduler, cache, engine, progress, total,
+                   _StartRule(_n_workers(workers), start_pool == "always", total), pool)
+
+
+def _n_workers(workers: int | None) -> int:
+    """The worker processes a sweep uses: ``workers``, or the machine's cores."""
+    return workers or os.cpu_count() or 1
+
+
+@contextlib.contextmanager
+def started_workers(workers: int | None = None) -> Iterator[Any]:
+    """Local worker processes (the ``processes`` executor) started now, for the sweep made inside the block with
+    ``iter_runs(..., executor="processes", pool=<this>)``: a caller that prepares its tasks meanwhile (``tacc
+    reproduce`` plans its runs, about 0.3 s, while the workers import the engines, about 0.8 s) gets its first run
+    sooner. The workers die with this process, and end with the block (killed at once on an error or an
+    interrupt, as a sweep's own)."""
+    pool = _Pool("processes", _n_workers(workers), None)
+    try:
+        pool.start()
+        yield pool
+    finally:
+        pool.close(abort=sys.exc_info()[0] is not None)
 
 
 def run_tasks(tasks: Sequence[Task], *, executor: str = "serial", workers: int | None = None,
@@ -487,12 +513,14 @@ class _NoBar:
         pass
 
 
-def _stream(tasks, executor, n_workers, scheduler, cache, engine, progress, total, rule):
+def _stream(tasks, executor, n_workers, scheduler, cache, engine, progress, total, rule, workers=None):
     pool: _Pool | None = None
     store: RunCache | None = None
     bar: Any = _NoBar()
     try:
-        if executor != "serial":
+        if workers is not None:           # started by the caller (started_workers), closed by it
+            pool = workers
+        elif executor != "serial":
             pool = _Pool(executor, n_workers, scheduler)
             if scheduler is not None:    # connected before the cache is written: refused, the sweep leaves no file
                 pool.start()
@@ -514,8 +542,8 @@ def _stream(tasks, executor, n_workers, scheduler, cache, engine, progress, tota
                 rule.always = True          # a cluster is started with the first run, as it always was
             yield from _pipeline(_looked_up(tasks, store), pool, store, engine, n_workers, bar, rule)
     finally:
-        if pool is not None:      # stopped by an error, an interrupt or a consumer that stopped reading: no wait
-            pool.close(abort=sys.exc_info()[0] is not None)
+        if pool is not None and pool is not workers:    # stopped by an error, an interrupt or a consumer that
+            pool.close(abort=sys.exc_info()[0] is not None)         # stopped reading: no wait
         if store is not None:
             store.close()
         bar.close()

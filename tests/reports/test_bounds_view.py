@@ -260,3 +260,45 @@ def test_a_huge_decay_rate_gives_strict_json(r, capsys):
         path.write_text(dump_config(parse_config(d)))
         assert main(["bounds", str(path), "--json", "-"]) == 0
     json.loads(capsys.readouterr().out)
+
+
+HUGE_GAPS = """name = "huge"
+[instance]
+mu_high = [1e150, 9.9e149, 5e149]
+noise = { model = "gaussian", sigma = 1e140 }
+[instance.low]
+model = "power_decay"
+zeta = 1e148
+r = 0.5
+[costs]
+low = 1.0
+high = 10.0
+[params]
+budget = 50000
+gamma = 1e147
+eta = 1e-3
+s0 = 10
+"""
+
+
+def test_an_infinite_rdfe_bound_names_the_arms_whose_cost_makes_it_so(tmp_path):
+    """Gaps above 2 with sigma 1e140: c*(Delta/4) is finite on every arm (the paper form's total too), but the
+    implemented bound takes eps = 1/2 and the sharp one eps = 2^-r_k, where the counts exceed 2**53. The reason said
+    "see the arm lines under the per-arm table" (none were printed) and, in the JSON, "the arms'
+    rdfe_oracle_cost_reason" (no such key): it now names each arm and why, in the table's lines and the JSON."""
+    from reports._bounds_view import render, rdfe_infinite_arms, to_record
+    p = tmp_path / "huge.toml"
+    p.write_text(HUGE_GAPS)
+    a = analyze(load_config(p))
+    assert all(math.isfinite(c) for c in a.rdfe.paper_cost) and math.isfinite(a.rdfe.paper_total)
+    rec = to_record(a)
+    assert "rdfe_oracle_cost_reason" not in rec["arms"]
+    for key, at in (("rdfe_bound", "at eps = 1/2 (its gap is above 2)"),
+                    ("rdfe_bound_sharp", "at its last phase r_k = 1, eps = 2^-1")):
+        reason = rec["quantities"][key]["value_reason"]
+        assert reason == rdfe_infinite_arms(a, key)
+        assert "on 2 arm(s): arm 1 (gap 1.000e+148): " + at in reason and "arm 2 (gap 5.000e+149)" in reason
+        assert "rdfe_oracle_cost_reason" not in reason
+    text = render(a)
+    assert "arm lines under the per-arm table" not in text
+    assert "rdfe_bound = inf: infinite (thm:app-rdfe-regret): the oracle cost c_k^*(min(Delta_k / 4, 1/2))" in text

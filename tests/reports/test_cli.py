@@ -802,3 +802,16 @@ def test_a_signal_from_the_first_line_to_the_exit_ends_the_command_or_interrupts
                                                                                              proc.stderr)
     if moment in ("returned", "atexit", "finalizing"):         # after the command's output
         assert "N_gamma" in proc.stdout, proc.stdout
+
+
+@pytest.mark.parametrize("command", ["simulate", "explain"])
+def test_a_policy_given_twice_to_a_one_policy_command_is_refused(command, tmp_path, capsys, monkeypatch):
+    """`tacc simulate --policy dnc --policy tacc` ran TACC alone without a word (argparse keeps the last value;
+    `tacc check` takes the option repeatedly): exit 2, one line naming the option and both values, nothing run."""
+    monkeypatch.chdir(tmp_path)
+    assert main([command, "set-a", "--policy", "dnc", "--policy", "tacc", "--seed" if command == "explain" else
+                 "--seeds", "1"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "argument --policy: given twice (dnc, then tacc)" in err[0]
+    assert not list(tmp_path.iterdir())
+    assert main([command, "set-a", "--policy", "dnc", "--seed" if command == "explain" else "--seeds", "1"]) == 0

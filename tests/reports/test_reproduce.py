@@ -287,3 +287,38 @@ def test_a_closed_figure_writer_refuses_work(tmp_path):
         figures.draw("reports._figures:tightness", "t", {}, title="t")
     with pytest.raises(RuntimeError, match="closed"):
         figures.call("builtins:len", [])
+
+
+@pytest.mark.parametrize(("argv", "early"), [([], True), (["--quick"], False), (["--seeds", "3"], False),
+                                             (["--executor", "serial"], False), (["--executor", "dask"], False)])
+def test_the_command_starts_the_workers_before_it_plans_at_the_paper_seed_counts(argv, early, tmp_path, monkeypatch):
+    """`tacc reproduce` at the paper's seed counts starts its local workers first (they import the engines while
+    the reproduction is planned) and makes the runs on them; otherwise the runner starts its own, as before."""
+    import contextlib
+
+    import simulate
+    import reports._reproduce as rp
+    from reports.cli import main
+    events = []
+
+    @contextlib.contextmanager
+    def started(workers=None):
+        events.append("started")
+        yield "the pool"
+        events.append("ended")
+
+    def work(*args, **kwargs):
+        events.append("planned")
+        return []
+
+    def reproduce(*args, pool=None, **kwargs):
+        events.append(("reproduce", pool))
+        return []
+
+    monkeypatch.setattr(simulate, "started_workers", started)
+    monkeypatch.setattr(rp, "work", work)
+    monkeypatch.setattr(rp, "reproduce", reproduce)
+    monkeypatch.setattr("reports.cli._plan", lambda *a, **k: False)
+    assert main(["reproduce", "--out", str(tmp_path / "r"), *argv]) == 0
+    assert events == (["started", "planned", ("reproduce", "the pool"), "ended"] if early else
+                      ["planned", ("reproduce", None)])

@@ -236,3 +236,21 @@ def test_an_int_beyond_2_53_prints_in_exponent_form_and_apart():
     assert fmt_apart_all([big, 7.5, 3]) == ["1.231e+26", "7.5", "3"]
     a, b = fmt_apart_all([big, 1.2308e26])
     assert a != b and float(a) != float(b)
+
+
+def test_a_seed_prints_whole_at_any_size():
+    """Seeds beyond 2**53 (up to 2**63 - 1 are accepted) printed in exponent form, two rows reading 9.223e+18: a seed
+    is an identifier, printed whole (``Whole``); other ints keep the floats' form beyond 2**53."""
+    from reports._tables import Whole
+    for seed in (0, 2**53 + 1, 2**63 - 2, 2**63 - 1):
+        assert fmt(Whole(seed)) == str(seed)
+    assert fmt(2**63 - 1) == "9.223e+18"
+    out = table(["seed"], [(Whole(2**63 - 2),), (Whole(2**63 - 1),)])
+    assert "9223372036854775806" in out and "9223372036854775807" in out
+
+
+def test_tacc_simulate_prints_huge_seeds_whole(capsys):
+    from reports.cli import main
+    assert main(["simulate", "set-b", "--policy", "ucb", "--seeds", "9223372036854775806:9223372036854775808"]) == 0
+    out = capsys.readouterr().out
+    assert "9223372036854775806" in out and "9223372036854775807" in out and "9.223e+18" not in out
