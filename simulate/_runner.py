@@ -83,7 +83,14 @@ def parse_seeds(text: str) -> range:
         raise TaccInputError("seeds", text, "seeds must be >= 0 (A:B runs seeds A to B-1, 0 <= A < B)")
     if b <= a:
         raise TaccInputError("seeds", text, "needs 0 <= A < B (seeds A to B-1)")
+    if b > _SEED_END or b - a >= _SEED_END:      # a seed is an int in [0, 2**63); a range's length an index
+        raise TaccInputError("seeds", text, "seeds must be below 2**63 (9223372036854775808), at most "
+                                            "9223372036854775807 of them")
     return range(a, b)
+
+
+#: seeds are ints in [0, 2**63) (the engines' seed); a range of them has fewer than 2**63 (its length is an index)
+_SEED_END = 2 ** 63
 
 
 def iter_tasks(configs: Sequence[Config], policies: Sequence[str], seeds, checkpoints=None) -> Iterator[Task]:

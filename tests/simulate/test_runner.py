@@ -398,12 +398,17 @@ def test_iter_tasks_is_lazy(config):
     assert next(tasks).seed == 0 and next(tasks).seed == 1
 
 
-@pytest.mark.parametrize("text,seeds", [("0:3", range(0, 3)), ("5:7", range(5, 7)), ("4", range(0, 4))])
+@pytest.mark.parametrize("text,seeds", [("0:3", range(0, 3)), ("5:7", range(5, 7)), ("4", range(0, 4)),
+                                        (f"{2**63 - 2}:{2**63}", range(2**63 - 2, 2**63)),
+                                        (str(2**63 - 1), range(2**63 - 1)), (f"1:{2**63}", range(1, 2**63))])
 def test_parse_seeds(text, seeds):
     assert parse_seeds(text) == seeds
 
 
-@pytest.mark.parametrize("text", ["a:b", "3:3", "-1:2", "0"])
+@pytest.mark.parametrize("text", ["a:b", "3:3", "-1:2", "0",
+                                  # beyond the seeds' [0, 2**63), or a range whose length is no index (`tacc report
+                                  # --seeds 9223372036854775809` crashed on len(range), exit 3)
+                                  str(2**63 + 1), str(2**63), f"{2**63 - 1}:{2**63 + 1}", f"0:{2**63}"])
 def test_parse_seeds_refuses(text):
     with pytest.raises(TaccInputError) as e:
         parse_seeds(text)
