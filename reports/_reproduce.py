@@ -638,6 +638,15 @@ def _markdown(exp, res, final, pairs, claims, fig_names, scales) -> str:
     return "\n".join(L)
 
 
+def _how_run(executor: str, workers: int | None, scheduler: str | None) -> str:
+    """Where the runs were made, for the index: ``serial`` has no workers (it said "serial, all workers")."""
+    if executor == "serial":
+        return "serial, in this process"
+    if scheduler is not None:
+        return f"dask, the workers of the cluster at {scheduler}"
+    return f"{executor}, {workers or 'all'} workers"
+
+
 def _analysis_thread() -> None:
     """The start of the thread that analyses the experiments: SIGINT blocked in it, so a process it starts (the
     figure helper, started at the first figure not in the memo) inherits it blocked, as the main thread's children do
@@ -727,7 +736,7 @@ def _reproduce(keys, *, seeds, quick, out_dir, executor, workers, scheduler, cac
              f"{sum(ok for _, ok, _ in r.claims)} of {len(r.claims)}", f"{r.seconds:.0f} s") for r in results]
     index = ["# The paper's experiments, reproduced", "",
              f"`tacc reproduce {' '.join(keys)}`{' --quick' if quick else ''}: {len(results)} experiment(s) in "
-             f"{total:.0f} s on this machine ({executor}, {workers or 'all'} workers).", "",
+             f"{total:.0f} s on this machine ({_how_run(executor, workers, scheduler)}).", "",
              table(["experiment", "title", "seeds", "paper claims reproduced", "time"], rows), ""]
     for r in results:
         index += [f"## {experiment(r.key).title}", ""]

@@ -322,3 +322,17 @@ def test_the_command_starts_the_workers_before_it_plans_at_the_paper_seed_counts
     assert main(["reproduce", "--out", str(tmp_path / "r"), *argv]) == 0
     assert events == (["started", "planned", ("reproduce", "the pool"), "ended"] if early else
                       ["planned", ("reproduce", None)])
+
+
+@pytest.mark.parametrize(("executor", "workers", "scheduler", "said"), [
+    ("serial", None, None, "serial, in this process"), ("processes", None, None, "processes, all workers"),
+    ("processes", 3, None, "processes, 3 workers"), ("dask", None, "tcp://h:8786", "the cluster at tcp://h:8786")])
+def test_the_index_says_where_the_runs_were_made(executor, workers, scheduler, said):
+    """A serial reproduction's index said "(serial, all workers)" (a README-only user)."""
+    from reports._reproduce import _how_run
+    assert said in _how_run(executor, workers, scheduler)
+
+
+def test_a_serial_reproductions_index_names_no_workers(tmp_path):
+    reproduce(["set-b"], seeds=2, out_dir=tmp_path, executor="serial")
+    assert "(serial, in this process)" in (tmp_path / "README.md").read_text()
