@@ -14,7 +14,7 @@ Public beyond the verdicts: ``sample_configs`` (the gate's generated configurati
 
 from certify._assumptions import ASSUMPTIONS, AssumptionResult, check_assumptions
 from certify._check import (BASELINE, DEFAULT_POLICIES, Certificate, ClaimSummary, IntegrityError, NotJudged,
-                            Reproducer, VACUOUS_RATIO, accepted, check, load_baseline, reproducer_path,
+                            Reproducer, VACUOUS_RATIO, accepted, check, file_stem, load_baseline, reproducer_path,
                             sample_configs, unique_names)
 from certify._event import Z_MAX, event_failure, event_failures, float_sums_faithful
 from certify._claims import (CLAIMS, LEM_CI, UNDEFINED_RATIO, Claim, ClaimContext, Measurement, claim, claims_for,
@@ -27,7 +27,7 @@ from certify._verdict import LEM_CI_ALPHA, RunVerdict, Verdict, judge, judge_lem
 __all__ = [
     "ASSUMPTIONS", "AssumptionResult", "check_assumptions", "DEFAULT_POLICIES", "Certificate", "ClaimSummary",
     "Reproducer", "VACUOUS_RATIO", "check", "load_baseline", "BASELINE", "IntegrityError", "NotJudged", "accepted",
-    "sample_configs", "reproducer_path", "unique_names",
+    "sample_configs", "reproducer_path", "unique_names", "file_stem",
     "Evidence", "assumption_evidence", "CLAIMS", "LEM_CI", "UNDEFINED_RATIO", "Claim", "ClaimContext", "Measurement",
     "claim",
     "READS", "RELATIONS", "RelationResult", "changed_parts", "default_runner", "relabel_relation", "s0_zero_relation",

@@ -232,14 +232,17 @@ def _why(baseline, claim: str, config: str) -> str:
     return baseline.get((claim, config)) or baseline.get((claim, "*")) or ""
 
 
-def _slug(text: str) -> str:
+def file_stem(text: str) -> str:
+    """``text`` (a configuration's name) made safe as a file name's part: every run of characters other than
+    letters, digits, ``_``, ``.`` and ``-`` becomes one ``-`` (no ``/``: a name cannot lead a file out of its
+    folder)."""
     return re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-")
 
 
 def reproducer_path(folder, name: str) -> Path:
     """The file :func:`check` writes the reproducer of configuration ``name`` to in ``folder`` (``<name>.toml``, the
     name made safe for a file name; names as :func:`unique_names` makes them)."""
-    return Path(folder) / f"{_slug(name)}.toml"
+    return Path(folder) / f"{file_stem(name)}.toml"
 
 
 def _free(path: Path) -> Path:

@@ -448,7 +448,8 @@ def _cmd_explain(args) -> int:
     if args.json != "-":
         print(render(e, max_arms=args.max_arms))
     if args.out:
-        files = save(timeline_figure(e), Path(args.out), f"explain-{e.config}-{e.policy}-{e.seed}")
+        from certify import file_stem      # the name made safe: "x/y" crashed, "/../../x" wrote outside --out
+        files = save(timeline_figure(e), Path(args.out), f"explain-{file_stem(e.config)}-{e.policy}-{e.seed}")
         print(f"timeline: {', '.join(str(Path(args.out) / f) for f in files)}", file=sys.stderr)
     return 0
 
