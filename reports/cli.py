@@ -414,10 +414,13 @@ def _need_tables(option: str, value) -> None:
 
 def _cmd_reproduce(args) -> int:
     from reports._paper import at_paper_seed_counts
-    from simulate import started_workers
+    from simulate import CACHE_ENTRIES, started_workers
     t = time.perf_counter()
-    # at the paper's seed counts the local workers start now, importing the engines while the work is planned
-    early = at_paper_seed_counts(args.seeds, args.quick) and args.executor == "processes" and args.scheduler is None
+    # at the paper's seed counts the local workers start now, importing the engines while the work is planned; not
+    # when the run cache holds runs already (resuming, or all made: workers started for nothing took the cores)
+    folder = _cache_folder(args)
+    early = (at_paper_seed_counts(args.seeds, args.quick) and args.executor == "processes" and args.scheduler is None
+             and not (folder is not None and (folder[1] / CACHE_ENTRIES[0]).exists()))     # runs.sqlite
     with started_workers(args.workers) if early else contextlib.nullcontext() as pool:
         from reports._reproduce import reproduce, work
         keys = args.experiment or ["all"]

@@ -322,6 +322,13 @@ def test_the_command_starts_the_workers_before_it_plans_at_the_paper_seed_counts
     assert main(["reproduce", "--out", str(tmp_path / "r"), *argv]) == 0
     assert events == (["started", "planned", ("reproduce", "the pool"), "ended"] if early else
                       ["planned", ("reproduce", None)])
+    # a run cache that holds runs already (a resumed or repeated reproduction): the runner starts the workers at
+    # the first run not found there, if any (on a full cache, workers started first took the cores for nothing)
+    events.clear()
+    (tmp_path / "r" / "runs").mkdir(parents=True)
+    (tmp_path / "r" / "runs" / "runs.sqlite").write_bytes(b"")
+    assert main(["reproduce", "--out", str(tmp_path / "r"), *argv]) == 0
+    assert events == ["planned", ("reproduce", None)]
 
 
 @pytest.mark.parametrize(("executor", "workers", "scheduler", "said"), [
