@@ -65,6 +65,24 @@ _SHARED_ROW_MODELS = ("power_decay", "residual_decay", "frozen")
 _SHARED_SCHEDULE_MODELS = ("power_decay", "residual_decay")
 
 
+#: bytes each worker process holds at least: the toolkit, numpy and numba imported and the engines' machine code
+#: loaded. Measured 2026-11-27 on the README's machine: 171 MB peak resident memory of each of two workers after Set B
+#: and LLM runs; rounded down (a lower bound: what it refuses could not run).
+WORKER_BYTES = 160 << 20
+
+
+def refuse_too_many_workers(workers: int, limit: int | None = None) -> None:
+    """Raise :class:`bounds.TaccInputError` naming ``--workers`` (exit 2) if ``workers`` processes of at least
+    ``WORKER_BYTES`` each exceed ``limit`` (default: this machine's physical memory): `--workers 99999` started that
+    many processes and stalled the machine."""
+    limit = machine_memory() if limit is None else limit
+    if workers * WORKER_BYTES > limit:
+        raise TaccInputError("--workers", workers,
+                             f"each worker process holds at least {_size(WORKER_BYTES)} (the engines and numba, "
+                             f"measured), so {workers} need {_size(workers * WORKER_BYTES)}, more than this "
+                             f"machine's {_size(limit)} (at most {limit // WORKER_BYTES} workers)")
+
+
 def machine_memory() -> int:
     """Physical memory of this machine in bytes."""
     try:

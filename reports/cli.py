@@ -629,10 +629,14 @@ def _check_workers(args) -> None:
     makes every run in this process, so the option would be ignored in silence); with ``--scheduler`` (a Dask cluster
     whose workers are the scheduler's, not started here) likewise, before the scheduler is connected to."""
     workers = getattr(args, "workers", None)
+    if workers is not None and getattr(args, "executor", None) != "serial":
+        from reports._estimate import refuse_too_many_workers
+        refuse_too_many_workers(workers)
     if workers is not None and getattr(args, "executor", None) == "serial":
         raise TaccInputError("--workers", workers, "is used only with --executor processes or dask (the executor is "
                                                    "serial, which makes every run in this process)")
-    if workers is not None and args.executor == "dask" and getattr(args, "scheduler", None) is not None:
+    if workers is not None and getattr(args, "executor", None) == "dask" and getattr(args, "scheduler", None):
+        # (tacc bench has --workers and no --executor: reading args.executor crashed it, exit 3)
         raise TaccInputError("--workers", workers, "is used only without --scheduler (the runs go to the workers of "
                                                    "the cluster at --scheduler, which are the scheduler's; --workers "
                                                    "sets those of a local pool or cluster)")

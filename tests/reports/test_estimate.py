@@ -232,3 +232,37 @@ def test_memory_of_groups_held_together_is_their_sum():
     assert combined(es, at_once=4).memory_bytes == max(sum(sizes[i:i + 4]) for i in range(len(sizes) - 3))
     assert combined(es, at_once=99).memory_bytes == sum(sizes)
     assert combined(es, at_once=4).runs == combined(es).runs == sum(e.runs for e in es)
+
+
+def test_more_workers_than_memory_holds_are_refused_naming_workers(tmp_path, capsys, monkeypatch):
+    """`--workers 99999` started that many processes (each holds the engines and numba, about 170 MB measured) and
+    stalled the machine: refused before any process starts, exit 2, one line naming --workers."""
+    import multiprocessing
+
+    import pytest
+
+    from bounds import TaccInputError
+    from reports._estimate import WORKER_BYTES, refuse_too_many_workers
+    from reports.cli import main
+    refuse_too_many_workers(10, limit=10 * WORKER_BYTES)
+    with pytest.raises(TaccInputError) as e:
+        refuse_too_many_workers(11, limit=10 * WORKER_BYTES)
+    assert e.value.field == "--workers" and "at most 10 workers" in str(e.value)
+    monkeypatch.chdir(tmp_path)
+    for argv in (["simulate", "set-a", "--policy", "tacc", "--executor", "processes"], ["report"],
+                 ["reproduce"], ["check", "--executor", "dask"]):
+        assert main([*argv, "--workers", "99999"]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and "--workers = 99999: each worker process holds at least" in err[0], err
+    assert not multiprocessing.active_children() and not list(tmp_path.iterdir())
+
+
+def test_bench_takes_workers(tmp_path, monkeypatch):
+    """`tacc bench --workers 2` crashed reading an --executor it does not have (exit 3)."""
+    import reports._bench as bench
+    from reports.cli import main
+    seen = {}
+    monkeypatch.setattr(bench, "run_bench", lambda **kw: seen.update(kw) or {})
+    monkeypatch.setattr(bench, "render", lambda res: "")
+    assert main(["bench", "--quick", "--workers", "2", "--out", str(tmp_path / "b")]) == 0
+    assert seen["workers"] == 2
