@@ -318,8 +318,7 @@ def _not_stated(c: ArmClass) -> str:
 def _reason_line(key: str, q: dict) -> str:
     """``key = value: reason`` of a quantity that is not finite; a reason that starts with the value's own word
     ("undefined: 0 / 0, ...") is not preceded by it again."""
-    shown = fmt(q["value"])
-    reason = q["value_reason"].replace("the arms' rdfe_oracle_cost_reason", "the arm lines under the per-arm table")
+    shown, reason = fmt(q["value"]), q["value_reason"]
     return f"{key} = {reason}" if reason.startswith(shown + ":") else f"{key} = {shown}: {reason}"
 
 

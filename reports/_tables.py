@@ -27,12 +27,6 @@ _INFINITE_MEANS = {
                       "exceeds 2**53, where counts stop being exact doubles (a gap below about 1e-7 sqrt(ell))",
     "rdfe_oracle_cost": "c_k^*(Delta_k / 4) = min(c_k^(L), c^(H)) is infinite (app:benchmark-rdfe): both "
                         "certification costs are (see rdfe_low_cost_reason and rdfe_high_cost_reason)",
-    "rdfe_bound": "infinite (thm:app-rdfe-regret): some arm's oracle cost c_k^*(min(Delta_k / 4, 1/2)) is infinite "
-                  "(see the arms' rdfe_oracle_cost_reason)",
-    "rdfe_bound_paper_form": "infinite (thm:app-rdfe-regret): some arm's oracle cost c_k^*(Delta_k / 4) is infinite "
-                             "(see the arms' rdfe_oracle_cost_reason)",
-    "rdfe_bound_sharp": "infinite (thm:app-rdfe-regret): some arm's oracle cost c_k^*(eps_r) of a phase r <= r_k is "
-                        "infinite (see the arms' rdfe_oracle_cost_reason)",
 }
 
 

@@ -419,7 +419,7 @@ def _cmd_reproduce(args) -> int:
     # at the paper's seed counts the local workers start now, importing the engines while the work is planned; not
     # when the run cache holds runs already (resuming, or all made: workers started for nothing took the cores)
     folder = _cache_folder(args)
-    early = (at_paper_seed_counts(args.seeds, args.quick) and args.executor == "processes" and args.scheduler is None
+    early = (at_paper_seed_counts(args.seeds, args.quick) and args.executor == "processes"      # (no --scheduler)
              and not (folder is not None and (folder[1] / CACHE_ENTRIES[0]).exists()))     # runs.sqlite
     with started_workers(args.workers) if early else contextlib.nullcontext() as pool:
         from reports._reproduce import reproduce, work
@@ -629,9 +629,6 @@ def _check_workers(args) -> None:
     makes every run in this process, so the option would be ignored in silence); with ``--scheduler`` (a Dask cluster
     whose workers are the scheduler's, not started here) likewise, before the scheduler is connected to."""
     workers = getattr(args, "workers", None)
-    if workers is not None and getattr(args, "executor", None) != "serial":
-        from reports._estimate import refuse_too_many_workers
-        refuse_too_many_workers(workers)
     if workers is not None and getattr(args, "executor", None) == "serial":
         raise TaccInputError("--workers", workers, "is used only with --executor processes or dask (the executor is "
                                                    "serial, which makes every run in this process)")
@@ -640,6 +637,9 @@ def _check_workers(args) -> None:
         raise TaccInputError("--workers", workers, "is used only without --scheduler (the runs go to the workers of "
                                                    "the cluster at --scheduler, which are the scheduler's; --workers "
                                                    "sets those of a local pool or cluster)")
+    if workers is not None:              # processes this machine's memory could not hold (--workers 99999 started them)
+        from reports._estimate import refuse_too_many_workers
+        refuse_too_many_workers(workers)
 
 
 def _check_scheduler(args) -> None:
