@@ -14,7 +14,7 @@ Public beyond the verdicts: ``sample_configs`` (the gate's generated configurati
 
 from certify._assumptions import ASSUMPTIONS, AssumptionResult, check_assumptions
 from certify._check import (BASELINE, DEFAULT_POLICIES, Certificate, ClaimSummary, IntegrityError, NotJudged,
-                            Reproducer, VACUOUS_RATIO, accepted, check, file_stem, load_baseline, reproducer_path,
+                            KEEP, Reproducer, VACUOUS_RATIO, accepted, check, file_stem, load_baseline, reproducer_path,
                             sample_configs, unique_names)
 from certify._event import Z_MAX, event_failure, event_failures, float_sums_faithful
 from certify._claims import (CLAIMS, LEM_CI, UNDEFINED_RATIO, Claim, ClaimContext, Measurement, claim, claims_for,
@@ -22,12 +22,13 @@ from certify._claims import (CLAIMS, LEM_CI, UNDEFINED_RATIO, Claim, ClaimContex
 from certify._metamorphic import (READS, RELATIONS, RelationResult, changed_parts, default_runner, relabel_relation,
                                   s0_zero_relation, scale_relation, static_relation, unread_relation)
 from certify._search import Evidence, assumption_evidence
-from certify._verdict import LEM_CI_ALPHA, RunVerdict, Verdict, judge, judge_lem_ci
+from certify._tally import Cell, Tally
+from certify._verdict import LEM_CI_ALPHA, RunVerdict, Verdict, judge, judge_lem_ci, judge_lem_ci_counts
 
 __all__ = [
     "ASSUMPTIONS", "AssumptionResult", "check_assumptions", "DEFAULT_POLICIES", "Certificate", "ClaimSummary",
     "Reproducer", "VACUOUS_RATIO", "check", "load_baseline", "BASELINE", "IntegrityError", "NotJudged", "accepted",
-    "sample_configs", "reproducer_path", "unique_names", "file_stem",
+    "sample_configs", "reproducer_path", "unique_names", "file_stem", "KEEP", "Cell", "Tally", "judge_lem_ci_counts",
     "Evidence", "assumption_evidence", "CLAIMS", "LEM_CI", "UNDEFINED_RATIO", "Claim", "ClaimContext", "Measurement",
     "claim",
     "READS", "RELATIONS", "RelationResult", "changed_parts", "default_runner", "relabel_relation", "s0_zero_relation",

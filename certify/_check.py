@@ -15,13 +15,14 @@ from bounds import validate
 from certify._assumptions import check_assumptions
 from certify._draws import seed_only_draws
 from certify._claims import CLAIMS, LEM_CI, UNDEFINED_RATIO, ClaimContext, claims_for
-from certify._verdict import RunVerdict, Verdict, judge, judge_lem_ci
-from simulate import make_problem, run, run_tasks, tasks_for
+from certify._tally import Tally, merged_reasons, reason_lines, reason_of
+from certify._verdict import RunVerdict, Verdict, judge, judge_lem_ci_counts
+from simulate import iter_runs, iter_tasks, make_problem, run
 
 __all__ = ["DEFAULT_POLICIES", "ClaimSummary", "Reproducer", "IntegrityError", "NotJudged", "Certificate",
            "VACUOUS_RATIO", "check", "load_baseline", "accepted", "BASELINE", "unique_names", "sample_configs",
            "reproducer_path",
-           "confirm"]
+           "confirm", "KEEP"]
 
 #: the policies a check runs by default: every policy some run-level claim is about.
 DEFAULT_POLICIES = ("tacc", "dnc", "mf-ucb", "ucb", "rdfe")
@@ -108,18 +109,28 @@ class NotJudged:
 
 @dataclass(frozen=True)
 class Certificate:
-    """What ``tacc check`` reports: assumptions per configuration, every verdict, one summary per claim, a
-    reproducer per confirmed VIOLATED verdict, and the VIOLATED verdicts a rerun from scratch did not confirm
-    (``integrity_errors``). ``ok`` is False when a confirmed VIOLATED verdict is not accepted by the baseline."""
+    """What ``tacc check`` reports: assumptions per configuration, the verdicts kept (``verdicts_kept``: every one,
+    or only the VIOLATED ones and ``lem:ci``'s, :data:`KEEP`), one summary per claim, a reproducer per confirmed
+    VIOLATED verdict, and the VIOLATED verdicts a rerun from scratch did not confirm (``integrity_errors``). ``ok``
+    is False when a confirmed VIOLATED verdict is not accepted by the baseline.
+
+    ``tally`` counts every verdict, kept or not (:class:`certify._tally.Tally`): the judged pairs, the claims judged
+    on no run and the JUnit cases read it (made from ``verdicts`` when not given)."""
 
     configs: tuple
     policies: tuple
-    seeds: tuple
+    seeds: tuple | range
     assumptions: dict
     verdicts: tuple
     summaries: tuple
     reproducers: tuple
     integrity_errors: tuple = ()
+    tally: Tally | None = None
+    verdicts_kept: str = "all"
+
+    def __post_init__(self):
+        if self.tally is None:
+            object.__setattr__(self, "tally", Tally.of(self.verdicts, self.assumptions))
 
     @property
     def ok(self) -> bool:
@@ -136,24 +147,34 @@ class Certificate:
 
     @property
     def run_verdicts(self) -> tuple:
-        """The (claim, run) verdicts (``lem:ci``'s verdicts are per configuration and policy)."""
+        """The (claim, run) verdicts kept (``lem:ci``'s verdicts are per configuration and policy)."""
         return tuple(v for v in self.verdicts if v.seed is not None)
+
+    @property
+    def run_pairs(self) -> int:
+        """(claim, run) pairs judged, kept or not."""
+        return self._tally.run_pairs
 
     @property
     def judged_pairs(self) -> int:
         """(claim, run) pairs asserted on something: HOLDS or VIOLATED with at least one measurement."""
-        return sum(v.judged for v in self.run_verdicts)
+        return self._tally.judged_pairs
+
+    @property
+    def _tally(self) -> Tally:
+        assert self.tally is not None                    # made in __post_init__
+        return self.tally
 
     @property
     def not_judged(self) -> tuple:
         """Every claim that was run but judged on no run, with the reasons (:class:`NotJudged`)."""
         out = []
         for s in self.summaries:
-            vs = [v for v in self.verdicts if v.claim == s.key]
-            if any(v.judged for v in vs):
+            cells = self._tally.of_claim(s.key)
+            if any(c.judged for c in cells):
                 continue
-            out.append(NotJudged(s.key, s.label, len(vs), self.why_not_judged(vs),
-                                 any(v.measurements > 0 for v in vs)))
+            out.append(NotJudged(s.key, s.label, sum(c.n for c in cells), reason_lines(merged_reasons(cells)),
+                                 any(c.measurable for c in cells)))
         return tuple(out)
 
     def why_not_judged(self, verdicts) -> tuple:
@@ -162,19 +183,9 @@ class Certificate:
         undecided comparison, or nothing to measure (what ``tacc check`` prints and its JUnit cases say)."""
         reasons: Counter = Counter()
         for v in verdicts:
-            per = v.seed is not None       # a run's verdict; lem:ci's is one per (configuration, policy)
-            if v.verdict is Verdict.NOT_APPLICABLE:
-                for k in v.failed_assumptions:
-                    r = self.assumptions[v.config][k]
-                    reasons[f"NOT_APPLICABLE on {v.config}: {k} failed ({r.detail}; witness {r.witness})", per] += 1
-            elif v.verdict is Verdict.UNDECIDED:
-                reasons[f"UNDECIDED on {v.config}: {v.reason}", per] += 1
-            elif v.verdict is Verdict.OFF_EVENT:
-                reasons[f"OFF_EVENT on {v.config} ({v.policy}): the confidence event of lem:ci failed", per] += 1
-            elif not v.judged:
-                reasons[f"{v.verdict.value} on {v.config} ({v.policy}): {v.reason}", per] += 1
-        return tuple(f"{text} [{n} {'run(s)' if per else '(configuration, policy) verdict(s)'}]"
-                     for (text, per), n in reasons.items())
+            for r in reason_of(v, self.assumptions) or ():
+                reasons[r] += 1
+        return reason_lines(reasons)
 
 
 def unique_names(configs) -> list[Config]:
@@ -261,103 +272,159 @@ def _free(path: Path) -> Path:
     return candidate
 
 
-def _summaries(verdicts) -> tuple:
+def _summaries(verdicts, assumptions: dict | None = None) -> tuple:
+    """The claims' summaries of ``verdicts`` (:func:`summaries_of` of their :class:`certify._tally.Tally`)."""
+    return summaries_of(Tally.of(verdicts, assumptions or {}))
+
+
+def summaries_of(tally: Tally) -> tuple:
+    """One :class:`ClaimSummary` per claim with a verdict, in the order of ``CLAIMS`` (``lem:ci`` last), from the
+    tally's cells: the verdict counts, the largest ratios (asserted runs, every measured run; vacuous runs left
+    out) or why there is none."""
     out = []
-    by_claim: dict = {}
-    for v in verdicts:
-        vs = by_claim.get(v.claim)
-        if vs is None:
-            vs = by_claim[v.claim] = []
-        vs.append(v)
-    asserting = (Verdict.HOLDS, Verdict.VIOLATED)
     for c in CLAIMS + (LEM_CI,):
-        vs = by_claim.get(c.key, [])
-        if not vs:
+        cells = tally.of_claim(c.key)
+        if not cells:
             continue
         counts: Counter = Counter()
-        asserted, every = [], []
-        vacuous, measured = 0, False
-        for v in vs:                         # one pass: RunVerdict.judged inlined (asserted, something measured)
-            verdict = v.verdict
-            counts[verdict.value] += 1
-            if v.worst is not None:
-                measured = True
-                if not v.vacuous:
-                    every.append(v.ratio)
-            if verdict in asserting and v.measurements > 0:
-                if v.vacuous:
-                    vacuous += 1
-                else:
-                    asserted.append(v.ratio)
+        vacuous, measured, asserted, every = 0, False, False, False
+        top = top_all = -math.inf
+        for cell in cells:
+            counts.update(cell.counts)
+            vacuous += cell.vacuous
+            measured, asserted, every = measured or cell.measured, asserted or cell.asserted, every or cell.every
+            top, top_all = max(top, cell.top), max(top_all, cell.top_all)
         nothing = (VACUOUS_RATIO if vacuous else
                    f"judged on no run: no run had anything this claim bounds (no {c.measures})"
                    if not measured else
-                   "judged on no run: " + ", ".join(f"{n} {k}" for k, n in sorted(counts.items())))
-        best, best_all = _max_ratio(asserted, nothing), _max_ratio(every, nothing)
+                   "judged on no run: " + ", ".join(f"{n} {k}" for k, n in sorted(counts.items()) if n))
+        best, best_all = _max_ratio(asserted, top, nothing), _max_ratio(every, top_all, nothing)
         out.append(ClaimSummary(c.key, c.label, c.statement, c.paper,
                                 {x.value: counts.get(x.value, 0) for x in Verdict}, best[0], best_all[0],
                                 best[1], best_all[1], vacuous))
     return tuple(out)
 
 
-def _max_ratio(ratios: list, nothing: str) -> tuple:
-    """(the largest defined ratio, None) or, without one, (None, ``nothing``) when ``ratios`` is empty and
-    (NaN, ``certify.UNDEFINED_RATIO`` on every run) when every ratio is 0 / 0."""
-    if not ratios:
+def _max_ratio(any_run: bool, top: float, nothing: str) -> tuple:
+    """(the largest defined ratio, None) or, without one, (None, ``nothing``) when no run qualifies (``any_run``
+    False) and (NaN, ``certify.UNDEFINED_RATIO`` on every run) when every ratio is 0 / 0 (``top`` -inf)."""
+    if not any_run:
         return None, nothing
-    defined = [r for r in ratios if not math.isnan(r)]
-    if not defined:
+    if top == -math.inf:
         return math.nan, f"{UNDEFINED_RATIO} on every run"
-    return max(defined), None
+    return top, None
+
+
+#: what a check keeps of its verdicts (``check(keep=)``, ``tacc check --verdicts``): every one, or only the
+#: VIOLATED ones and ``lem:ci``'s (one per configuration and policy). The summaries, the judged pairs, the claims
+#: judged on no run with their reasons and the JUnit cases are the same either way (:class:`certify._tally.Tally`).
+KEEP = ("all", "violated")
+
+
+@dataclass
+class _Group:
+    """One (configuration, policy)'s runs as ``lem:ci`` reads them, counted one run at a time: ``failures`` decided
+    exactly, ``rounding`` seen by the float check alone, and ``facts``, a hash of every run's seed, event flag and
+    first deviation in seed order (a VIOLATED ``lem:ci`` verdict is confirmed on reruns of every seed, whose facts
+    are compared with these: no record is kept). The hash is Python's, compared within one process only."""
+
+    policy: str
+    n: int = 0
+    failures: int = 0
+    rounding: int = 0
+    facts: int = 0
+
+    def add(self, ctx: ClaimContext, rec) -> None:
+        held = ctx.event_held(rec)
+        self.n += 1
+        self.failures += not held
+        self.rounding += held and not rec.event_held
+        self.facts = hash((self.facts, rec.seed, rec.event_held, rec.violation))
+
+    def verdict(self, ctx: ClaimContext) -> RunVerdict:
+        return judge_lem_ci_counts(ctx, self.policy, self.n, self.failures, self.rounding)
 
 
 def check(configs, *, policies=DEFAULT_POLICIES, seeds=range(10), executor: str = "serial",
           workers: int | None = None, scheduler: str | None = None, cache=None, engine: str = "fast",
           progress: bool = False, reproducer_dir=None, baseline: dict | set | None = None,
-          records=None, confirm_violations: bool = True) -> Certificate:
+          records=None, confirm_violations: bool = True, keep: str = "all") -> Certificate:
     """Run ``policies`` on every configuration and seed, and judge every claim about them.
+
+    The runs are judged as they come back (``simulate.iter_runs``) and never kept: with ``keep="violated"`` the
+    memory does not grow with the number of seeds.
 
     Args:
         configs: ``bounds.Config`` objects (names are made unique).
-        policies, seeds: what to run (``simulate`` policy names; seed integers).
-        executor, workers, scheduler, cache, engine, progress: passed to ``simulate.run_tasks``.
+        policies, seeds: what to run (``simulate`` policy names; seed integers; a ``range`` stays one).
+        executor, workers, scheduler, cache, engine, progress: passed to ``simulate.iter_runs``.
         reproducer_dir: where to write a configuration file per VIOLATED verdict (None: not written).
         baseline: accepted (claim, configuration) findings (:func:`load_baseline`: with their reasons, which
             the reproducers of accepted verdicts carry).
         records: run records already made, in ``simulate.tasks_for(configs, policies, seeds)`` order (skips the
             runs).
-        confirm_violations: confirm every VIOLATED verdict on a fresh run (``certify._check.confirm``). Only a caller
+        confirm_violations: confirm every VIOLATED verdict on a fresh run (:func:`confirm`). Only a caller
             that promises no simulation (``tacc report --from``: saved runs) passes False, and must say that its
             VIOLATED verdicts are unconfirmed.
+        keep: ``all`` keeps every verdict in ``Certificate.verdicts``; ``violated`` only the VIOLATED ones and
+            ``lem:ci``'s (:data:`KEEP`).
     """
+    if keep not in KEEP:
+        raise TaccInputError("keep", keep, f"must be one of {', '.join(KEEP)}")
     configs = unique_names(configs)
-    seeds = tuple(int(s) for s in seeds)
+    seeds = seeds if isinstance(seeds, range) else tuple(int(s) for s in seeds)
     policies = tuple(policies)
     baseline = baseline or {}
-    tasks = tasks_for(configs, policies, seeds)
+    total = len(configs) * len(policies) * len(seeds)
     if records is None:
-        records = run_tasks(tasks, executor=executor, workers=workers, scheduler=scheduler, cache=cache,
-                            engine=engine, progress=progress)
-    elif len(records) != len(tasks):
-        raise TaccInputError("records", len(records), f"must hold one record per task ({len(tasks)})")
+        records = iter_runs(iter_tasks(configs, policies, seeds), executor=executor, workers=workers,
+                            scheduler=scheduler, cache=cache, engine=engine, progress=progress, total=total)
+    elif len(records) != total:
+        raise TaccInputError("records", len(records), f"must hold one record per task ({total})")
     contexts, assumptions = {}, {}
     for c in configs:
         problem = make_problem(c)
         assumptions[c.name] = check_assumptions(problem)
         contexts[c.name] = ClaimContext(problem, assumptions[c.name])
-    verdicts: list[RunVerdict] = []
+    tally = Tally(assumptions)
+    kept: list[RunVerdict] = []
+    stored: dict = {}                  # (configuration, policy, seed) -> (task, record): runs with a VIOLATED verdict
+    pending: list[int] = []            # where the VIOLATED verdicts are in ``kept``
     groups: dict = {}
     about = {p: claims_for(p) for p in policies}
-    for task, rec in zip(tasks, records, strict=True):
-        ctx = contexts[task.config.name]
-        verdicts += [judge(c, ctx, rec) for c in about[task.policy]]
-        groups.setdefault((task.config.name, task.policy), []).append((task, rec))
-    for (name, _policy), pairs in groups.items():
-        verdicts.append(judge_lem_ci(contexts[name], [r for _, r in pairs]))
-    verdicts, errors = confirm(verdicts, contexts, groups, engine) if confirm_violations else (verdicts, [])
+    every = keep == "all"
+    for task, rec in zip(iter_tasks(configs, policies, seeds), records, strict=True):
+        name = task.config.name
+        ctx = contexts[name]
+        group = groups.get((name, task.policy))
+        if group is None:
+            group = groups[name, task.policy] = _Group(task.policy)
+        group.add(ctx, rec)
+        for c in about[task.policy]:
+            v = judge(c, ctx, rec)
+            if v.verdict is Verdict.VIOLATED:
+                tally.cell(v)                  # counted once confirmed (below), in its place among the cells
+                stored[name, task.policy, task.seed] = (task, rec)
+                pending.append(len(kept))
+                kept.append(v)
+            else:
+                tally.add(v)
+                if every:
+                    kept.append(v)
+    for (name, _policy), group in groups.items():
+        v = group.verdict(contexts[name])
+        if v.verdict is Verdict.VIOLATED:
+            tally.cell(v)
+            pending.append(len(kept))
+        else:
+            tally.add(v)
+        kept.append(v)
+    kept, errors = confirm(kept, contexts, stored, groups, seeds, engine) if confirm_violations else (kept, [])
+    for i in pending:                  # the VIOLATED verdicts as confirmed (or not: an integrity error)
+        tally.add(kept[i])
     reproducers = []
     by_name = {c.name: c for c in configs}
-    for v in verdicts:
+    for v in kept:
         if v.verdict is not Verdict.VIOLATED:
             continue
         path = None
@@ -371,17 +438,20 @@ def check(configs, *, policies=DEFAULT_POLICIES, seeds=range(10), executor: str 
         reproducers.append(Reproducer(v.claim, v.label, v.config, v.policy, v.seed, None if path is None else str(path),
                                       f"tacc check {target} --policy {v.policy} --seeds {seed_arg} --evidence 0",
                                       accepted(baseline, v.claim, v.config), _why(baseline, v.claim, v.config)))
-    return Certificate(tuple(c.name for c in configs), policies, seeds, assumptions, tuple(verdicts),
-                       _summaries(verdicts), tuple(reproducers), tuple(errors))
+    return Certificate(tuple(c.name for c in configs), policies, seeds, assumptions, tuple(kept),
+                       summaries_of(tally), tuple(reproducers), tuple(errors), tally, keep)
 
 
-def confirm(verdicts, contexts: dict, groups: dict, engine: str = "fast") -> tuple[list, list]:
+def confirm(verdicts, contexts: dict, stored: dict, groups: dict, seeds, engine: str = "fast") -> tuple[list, list]:
     """Confirm every VIOLATED verdict on a run recomputed from scratch (never from a cache) and re-judged.
 
     Args:
         verdicts: the verdicts judged on the stored runs.
         contexts: {configuration name: ClaimContext}.
-        groups: {(configuration name, policy): [(task, stored record), ...]}.
+        stored: {(configuration name, policy, seed): (task, stored record)} of every run with a VIOLATED verdict.
+        groups: {(configuration name, policy): :class:`_Group`} (a VIOLATED ``lem:ci`` verdict reruns every seed
+            and compares the runs' event facts with the group's: ``records_differ`` when they differ).
+        seeds: the seeds of the check.
         engine: the engine of the reruns.
 
     Returns:
@@ -394,9 +464,8 @@ def confirm(verdicts, contexts: dict, groups: dict, engine: str = "fast") -> tup
     def rerun(name, policy, seed):
         key = (name, policy, seed)
         if key not in fresh:
-            task, stored = next((t, r) for t, r in groups[name, policy] if t.seed == seed)
-            fresh[key] = (stored, run(contexts[name].problem, policy, seed, engine=engine,
-                                      checkpoints=task.checkpoints))
+            task, rec = stored[key]
+            fresh[key] = (rec, run(contexts[name].problem, policy, seed, engine=engine, checkpoints=task.checkpoints))
         return fresh[key]
 
     out, errors = [], []
@@ -406,13 +475,15 @@ def confirm(verdicts, contexts: dict, groups: dict, engine: str = "fast") -> tup
             continue
         ctx = contexts[v.config]
         if v.seed is None:                                   # lem:ci over the seeds of (configuration, policy)
-            pairs = [rerun(v.config, v.policy, t.seed) for t, _ in groups[v.config, v.policy]]
-            again = judge_lem_ci(ctx, [r for _, r in pairs])
-            differ = any(a != b for a, b in pairs)
+            again_group = _Group(v.policy)
+            for seed in seeds:
+                again_group.add(ctx, run(ctx.problem, v.policy, seed, engine=engine))
+            again = again_group.verdict(ctx)
+            differ = again_group.facts != groups[v.config, v.policy].facts
         else:
-            stored, new = rerun(v.config, v.policy, v.seed)
+            rec, new = rerun(v.config, v.policy, v.seed)
             again = judge(next(c for c in claims_for(v.policy) if c.key == v.claim), ctx, new)
-            differ = stored != new
+            differ = rec != new
         out.append(again)
         if again.verdict is not Verdict.VIOLATED or differ:
             errors.append(IntegrityError(v.claim, v.config, v.policy, v.seed, v.verdict.value, again.verdict.value,

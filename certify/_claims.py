@@ -175,6 +175,19 @@ def _ints(*tuples) -> tuple | None:
     return tuples
 
 
+#: the most entries a memo of :class:`ClaimContext` (measurements by value, scans by key, event failures by run)
+#: holds: a full memo is emptied, so a check's memory does not grow with its runs (a memo serves the repeats among
+#: the runs of a sweep: a few hundred distinct count vectors in the default report's 1,000 seeds).
+MEMO_ENTRIES = 1 << 10
+
+
+def memo_room(memo: dict) -> dict:
+    """``memo``, emptied first when it holds :data:`MEMO_ENTRIES` entries (call before adding one)."""
+    if len(memo) >= MEMO_ENTRIES:
+        memo.clear()
+    return memo
+
+
 class ClaimContext:
     """What the claims of one problem share: the prior classes and cached bound computations."""
 
@@ -224,7 +237,7 @@ class ClaimContext:
             return False
         key = (record.policy, record.seed, record.violation, record.n_low, record.n_high)
         if key not in self._event:
-            self._event[key] = event_failure(self.problem, record) is not None
+            memo_room(self._event)[key] = event_failure(self.problem, record) is not None
         return self._event[key]
 
     @functools.cached_property
@@ -244,7 +257,7 @@ class ClaimContext:
         key = (what, type(bound), bound, type(empirical), empirical, arm, phase)
         m = self._counts.get(key)
         if m is None:
-            m = self._counts[key] = Measurement(what, bound, empirical, arm=arm, phase=phase)
+            m = memo_room(self._counts)[key] = Measurement(what, bound, empirical, arm=arm, phase=phase)
         return m
 
     def failed(self, keys) -> tuple:

@@ -6,10 +6,11 @@ import enum
 import math
 from dataclasses import dataclass
 
-from certify._claims import LEM_CI, Claim, ClaimContext, KeyedMeasure, Measurement, ScannedMeasure, rank
+from certify._claims import (LEM_CI, Claim, ClaimContext, KeyedMeasure, Measurement, ScannedMeasure, memo_room,
+                            rank)
 from certify._exact import Decision
 
-__all__ = ["Verdict", "RunVerdict", "judge", "judge_lem_ci", "LEM_CI_ALPHA"]
+__all__ = ["Verdict", "RunVerdict", "judge", "judge_lem_ci", "judge_lem_ci_counts", "LEM_CI_ALPHA"]
 
 _FAILS, _UNDECIDED = Decision.FAILS, Decision.UNDECIDED
 
@@ -115,7 +116,7 @@ def judge(claim: Claim, ctx: ClaimContext, record) -> RunVerdict:
             kept = memo.get(key)
             if kept is None:
                 scan = _scan(measure(ctx, record))
-                memo[key] = scan if measure.shared else _kept(scan)
+                memo_room(memo)[key] = scan if measure.shared else _kept(scan)
             else:
                 scan = kept if measure.shared else _copied(kept)
     elif type(measure) is ScannedMeasure:
@@ -246,7 +247,15 @@ def judge_lem_ci(ctx: ClaimContext, records, alpha: float = LEM_CI_ALPHA) -> Run
     """
     n = len(records)
     f = sum(not ctx.event_held(r) for r in records)
-    rounding = sum(not r.event_held for r in records) - f
+    return judge_lem_ci_counts(ctx, records[0].policy if n else "", n, f,
+                               sum(not r.event_held for r in records) - f, alpha)
+
+
+def judge_lem_ci_counts(ctx: ClaimContext, policy: str, n: int, f: int, rounding: int,
+                        alpha: float = LEM_CI_ALPHA) -> RunVerdict:
+    """:func:`judge_lem_ci` from the counts of the seeds of one (configuration, ``policy``): ``n`` runs, ``f`` whose
+    event failed exactly (``ctx.event_held``), ``rounding`` more that only the float check saw failing (what a
+    check streaming its runs keeps of them)."""
     delta = ctx.problem.delta
     p = _binomial_tail(f, n, delta)
     failed, undecided = ctx.status(LEM_CI.assumptions)
@@ -266,5 +275,5 @@ def judge_lem_ci(ctx: ClaimContext, records, alpha: float = LEM_CI_ALPHA) -> Run
     what = f"failure frequency (p = {p:.3g}" + (f"; {rounding} float failure(s) not confirmed exactly: rounding)"
                                                if rounding else ")")
     m = Measurement(what, delta, f / n if n else 0.0)
-    return RunVerdict(LEM_CI.key, LEM_CI.label, ctx.problem.config.name, records[0].policy if n else "", None, v,
+    return RunVerdict(LEM_CI.key, LEM_CI.label, ctx.problem.config.name, policy, None, v,
                       m.ratio if math.isfinite(m.ratio) else math.inf, m, n, failed, undecided, reason)

@@ -51,11 +51,12 @@ def to_json(cert: Certificate, evidence=()) -> dict:
         "claims": [jsonable(s) for s in cert.summaries],
         "violations": [jsonable(r) for r in cert.reproducers],
         "integrity_errors": [dict(jsonable(e), description=e.describe()) for e in cert.integrity_errors],
-        "judged_pairs": cert.judged_pairs, "run_pairs": len(cert.run_verdicts),
+        "judged_pairs": cert.judged_pairs, "run_pairs": cert.run_pairs,
         "not_judged": [jsonable(nj) for nj in cert.not_judged],
         "evidence": [{"assumption": e.assumption, "policy": e.policy, "examples": e.examples, "found": e.found,
                       "claim": e.claim, "label": e.label, "seed": e.seed, "config": e.config_toml,
                       "description": e.describe()} for e in evidence],
+        "verdicts_kept": cert.verdicts_kept,
         "verdicts": [jsonable(v) for v in cert.verdicts],
     }
 
@@ -63,8 +64,7 @@ def to_json(cert: Certificate, evidence=()) -> dict:
 def judged_lines(cert: Certificate) -> list:
     """The gate's first lines: how many (claim, run) pairs were judged, and every claim judged on no run with
     the assumptions (and witnesses) or other reasons that excluded it."""
-    runs = cert.run_verdicts
-    out = [f"judged: {cert.judged_pairs} of {len(runs)} (claim, run) pairs (HOLDS or VIOLATED on something "
+    out = [f"judged: {cert.judged_pairs} of {cert.run_pairs} (claim, run) pairs (HOLDS or VIOLATED on something "
            f"measured); {len(cert.not_judged)} claim(s) judged on no run" + (":" if cert.not_judged else "")]
     counts = {s.key: s.counts for s in cert.summaries}
     for nj in cert.not_judged:
@@ -132,25 +132,27 @@ def junit(cert: Certificate) -> str:
     """JUnit XML: one test case per (claim, configuration, policy); VIOLATED not accepted -> failure, no run
     judged (every run OFF_EVENT, NOT_APPLICABLE, UNDECIDED or NOTHING_TO_MEASURE) -> skipped."""
     accepted = {(r.claim, r.config) for r in cert.reproducers if r.accepted}
-    cases: dict = {}
+    violated: dict = {}                   # every VIOLATED verdict is kept, whatever cert.verdicts_kept
     for v in cert.verdicts:
-        cases.setdefault((v.claim, v.label, v.config, v.policy), []).append(v)
-    suite = ET.Element("testsuite", name="tacc check", tests=str(len(cases)))
+        if v.verdict is Verdict.VIOLATED:
+            violated.setdefault((v.claim, v.config, v.policy), []).append(v)
+    cells = cert.tally.cells if cert.tally is not None else {}
+    suite = ET.Element("testsuite", name="tacc check", tests=str(len(cells)))
     failures = skipped = 0
-    for (claim, label, config, policy), vs in cases.items():
-        case = ET.SubElement(suite, "testcase", classname=f"{label}.{claim}", name=f"{config}[{policy}]")
-        bad = [v for v in vs if v.verdict is Verdict.VIOLATED and (claim, config) not in accepted]
+    for (claim, config, policy), cell in cells.items():
+        case = ET.SubElement(suite, "testcase", classname=f"{cell.label}.{claim}", name=f"{config}[{policy}]")
+        bad = violated.get((claim, config, policy), []) if (claim, config) not in accepted else []
         if bad:
             failures += 1
             w = bad[0].worst
             ET.SubElement(case, "failure", message=f"{len(bad)} run(s) VIOLATED; seed {bad[0].seed}: {w.what} = "
                                                    f"{w.empirical} > {w.bound}")
-        elif not any(v.judged for v in vs):
+        elif not cell.judged:
             skipped += 1
             # the verdicts, then why, as the text output says it: the failed assumption with its witness, the
             # off-event runs, the undecided comparison
-            ET.SubElement(case, "skipped", message=", ".join(sorted({v.verdict.value for v in vs})) + ": "
-                          + "; ".join(cert.why_not_judged(vs)))
+            ET.SubElement(case, "skipped", message=", ".join(sorted(k for k, n in cell.counts.items() if n)) + ": "
+                          + "; ".join(cell.why()))
     suite.set("failures", str(failures))
     suite.set("skipped", str(skipped))
     return ET.tostring(suite, encoding="unicode")

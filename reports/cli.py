@@ -148,8 +148,20 @@ def _show_progress(args) -> bool:
     return args.progress and sys.stderr.isatty()
 
 
-#: the commands that keep every run for their analysis (memory grows with the runs; ``tacc simulate`` streams them)
+#: the commands that keep every run for their analysis (memory grows with the runs; ``tacc simulate`` streams them,
+#: ``tacc check`` judges each run as it comes and keeps its verdicts, about 2 KB a run, unless ``--verdicts
+#: violated``: :func:`_keeps_runs`)
 _KEEP_RUNS = ("report", "check", "reproduce")
+
+
+def _keeps_runs(args) -> bool:
+    """Whether the command's memory grows with its runs (:data:`_KEEP_RUNS`)."""
+    return args.command in _KEEP_RUNS and getattr(args, "verdicts", "all") == "all"
+
+
+#: what a refusal on memory adds for a command that can run in less
+_LESS_MEMORY = {"check": "tacc check --verdicts violated keeps only the VIOLATED verdicts, in memory independent of "
+                         "the seeds"}
 
 
 def _plan(args, configs, policies, n_seeds: int, *, budgets_per_config: int = 1, workers=None, what: str,
@@ -162,12 +174,12 @@ def _plan(args, configs, policies, n_seeds: int, *, budgets_per_config: int = 1,
     from reports._estimate import announce, combined, estimate
 
     workers = workers or os.cpu_count() or 1
-    kept = args.command in _KEEP_RUNS
+    kept = _keeps_runs(args)
     est = combined([estimate(configs, policies, n_seeds, budgets_per_config=budgets_per_config, workers=workers,
                              engine=getattr(args, "engine", "fast"), trace=trace, kept=kept)]
                    + [estimate(c, p, n, workers=workers, engine=e, kept=kept) for c, p, n, e in groups],
                    at_once=at_once)
-    est.refuse_if_too_large()
+    est.refuse_if_too_large(hint=_LESS_MEMORY.get(args.command) if kept else None)
     _check_drawn_gaps(configs)
     if est.long:
         print(announce(est, what, resume=_resume_hint(args)), file=sys.stderr)
@@ -276,6 +288,7 @@ def _cmd_check(args) -> int:
                          unique_names)
     from certify.strategies import BREAKABLE
     from reports._check_view import junit, render, to_json
+    from reports._simulate_view import MAX_JSON_RUNS
     from reports._tables import dumps
 
     configs = [_config_text(c) for c in args.config]
@@ -284,6 +297,9 @@ def _cmd_check(args) -> int:
         configs = [_config_text(c) for c in PRESETS]
     baseline = _accepted_findings(args)
     seeds = _seeds(args.seeds)
+    if args.json and len(seeds) > MAX_JSON_RUNS:             # the certificate's JSON lists every seed
+        raise TaccInputError("--json", args.json, f"would list {len(seeds):,} seeds; at most {MAX_JSON_RUNS:,} (run "
+                                                  f"fewer seeds, or drop --json: the tables and --junit list no seed)")
     policies = tuple(args.policy) if args.policy else DEFAULT_POLICIES
     configs += sample_configs(n_random, args.random_seed)
     if args.reproducers is not None:      # a reproducer is never written over an input (wide.toml --reproducers .)
@@ -299,7 +315,7 @@ def _cmd_check(args) -> int:
     show = _plan(args, configs, policies, len(seeds), workers=_workers(args), what="tacc check")
     cert = check(configs, policies=policies, seeds=seeds, executor=args.executor, workers=args.workers,
                  scheduler=args.scheduler, cache=args.cache, progress=show, reproducer_dir=args.reproducers,
-                 baseline=baseline)
+                 baseline=baseline, keep=args.verdicts)
     evidence = [assumption_evidence(a, max_examples=args.evidence) for a in BREAKABLE] if args.evidence else []
     if args.json:
         _write_json(dumps(to_json(cert, evidence)), args.json)
@@ -749,6 +765,7 @@ def _simulate_arguments(s: argparse.ArgumentParser) -> None:
 
 
 def _check_arguments(c: argparse.ArgumentParser) -> None:
+    from certify import KEEP
     from simulate import POLICIES
 
     _run_options(c, "serial")
@@ -773,6 +790,10 @@ def _check_arguments(c: argparse.ArgumentParser) -> None:
                         "nothing is written without a violation)")
     c.add_argument("--junit", metavar="PATH", help="write JUnit XML (one test case per claim, configuration, policy)")
     c.add_argument("--json", metavar="PATH", help="write the certificate as JSON to PATH ('-' for stdout)")
+    c.add_argument("--verdicts", choices=KEEP, default="all",
+                   help="the verdicts kept and listed in --json: all (default; memory grows with the runs, about 2 "
+                        "KB each) or violated (only VIOLATED ones and lem:ci's: memory independent of --seeds; the "
+                        "tables, counts, reasons and JUnit cases are the same)")
     c.set_defaults(func=_cmd_check)
 
 

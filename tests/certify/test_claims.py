@@ -108,12 +108,23 @@ def test_measurement_ratio_and_exceeded(bound, emp, error, ratio, exceeded, unde
 def test_zero_over_zero_is_undefined_with_a_reason_in_the_summary():
     """A claim whose every ratio is 0 / 0 (bound 0, empirical 0) has no max ratio: NaN with the reason, never 0;
     one measurement with a number among the 0 / 0 gives that number."""
-    from certify._check import _max_ratio
-    assert Measurement("x", 0, 0).ratio != Measurement("x", 0, 0).ratio          # NaN
-    value, reason = _max_ratio([math.nan, math.nan], "judged on no run")
-    assert math.isnan(value) and reason.startswith(UNDEFINED_RATIO)
-    assert _max_ratio([math.nan, 0.0], "judged on no run") == (0.0, None)
-    assert _max_ratio([], "judged on no run") == (None, "judged on no run")
+    from certify import RunVerdict, Verdict
+    from certify._check import _summaries
+    undefined = Measurement("x", 0, 0)
+    assert undefined.ratio != undefined.ratio          # NaN
+
+    def held(ratio, m=undefined):
+        return RunVerdict("theorem", "thm", "c", "tacc", 0, Verdict.HOLDS, ratio, m, 1)
+
+    (s,) = _summaries([held(math.nan), held(math.nan)])
+    assert math.isnan(s.max_ratio) and s.max_ratio_reason.startswith(UNDEFINED_RATIO)
+    assert math.isnan(s.max_ratio_all) and s.max_ratio_all_reason.startswith(UNDEFINED_RATIO)
+    (s,) = _summaries([held(math.nan), held(0.0, Measurement("x", 1, 0)), held(math.nan)])
+    assert (s.max_ratio, s.max_ratio_reason) == (0.0, None)
+    off = RunVerdict("theorem", "thm", "c", "tacc", 0, Verdict.OFF_EVENT, 2.0, Measurement("x", 1, 2), 1)
+    (s,) = _summaries([off])                          # measured, never asserted: no max ratio, a ratio over all runs
+    assert s.max_ratio is None and s.max_ratio_reason == "judged on no run: 1 OFF_EVENT"
+    assert s.max_ratio_all == 2.0
 
 
 def test_an_infinite_rdfe_bound_is_compared_as_a_value(llm):

@@ -197,3 +197,31 @@ def test_the_text_says_why_the_baseline_accepts_a_violation(tmp_path, capsys):
             "reason") in capsys.readouterr().out
     assert main(args) == 1                              # without a baseline: new, and no accepted list
     assert "with its reason" not in capsys.readouterr().out
+
+
+def test_verdicts_violated_lists_fewer_verdicts_and_the_same_certificate(tmp_path, capsys):
+    """``--verdicts violated``: the JSON says which verdicts it lists, lists only lem:ci's here (nothing VIOLATED),
+    and everything else is what ``--verdicts all`` writes; the text is the same."""
+    def run(keep):
+        out = tmp_path / f"{keep}.json"
+        assert main(["check", _broken_plugin(tmp_path), "--seeds", "3", "--evidence", "0", "--json", str(out),
+                     "--junit", str(tmp_path / f"{keep}.xml"), "--verdicts", keep,
+                     "--reproducers", str(tmp_path / "rep")]) == 0
+        return _strict_json(out), capsys.readouterr().out, (tmp_path / f"{keep}.xml").read_text()
+
+    (every, text, xml), (few, text_few, xml_few) = run("all"), run("violated")
+    assert (every.pop("verdicts_kept"), few.pop("verdicts_kept")) == ("all", "violated")
+    listed = few.pop("verdicts")
+    assert {v["claim"] for v in listed} == {"lem-ci"} and len(every.pop("verdicts")) > len(listed)
+    assert few == every and text_few == text and xml_few == xml
+
+
+def test_a_check_too_large_for_memory_says_how_to_run_it_in_less(capsys):
+    assert main(["check", "set-a", "--seeds", "0:9223372036854775807", "--random", "0"]) == 2
+    err = capsys.readouterr().err
+    assert "needs about" in err and "tacc check --verdicts violated" in err
+    # --json lists every seed: refused beyond 100,000 naming --json, before anything runs
+    assert main(["check", "set-a", "--seeds", "0:9223372036854775807", "--random", "0", "--verdicts", "violated",
+                 "--json", "-", "--evidence", "0", "--policy", "dnc"]) == 2
+    err = capsys.readouterr().err
+    assert "--json = '-': would list 9,223,372,036,854,775,807 seeds" in err

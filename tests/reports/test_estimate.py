@@ -266,3 +266,14 @@ def test_bench_takes_workers(tmp_path, monkeypatch):
     monkeypatch.setattr(bench, "render", lambda res: "")
     assert main(["bench", "--quick", "--workers", "2", "--out", str(tmp_path / "b")]) == 0
     assert seen["workers"] == 2
+
+
+def test_a_check_keeping_only_violated_verdicts_is_not_counted_as_keeping_its_runs():
+    """``tacc check --verdicts violated`` streams its runs: the estimate holds nothing per run for it (the same
+    seeds refused with --verdicts all are estimated at the fixed allocations)."""
+    from argparse import Namespace
+
+    from reports.cli import _keeps_runs
+    assert _keeps_runs(Namespace(command="check", verdicts="all")) and _keeps_runs(Namespace(command="report"))
+    assert not _keeps_runs(Namespace(command="check", verdicts="violated"))
+    assert not _keeps_runs(Namespace(command="simulate"))
