@@ -13,6 +13,8 @@ only the first run after an install or an edit compiles.
 from __future__ import annotations
 
 import os
+import re
+import shutil
 
 from numba.core import config as numba_config
 from numba.core.caching import CompileResultCacheImpl, FunctionCache, _CacheLocator
@@ -20,7 +22,34 @@ from numba.misc.appdirs import AppDirs
 
 from simulate._fingerprint import code_fingerprint
 
-__all__ = ["FingerprintCache"]
+__all__ = ["FingerprintCache", "prune", "KEEP_OTHER"]
+
+#: the cache folders of other fingerprints kept beside the current one, the most recently written: a source tree
+#: switched between branches finds its recent machine code again; older ones (each about 1.2 MB, an edit or an
+#: upgrade ago) are removed when a new folder is made, so the cache does not grow with every change of the code.
+KEEP_OTHER = 3
+_FOLDER = re.compile(r"tacc-[0-9a-f]{16}")
+
+
+def prune(base: str, current: str, keep: int = KEEP_OTHER) -> list[str]:
+    """Remove the folders ``tacc-<16 hex digits>`` of ``base`` but ``current`` and the ``keep`` most recently
+    modified others (a folder's time is its last compilation: loading machine code writes nothing); return the
+    paths removed. A link is never followed or removed, and a folder another process removes or uses first is
+    left to it (an error is ignored: a later compilation prunes again)."""
+    try:
+        entries = [e for e in os.scandir(base) if _FOLDER.fullmatch(e.name) and e.name != current
+                   and e.is_dir(follow_symlinks=False)]
+        entries.sort(key=lambda e: e.stat(follow_symlinks=False).st_mtime, reverse=True)
+    except OSError:
+        return []
+    removed = []
+    for e in entries[keep:]:
+        try:
+            shutil.rmtree(e.path)
+            removed.append(e.path)
+        except OSError:
+            pass
+    return removed
 
 
 class _FingerprintLocator(_CacheLocator):
@@ -48,10 +77,13 @@ class _FingerprintLocator(_CacheLocator):
         if not os.path.exists(py_file):
             return None
         self = cls(py_func, py_file)
+        new = not os.path.isdir(self._cache_path)
         try:
             self.ensure_cache_path()
         except OSError:
             return None
+        if new:                                  # the first function compiled for this code: older folders go
+            prune(os.path.dirname(self._cache_path), os.path.basename(self._cache_path))
         return self
 
 
