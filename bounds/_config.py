@@ -223,13 +223,17 @@ def _integer(name, x, low: int | None = None) -> int:
 def _real(name, x, low=None, high=None, low_open=False, high_open=False) -> float:
     if isinstance(x, bool) or not isinstance(x, numbers.Real):
         raise TaccInputError(name, x, "must be a number")
-    x = float(x)
+    given = x                                 # named as written: budget = -5 is refused as -5, not -5.0
+    try:
+        x = float(x)
+    except OverflowError:                     # an integer beyond the largest float (10**400 in TOML)
+        raise TaccInputError(name, given, f"is too large: beyond the largest float, {sys.float_info.max!r}") from None
     if not math.isfinite(x):
-        raise TaccInputError(name, x, "must be finite")
+        raise TaccInputError(name, given, "must be finite")
     if low is not None and (x < low or (low_open and x == low)):
-        raise TaccInputError(name, x, f"must be {'>' if low_open else '>='} {low}")
+        raise TaccInputError(name, given, f"must be {'>' if low_open else '>='} {low}")
     if high is not None and (x > high or (high_open and x == high)):
-        raise TaccInputError(name, x, f"must be {'<' if high_open else '<='} {high}")
+        raise TaccInputError(name, given, f"must be {'<' if high_open else '<='} {high}")
     return x
 
 

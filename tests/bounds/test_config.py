@@ -440,3 +440,20 @@ def test_a_misspelled_table_gets_a_did_you_mean_as_a_field_does(path, new, messa
     with pytest.raises(TaccInputError) as info:
         parse_config(_renamed(path, new))
     assert str(info.value) == message
+
+
+@pytest.mark.parametrize("path, value, message", [
+    # an integer was named as the float it is read as: params.budget = -5.0 for budget = -5 (a README-only user)
+    ("params.budget", -5, "params.budget = -5: must be > 0.0"),
+    ("params.delta", 2, "params.delta = 2: must be < 1.0"),
+    ("params.budget", -5.5, "params.budget = -5.5: must be > 0.0"),
+    # an integer beyond the largest float crashed reading it (OverflowError, exit 3)
+    ("params.budget", 10**400, f"params.budget = {10**400}: is too large: beyond the largest float, "
+                               f"{sys.float_info.max!r}"),
+    ("instance.mu_high", [0.5, -10**400], f"instance.mu_high[1] = {-10**400}: is too large: beyond the largest "
+                                          f"float, {sys.float_info.max!r}"),
+])
+def test_a_number_out_of_range_is_named_as_written(path, value, message):
+    with pytest.raises(TaccInputError) as info:
+        parse_config(with_(path, value))
+    assert str(info.value) == message
