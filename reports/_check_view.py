@@ -42,9 +42,19 @@ def verdict_table(summaries, all_runs: bool = True) -> str:
     return table(["claim", "label", *verdicts, "max ratio", *(("max ratio (all runs)",) if all_runs else ())], rows)
 
 
-def to_json(cert: Certificate, evidence=()) -> dict:
+def passed(cert: Certificate, strict: bool = False) -> bool:
+    """The gate's decision: no new violation, and with ``strict`` no measurable claim judged on no run (what the exit
+    status, the last line, ``ok`` in the JSON and the JUnit failures all say)."""
+    return cert.ok and not (strict and cert.strict_failures)
+
+
+def to_json(cert: Certificate, evidence=(), strict: bool = False) -> dict:
+    """The certificate as JSON: ``ok`` is the gate's decision (:func:`passed`, ``--strict`` included), ``strict``
+    whether it was asked, ``strict_failures`` the claims it fails on (with or without it)."""
     return {
-        "ok": cert.ok, "configs": list(cert.configs), "policies": list(cert.policies), "seeds": list(cert.seeds),
+        "ok": passed(cert, strict), "strict": strict,
+        "strict_failures": [nj.claim for nj in cert.strict_failures],
+        "configs": list(cert.configs), "policies": list(cert.policies), "seeds": list(cert.seeds),
         "assumptions": {name: {k: {"statement": ASSUMPTIONS[k], "held": r.held, "status": r.status, "detail": r.detail,
                                    "witness": r.witness} for k, r in res.items()}
                         for name, res in cert.assumptions.items()},
@@ -119,7 +129,7 @@ def render(cert: Certificate, evidence=(), max_configs: int = 12, strict: bool =
         verdict = f"ERROR: {len(cert.integrity_errors)} stored run(s) not reproduced (exit 3)"
     elif not cert.ok:
         verdict = f"FAIL: {len(cert.new_violations)} new violation(s)"
-    elif strict and cert.strict_failures:
+    elif not passed(cert, strict):
         verdict = (f"FAIL (--strict): judged on no run although measurable: "
                    f"{', '.join(nj.claim for nj in cert.strict_failures)}")
     else:
@@ -128,10 +138,12 @@ def render(cert: Certificate, evidence=(), max_configs: int = 12, strict: bool =
     return "\n".join(out)
 
 
-def junit(cert: Certificate) -> str:
+def junit(cert: Certificate, strict: bool = False) -> str:
     """JUnit XML: one test case per (claim, configuration, policy); VIOLATED not accepted -> failure, no run
-    judged (every run OFF_EVENT, NOT_APPLICABLE, UNDECIDED or NOTHING_TO_MEASURE) -> skipped."""
+    judged (every run OFF_EVENT, NOT_APPLICABLE, UNDECIDED or NOTHING_TO_MEASURE) -> skipped, except with
+    ``strict`` a case of a claim ``--strict`` fails on whose runs had something it bounds -> failure."""
     accepted = {(r.claim, r.config) for r in cert.reproducers if r.accepted}
+    strict_claims = {nj.claim for nj in cert.strict_failures} if strict else set()
     violated: dict = {}                   # every VIOLATED verdict is kept, whatever cert.verdicts_kept
     for v in cert.verdicts:
         if v.verdict is Verdict.VIOLATED:
@@ -147,6 +159,10 @@ def junit(cert: Certificate) -> str:
             w = bad[0].worst
             ET.SubElement(case, "failure", message=f"{len(bad)} run(s) VIOLATED; seed {bad[0].seed}: {w.what} = "
                                                    f"{w.empirical} > {w.bound}")
+        elif not cell.judged and claim in strict_claims and cell.measurable:
+            failures += 1
+            ET.SubElement(case, "failure", message="--strict: judged on no run although a run had something it "
+                                                   "bounds: " + "; ".join(cell.why()))
         elif not cell.judged:
             skipped += 1
             # the verdicts, then why, as the text output says it: the failed assumption with its witness, the

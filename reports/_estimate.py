@@ -36,7 +36,7 @@ from bounds import Config, CostUnits, TaccInputError, cost_units, horizon, log_f
 
 __all__ = ["Estimate", "estimate", "combined", "announce", "machine_memory", "rounds_bound", "LONG_SECONDS",
            "PER_ARM_BYTES", "NS_PER_ROUND", "BASE_BYTES", "TRACE_BYTES_PER_ROUND", "KEPT_BYTES_PER_RUN",
-           "KEPT_BYTES_PER_ARM_RUN"]
+           "KEPT_BYTES_PER_ARM_RUN", "JSON_BYTES_PER_RUN"]
 
 #: bytes of state per arm (instance arrays, thresholds, run-record arrays, the per-arm rows of an analysis),
 #: bounded by tracemalloc measurements (tests/reports/test_estimate.py).
@@ -53,6 +53,11 @@ TRACE_BYTES_PER_ROUND = 320
 #: grew to 6.5 GB and was killed (a README-only user).
 KEPT_BYTES_PER_RUN = 4096
 KEPT_BYTES_PER_ARM_RUN = 128
+#: bytes ``tacc check --json`` adds per run when it keeps every verdict (their JSON objects and text are built whole
+#: before the file is written). Measured 2026-11-27 by a README-only user: 100,000 TACC runs (ten claims each) peaked
+#: at 2.0 GB with --json against 517 MB without, about 15 KB a run; rounded up. Before it was counted, the estimate
+#: accepted a check that needed four times this machine's memory.
+JSON_BYTES_PER_RUN = 16 << 10
 #: fixed allocations of a command (compiled code, the tables of one configuration), rounded up.
 BASE_BYTES = 32 << 20
 #: columns of the tabulated low means (``simulate.Problem.schedule``).
@@ -212,13 +217,16 @@ def _table_entries(config: Config, arms: int, T: int) -> int:
 
 def estimate(configs: Sequence[Config], policies: Sequence[str], n_seeds: int, *, budgets_per_config: int = 1,
              workers: int = 1, engine: str = "fast", tables: bool = True, trace: bool = False,
-             kept: bool = False) -> Estimate:
+             kept: bool = False, kept_json: bool = False, kept_per_arm: bool = True) -> Estimate:
     """Upper bounds for running every policy on ``n_seeds`` seeds of every configuration (``budgets_per_config``
     budgets each, as ``tacc report`` does); ``tables=False`` leaves out the B_k(n) table the runs read (what
     ``tacc bounds`` needs: the per-arm state only); ``trace=True`` adds a run's trace (what ``tacc explain``
     records), ``TRACE_BYTES_PER_ROUND`` per round of the largest :func:`rounds_bound` of the policies;
     ``kept=True`` adds what a command that keeps every run for its analysis holds (``KEPT_BYTES_PER_RUN`` and
-    ``KEPT_BYTES_PER_ARM_RUN``, every configuration's runs together)."""
+    ``KEPT_BYTES_PER_ARM_RUN``, every configuration's runs together), and ``kept_json=True`` what writing
+    them as JSON adds (``JSON_BYTES_PER_RUN``: ``tacc check --json`` with every verdict kept);
+    ``kept_per_arm=False`` leaves out the per-arm part (``tacc check`` keeps a verdict per claim and run, whose size
+    does not depend on the arms)."""
     arms = rounds = entries = 0
     memory, round_total, worst, held = 0.0, 0.0, "", 0.0
     for c in configs:
@@ -235,7 +243,8 @@ def estimate(configs: Sequence[Config], policies: Sequence[str], n_seeds: int, *
         round_total += float(sum(most)) * n_seeds * budgets_per_config
         if kept:
             held += float(len(policies)) * n_seeds * budgets_per_config * (KEPT_BYTES_PER_RUN
-                                                                           + K * KEPT_BYTES_PER_ARM_RUN)
+                                                                           + K * KEPT_BYTES_PER_ARM_RUN * kept_per_arm
+                                                                           + (JSON_BYTES_PER_RUN if kept_json else 0))
     memory += held
     runs = len(configs) * len(policies) * n_seeds * budgets_per_config
     per_round = NS_PER_ROUND.get(engine, NS_PER_ROUND["reference"]) * 1e-9

@@ -219,9 +219,29 @@ def test_verdicts_violated_lists_fewer_verdicts_and_the_same_certificate(tmp_pat
 def test_a_check_too_large_for_memory_says_how_to_run_it_in_less(capsys):
     assert main(["check", "set-a", "--seeds", "0:9223372036854775807", "--random", "0"]) == 2
     err = capsys.readouterr().err
-    assert "needs about" in err and "tacc check --verdicts violated" in err
+    # the runs kept are what does not fit: named by --seeds (it named config = '<dict>' for a generated one)
+    assert err.startswith("tacc: error: --seeds = '0:9223372036854775807': 46,116,860,184,273,879,035 runs, kept "
+                          "for the analysis, need about") and "tacc check --verdicts violated" in err
     # --json lists every seed: refused beyond 100,000 naming --json, before anything runs
     assert main(["check", "set-a", "--seeds", "0:9223372036854775807", "--random", "0", "--verdicts", "violated",
                  "--json", "-", "--evidence", "0", "--policy", "dnc"]) == 2
     err = capsys.readouterr().err
     assert "--json = '-': would list 9,223,372,036,854,775,807 seeds" in err
+
+
+def test_a_strict_failure_is_in_the_json_and_the_junit_file_too(tmp_path, capsys):
+    """``--strict`` exited 1 while the JSON said ``"ok": true`` and the JUnit file had no failure (a README-only user):
+    a CI view read green for a red job. Both now say what the exit status says; without --strict nothing changes."""
+    def run(*extra):
+        out, xml = tmp_path / "c.json", tmp_path / "c.xml"
+        code = main(["check", _broken_plugin(tmp_path), "--policy", "tacc", "--seeds", "2", "--evidence", "0",
+                     "--json", str(out), "--junit", str(xml), "--reproducers", str(tmp_path / "rep"), *extra])
+        capsys.readouterr()
+        return code, _strict_json(out), xml.read_text()
+
+    code, data, xml = run("--strict")
+    assert code == 1 and data["ok"] is False and data["strict"] is True and "high-count" in data["strict_failures"]
+    assert 'failures="0"' not in xml and "--strict: judged on no run" in xml
+    code, data, xml = run()
+    assert code == 0 and data["ok"] is True and data["strict"] is False and "high-count" in data["strict_failures"]
+    assert 'failures="0"' in xml and "--strict" not in xml
