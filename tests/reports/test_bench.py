@@ -76,3 +76,17 @@ def test_interleaved_timings_alternate_their_calls():
     calls = []
     out = interleaved_cpu([lambda: calls.append("a") or 1, lambda: calls.append("b") or 2], 3)
     assert calls == ["a", "b"] * 3 and [x[1] for x in out] == [1, 2] and all(x[0] >= 0 for x in out)
+
+
+def test_a_value_not_met_never_prints_as_its_limit(bench):
+    """3.004 against "<= 3" printed as 3 beside NOT met (a README-only user): a value prints apart from its limit."""
+    import copy
+    res = copy.deepcopy(bench)
+    k = next(t for t in res["targets"] if "5000" in t["target"])
+    assert k["limit"] == 3.0
+    k["value"], k["met"] = 3.004, False
+    line = next(x for x in render(res).splitlines() if "K = 5000" in x and "[" in x)
+    assert line.endswith(": 3.004") and "NOT met" in line
+    k["value"], k["met"] = 3.48, False
+    assert next(x for x in render(res).splitlines() if "K = 5000" in x and "[" in x).endswith(": 3.48")
+    assert all("limit" in t for t in res["targets"] if "memory" not in t["target"])
