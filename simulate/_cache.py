@@ -234,6 +234,22 @@ def _tuple(x):
     return None if x is None else tuple(x)
 
 
+def _arm(x, K: int) -> bool:
+    return type(x) is int and 0 <= x < K
+
+
+def _check_arms(K: int, violation, phases) -> None:
+    """ValueError unless every arm a stored row names is one of its K arms (the first deviation's, each RDFE phase's
+    active arms, leader and survivors): a row whose checksum was recomputed after an edit passes the checksum, and
+    an arm out of range crashed the claims that read it (IndexError, exit 3) instead of the row being redone."""
+    if violation is not None and not _arm(violation[0], K):
+        raise ValueError("the first deviation names an arm out of range")
+    for p in phases:
+        if not (all(_arm(a, K) for a in p.active) and (p.leader is None or _arm(p.leader, K))
+                and (p.survivors is None or set(p.survivors) <= set(p.active))):
+            raise ValueError("an RDFE phase names an arm out of range")
+
+
 def decode_record(data: bytes) -> tuple[str, RunRecord]:
     """The inverse of :func:`encode_record`: (key, record); ValueError (or struct.error) if ``data`` is not a
     stored row of this format."""
@@ -267,6 +283,7 @@ def decode_record(data: bytes) -> tuple[str, RunRecord]:
                        for r, eps, a, fi, t, c, u, lo, w, done, lead, surv in phases)
     else:
         raise ValueError("not a stored run of this format")
+    _check_arms(K, v, phases)
     f = 6 * K
     return key, built(RunRecord, RECORD_FIELDS, (      # the fields in order (RunRecord(policy=..., ...))
         policy, seed, x[:K], x[K:2 * K], x[2 * K:3 * K], x[3 * K:4 * K], x[4 * K:5 * K], x[5 * K:f],

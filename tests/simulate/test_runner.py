@@ -865,3 +865,30 @@ def test_a_scheduler_without_the_dask_executor_is_refused(tasks, executor):
     with pytest.raises(TaccInputError, match=f"scheduler = 'tcp://127.0.0.1:8786': is used only with the executor "
                                              f"dask \\(the executor is {executor}"):
         iter_runs(tasks, executor=executor, scheduler="tcp://127.0.0.1:8786")
+
+
+@pytest.mark.parametrize("where", ["phase", "leader", "violation"])
+def test_a_stored_arm_out_of_range_is_a_damaged_row_even_with_its_checksum(tmp_path, where):
+    """A row edited and given its new sha256 passes the checksum: an RDFE phase naming arm K crashed the claims that
+    read it (IndexError in tacc check, exit 3, a README-only user). Such a row is refused when read and recomputed."""
+    task, = tasks_for([load_config("llm-vanishing")], ["rdfe"], [1])        # two completed phases of three
+    run_tasks([task], cache=tmp_path)
+    (key, _, data), = _rows(tmp_path)
+    _, rec = decode_record(data)
+    K = rec.n_arms
+    ph = rec.phases[0]
+    if where == "phase":
+        bad = dataclasses.replace(rec, phases=(dataclasses.replace(ph, active=(*ph.active[:-1], K)), *rec.phases[1:]))
+    elif where == "leader":
+        done = next(p for p in rec.phases if p.completed)
+        bad = dataclasses.replace(rec, phases=tuple(dataclasses.replace(p, leader=K) if p is done else p
+                                                    for p in rec.phases))
+    else:
+        from simulate import Violation
+        bad = dataclasses.replace(rec, violation=Violation(K, 0, 1), event_held=False)
+    new = encode_record(key, bad)
+    with pytest.raises(ValueError, match="out of range"):
+        decode_record(new)
+    _rewrite(tmp_path, key, hashlib.sha256(new).hexdigest(), new)
+    with pytest.warns(CacheMismatchWarning, match="recomputed"):
+        assert run_tasks([task], cache=tmp_path) == [rec]
