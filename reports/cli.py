@@ -297,6 +297,25 @@ def _accepted_findings(args) -> dict | None:
     return _option("--baseline", load_baseline, args.baseline)
 
 
+def _warn_unmatched_baseline(command: str, baseline: dict | None, names) -> None:
+    """A warning line per ``--baseline`` entry whose configuration is not one checked but is near one (its file name,
+    another case, a close spelling): an entry ``"config": "w3.toml"`` accepted nothing, in silence, and the gate
+    failed on the finding it was written for (a README-only user). Entries far from every name (the repository's
+    list on other configurations) are not named: they are for other checks."""
+    import difflib
+    names = list(names)
+    lowered = {n.lower(): n for n in names}
+    for claim, config in baseline or {}:
+        if config == "*" or config in names:
+            continue
+        near = lowered.get(Path(config).stem.lower()) or lowered.get(config.lower()) or next(
+            iter(difflib.get_close_matches(config, names, n=1, cutoff=0.75)), None)
+        if near is not None:
+            print(f"tacc {command}: warning: the --baseline entry for {claim} names the configuration {config!r}, "
+                  f"which is not checked here (did you mean {near!r}? entries name configurations by their name)",
+                  file=sys.stderr)
+
+
 def _cmd_check(args) -> int:
     from certify import (DEFAULT_POLICIES, assumption_evidence, check, reproducer_path, sample_configs,
                          unique_names)
@@ -316,6 +335,7 @@ def _cmd_check(args) -> int:
                                                   f"fewer seeds, or drop --json: the tables and --junit list no seed)")
     policies = tuple(args.policy) if args.policy else DEFAULT_POLICIES
     configs += sample_configs(n_random, args.random_seed)
+    _warn_unmatched_baseline("check", baseline, [c.name for c in unique_names(configs)])
     if args.reproducers is not None:      # a reproducer is never written over an input (wide.toml --reproducers .)
         for c in unique_names(configs):
             path = reproducer_path(args.reproducers, c.name)
@@ -403,6 +423,7 @@ def _report(args, figures, baseline) -> int:
         config = saved_config(saved["runs"], args.runs_from)
     else:
         config = default_config()
+    _warn_unmatched_baseline("report", baseline, [config.name])
     seeds = _seeds(args.seeds) if args.seeds else (None if saved else _seeds("1000"))
     show = _show_progress(args)
     if not saved:

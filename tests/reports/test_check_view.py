@@ -245,3 +245,21 @@ def test_a_strict_failure_is_in_the_json_and_the_junit_file_too(tmp_path, capsys
     code, data, xml = run()
     assert code == 0 and data["ok"] is True and data["strict"] is False and "high-count" in data["strict_failures"]
     assert 'failures="0"' in xml and "--strict" not in xml
+
+
+def test_a_baseline_entry_naming_a_configuration_by_its_file_is_warned_about(tmp_path, capsys):
+    """``"config": "broken.toml"`` (the file, not the name) accepted nothing, in silence; now a warning names the
+    configuration meant. An entry far from every name checked (for other checks) is not named."""
+    path = _broken_plugin(tmp_path)
+    base = tmp_path / "b.json"
+    base.write_text(json.dumps([{"claim": "high-count", "config": "broken.toml"},
+                                {"claim": "low-count", "config": "Broken-Plugin"},
+                                {"claim": "class-A", "config": "broken-plugin.toml"},
+                                {"claim": "theorem", "config": "set-a"}]))
+    assert main(["check", path, "--policy", "tacc", "--seeds", "1", "--evidence", "0", "--baseline", str(base),
+                 "--reproducers", str(tmp_path / "rep")]) == 0
+    err = capsys.readouterr().err
+    assert "the --baseline entry for low-count names the configuration 'Broken-Plugin'" in err
+    assert "the --baseline entry for class-A names the configuration 'broken-plugin.toml'" in err
+    assert "(did you mean 'broken-plugin'?" in err and "'broken.toml'" not in err      # no close name: not named
+    assert "set-a" not in err
