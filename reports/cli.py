@@ -351,10 +351,14 @@ def _cmd_check(args) -> int:
                  scheduler=args.scheduler, cache=args.cache, progress=show, reproducer_dir=args.reproducers,
                  baseline=baseline, keep=args.verdicts)
     evidence = [assumption_evidence(a, max_examples=args.evidence) for a in BREAKABLE] if args.evidence else []
-    if args.json:
-        _write_json(dumps(to_json(cert, evidence, strict=args.strict)), args.json)
-    if args.junit:
-        Path(args.junit).write_text(junit(cert, strict=args.strict) + "\n")
+    # both made before either is written: an interrupt while they are made leaves neither (a Ctrl-C at the end left a
+    # whole JSON file and no JUnit file, which a CI job reading whichever exists could misread)
+    as_json = dumps(to_json(cert, evidence, strict=args.strict)) if args.json else None
+    as_junit = junit(cert, strict=args.strict) + "\n" if args.junit else None
+    if as_json is not None:
+        _write_json(as_json, args.json)
+    if as_junit is not None:
+        Path(args.junit).write_text(as_junit)
     if args.json != "-":
         print(render(cert, evidence, strict=args.strict))
     if cert.integrity_errors:
