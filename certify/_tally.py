@@ -11,9 +11,11 @@ from dataclasses import dataclass, field
 from certify._claims import LEM_CI
 from certify._verdict import RunVerdict, Verdict
 
-__all__ = ["Cell", "Tally", "merged_reasons", "reason_lines", "reason_of"]
+__all__ = ["Cell", "Tally", "MAX_REASONS", "merged_reasons", "reason_lines", "reason_of"]
 
 _ASSERTING = (Verdict.HOLDS, Verdict.VIOLATED)
+#: distinct reasons a cell lists; the runs of any other reason are counted together (see :meth:`Cell.add`).
+MAX_REASONS = 20
 
 
 def reason_of(v: RunVerdict, assumptions: dict) -> tuple | None:
@@ -98,6 +100,11 @@ class Cell:
                         self.top = ratio
                 return
         for r in reason_of(v, assumptions) or ():
+            if r not in self.reasons and len(self.reasons) >= MAX_REASONS:
+                # an undecided comparison's reason names the run's values: distinct on every run, so without a cap
+                # the reasons would grow with the runs (and list one line per run)
+                r = (f"{verdict.value} on {v.config} ({v.policy}): other reasons (the first {MAX_REASONS} distinct "
+                     f"ones are listed)", r[1])
             self.reasons[r] += 1
 
 

@@ -125,3 +125,19 @@ def test_memos_are_bounded(monkeypatch):
     assert 0 < len(ctx._counts) <= 50
     assert ctx.count("N_L", 10, 7) == Measurement("N_L", 10, 7)
     assert not math.isnan(ctx.count("N_L", 10, 7).ratio)
+
+
+def test_a_cell_lists_at_most_max_reasons_and_counts_the_rest_together():
+    """An undecided comparison's reason names the run's values, so it differs on every run: a cell keeps the first
+    MAX_REASONS distinct ones and counts every other run under one line, so the reasons do not grow with the runs."""
+    from certify import RunVerdict
+    from certify._tally import MAX_REASONS, Cell
+    cell = Cell("rdfe-width", "lem:app-rdfe-phase-width", "c", "rdfe")
+    for i in range(MAX_REASONS + 30):
+        cell.add(RunVerdict("rdfe-width", "lem", "c", "rdfe", i, Verdict.UNDECIDED, 1.0, Measurement("w", 1, 1), 1,
+                            reason=f"w = {i} against 1: inside the error bound"), {})
+    assert len(cell.reasons) == MAX_REASONS + 1 and cell.n == MAX_REASONS + 30 and not cell.judged
+    lines = cell.why()
+    assert lines[0] == "UNDECIDED on c: w = 0 against 1: inside the error bound [1 run(s)]"
+    assert lines[-1] == (f"UNDECIDED on c (rdfe): other reasons (the first {MAX_REASONS} distinct ones are listed) "
+                         f"[30 run(s)]")
