@@ -363,7 +363,7 @@ def check(configs, *, policies=DEFAULT_POLICIES, seeds=range(10), executor: str 
             the reproducers of accepted verdicts carry).
         records: run records already made, in ``simulate.tasks_for(configs, policies, seeds)`` order (skips the
             runs).
-        confirm_violations: confirm every VIOLATED verdict on a fresh run (:func:`confirm`). Only a caller
+        confirm_violations: confirm every VIOLATED verdict on a fresh run (``certify._check.confirm``). Only a caller
             that promises no simulation (``tacc report --from``: saved runs) passes False, and must say that its
             VIOLATED verdicts are unconfirmed.
         keep: ``all`` keeps every verdict in ``Certificate.verdicts``; ``violated`` only the VIOLATED ones and

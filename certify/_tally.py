@@ -74,7 +74,8 @@ class Cell:
     reasons: Counter = field(default_factory=Counter)
 
     def why(self) -> tuple:
-        """Why the cell's verdicts were not judged: :func:`reason_lines` of its reasons."""
+        """Why the cell's verdicts were not judged: each reason once with its number of runs
+        (``certify._tally.reason_lines``)."""
         return reason_lines(self.reasons)
 
     def add(self, v: RunVerdict, assumptions: dict) -> None:

@@ -27,7 +27,7 @@ root_doc = "index"
 # nitpicky (-n): every cross-reference must resolve. Without network access there is no intersphinx, so the
 # standard library's and numpy's types are named here; private modules (``bounds._x``) are undocumented by design.
 nitpick_ignore = [("py:class", t) for t in ("numpy.ndarray", "fractions.Fraction", "os.PathLike", "pathlib.Path",
-                                                  "hypothesis.strategies.SearchStrategy")]
+                                                  "hypothesis.strategies.SearchStrategy", "collections.Counter")]
 nitpick_ignore_regex = [(r"py:.*", r"(bounds|simulate|certify|proofs_checks)\._.*")]
 
 # the API reference: every name of these packages' __all__ (the tacc-api directive of docs/_ext/tacc_api.py).
