@@ -27,6 +27,8 @@ import warnings
 from importlib import metadata
 from pathlib import Path
 
+from reports._paths import partial
+
 __all__ = ["FigureMemo", "FigureMemoWarning"]
 
 class FigureMemoWarning(UserWarning):
@@ -141,9 +143,9 @@ class FigureMemo:
 def _write_whole(path: Path, data: bytes, *, group_read: bool = False) -> None:
     """Write ``data`` to ``path`` through a temporary file beside it renamed over it (whole or not at all);
     ``group_read``: the file is readable by the group whatever the umask (a memo file)."""
-    partial = path.with_name(f".{path.name}.partial")
-    partial.write_bytes(data)
+    temporary = partial(path)
+    temporary.write_bytes(data)
     if group_read:
         from simulate import add_group_read
-        add_group_read(partial)
-    os.replace(partial, path)
+        add_group_read(temporary)
+    os.replace(temporary, path)

@@ -167,9 +167,10 @@ class FigureWriter:
             for p in self._helper:
                 p.kill()
             pool.shutdown(wait=True, cancel_futures=True)
-            if stop:
-                for partial in self.out_dir.glob(".*.partial"):
-                    partial.unlink(missing_ok=True)
+            if stop:                       # this command's own temporary files (another's may be in the folder)
+                for pid in [os.getpid()] + [p.pid for p in self._helper]:
+                    for temporary in self.out_dir.glob(f".*.{pid}.partial"):
+                        temporary.unlink(missing_ok=True)
         else:
             pool.shutdown(wait=True)
 

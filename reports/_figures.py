@@ -14,6 +14,7 @@ from matplotlib.layout_engine import TightLayoutEngine
 
 from reports._arms_shown import MAX_ARMS, arms_shown, count_note, shown_note
 from reports._off_event import OFF_EVENT_LABEL
+from reports._paths import partial
 
 __all__ = ["save", "new_figure", "regret_curves", "count_distribution", "tightness", "MAX_ARMS", "arms_shown",
            "shown_note", "LEGEND", "count_note", "OFF_EVENT_LABEL"]
@@ -50,16 +51,16 @@ def save(fig, out_dir: Path, name: str, formats=("png", "pdf")) -> list[str]:
 
     The tight layout is made once and applied without leaving a layout engine on the figure
     (``Figure.tight_layout`` leaves a placeholder engine, which makes every ``savefig`` lay the whole figure out again
-    before drawing it). Each file is written whole or not at all: drawn into ``.name.ext.partial`` beside it, then
+    before drawing it). Each file is written whole or not at all: drawn into ``.name.ext.<pid>.partial`` beside it, then
     renamed over it, so an interrupt never leaves a truncated figure under its name.
     """
     out_dir.mkdir(parents=True, exist_ok=True)
     TightLayoutEngine().execute(fig)
     files = []
     for ext in formats:
-        partial = out_dir / f".{name}.{ext}.partial"
-        fig.savefig(partial, format=ext, **({"dpi": _PDF_RASTER_DPI} if ext == "pdf" else {}))
-        os.replace(partial, out_dir / f"{name}.{ext}")
+        temporary = partial(out_dir / f"{name}.{ext}")
+        fig.savefig(temporary, format=ext, **({"dpi": _PDF_RASTER_DPI} if ext == "pdf" else {}))
+        os.replace(temporary, out_dir / f"{name}.{ext}")
         files.append(f"{name}.{ext}")
     return files
 

@@ -117,3 +117,10 @@ def executable(option: str, program: str) -> str:
         reason = "is not executable" if p.exists() else "no such program"
         raise TaccInputError(option, program, reason)
     return found
+
+
+def partial(path: Path, pid: int | None = None) -> Path:
+    """The temporary file a file is written to before it is renamed over ``path`` (whole or not at all):
+    ``.<name>.<pid>.partial`` beside it, one per writing process, so two commands writing the same folder never
+    rename each other's (two ``tacc report`` runs on one ``--out`` crashed with FileNotFoundError, exit 3)."""
+    return path.with_name(f".{path.name}.{os.getpid() if pid is None else pid}.partial")

@@ -25,6 +25,7 @@ from certify import (ASSUMPTIONS, CLAIMS, DEFAULT_POLICIES, LEM_CI, check, check
 from reports import _continuation_view, _metamorphic_view
 from reports._figure_pool import FIGURE_MEMO, FigureWriter
 from reports._off_event import off_event_note
+from reports._paths import partial
 from reports._rdfe_phases import (completed_a_phase, no_phase_footnote, no_phase_runs, no_phase_sentence,
                                    regret_cell_note)
 from reports._accepted import NO_REASON, accepted_findings, accepted_lines
@@ -732,9 +733,9 @@ def _tied_note(res: dict) -> list[str]:
 def _write_whole(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` whole or not at all (a temporary file beside it, renamed over it): an interrupt
     never leaves a truncated report that a reader would take for a finished one."""
-    partial = path.with_name(f".{path.name}.partial")
-    partial.write_text(text)
-    os.replace(partial, path)
+    temporary = partial(path)
+    temporary.write_text(text)
+    os.replace(temporary, path)
 
 
 def _markdown(res: dict, files: list, cert) -> str:

@@ -45,10 +45,12 @@ def test_an_interrupt_stops_the_helper_at_once_and_leaves_no_partial_file(tmp_pa
     with pytest.raises(KeyboardInterrupt):
         with FigureWriter(tmp_path, process=True) as helper:
             helper.draw("reports._figures:regret_curves", "curves", *CURVES, title="regret")
-            (tmp_path / ".curves.png.partial").write_bytes(b"half a file")   # as a killed draw leaves it
+            (helper_pid,) = [p.pid for p in multiprocessing.active_children() if p not in before]
+            (tmp_path / f".curves.png.{helper_pid}.partial").write_bytes(b"half a file")   # as a killed draw leaves it
+            (tmp_path / ".curves.png.1.partial").write_bytes(b"another command's")      # writing the same folder
             raise KeyboardInterrupt
     assert not [p for p in multiprocessing.active_children() if p not in before]     # the helper is gone
-    assert not list(tmp_path.glob(".*.partial"))
+    assert [p.name for p in tmp_path.glob(".*.partial")] == [".curves.png.1.partial"]   # only that one is left
 
 
 def test_save_writes_a_file_whole_or_not_at_all(tmp_path, monkeypatch):
