@@ -16,7 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from bounds import Config, TaccInputError
-from simulate import POLICIES, config_id, frame_records, load_runs, save_frames
+from simulate import CACHE_ENTRIES, POLICIES, config_id, frame_records, load_runs, save_frames
 
 __all__ = ["saved_config", "runs_by_budget", "render", "cmd_runs", "write_config_files", "TOML_FOLDER"]
 
@@ -411,6 +411,10 @@ def _event_failed(frames, rows, problems: dict):
 
 def cmd_runs(args) -> int:
     """``tacc runs DIR [--to parquet|csv] [--out OUT]``."""
+    if args.to and (Path(args.out) / CACHE_ENTRIES[0]).exists():
+        # tables written into a run cache were read instead of its runs from then on (newer runs hidden)
+        raise TaccInputError("--out", args.out, f"holds a run cache ({CACHE_ENTRIES[0]}): its tables would be read "
+                                                f"instead of its runs from then on; give another folder")
     frames = saved_runs("dir", args.dir)
     print(render(frames))
     if args.to:

@@ -608,3 +608,22 @@ def test_tacc_runs_never_pools_configurations_that_share_a_name_and_budget(tmp_p
     assert main(["runs", str(tmp_path / "runs"), "--to", "csv", "--out", str(tmp_path / "t")]) == 0
     files = {p.name for p in (tmp_path / "t" / "configs").iterdir()}
     assert all(any(config_id(c) in f for f in files) for c in (base, other))
+
+
+def test_tables_are_never_written_into_a_run_cache_nor_read_beside_one(swept, tmp_path, capsys):
+    """``tacc runs DIR --to csv --out DIR`` wrote tables into the run cache, which were then read instead of its runs:
+    a report over runs made later covered only the seeds of the tables (a README-only user). The export is refused;
+    a folder holding both is refused by ``tacc runs`` and ``--from`` alike, nothing read over the other."""
+    import shutil
+    runs = swept[0] / "runs"
+    assert main(["runs", str(runs), "--to", "csv", "--out", str(runs)]) == 2
+    assert "--out" in capsys.readouterr().err and not (runs / "runs.csv").exists()
+    both = tmp_path / "both"
+    shutil.copytree(runs, both)
+    assert main(["runs", str(runs), "--to", "csv", "--out", str(tmp_path / "tables")]) == 0
+    shutil.copy(tmp_path / "tables" / "runs.csv", both / "runs.csv")
+    capsys.readouterr()
+    for args in (["runs", str(both)], ["report", "--from", str(both), "--out", str(tmp_path / "r")]):
+        assert main(args) == 2
+        err = capsys.readouterr().err
+        assert "holds both a run cache (runs.sqlite) and exported tables (runs.csv)" in err, err
