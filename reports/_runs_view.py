@@ -329,7 +329,7 @@ _UNKNOWN = "(unknown)"
 def render(frames) -> str:
     """Runs per configuration, budget and policy, with the mean regret and the confidence event's failures; where
     the seed sets of a configuration's budgets and policies differ, the seeds each lacks of those saved for any."""
-    from reports._tables import Shown, table
+    from reports._tables import Shown, Whole, table
 
     r = frames.runs.copy()
     unknown = int(r["config"].isna().sum())
@@ -339,7 +339,7 @@ def render(frames) -> str:
     saved = {c: set(x["seed"].tolist()) for c, x in r.groupby("config")}
     # the budget is the configuration's: unknown with it (a NaN, which a table prints "undefined", as 0 / 0)
     problems: dict = {}
-    rows = [(c, Shown(_UNKNOWN) if math.isnan(b) else b, p, len(x), x["seed"].min(), x["seed"].max(),
+    rows = [(c, Shown(_UNKNOWN) if math.isnan(b) else b, p, len(x), Whole(x["seed"].min()), Whole(x["seed"].max()),
              x["regret"].mean(), _event_failed(frames, x, problems),
              _spans(sorted(saved[c] - set(x["seed"].tolist()))) or "-") for (c, b, p), x in g]
     rounding = any(isinstance(row[7], Shown) and "rounding" in row[7] for row in rows)

@@ -627,3 +627,14 @@ def test_tables_are_never_written_into_a_run_cache_nor_read_beside_one(swept, tm
         assert main(args) == 2
         err = capsys.readouterr().err
         assert "holds both a run cache (runs.sqlite) and exported tables (runs.csv)" in err, err
+
+
+def test_large_seeds_are_printed_whole(tmp_path, capsys):
+    """First and last seed printed as 9.223e+18 both (a README-only user): whole, as simulate prints them."""
+    out = tmp_path / "big"
+    assert main(["report", "--seeds", "9223372036854775806:9223372036854775808", "--out", str(out),
+                 "--executor", "serial", "--no-progress"]) in (0, 1)
+    capsys.readouterr()
+    assert main(["runs", str(out / "runs")]) == 0
+    row = next(line for line in capsys.readouterr().out.splitlines() if " tacc " in line)
+    assert "9223372036854775806  9223372036854775807" in row and "e+18" not in row
