@@ -80,18 +80,24 @@ _QUANTITATIVE = ("low-count", "high-count", "theorem", "theorem-arms", "theorem-
                  "rdfe-cost", "rdfe-theorem", "rdfe-theorem-sharp", "rdfe-theorem-as-stated", "control-ucb")
 
 
+#: where a conclusion about VIOLATED verdicts points: the conclusions are printed on the terminal too, where nothing
+#: is "below" them (a README-only user looked for the violations there).
+_VIOLATIONS_PLACE = "the section Violations of report.md (reproducers in the reproducers folder beside it)"
+
+
 def _violations_sentence(viol: int, cert: dict) -> str:
     """The conclusion about the VIOLATED verdicts: how many, which the baseline accepted and why, how many are new."""
     accepted = cert["accepted"]
     if not accepted:
         hint = "" if cert["baseline"] else (" (no --baseline was given: `--baseline repo` accepts the repository's "
                                             "known findings, as `tacc check` does)")
-        return f"{viol} VIOLATED verdict(s), every one new{hint}: see the violations below; each has a reproducer."
+        return (f"{viol} VIOLATED verdict(s), every one new{hint}: see {_VIOLATIONS_PLACE}; each has a "
+                f"reproducer.")
     n_accepted = sum(a["verdicts"] for a in accepted)
     which = "; ".join(f"{a['claim']} ({a['label']}) on {a['config']}, {a['verdicts']} verdict(s), because "
                       f"{(a['why'] or NO_REASON).rstrip('.')}" for a in accepted)
     return (f"{viol} VIOLATED verdict(s): {n_accepted} accepted by the baseline ({which}); {viol - n_accepted} new. "
-            f"See the violations below; each has a reproducer.")
+            f"See {_VIOLATIONS_PLACE}; each has a reproducer.")
 
 
 def _conclusions(res: dict) -> list[str]:
@@ -100,8 +106,9 @@ def _conclusions(res: dict) -> list[str]:
     viol = sum(c["counts"]["VIOLATED"] for c in cert["claims"])
     runs = res["runs_at_full_budget"]
     if viol == 0:
+        n = len(res["seeds"])
         out.append(f"No claim of the paper was VIOLATED: 0 VIOLATED verdicts over {runs} runs at the full budget "
-                   f"({len(res['seeds'])} seeds x {len(res['policies'])} policies)." + _not_judged(cert))
+                   f"({n} seed{'s' * (n != 1)} x {len(res['policies'])} policies)." + _not_judged(cert))
     else:
         out.append(_violations_sentence(viol, cert) + _not_judged(cert))
     failed = [k for k, a in res["assumptions"].items() if not a["held"]]

@@ -77,7 +77,7 @@ class SimulateSummary:
 
     @property
     def regret_se(self) -> float:
-        return math.sqrt(self.m2 / (self.n - 1) / self.n) if self.n > 1 else 0.0
+        return math.sqrt(self.m2 / (self.n - 1) / self.n) if self.n > 1 else math.nan     # one run: undefined
 
 
 def per_arm_regret_mean(summary: SimulateSummary) -> np.ndarray:

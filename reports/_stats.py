@@ -27,11 +27,14 @@ class Summary:
 
 def mean_and_se(values) -> tuple[float, float]:
     """The sample mean and its standard error s / sqrt(n), s the sample standard deviation (n - 1 degrees of
-    freedom); the standard error of one value is 0, and of identical values exactly 0."""
+    freedom); the standard error of one value is undefined (NaN: no spread is measured from one seed; JSON ``null``
+    with its reason, tables ``undefined``; it was 0, read as no spread), and of identical values exactly 0."""
     x = np.asarray(values, dtype=float)
     if x.size == 0:
         raise TaccInputError("values", list(values), "needs at least one value")
-    if x.size == 1 or np.all(x == x[0]):
+    if x.size == 1:
+        return float(x[0]), math.nan
+    if np.all(x == x[0]):
         return float(x[0]), 0.0
     mean = math.fsum(x.tolist()) / x.size
     s = math.sqrt(math.fsum(((x - mean) ** 2).tolist()) / (x.size - 1))

@@ -608,3 +608,16 @@ def test_the_first_query_is_said_made_by_every_run_only_when_the_budget_covers_i
             "the first round (alg:start fails: first round costs 22, budget 15))") in text
     (text,) = [c for c in report.results["conclusions"] if c.startswith("Besides")]
     assert "high-fidelity query, which every run makes)" in text
+
+
+def test_one_seed_has_an_undefined_standard_error(tmp_path):
+    """``--seeds 1`` printed ``81 +- 0`` and wrote ``"se": 0.0`` (a README-only user): one seed measures no spread,
+    so the standard error is undefined (null with its reason in the JSON, ``undefined`` in the table)."""
+    import json
+
+    from reports.cli import main
+    assert main(["report", "--seeds", "1", "--out", str(tmp_path), "--executor", "serial", "--no-progress"]) in (0, 1)
+    res = json.loads((tmp_path / "results.json").read_text())
+    assert all(row["se"] is None and "undefined" in row["se_reason"]
+               for p in res["policies"] for row in res["regret"][p])
+    assert "+- undefined" in (tmp_path / "report.md").read_text() and "(1 seed x 5 policies)" in res["conclusions"][0]

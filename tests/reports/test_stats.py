@@ -21,7 +21,8 @@ def test_mean_and_standard_error_by_hand():
     assert (s.n, s.mean, s.min, s.max) == (4, 2.5, 1.0, 4.0)
     assert s.se == pytest.approx(math.sqrt(5 / 3) / 2, rel=1e-15)
     assert s.se != pytest.approx(math.sqrt(5 / 4) / 2, rel=1e-3)      # n degrees of freedom would be wrong
-    assert summarize([7.5]).se == 0.0 and summarize([7.5]).mean == 7.5
+    # one seed measures no spread: undefined, never 0 (a README-only user read "+- 0" as no spread)
+    assert math.isnan(summarize([7.5]).se) and summarize([7.5]).mean == 7.5
 
 
 def test_identical_values_have_a_standard_error_of_exactly_zero():
