@@ -177,6 +177,9 @@ class _Table:
         if not hint and isinstance(self.data[key], dict):
             hint = _did_you_mean(key, {p.rpartition(".")[2]: p for p in KEYS
                                        if p and p.rpartition(".")[0] != self.path})
+        if not hint:                    # a key of one other table, written in the wrong one (mu_high at the top)
+            homes = [p for p, keys in KEYS.items() if p != self.path and key in keys]
+            hint = f" (did you mean {homes[0]}.{key}?)" if len(homes) == 1 and homes[0] else ""
         raise TaccInputError(self.name(key), self.data[key], "unknown key" + hint)
 
     def sub(self, key: str) -> "_Table":
@@ -346,7 +349,22 @@ def parse_config(data: dict, source: str = "<dict>") -> Config:
 _MISSING = "<missing>"
 
 
+def _refuse_unknown_keys(data: dict) -> None:
+    """Refuse the first unknown key of the document, table by table in the order of :data:`KEYS` (then by name),
+    before anything else is read: a missing key in one table was named before an unknown key of another (a
+    misspelled ``params.gama`` with ``instance.low.zeta`` missing named the missing one; the README says unknown
+    keys come first)."""
+    for path in KEYS:
+        table: Any = data
+        for part in path.split(".") if path else ():
+            table = table.get(part) if isinstance(table, dict) else None
+        if isinstance(table, dict):
+            _Table(table, path)._refuse_unknown()
+
+
 def _parse_config(data: dict, source: str) -> Config:
+    if isinstance(data, dict):
+        _refuse_unknown_keys(data)
     top = _Table(data, "")
     name = top.get("name", Path(source).stem if source else "config")
     if not isinstance(name, str) or not name:

@@ -457,3 +457,27 @@ def test_a_number_out_of_range_is_named_as_written(path, value, message):
     with pytest.raises(TaccInputError) as info:
         parse_config(with_(path, value))
     assert str(info.value) == message
+
+
+@pytest.mark.parametrize("edits, message", [
+    # an unknown key in one table was named after a missing key of another (a README-only user)
+    ({"params.gama": 0.1, "params.gamma": DELETE, "instance.low.zeta": DELETE},
+     "params.gama = 0.1: unknown key (did you mean gamma?)"),
+    ({"params.low": "power_decay", "instance.low": DELETE}, 'params.low = "power_decay": unknown key'),
+    # a key of one other table written at the top: named with where it belongs
+    ({"mu_high": [0.9, 0.5], "instance.mu_high": DELETE},
+     "mu_high = [0.9, 0.5]: unknown key (did you mean instance.mu_high?)"),
+])
+def test_an_unknown_key_anywhere_is_named_before_a_missing_key(edits, message):
+    data = copy.deepcopy(GOOD)
+    for path, value in edits.items():
+        node, keys = data, path.split(".")
+        for k in keys[:-1]:
+            node = node[k]
+        if value is DELETE:
+            del node[keys[-1]]
+        else:
+            node[keys[-1]] = value
+    with pytest.raises(TaccInputError) as info:
+        parse_config(data)
+    assert str(info.value).startswith(message), str(info.value)
