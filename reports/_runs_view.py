@@ -213,8 +213,12 @@ def _remedy(frames, configs, wanted: set, complete: set, *, made_before: bool = 
             arg = f" {shlex.quote(str(tables / TOML_FOLDER / toml))}"
             command = (f"tacc runs {shlex.quote(str(folder))} --to csv --out {shlex.quote(str(tables))} && "
                        f"tacc report{arg} {seeds} --out {out}")
-        else:
+        elif made_before:           # the report's own runs, lost since: its own command makes them again
             command = f"tacc report{' CONFIG' if arg is None else arg} {seeds} --out {out}"
+        else:                       # seeds it never had: into its run cache, the report elsewhere (--out {out} wrote
+            # a report over those seeds alone over the one there, a README-only user noticed)
+            command = (f"tacc report{' CONFIG' if arg is None else arg} {seeds} --cache {shlex.quote(str(folder))} "
+                       f"--out OUT")
         how = f"`{command}` makes them{again} (only those: the others are read from {folder})"
     elif folder is not None and (folder / "runs.sqlite").exists():
         how = (f"the sweep that saved them, run again with `--cache {folder}`, makes them again (only those)"

@@ -109,7 +109,8 @@ def test_missing_runs_are_refused(swept, tmp_path, no_runs, capsys):
     assert "--seeds = '0:5'" in err and f"{5 - SEEDS} of the 5 seed(s)" in err and f": {SEEDS}:5." in err
     assert f"the {SEEDS} saved ones (0:{SEEDS})" in err and "from =" not in err
     # the command that makes the runs asked for, as for a missing run (it said only "omit --seeds")
-    assert f"`tacc report --seeds 0:5 --out {made}` makes them (only those: the others are read from " in err
+    # into the report's run cache, the report written elsewhere: --out {made} would have replaced its report
+    assert f"`tacc report --seeds 0:5 --cache {made / 'runs'} --out OUT` makes them (only those: the others are " in err
     assert not (tmp_path / "x").exists()   # exit 2 writes nothing (the continuation figure was drawn first)
     assert main(["report", "set-a", "--from", str(made / "runs"), "--out", str(tmp_path / "y")]) == 2
     err = capsys.readouterr().err     # says what makes the runs (a `tacc check` cache has one budget of five)
