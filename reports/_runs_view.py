@@ -16,7 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from bounds import Config, TaccInputError
-from simulate import CACHE_ENTRIES, POLICIES, config_id, frame_records, load_runs, save_frames
+from simulate import CACHE_ENTRIES, FORMATS, POLICIES, config_id, frame_records, load_runs, save_frames
 
 __all__ = ["saved_config", "runs_by_budget", "render", "cmd_runs", "write_config_files", "TOML_FOLDER"]
 
@@ -206,19 +206,21 @@ def _remedy(frames, configs, wanted: set, complete: set, *, made_before: bool = 
     seeds = f"--seeds {min(wanted)}:{max(wanted) + 1}"
     toml = None if arg is not None else _config_files(frames).get(config_id(full))
     if folder is not None and folder.name == "runs" and (folder / "runs.sqlite").exists():
-        out = shlex.quote(str(folder.parent))
+        report_dir = folder.parent
+        if made_before:             # the report's own runs, lost since: its own command makes them again
+            where = f"--out {shlex.quote(str(report_dir))}"
+        else:                       # seeds it never had: into its run cache, the report beside it (--out of the
+            # report there replaced it with one over those seeds alone, a README-only user noticed)
+            beside = report_dir.with_name(f"{report_dir.name}-seeds-{min(wanted)}-{max(wanted) + 1}")
+            where = f"--cache {shlex.quote(str(folder))} --out {shlex.quote(str(beside))}"
         if arg is None and toml is not None:
             # the configuration exists only as saved with the runs: `tacc runs` writes it as a TOML file first
             tables = folder.with_name("runs-tables")
             arg = f" {shlex.quote(str(tables / TOML_FOLDER / toml))}"
             command = (f"tacc runs {shlex.quote(str(folder))} --to csv --out {shlex.quote(str(tables))} && "
-                       f"tacc report{arg} {seeds} --out {out}")
-        elif made_before:           # the report's own runs, lost since: its own command makes them again
-            command = f"tacc report{' CONFIG' if arg is None else arg} {seeds} --out {out}"
-        else:                       # seeds it never had: into its run cache, the report elsewhere (--out {out} wrote
-            # a report over those seeds alone over the one there, a README-only user noticed)
-            command = (f"tacc report{' CONFIG' if arg is None else arg} {seeds} --cache {shlex.quote(str(folder))} "
-                       f"--out OUT")
+                       f"tacc report{arg} {seeds} {where}")
+        else:
+            command = f"tacc report{' CONFIG' if arg is None else arg} {seeds} {where}"
         how = f"`{command}` makes them{again} (only those: the others are read from {folder})"
     elif folder is not None and (folder / "runs.sqlite").exists():
         how = (f"the sweep that saved them, run again with `--cache {folder}`, makes them again (only those)"
@@ -415,10 +417,19 @@ def _event_failed(frames, rows, problems: dict):
 
 def cmd_runs(args) -> int:
     """``tacc runs DIR [--to parquet|csv] [--out OUT]``."""
-    if args.to and (Path(args.out) / CACHE_ENTRIES[0]).exists():
-        # tables written into a run cache were read instead of its runs from then on (newer runs hidden)
-        raise TaccInputError("--out", args.out, f"holds a run cache ({CACHE_ENTRIES[0]}): its tables would be read "
-                                                f"instead of its runs from then on; give another folder")
+    if args.to:
+        out = Path(args.out).resolve()
+        cache = next((d for d in (out, *out.parents) if (d / CACHE_ENTRIES[0]).exists()), None)
+        if cache is not None:
+            # tables written into a run cache were read instead of its runs from then on (newer runs hidden); in a
+            # folder of it (configs/), they mixed with what the runner keeps
+            raise TaccInputError("--out", args.out, f"is in a run cache ({cache / CACHE_ENTRIES[0]}): tables there "
+                                                    f"would be read instead of its runs, or mixed with what it keeps; "
+                                                    f"give a folder outside it")
+        other = [f"runs.{f}" for f in FORMATS if f != args.to and (out / f"runs.{f}").is_file()]
+        if other:
+            raise TaccInputError("--out", args.out, f"holds tables in another format ({', '.join(other)}): a folder "
+                                                    f"of both would be read one way only; give another folder")
     frames = saved_runs("dir", args.dir)
     print(render(frames))
     if args.to:

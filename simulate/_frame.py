@@ -458,6 +458,10 @@ def load_runs(path, *, index_only: bool = False) -> RunFrames:
     if not root.is_dir():
         raise TaccInputError("path", str(path), "is not a folder")
     tables = [f"runs.{f}" for f in FORMATS if (root / f"runs.{f}").is_file()]
+    if len(tables) > 1:
+        # one format was read and the other ignored in silence (older Parquet tables over newer CSV ones)
+        raise TaccInputError("path", str(path), f"holds tables in more than one format ({', '.join(tables)}), "
+                                                f"which may hold different runs: keep one format per folder")
     if tables and (root / CACHE_ENTRIES[0]).exists():
         # tables exported into a run cache hid its runs made after them (a README-only user's report covered 10 of
         # the 15 seeds saved): neither is read over the other

@@ -109,8 +109,9 @@ def test_missing_runs_are_refused(swept, tmp_path, no_runs, capsys):
     assert "--seeds = '0:5'" in err and f"{5 - SEEDS} of the 5 seed(s)" in err and f": {SEEDS}:5." in err
     assert f"the {SEEDS} saved ones (0:{SEEDS})" in err and "from =" not in err
     # the command that makes the runs asked for, as for a missing run (it said only "omit --seeds")
-    # into the report's run cache, the report written elsewhere: --out {made} would have replaced its report
-    assert f"`tacc report --seeds 0:5 --cache {made / 'runs'} --out OUT` makes them (only those: the others are " in err
+    # into the report's run cache, the report written beside it: --out {made} would have replaced its report
+    beside = made.with_name(f"{made.name}-seeds-0-5")
+    assert f"`tacc report --seeds 0:5 --cache {made / 'runs'} --out {beside}` makes them (only those: the " in err
     assert not (tmp_path / "x").exists()   # exit 2 writes nothing (the continuation figure was drawn first)
     assert main(["report", "set-a", "--from", str(made / "runs"), "--out", str(tmp_path / "y")]) == 2
     err = capsys.readouterr().err     # says what makes the runs (a `tacc check` cache has one budget of five)
@@ -628,6 +629,15 @@ def test_tables_are_never_written_into_a_run_cache_nor_read_beside_one(swept, tm
         assert main(args) == 2
         err = capsys.readouterr().err
         assert "holds both a run cache (runs.sqlite) and exported tables (runs.csv)" in err, err
+    # nor into a folder inside the cache (its configs/), nor beside tables of the other format
+    assert main(["runs", str(runs), "--to", "csv", "--out", str(runs / "configs")]) == 2
+    assert "is in a run cache" in capsys.readouterr().err and not (runs / "configs" / "runs.csv").exists()
+    assert main(["runs", str(runs), "--to", "parquet", "--out", str(tmp_path / "tables")]) == 2
+    assert "holds tables in another format (runs.csv)" in capsys.readouterr().err
+    shutil.copytree(tmp_path / "tables", tmp_path / "two")
+    shutil.copy(tmp_path / "tables" / "runs.csv", tmp_path / "two" / "runs.parquet")     # a second format's file
+    assert main(["runs", str(tmp_path / "two")]) == 2
+    assert "holds tables in more than one format (runs.parquet, runs.csv)" in capsys.readouterr().err
 
 
 def test_large_seeds_are_printed_whole(tmp_path, capsys):
