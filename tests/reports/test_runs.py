@@ -649,3 +649,29 @@ def test_large_seeds_are_printed_whole(tmp_path, capsys):
     assert main(["runs", str(out / "runs")]) == 0
     row = next(line for line in capsys.readouterr().out.splitlines() if " tacc " in line)
     assert "9223372036854775806  9223372036854775807" in row and "e+18" not in row
+
+
+def test_the_command_for_seeds_never_saved_pasted_as_printed_keeps_the_report(tmp_path, capsys):
+    """A configuration known only from its saved runs (``--from`` without CONFIG): the printed command wrote its
+    report with ``--out`` of the report beside the cache, replacing it with one over those seeds alone (a README-only
+    user). Pasted as printed, it makes the runs into the cache and writes its report beside; --from then works."""
+    import shlex
+    import subprocess
+    import sys
+    cfg = tmp_path / "tie.toml"
+    cfg.write_text('name = "tie"\n[instance]\nmu_high = [0.9, 0.9, 0.5]\n[instance.low]\nmodel = "power_decay"\n'
+                   'zeta = 0.2\nr = 0.5\n[costs]\nlow = 1.0\nhigh = 10.0\n[params]\nbudget = 2000\ngamma = 0.3\n'
+                   'eta = 1e-4\ns0 = 2\n')
+    out = tmp_path / "p1"
+    assert main(["report", str(cfg), "--seeds", "2", "--out", str(out), "--executor", "serial", "--no-progress"]) == 0
+    before = (out / "report.md").read_bytes()
+    capsys.readouterr()
+    assert main(["report", "--from", str(out / "runs"), "--seeds", "1:3", "--out", str(tmp_path / "x")]) == 2
+    command = re.search(r"`(tacc runs [^`]*)`", capsys.readouterr().err).group(1)
+    assert f"--cache {out / 'runs'} --out {tmp_path / 'p1-seeds-1-3'}" in command
+    for part in command.split(" && "):
+        argv = shlex.split(part)
+        assert argv[0] == "tacc"
+        assert subprocess.run([sys.executable, "-m", "reports.cli", *argv[1:]], capture_output=True).returncode == 0
+    assert (out / "report.md").read_bytes() == before and (tmp_path / "p1-seeds-1-3" / "report.md").is_file()
+    assert main(["report", "--from", str(out / "runs"), "--seeds", "1:3", "--out", str(tmp_path / "x")]) == 0
