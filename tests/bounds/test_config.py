@@ -23,8 +23,9 @@ GOOD = {
 }
 
 
-def with_(path, value):
-    data = copy.deepcopy(GOOD)
+def with_(path, value, base=None):
+    """A copy of ``base`` (default GOOD) with the value at ``path`` set, or deleted with DELETE."""
+    data = copy.deepcopy(GOOD if base is None else base)
     node = data
     keys = path.split(".")
     for k in keys[:-1]:
@@ -469,15 +470,9 @@ def test_a_number_out_of_range_is_named_as_written(path, value, message):
      "mu_high = [0.9, 0.5]: unknown key (did you mean instance.mu_high?)"),
 ])
 def test_an_unknown_key_anywhere_is_named_before_a_missing_key(edits, message):
-    data = copy.deepcopy(GOOD)
+    data = GOOD
     for path, value in edits.items():
-        node, keys = data, path.split(".")
-        for k in keys[:-1]:
-            node = node[k]
-        if value is DELETE:
-            del node[keys[-1]]
-        else:
-            node[keys[-1]] = value
+        data = with_(path, value, data)
     with pytest.raises(TaccInputError) as info:
         parse_config(data)
     assert str(info.value).startswith(message), str(info.value)
