@@ -234,18 +234,22 @@ def _tuple(x):
     return None if x is None else tuple(x)
 
 
-def _arm(x, K: int) -> bool:
-    return type(x) is int and 0 <= x < K
+_INT_ONLY = {int}
+
+
+def _arms_in(arms, K: int) -> bool:
+    """Every one of ``arms`` an int in [0, K) (type and range checked in C: a phase of Set B lists 500 arms)."""
+    return not arms or (set(map(type, arms)) == _INT_ONLY and min(arms) >= 0 and max(arms) < K)
 
 
 def _check_arms(K: int, violation, phases) -> None:
     """ValueError unless every arm a stored row names is one of its K arms (the first deviation's, each RDFE phase's
     active arms, leader and survivors): a row whose checksum was recomputed after an edit passes the checksum, and
     an arm out of range crashed the claims that read it (IndexError, exit 3) instead of the row being redone."""
-    if violation is not None and not _arm(violation[0], K):
+    if violation is not None and not _arms_in(violation[:1], K):
         raise ValueError("the first deviation names an arm out of range")
     for p in phases:
-        if not (all(_arm(a, K) for a in p.active) and (p.leader is None or _arm(p.leader, K))
+        if not (_arms_in(p.active, K) and (p.leader is None or _arms_in((p.leader,), K))
                 and (p.survivors is None or set(p.survivors) <= set(p.active))):
             raise ValueError("an RDFE phase names an arm out of range")
 
