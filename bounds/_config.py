@@ -156,19 +156,18 @@ class _Table:
             return self.data[key]
         if default is not ...:
             return default
-        self._refuse_unknown(key)
-        raise TaccInputError(self.name(key), _MISSING, "is required")
+        raise TaccInputError(self.name(key), _MISSING, "is required")   # unknown keys: refused before (KEYS)
 
-    def _refuse_unknown(self, missing: str | None = None) -> None:
-        """Refuse the first unknown key (the one nearest ``missing``, a likely misspelling of it, if any), with the
-        nearest known key as a suggestion."""
+    def _refuse_unknown(self) -> None:
+        """Refuse the first unknown key, with the nearest known key as a suggestion: first one near a known key that
+        is absent (a likely misspelling of it: ``mu_hgh`` for a missing ``mu_high``), else the first by name."""
         known = KEYS.get(self.path, ())
         unknown = [k for k in self.data if k not in known]
         if not unknown:
             return
-        near = difflib.get_close_matches(missing, unknown, n=1) if missing else []
-        key = near[0] if near else sorted(unknown)[0]
-        self._refuse(key, known)
+        absent = [k for k in known if k not in self.data]
+        near = [k for k in sorted(unknown) if difflib.get_close_matches(k, absent, n=1)]
+        self._refuse((near or sorted(unknown))[0], known)
 
     def _refuse(self, key: str, known) -> None:
         """Refuse ``key``, suggesting the nearest of ``known``; for a table with none near, the nearest table of the
@@ -370,8 +369,6 @@ def _parse_config(data: dict, source: str) -> Config:
     if not isinstance(name, str) or not name:
         raise TaccInputError("name", name, "must be a non-empty string")
     inst = top.sub("instance")
-    if not inst.has("mu_high") and not inst.has("means"):
-        inst._refuse_unknown("mu_high")         # a misspelled mu_high (or means) is named as such
     if inst.has("mu_high") == inst.has("means"):
         raise TaccInputError("instance.mu_high", inst.data.get("mu_high", _MISSING),
                              "give exactly one of instance.mu_high or instance.means")

@@ -468,6 +468,9 @@ def test_a_number_out_of_range_is_named_as_written(path, value, message):
     # a key of one other table written at the top: named with where it belongs
     ({"mu_high": [0.9, 0.5], "instance.mu_high": DELETE},
      "mu_high = [0.9, 0.5]: unknown key (did you mean instance.mu_high?)"),
+    # of two unknown keys, the one near a key that is absent (a likely misspelling of it) first, not "aaa"
+    ({"instance.aaa": 1, "instance.mu_hgh": [0.9, 0.5], "instance.mu_high": DELETE},
+     "instance.mu_hgh = [0.9, 0.5]: unknown key (did you mean mu_high?)"),
 ])
 def test_an_unknown_key_anywhere_is_named_before_a_missing_key(edits, message):
     data = GOOD
