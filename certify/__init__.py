@@ -19,6 +19,7 @@ from certify._check import (BASELINE, DEFAULT_POLICIES, Certificate, ClaimSummar
 from certify._event import Z_MAX, event_failure, event_failures, float_sums_faithful
 from certify._claims import (CLAIMS, LEM_CI, UNDEFINED_RATIO, Claim, ClaimContext, Measurement, claim, claims_for,
                              ucb_count_bound)
+from certify._histogram import MAX_DISTINCT, MAX_POINTS, Histogram
 from certify._metamorphic import (READS, RELATIONS, RelationResult, changed_parts, default_runner, relabel_relation,
                                   s0_zero_relation, scale_relation, static_relation, unread_relation)
 from certify._search import Evidence, assumption_evidence
@@ -29,6 +30,7 @@ __all__ = [
     "ASSUMPTIONS", "AssumptionResult", "check_assumptions", "DEFAULT_POLICIES", "Certificate", "ClaimSummary",
     "Reproducer", "VACUOUS_RATIO", "check", "load_baseline", "BASELINE", "IntegrityError", "NotJudged", "accepted",
     "sample_configs", "reproducer_path", "unique_names", "file_stem", "KEEP", "Cell", "Tally", "judge_lem_ci_counts",
+    "Histogram", "MAX_DISTINCT", "MAX_POINTS",
     "Evidence", "assumption_evidence", "CLAIMS", "LEM_CI", "UNDEFINED_RATIO", "Claim", "ClaimContext", "Measurement",
     "claim",
     "READS", "RELATIONS", "RelationResult", "changed_parts", "default_runner", "relabel_relation", "s0_zero_relation",

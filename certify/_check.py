@@ -7,6 +7,7 @@ import json
 import math
 import re
 from collections import Counter
+from collections.abc import Sized
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -362,7 +363,8 @@ def check(configs, *, policies=DEFAULT_POLICIES, seeds=range(10), executor: str 
         baseline: accepted (claim, configuration) findings (:func:`load_baseline`: with their reasons, which
             the reproducers of accepted verdicts carry).
         records: run records already made, in ``simulate.tasks_for(configs, policies, seeds)`` order (skips the
-            runs).
+            runs): a sequence, or an iterator read once as the runs are judged (``tacc report`` passes its sweep's
+            runs at the full budget as they come); one record too many or too few is an error.
         confirm_violations: confirm every VIOLATED verdict on a fresh run (``certify._check.confirm``). Only a caller
             that promises no simulation (``tacc report --from``: saved runs) passes False, and must say that its
             VIOLATED verdicts are unconfirmed.
@@ -379,7 +381,7 @@ def check(configs, *, policies=DEFAULT_POLICIES, seeds=range(10), executor: str 
     if records is None:
         records = iter_runs(iter_tasks(configs, policies, seeds), executor=executor, workers=workers,
                             scheduler=scheduler, cache=cache, engine=engine, progress=progress, total=total)
-    elif len(records) != total:
+    elif isinstance(records, Sized) and len(records) != total:
         raise TaccInputError("records", len(records), f"must hold one record per task ({total})")
     contexts, assumptions = {}, {}
     for c in configs:

@@ -9,6 +9,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from certify._claims import LEM_CI
+from certify._histogram import Histogram
 from certify._verdict import RunVerdict, Verdict
 
 __all__ = ["Cell", "Tally", "MAX_REASONS", "merged_reasons", "reason_lines", "reason_of"]
@@ -72,6 +73,7 @@ class Cell:
     top: float = -math.inf
     top_all: float = -math.inf
     reasons: Counter = field(default_factory=Counter)
+    ratios: Histogram = field(default_factory=Histogram)
 
     def why(self) -> tuple:
         """Why the cell's verdicts were not judged: each reason once with its number of runs
@@ -97,6 +99,7 @@ class Cell:
                     self.vacuous += 1
                 else:
                     self.asserted = True
+                    self.ratios.add(float("nan") if ratio is None else float(ratio))
                     if ratio is not None and not math.isnan(ratio) and ratio > self.top:
                         self.top = ratio
                 return

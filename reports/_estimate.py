@@ -13,10 +13,10 @@ Everything here is an upper bound computed from the configuration alone (no inst
   one row per arm otherwise), and the per-arm state (instance,
   thresholds, run record, analysis);
 - a run's trace (``tacc explain``): ``TRACE_BYTES_PER_ROUND`` per round of that bound;
-- the runs a command keeps for its analysis (``tacc report``, ``reproduce``; ``tacc check`` keeps a verdict per claim
-  and run instead, about 2.1 KB a run measured with tracemalloc on the default policies, none with ``--verdicts
-  violated``): ``KEPT_BYTES_PER_RUN`` plus ``KEPT_BYTES_PER_ARM_RUN`` per arm, for every run (``tacc simulate``
-  streams its runs and keeps none);
+- the runs a command keeps for its analysis (``tacc reproduce``; ``tacc check`` keeps a verdict per claim and run
+  instead, about 2.1 KB a run measured with tracemalloc on the default policies, none with ``--verdicts
+  violated``): ``KEPT_BYTES_PER_RUN`` plus ``KEPT_BYTES_PER_ARM_RUN`` per arm, for every run (``tacc simulate`` and
+  ``tacc report`` stream their runs and keep none);
 - the time: the sum over runs of the rounds bound x the slowest per-round cost of the engine, spread over the
   workers.
 
@@ -45,10 +45,11 @@ PER_ARM_BYTES = 4096
 #: (arm, fidelity) tuples with the list they are made from, explain's int64 copy and per-arm round lists), bounded
 #: by tracemalloc measurements (tests/reports/test_estimate.py).
 TRACE_BYTES_PER_ROUND = 320
-#: bytes a command that keeps its runs for its analysis (``tacc report``, ``check``, ``reproduce``; not ``simulate``,
-#: which streams them) holds per run and per arm of a run: its task, record and per-run rows. Measured 2026-11-27
-#: as the peak resident memory of ``tacc report --executor serial`` at two seed counts (2 arms: 2.4 KB per run;
-#: 100 arms: 9.2 KB; so about 2.3 KB + 69 B per arm), rounded up to about 1.7 times: before it was counted, the
+#: bytes a command that keeps its runs for its analysis (``tacc reproduce``, ``check``; not ``simulate`` or ``report``,
+#: which stream them) holds per run and per arm of a run: its task, record and per-run rows. Measured 2026-11-27
+#: as the peak resident memory of ``tacc report --executor serial``, which kept its runs then, at two seed counts
+#: (2 arms: 2.4 KB per run; 100 arms: 9.2 KB; so about 2.3 KB + 69 B per arm), rounded up to about 1.7 times (the
+#: runs ``simulate.run_tasks`` keeps are tested against it: tests/reports/test_estimate.py): before it was counted, the
 #: estimate said "memory about 32.1 MiB" for ``tacc report --seeds 9223372036854775807`` on two arms, which then
 #: grew to 6.5 GB and was killed (a README-only user).
 KEPT_BYTES_PER_RUN = 4096

@@ -12,6 +12,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.layout_engine import TightLayoutEngine
 
+from certify import MAX_DISTINCT, MAX_POINTS, Histogram
 from reports._arms_shown import MAX_ARMS, arms_shown, count_note, shown_note
 from reports._off_event import OFF_EVENT_LABEL
 from reports._paths import partial
@@ -151,41 +152,48 @@ _OFF_EVENT_STYLE = {"marker": "x", "color": "k", "s": 16, "linewidths": 0.8, "al
 
 def count_distribution(labels, groups: list, bounds: list, *, title: str, ylabel: str, bound_label: str,
                        note: str = "", off_event: list | None = None):
-    """Per arm, the distribution of a count over seeds against its bound: one box per (arm, run class) with every
-    seed drawn as a point, so an arm in C appears as two boxes, C^d and C^u, when its runs split. ``groups[i]``
-    maps a run class to the counts of arm i's runs in that class; ``bounds[i]`` is arm i's bound (a bar). ``note``
-    (which arms are left out, and why) is printed under the title. ``off_event`` (the shape of ``groups``: a flag
-    per count) marks the runs on which the confidence event of ``lem:ci`` failed: the bound is not asserted on
-    them, and their points are black crosses with their own legend entry (:data:`OFF_EVENT_LABEL`); the box is
-    still of every run. The legend lists the classes, then the off-event runs, then the bound; the figure is at
-    most 19 inches wide (a caller draws at most ``MAX_ARMS`` arms: see :func:`arms_shown`)."""
-    import numpy as np
+    """Per arm, the distribution of a count over seeds against its bound: one box per (arm, run class) with the
+    seeds drawn as points, so an arm in C appears as two boxes, C^d and C^u, when its runs split. ``groups[i]``
+    maps a run class to arm i's counts in the runs of that class: a ``certify.Histogram`` (the report's, counted as
+    the runs came) or the counts themselves; ``bounds[i]`` is arm i's bound (a bar). ``note`` (which arms are left
+    out, and why) is printed under the title. ``off_event`` (the shape of ``groups``: a Histogram of the counts of
+    the runs on which the confidence event of ``lem:ci`` failed, or a flag per count) marks those runs: the bound is
+    not asserted on them, and their points are black crosses with their own legend entry (:data:`OFF_EVENT_LABEL`);
+    the box is of every run. Each box holds every run; at most ``certify.MAX_POINTS`` points are drawn per box (past
+    that, values at evenly spaced quantiles, which the title says). The legend lists the classes, then the off-event
+    runs, then the bound; the figure is at most 19 inches wide (a caller draws at most ``MAX_ARMS`` arms: see
+    :func:`arms_shown`)."""
     fig, ax = _fig(min(max(6.4, 0.9 * len(labels) + 3), 16.0) + 3.0, 4.2)     # + 3 inches for the legend
     seen = set()
     drawn = []
-    boxes: list = []                               # (counts, position, width, median colour) of every box
+    sampled = False
+    boxes: list = []                               # (histogram, position, width, median colour) of every box
     for i, (by_class, _) in enumerate(zip(groups, bounds, strict=True)):
         cls = [c for c in _CLASS_COLOUR if c in by_class] + [c for c in by_class if c not in _CLASS_COLOUR]
         width = 0.8 / max(len(cls), 1)
         for j, c in enumerate(cls):
-            ys = np.asarray(by_class[c], dtype=float)
-            if ys.size == 0:
+            every = _histogram(by_class[c])
+            if every.total == 0:
                 continue
+            off = (_histogram(_off_counts(by_class[c], off_event[i].get(c))) if off_event is not None
+                   else Histogram())
             x = i - 0.4 + width * (j + 0.5)
             colour = _CLASS_COLOUR.get(c, "C7")
-            boxes.append((ys, x, width * 0.8, colour))
-            jitter = np.linspace(-width * 0.3, width * 0.3, ys.size) if ys.size > 1 else np.zeros(1)
-            off = (np.zeros(ys.size, dtype=bool) if off_event is None
-                   else np.asarray(off_event[i][c], dtype=bool))
-            if not off.all() or c not in seen:     # an empty dot when every run is off the event: the class's entry
-                ax.scatter((x + jitter)[~off], ys[~off], s=6, alpha=0.5, color=colour, rasterized=True,
-                           label=None if c in seen else f"runs with the arm in {c}")
-            if off.any():
-                ax.scatter((x + jitter)[off], ys[off], rasterized=True, **_OFF_EVENT_STYLE,
-                           label=None if OFF_EVENT_LABEL in seen else OFF_EVENT_LABEL)
-                seen.add(OFF_EVENT_LABEL)
+            boxes.append((every, x, width * 0.8, colour))
+            on = every.without(off)
+            for part, style in ((on, None), (off, _OFF_EVENT_STYLE)):
+                ys = part.points()
+                sampled = sampled or ys.size < part.total
+                if style is None and (ys.size or c not in seen):   # an empty dot when every run is off the event
+                    ax.scatter(x + _jitter(ys.size, width * 0.3), ys, s=6, alpha=0.5, color=colour, rasterized=True,
+                               label=None if c in seen else f"runs with the arm in {c}")
+                elif style is not None and ys.size:
+                    ax.scatter(x + _jitter(ys.size, width * 0.3), ys, rasterized=True, **style,
+                               label=None if OFF_EVENT_LABEL in seen else OFF_EVENT_LABEL)
+                    seen.add(OFF_EVENT_LABEL)
             seen.add(c)
-            drawn += ys.tolist()
+            values, _ = every.finite()
+            drawn += [float(values.min()), float(values.max())] if values.size else []
     _boxes(ax, boxes)
     for i, bound in enumerate(bounds):
         if math.isfinite(bound):
@@ -199,8 +207,11 @@ def count_distribution(labels, groups: list, bounds: list, *, title: str, ylabel
         ax.set_yscale("log")
     ax.set_xlabel("arm (class before the run)")
     ax.set_ylabel(ylabel)
+    lines = [textwrap.fill(title, 80)] + ([textwrap.fill(note, 80)] if note else [])
+    if sampled:
+        lines.append(textwrap.fill(_SAMPLED, 80))
     # over the whole figure (centred over the axes, which the legend pushes left, a long title was cut at the left)
-    fig.suptitle("\n".join([textwrap.fill(title, 80)] + ([textwrap.fill(note, 80)] if note else [])), fontsize=9)
+    fig.suptitle("\n".join(lines), fontsize=9)
     handles, names = ax.get_legend_handles_labels()
     if handles:                                    # nothing labelled: no legend (matplotlib would warn)
         # the classes first, then the off-event runs, then the bound
@@ -209,41 +220,80 @@ def count_distribution(labels, groups: list, bounds: list, *, title: str, ylabel
     return fig
 
 
+#: what a figure says when a box has more runs than points drawn (``certify.Histogram.points``).
+_SAMPLED = (f"Boxes of every run; where a box has more than {MAX_POINTS} runs, {MAX_POINTS} points are drawn at evenly "
+            f"spaced quantiles of its runs.")
+
+
+def _histogram(values) -> Histogram:
+    """``values`` as a ``certify.Histogram`` (itself if it is one)."""
+    if isinstance(values, Histogram):
+        return values
+    h = Histogram()
+    for x in values:
+        h.add(float(x))
+    return h
+
+
+def _off_counts(values, off):
+    """The counts of the runs off the event: ``off`` itself when it is a Histogram, else the values it flags (none
+    when ``off`` is None: no run of the class was off the event)."""
+    if off is None:
+        return []
+    if isinstance(off, Histogram):
+        return off
+    return [x for x, flag in zip(values, off, strict=True) if flag]
+
+
+def _jitter(n: int, half: float):
+    """Horizontal offsets of ``n`` points of one box, evenly spread over +- ``half``."""
+    import numpy as np
+    return np.linspace(-half, half, n) if n > 1 else np.zeros(n)
+
+
 def _boxes(ax, boxes: list, **kwargs) -> None:
-    """Draw ``boxes`` (each ``(values, position, width, median colour or None)``) without fliers or ticks, in one
-    ``Axes.boxplot`` call: the same artists in the same order as one call per box (each call reads every rcParams
-    entry six times: profiled, one call per figure took 1.0 s of the report's five figures where 27 took 2.2 s)."""
+    """Draw ``boxes`` (each ``(values, position, width, median colour or None)``, the values a ``certify.Histogram``
+    or a sequence) without fliers or ticks, in one ``Axes.bxp`` call, from each box's statistics
+    (``Histogram.box``: what ``Axes.boxplot`` computes from the values written out; one call reads the rcParams once:
+    profiled, one call per box took 2.2 s of the report's five figures where one call for all took 1.0 s)."""
     if not boxes:
         return
-    drawn = ax.boxplot([b[0] for b in boxes], positions=[b[1] for b in boxes], widths=[b[2] for b in boxes],
-                       showfliers=False, manage_ticks=False, **kwargs)
+    stats = [_histogram(b[0]).box() for b in boxes]
+    drawn = ax.bxp(stats, positions=[b[1] for b in boxes], widths=[b[2] for b in boxes], showfliers=False,
+                   manage_ticks=False, **kwargs)
     for median, (*_, colour) in zip(drawn["medians"], boxes, strict=True):
         if colour is not None:
             median.set_color(colour)
 
 
 def tightness(ratios: dict, *, title: str, vacuous: dict | None = None):
-    """Per claim, empirical / bound over the runs it was asserted on (a box and every run as a point) against 1,
-    where the bound is reached. A run whose ratio is undefined (0 / 0: NaN) or infinite is not drawn; the claim's
-    label says how many there are. ``vacuous`` maps a claim to its vacuous runs (HOLDS with an infinite bound: no
-    ratio in ``ratios``), which its label counts as the report's table does (``vacuous: bound inf``); a claim
-    asserted on no run says so."""
+    """Per claim, empirical / bound over the runs it was asserted on (a box and the runs as points) against 1,
+    where the bound is reached. ``ratios`` maps a claim to its runs' ratios: a ``certify.Histogram`` (the
+    certificate's, counted as the runs were judged: ``Cell.ratios``) or the ratios themselves. A run whose ratio is
+    undefined (0 / 0: NaN) or infinite is not drawn; the claim's label says how many there are. ``vacuous`` maps a
+    claim to its vacuous runs (HOLDS with an infinite bound: no ratio in ``ratios``), which its label counts as the
+    report's table does (``vacuous: bound inf``); a claim asserted on no run says so. Past ``certify.MAX_POINTS``
+    runs a claim's points are values at evenly spaced quantiles, and past ``certify.MAX_DISTINCT`` distinct ratios
+    the ratios are rounded (``Histogram.digits``): the title says so, with the largest relative error."""
     import numpy as np
     names = list(ratios)
     fig, ax = _fig(6.4, 0.35 * len(names) + 1.8)
     xs, ys_all = [], []                                     # every claim's points, drawn as one collection
     ticks = []
     boxes = []
+    sampled, error = False, 0.0
     for i, name in enumerate(names):
-        rs = np.asarray(ratios[name], dtype=float)
-        ys = rs[np.isfinite(rs)]
-        ticks.append("\n".join([name] + _not_drawn(rs, (vacuous or {}).get(name, 0))))
-        if ys.size == 0:
+        h = _histogram(ratios[name])
+        values, _ = h.finite()
+        ticks.append("\n".join([name] + _not_drawn(h, (vacuous or {}).get(name, 0))))
+        error = max(error, h.relative_error)
+        if values.size == 0:
             continue
-        boxes.append((ys, i, 0.6, None))
-        jitter = np.linspace(-0.2, 0.2, ys.size) if ys.size > 1 else np.zeros(1)
+        boxes.append((h, i, 0.6, None))
+        ys = h.points()
+        sampled = sampled or ys.size < h.total - h.count("nan") - h.count("inf")
         xs.append(ys)
-        ys_all.append(i + jitter)
+        ys_all.append(i + _jitter(ys.size, 0.2))
     horizontal = ({"orientation": "horizontal"} if tuple(int(x) for x in matplotlib.__version__.split(".")[:2])
                   >= (3, 10) else {"vert": False})          # 'vert' is deprecated from matplotlib 3.10 on
     _boxes(ax, boxes, **horizontal)
@@ -253,21 +303,26 @@ def tightness(ratios: dict, *, title: str, vacuous: dict | None = None):
     ax.set_yticks(range(len(names)))
     ax.set_yticklabels(ticks, fontsize=7)
     ax.set_xlabel("empirical / bound per run (asserted runs)")
+    lines = [textwrap.fill(title, 70)]
+    if sampled:
+        lines.append(textwrap.fill(_SAMPLED, 70))
+    if error:
+        lines.append(textwrap.fill(f"Ratios rounded to within a relative {error:.0e} (more than {MAX_DISTINCT} "
+                                   f"distinct values).", 70))
     # over the whole figure: centred over the axes, which the claims' names push right, it was cut at the right
-    fig.suptitle(textwrap.fill(title, 70), fontsize=9)
+    fig.suptitle("\n".join(lines), fontsize=9)
     if ax.get_legend_handles_labels()[0]:          # nothing labelled: no legend (matplotlib would warn)
         ax.legend(fontsize=7, **LEGEND)
     return fig
 
 
-def _not_drawn(ratios, vacuous: int = 0) -> list[str]:
+def _not_drawn(ratios: Histogram, vacuous: int = 0) -> list[str]:
     """What a claim's tick label says of its runs that have no point: none asserted, vacuous (the bound infinite),
     0 / 0, or an infinite ratio."""
-    import numpy as np
-    if ratios.size == 0 and not vacuous:
+    if ratios.total == 0 and not vacuous:
         return ["no asserted run"]
     out = [f"{vacuous} run(s) vacuous: bound inf"] if vacuous else []
-    undefined, infinite = int(np.isnan(ratios).sum()), int(np.isinf(ratios).sum())
+    undefined, infinite = ratios.count("nan"), ratios.count("inf")
     if undefined:
         out.append(f"{undefined} run(s) 0 / 0: ratio undefined")
     if infinite:

@@ -11,30 +11,27 @@ import contextlib
 import gc
 import math
 import os
-from collections.abc import Sequence
-from dataclasses import dataclass, fields, replace
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
 from importlib import resources
-from operator import attrgetter
 from pathlib import Path
 
-import numpy as np
 
-from bounds import ArmClass, analyze, continuation_of, parse_config, refine_partition
-from certify import (ASSUMPTIONS, CLAIMS, DEFAULT_POLICIES, LEM_CI, check, check_assumptions, event_failure,
+from bounds import analyze, continuation_of, parse_config
+from certify import (ASSUMPTIONS, CLAIMS, DEFAULT_POLICIES, LEM_CI, Histogram, check, check_assumptions,
                      float_sums_faithful)
 from reports import _continuation_view, _metamorphic_view
 from reports._figure_pool import FIGURE_MEMO, FigureWriter
 from reports._off_event import off_event_note
 from reports._paths import partial
-from reports._rdfe_phases import (completed_a_phase, no_phase_footnote, no_phase_runs, no_phase_sentence,
-                                   regret_cell_note)
+from reports._rdfe_phases import no_phase_footnote, no_phase_sentence, regret_cell_note
 from reports._accepted import NO_REASON, accepted_findings, accepted_lines
 from reports._arms_shown import arms_shown, count_note
 from reports._bounds_view import rdfe_infinite_arms, tied_sentence
 from reports._check_view import verdict_table
-from reports._stats import summarize
 from reports._tables import dumps, fmt, fmt_apart_all, jsonable, table
-from simulate import make_problem, run_tasks, tasks_for
+from reports._sweep_tally import SweepTally
+from simulate import iter_runs, iter_tasks, make_problem
 
 __all__ = ["default_config", "budget_sweep", "ReportResult", "make_report"]
 
@@ -106,7 +103,7 @@ def _conclusions(res: dict) -> list[str]:
     viol = sum(c["counts"]["VIOLATED"] for c in cert["claims"])
     runs = res["runs_at_full_budget"]
     if viol == 0:
-        n = len(res["seeds"])
+        n = _n_seeds(res)
         out.append(f"No claim of the paper was VIOLATED: 0 VIOLATED verdicts over {runs} runs at the full budget "
                    f"({n} seed{'s' * (n != 1)} x {len(res['policies'])} policies)." + _not_judged(cert))
     else:
@@ -318,69 +315,6 @@ def _rounding_sentence(event: dict) -> str | None:
             f"radius too, so the claims that need the event are UNDECIDED there (rounding), not judged.")
 
 
-def _unnamed(record) -> tuple:
-    """A run record's fields apart from the policy's name, in field order: two records of one type are equal apart
-    from the name exactly when these tuples are equal (what the dataclass's own ``==`` compares)."""
-    get = _UNNAMED.get(type(record))
-    if get is None:
-        names = tuple(f.name for f in fields(record) if f.compare and f.name != "policy")
-        get = _UNNAMED[type(record)] = (attrgetter(*names) if len(names) > 1     # a tuple only for 2 names or more
-                                        else lambda r: tuple(getattr(r, n) for n in names))
-    return get(record)
-
-
-#: per record type, the getter of :func:`_unnamed`'s fields (the dataclass's fields read once per type).
-_UNNAMED: dict = {}
-
-
-def identical_runs(by: dict, budgets, policies, seeds) -> list[tuple]:
-    """Groups of policies (two or more, in ``policies`` order) whose run records are equal apart from the name on
-    every seed at every budget: the same queries, counts, checkpoints and regret."""
-    def same_runs(p, q):
-        """Record by record, the dataclass equality of the records with the name blanked, stopping at the first
-        difference (no copies made: most pairs differ on their first record)."""
-        for b in budgets:
-            rp, rq = by[b, p], by[b, q]
-            if len(rp) != len(rq):
-                return False
-            for x, y in zip(rp, rq, strict=True):
-                if x is not y and (type(x) is not type(y) or _unnamed(x) != _unnamed(y)):
-                    return False
-        return True
-
-    groups, seen = [], set()
-    for i, p in enumerate(policies):
-        if p in seen:
-            continue
-        same = [q for q in policies[i + 1:] if q not in seen and same_runs(p, q)]
-        if same and seeds:
-            groups.append((p, *same))
-            seen.update(same)
-    return groups
-
-
-def seed_free_regrets(by: dict, budgets, policies) -> list[dict]:
-    """Each policy and the budgets at which every seed made the same queries (equal N_k^(L) and N_k^(H) per arm),
-    so that its regret, a function of those counts, has standard error 0; with, for RDFE, whether any phase was
-    completed (a completed phase's survivors are the only thing of RDFE's plan that reads the rewards) and
-    whether the completed phases kept the same arms on every seed. Only with two runs or more."""
-    out = []
-    for p in policies:
-        at, completed, same = [], False, True
-        for b in budgets:
-            recs = by[b, p]
-            if len(recs) < 2 or any(r.n_low != recs[0].n_low or r.n_high != recs[0].n_high for r in recs):
-                continue
-            at.append(b)
-            completed = completed or any(completed_a_phase(r) for r in recs)
-            first = [ph.survivors for ph in recs[0].phases]
-            same = same and all([ph.survivors for ph in r.phases] == first for r in recs)
-        if at:
-            out.append({"policy": p, "budgets": at, "seeds": len(by[at[0], p]), "phase_completed": completed,
-                        "same_survivors": same})
-    return out
-
-
 def _seed_free_note(res: dict) -> list[str]:
     """The regret table's footnote on each +- 0 that is a policy making the same queries on every seed."""
     out = []
@@ -408,28 +342,42 @@ def _no_phase_note(res: dict) -> list[str]:
     return ["", note] if note else []
 
 
-def count_groups(counts, run_classes, arms) -> list[dict]:
-    """Per arm of ``arms`` (column i of ``counts``, a seeds x arms array), its counts grouped by the arm's class in
-    each run (``run_classes[s][k]``: A, B, C^d, C^u, ...)."""
-    out = []
-    for i, k in enumerate(arms):
-        g: dict[str, list[int]] = {}
-        for s, cs in enumerate(run_classes):
-            g.setdefault(cs[k].value, []).append(int(counts[s, i]))
-        out.append(g)
-    return out
-
-
 def tightness_ratios(cert) -> dict:
-    """Per claim (``key (label)``), empirical / bound of every run on which it was asserted (HOLDS or VIOLATED);
-    an undefined ratio (0 / 0) is kept as NaN, which the figure counts beside the claim's name; a vacuous run (every
-    bound infinite: ratio 0 that says nothing) has no point."""
-    out: dict[str, list[float]] = {f"{s.key} ({s.label})": [] for s in cert.summaries}
+    """Per claim (``key (label)``), the ratios empirical / bound of the runs on which it was asserted (HOLDS or
+    VIOLATED), as one ``certify.Histogram`` over the certificate's cells (``Certificate.tally``: counted as the runs
+    were judged); an undefined ratio (0 / 0) is counted as NaN, which the figure counts beside the claim's name; a
+    vacuous run (every bound infinite: ratio 0 that says nothing) is not counted."""
+    out = {f"{s.key} ({s.label})": Histogram() for s in cert.summaries}
     names = {s.key: f"{s.key} ({s.label})" for s in cert.summaries}
-    for v in cert.verdicts:
-        if v.claim in names and v.judged and not getattr(v, "vacuous", False):   # a stand-in may lack the field
-            out[names[v.claim]].append(float(v.ratio))
+    for cell in cert.tally.cells.values():
+        if cell.claim in names:
+            out[names[cell.claim]].update(cell.ratios)
     return out
+
+
+def seed_ranges(seeds) -> list[list[int]]:
+    """``seeds`` as half-open ranges [start, stop) of consecutive seeds, in their order (``results.json``'s
+    ``seeds``: a range of 10^8 seeds is one pair)."""
+    if isinstance(seeds, range) and seeds.step == 1:
+        return [[seeds.start, seeds.stop]] if len(seeds) else []
+    out: list[list[int]] = []
+    for s in seeds:
+        s = int(s)
+        if out and out[-1][1] == s:
+            out[-1][1] = s + 1
+        else:
+            out.append([s, s + 1])
+    return out
+
+
+def _n_seeds(res: dict) -> int:
+    """The seeds of a results dict (``n_seeds``; a dict made before it was recorded lists them)."""
+    return res["n_seeds"] if "n_seeds" in res else len(res["seeds"])
+
+
+def _mean(total: int, n: int) -> float:
+    """total / n correctly rounded (Python's integer division), NaN with no run."""
+    return total / n if n else math.nan
 
 
 #: the quantity of ``tacc bounds`` (its key, whose reason says why it is infinite) behind each claim whose bound
@@ -520,10 +468,9 @@ def make_report(config=None, *, seeds=range(1000), out_dir="tacc-report", polici
 @contextlib.contextmanager
 def _long_lived_frozen():
     """The cyclic collector skips what lives until the report is written: every object alive when it starts (the
-    imported modules: numpy's, the toolkit's) is frozen (``gc.freeze``), and so are the runs once read or made.
-    Without it every full collection walked them again: 0.5 s of the 3.7 s of `tacc report` on a full cache was the
-    collector's. On leaving, what was frozen is unfrozen (if nothing was frozen before), so garbage among it is
-    collected as usual after the report."""
+    imported modules: numpy's, the toolkit's) is frozen (``gc.freeze``). Without it every full collection walked
+    them again: 0.5 s of the 3.7 s of `tacc report` on a full cache was the collector's. On leaving, what was
+    frozen is unfrozen (if nothing was frozen before), so garbage among it is collected as usual after the report."""
     was_frozen = gc.get_freeze_count() > 0
     gc.freeze()
     try:
@@ -567,85 +514,86 @@ def _make_report(config, out: Path, figures: FigureWriter, *, seeds, policies, b
     cont = continuation_of(a)
     figures.draw("reports._continuation_view:window_figure", "continuation_window", cont, a.classes,
                  gaps=[float(g) for g in a.instance.gaps])
+    final_config = configs[-1]
+    problem = make_problem(final_config)
+    assumptions = check_assumptions(problem)
+    inst = a.instance
+    lead = "tacc" if "tacc" in policies else policies[0]
+    # every arm but k^*: an arm tied with k^* (Delta_k = 0) is in the partition too (eq:analysis-arm-partition
+    # quantifies over k != k^*), with the low-count bound and no high-count bound
+    sub = [k for k in range(inst.n_arms) if k != inst.best_arm]
+    records: Iterator
     if runs is not None:
         relations = None
+        records = (r for b in budgets for p in policies for r in by[b, p])
     else:                                                      # load: run (or resume from the cache)
-        seeds, policies = tuple(int(s) for s in seeds), tuple(policies)
+        seeds = seeds if isinstance(seeds, range) else tuple(int(s) for s in seeds)
+        policies = tuple(policies)
         cache = cache if cache is not None else out / "runs"
         # the metamorphic relations on the first seeds (fresh paired runs of altered instances, none of the runs
         # below): in the helper process, given before the sweep, which runs in this process (the runner starts
         # workers only for a sweep whose work pays for them): on a full cache the relations were the last thing
         # waited for (0.8 s), on an empty one the helper's second core was idle during the sweep
         relations = figures.call("reports._metamorphic_view:run_relations", configs[-1], seeds[:3], policies)
-        records = run_tasks(tasks_for(configs, policies, seeds), executor=executor, workers=workers, cache=cache,
-                            progress=progress, scheduler=scheduler)
-        by = {}
-        for i, b in enumerate(budgets):
-            for j, p in enumerate(policies):
-                start = (i * len(policies) + j) * len(seeds)
-                by[b, p] = records[start:start + len(seeds)]
-    gc.freeze()                   # the runs live until the report is written (see _long_lived_frozen)
+        records = iter_runs(iter_tasks(configs, policies, seeds), executor=executor, workers=workers, cache=cache,
+                            progress=progress, scheduler=scheduler, total=len(configs) * len(policies) * len(seeds))
     from tqdm import tqdm
     steps = tqdm(total=7, disable=not progress, unit="step", desc="report", leave=False)  # 5 figures, 2 steps here
-    final_config = configs[-1]
-    problem = make_problem(final_config)
-    assumptions = check_assumptions(problem)
-    inst = a.instance
+    steps.set_postfix_str("runs, judged at the full budget")
+    # the runs are read once, as they come (memory independent of the seeds): each is counted in the sweep's
+    # tally, and those at the full budget are judged by the certificate as they pass through to it; the counts
+    # figures are drawn as soon as the lead policy's runs at the full budget are counted, while the rest is judged
+    tally = SweepTally(problem, a, budgets, policies, lead, sub)
+    shown = [sub.index(k) for k in arms_shown(inst.gaps, among=sub)]    # at most MAX_ARMS arms drawn
+
+    def draw_counts():
+        labels = [f"{sub[i]} ({a.classes[sub[i]].value})" for i in shown]
+        note = {f: count_note(inst.gaps, len(shown), len(sub), f) for f in ("low", "high")}
+        runs_drawn = tally.lead_runs()
+        figures.draw("reports._figures:count_distribution", "low_counts", labels, [tally.low[i] for i in shown],
+                     [float(a.low_count_bound)] * len(shown), ylabel="N^(L)_k", note=note["low"],
+                     bound_label="bound N_gamma + S0 + 1 (prop:analysis-low-query-bound)",
+                     off_event=[tally.low_off[i] for i in shown],
+                     title=f"low-fidelity counts of {lead.upper()} over {runs_drawn} seeds against their bound, by "
+                           f"the arm's class in the run")
+        figures.draw("reports._figures:count_distribution", "high_counts", labels, [tally.high[i] for i in shown],
+                     [float(a.high_count_bound[sub[i]]) for i in shown], ylabel="N^(H)_k", note=note["high"],
+                     bound_label="bound 1 + ceil(4 ell / Delta^2) (prop:analysis-high-selection)",
+                     off_event=[tally.high_off[i] for i in shown],
+                     title=f"high-fidelity counts of {lead.upper()} over {runs_drawn} seeds against their bound, by "
+                           f"the arm's class in the run")
+
+    def full_budget_runs():
+        drawn = False
+        keys = ((b, p) for b in budgets for p in policies for _ in range(len(seeds)))
+        for (b, p), r in zip(keys, records, strict=True):
+            if not drawn and b == full and p != lead and tally.lead_runs():
+                draw_counts()
+                drawn = True
+            tally.add(b, p, r)
+            if b == full:
+                yield r
+        if not drawn:
+            draw_counts()
+
+    cert = check([final_config], policies=policies, seeds=seeds, reproducer_dir=out / "reproducers",
+                 records=full_budget_runs(), confirm_violations=runs is None, baseline=baseline, keep="violated")
+    steps.update()
 
     # regret against budget, with the theorem's and RDFE's bounds
-    regret = {(b, p): summarize([r.regret for r in by[b, p]]) for b in budgets for p in policies}
+    regret = {k: s.summary() for k, s in tally.regret.items()}
     curves = {p: ([regret[b, p].mean for b in budgets], [regret[b, p].se for b in budgets]) for p in policies}
     bound_lines = {"thm:analysis-main-regret (C in H)": [analyses[b].theorem.total for b in budgets],
                    "thm:analysis-main-regret (C in C^d)": [analyses[b].theorem_if_all_cd.total for b in budgets]}
     if "rdfe" in policies:
         bound_lines["thm:app-rdfe-regret (corrected)"] = [analyses[b].rdfe.total for b in budgets]
-    same = identical_runs(by, budgets, policies, seeds)
+    same = tally.identical_runs() if len(seeds) else []
     figures.draw("reports._figures:regret_curves", "regret_vs_budget", budgets, curves,
                  title=f"{config.name}: regret against budget ({len(seeds)} seeds, separate runs per budget)",
                  bounds=bound_lines, logy=True, identical=same, ticks_at_budgets=True)
-    # per-arm counts against their bounds (TACC at the full budget)
-    lead = "tacc" if "tacc" in policies else policies[0]
-    tacc = by[full, lead]
-    # every arm but k^*: an arm tied with k^* (Delta_k = 0) is in the partition too (eq:analysis-arm-partition
-    # quantifies over k != k^*), with the low-count bound and no high-count bound
-    sub = [k for k in range(inst.n_arms) if k != inst.best_arm]
-    nl = np.array([[r.n_low[k] for k in sub] for r in tacc])
-    nh = np.array([[r.n_high[k] for k in sub] for r in tacc])
-    # off the event of lem:ci, decided exactly (a float failure on large means can be rounding: certify._event),
-    # once per run at the full budget: the count figures and the event table read it
-    off_event = {q: [not r.event_held and event_failure(problem, r) is not None for r in by[full, q]]
-                 for q in policies}
-    off_runs = off_event[lead]
-    off = np.array([[int(x)] * len(sub) for x in off_runs]).reshape(len(tacc), len(sub))
-    labels = [f"{k} ({a.classes[k].value})" for k in sub]
     low_bound = a.low_count_bound
     high_bound = [a.high_count_bound[k] for k in sub]
-    run_classes = [refine_partition(a.classes, a.tau, r.facts()) for r in tacc]     # C split by each run
-    groups_low, groups_high = count_groups(nl, run_classes, sub), count_groups(nh, run_classes, sub)
-    groups_off = count_groups(off, run_classes, sub)       # the runs off lem:ci's event, grouped as their counts
-    # at most MAX_ARMS arms drawn (the smallest gaps), the figure saying which are left out
-    shown = [sub.index(k) for k in arms_shown(inst.gaps, among=sub)]
-    labels = [labels[i] for i in shown]
-    groups_low, groups_high = [groups_low[i] for i in shown], [groups_high[i] for i in shown]
-    groups_off = [groups_off[i] for i in shown]
-    note = {f: count_note(inst.gaps, len(shown), len(sub), f) for f in ("low", "high")}
-    figures.draw("reports._figures:count_distribution", "low_counts", labels, groups_low,
-                 [float(low_bound)] * len(shown), ylabel="N^(L)_k", note=note["low"],
-                 bound_label="bound N_gamma + S0 + 1 (prop:analysis-low-query-bound)", off_event=groups_off,
-                 title=f"low-fidelity counts of TACC over {len(tacc)} seeds against their bound, by the arm's class "
-                       f"in the run")
-    figures.draw("reports._figures:count_distribution", "high_counts", labels, groups_high,
-                 [float(high_bound[i]) for i in shown], ylabel="N^(H)_k", note=note["high"],
-                 bound_label="bound 1 + ceil(4 ell / Delta^2) (prop:analysis-high-selection)", off_event=groups_off,
-                 title=f"high-fidelity counts of TACC over {len(tacc)} seeds against their bound, by the arm's "
-                       f"class in the run")
-
-    # the certificate, while the figures above are drawn
-    steps.set_postfix_str(f"judging {len(seeds) * len(policies)} runs")
-    cert = check([final_config], policies=policies, seeds=seeds, reproducer_dir=out / "reproducers",
-                 records=[r for p in policies for r in by[full, p]], confirm_violations=runs is None,
-                 baseline=baseline)
-    steps.update()
+    n_lead = tally.lead_runs()
 
     # tightness: empirical / bound per run, per claim (asserted runs)
     figures.draw("reports._figures:tightness", "tightness", tightness_ratios(cert),
@@ -654,24 +602,20 @@ def _make_report(config, out: Path, figures: FigureWriter, *, seeds, policies, b
                        f"{len(policies)} policies)")
 
     # numbers
-    classes_after: dict[str, int] = {}
-    for cs in run_classes:
-        for c in cs:
-            if c is not ArmClass.OPTIMAL:
-                classes_after[c.value] = classes_after.get(c.value, 0) + 1
+    classes_after = dict(tally.classes_after)
     event = {}
     for p in policies:              # failures decided exactly (off_event): a float one may be rounding
-        failed = sum(off_event[p])
-        event[p] = {"policy": p, "runs": len(by[full, p]), "failures": failed,
-                    "frequency": failed / len(by[full, p]),
-                    "rounding": sum(not r.event_held for r in by[full, p]) - failed}
+        failed, n = tally.failures[p], tally.runs[full, p]
+        event[p] = {"policy": p, "runs": n, "failures": failed, "frequency": failed / n if n else math.nan,
+                    "rounding": tally.float_failures[p] - failed}
     tacc_mean = regret[full, lead].mean
     # the relations need fresh paired runs: a report rebuilt from saved runs (``runs``) makes none
     steps.set_postfix_str("metamorphic relations")
     metamorphic = None if relations is None else _metamorphic_view.summarize(relations.result())
     steps.update()
     results = {
-        "config": config.name, "source": config.source, "seeds": list(seeds), "policies": list(policies),
+        "config": config.name, "source": config.source, "seeds": seed_ranges(seeds), "n_seeds": len(seeds),
+        "policies": list(policies),
         "budgets": list(budgets), "delta": config.params.delta,
         "instance": {"n_arms": inst.n_arms, "best_arm": inst.best_arm, "mu_high": inst.mu_high.tolist(),
                      "gaps": inst.gaps.tolist(), "low_model": inst.low.name, "noise": inst.noise.model},
@@ -683,8 +627,9 @@ def _make_report(config, out: Path, figures: FigureWriter, *, seeds, policies, b
         "regret": {p: [{"budget": b, **regret[b, p].__dict__} for b in budgets] for p in policies},
         "bounds_by_budget": {name: list(v) for name, v in bound_lines.items()},
         "arms": [{"arm": k, "class": a.classes[k].value, "tau": a.tau[k], "gap": float(inst.gaps[k]),
-                  "low_bound": low_bound, "low_mean": float(nl[:, i].mean()), "low_max": int(nl[:, i].max()),
-                  "high_bound": high_bound[i], "high_mean": float(nh[:, i].mean()), "high_max": int(nh[:, i].max()),
+                  "low_bound": low_bound, "low_mean": _mean(tally.low_sum[i], n_lead),
+                  "low_max": int(tally.low_max[i]), "high_bound": high_bound[i],
+                  "high_mean": _mean(tally.high_sum[i], n_lead), "high_max": int(tally.high_max[i]),
                   **({"tied_with_best": True, "high_bound_reason": TIED_NO_BOUND} if inst.gaps[k] == 0 else {})}
                  for i, k in enumerate(sub)],
         "vacuous": vacuous_reasons(cert.summaries, a),
@@ -694,9 +639,9 @@ def _make_report(config, out: Path, figures: FigureWriter, *, seeds, policies, b
         "metamorphic": metamorphic,
         "identical_runs": [list(g) for g in same],
         "non_monotone_bounds": non_monotone_bounds(budgets, bound_lines, analyses),
-        "seed_free": seed_free_regrets(by, budgets, policies),
-        "rdfe_no_phase": no_phase_runs(by, budgets, policies),
-        "counts_off_event": {"policy": lead, "runs": len(tacc), "off_event": sum(off_runs)},
+        "seed_free": tally.seed_free(),
+        "rdfe_no_phase": tally.no_phase_runs(),
+        "counts_off_event": {"policy": lead, "runs": n_lead, "off_event": tally.lead_off},
         "event": event,
         "float_sums": dict(zip(("faithful", "bound"), float_sums_faithful(problem), strict=True)),
         "runs_at_full_budget": len(seeds) * len(policies),
@@ -748,7 +693,7 @@ def _write_whole(path: Path, text: str) -> None:
 def _markdown(res: dict, files: list, cert) -> str:
     p, inst = res["parameters"], res["instance"]
     lines = [f"# Bound-versus-empirical report: {res['config']}", "",
-             f"Source: `{res['source']}`. {len(res['seeds'])} seeds, policies {', '.join(res['policies'])}; "
+             f"Source: `{res['source']}`. {_n_seeds(res)} seeds, policies {', '.join(res['policies'])}; "
              f"budgets {', '.join(fmt(b) for b in res['budgets'])} (separate runs per budget).", "",
              "## What to conclude", ""]
     lines += [f"- {c}" for c in res["conclusions"]]

@@ -25,7 +25,8 @@ from reports import _continuation_view, _diagnose
 from reports._consistency import consistency, problems_of
 from reports._figure_pool import FIGURE_MEMO, FigureWriter
 from reports._paper import EXPERIMENTS, Experiment, Variant, at_paper_seed_counts, experiment
-from reports._report import _long_lived_frozen, identical_runs
+from reports._report import _long_lived_frozen
+from reports._sweep_tally import identical_runs
 from reports._stats import paired, summarize
 from reports._tables import fmt, jsonable, table
 from simulate import (LOW, SingleFidelityUcb, Task, config_key, iter_runs, make_problem, policy_class, tasks_for,
@@ -443,7 +444,7 @@ def _run_experiment(plan: _Plan, records: list, sens_recs: list, *, out: Path, f
         name = f"{exp.key}_{_slug(v.name)}_regret"
         # methods with identical runs drawn as one labelled line (as the report's figure), ticks on the budgets run
         same = identical_runs({(b, m): by[(v.name, b, m)] for b in budgets for m in exp.methods}, budgets,
-                              exp.methods, seeds)
+                              exp.methods)
         figures.draw("reports._figures:regret_curves", name, budgets, curves,
                      title=f"{exp.title}, {v.name} ({len(seeds)} seeds)", identical=same, ticks_at_budgets=True)
         fig_names.append((v.name, f"figures/{name}.png"))

@@ -7,13 +7,13 @@ not grow with the number of seeds: 10^8 seeds need time, not memory. The per-run
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 
 import numpy as np
 
 from bounds import TaccInputError, arm_partition, refine_partition
 from reports._arm_class import class_label
+from reports._stats import RunningSummary
 from reports._tables import CountMean, Whole, fmt, fmt_apart_all, table
 
 __all__ = ["MAX_ROWS", "MAX_JSON_RUNS", "SimulateSummary", "check_json_size", "per_arm_regret_mean", "to_json",
@@ -46,11 +46,7 @@ class SimulateSummary:
         self.sums = {name: np.zeros(K) for name in ("n_low", "n_high", "continuation", "regret_share")}
         self.maxes = {name: np.zeros(K, dtype=np.int64) for name in ("n_low", "n_high", "high_in_window")}
         self.after = [Counter() for _ in range(K)]
-        # Welford's running mean and sum of squared deviations of R(Lambda): the streaming form of
-        # reports._stats.mean_and_se (n - 1 degrees of freedom; identical values give exactly 0, since every
-        # deviation from the first value is then 0), tested against hand values in tests/reports/test_stats.py.
-        self.mean = 0.0
-        self.m2 = 0.0
+        self.regret = RunningSummary()     # R(Lambda)'s mean and standard error (reports._stats.mean_and_se)
         self.held = 0
 
     def add(self, r) -> None:
@@ -66,9 +62,7 @@ class SimulateSummary:
             np.maximum(acc, getattr(r, name), out=acc)
         for k, c in enumerate(refine_partition(self.classes, self.problem.tau, r.facts())):
             self.after[k][c.value] += 1
-        d = r.regret - self.mean
-        self.mean += d / self.n
-        self.m2 += d * (r.regret - self.mean)
+        self.regret.add(r.regret)
         self.held += held
 
     def mean_of(self, name: str) -> np.ndarray:
@@ -76,8 +70,12 @@ class SimulateSummary:
         return self.sums[name] / self.n
 
     @property
+    def mean(self) -> float:
+        return self.regret.mean_and_se()[0]
+
+    @property
     def regret_se(self) -> float:
-        return math.sqrt(self.m2 / (self.n - 1) / self.n) if self.n > 1 else math.nan     # one run: undefined
+        return self.regret.mean_and_se()[1]     # one run: undefined (NaN)
 
 
 def per_arm_regret_mean(summary: SimulateSummary) -> np.ndarray:

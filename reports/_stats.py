@@ -13,7 +13,7 @@ import numpy as np
 
 from bounds import TaccInputError
 
-__all__ = ["Summary", "summarize", "Paired", "paired", "mean_and_se"]
+__all__ = ["Summary", "summarize", "RunningSummary", "Paired", "paired", "mean_and_se"]
 
 
 @dataclass(frozen=True)
@@ -25,27 +25,97 @@ class Summary:
     max: float
 
 
+class RunningSummary:
+    """:class:`Summary` of values given one at a time (:meth:`add`), in memory that does not grow with their number:
+    the sums of the values and of their squares are kept exactly (as integers in units of 2^-1074, the smallest
+    float's, and its square), so the mean is the exact mean and the squared standard error the exact sample
+    variance (n - 1 degrees of freedom) over n, each rounded once, whatever the order or the count (no overflow
+    of a sum: the mean of 1e308 and 1e308 is 1e308).
+
+    >>> s = RunningSummary()
+    >>> for x in (1, 2, 3, 4):
+    ...     s.add(x)
+    >>> s.summary()
+    Summary(n=4, mean=2.5, se=0.6454972243679028, min=1.0, max=4.0)
+    """
+
+    __slots__ = ("n", "sum", "squares", "min", "max", "odd")
+
+    def __init__(self):
+        self.n = 0
+        self.sum = 0                        # sum of x, in units of 2^-1074
+        self.squares = 0                    # sum of x^2, in units of 2^-2148
+        self.min, self.max = math.inf, -math.inf
+        self.odd: set = set()               # the non-finite values met (inf, -inf, nan): they decide mean and se
+
+    def add(self, x) -> None:
+        x = float(x)
+        self.n += 1
+        if not math.isfinite(x):
+            self.odd.add("nan" if x != x else x)
+            return
+        if x < self.min:
+            self.min = x
+        if x > self.max:
+            self.max = x
+        num, den = x.as_integer_ratio()     # den = 2^e, e <= 1074
+        shift = _EXP - den.bit_length() + 1
+        self.sum += num << shift
+        self.squares += (num * num) << (2 * shift)
+
+    def mean_and_se(self) -> tuple[float, float]:
+        """See :func:`mean_and_se`."""
+        n = self.n
+        if n == 0:
+            raise TaccInputError("values", [], "needs at least one value")
+        if self.odd:
+            mean = math.nan if "nan" in self.odd or len(self.odd) == 2 else next(iter(self.odd))
+            return mean, math.nan
+        mean = _ratio(self.sum, n << _EXP)               # the exact mean, rounded once
+        if n == 1:
+            return mean, math.nan
+        spread = n * self.squares - self.sum * self.sum   # n^2 (n - 1) s^2, in units of 2^-2148
+        return mean, math.sqrt(_ratio(spread, (n * n * (n - 1)) << (2 * _EXP)))
+
+    def summary(self) -> "Summary":
+        mean, se = self.mean_and_se()
+        if self.odd:
+            lo = math.nan if "nan" in self.odd else min([self.min, *self.odd])
+            hi = math.nan if "nan" in self.odd else max([self.max, *self.odd])
+            return Summary(self.n, mean, se, lo, hi)
+        return Summary(self.n, mean, se, self.min, self.max)
+
+
+#: the binary exponent of the smallest positive float (2^-1074): every finite float is an integer in its units.
+_EXP = 1074
+
+
+def _ratio(a: int, b: int) -> float:
+    """a / b correctly rounded (Python's integer true division), infinite where the float overflows."""
+    try:
+        return a / b
+    except OverflowError:
+        return math.copysign(math.inf, a)
+
+
 def mean_and_se(values) -> tuple[float, float]:
     """The sample mean and its standard error s / sqrt(n), s the sample standard deviation (n - 1 degrees of
-    freedom); the standard error of one value is undefined (NaN: no spread is measured from one seed; JSON ``null``
-    with its reason, tables ``undefined``; it was 0, read as no spread), and of identical values exactly 0."""
-    x = np.asarray(values, dtype=float)
-    if x.size == 0:
-        raise TaccInputError("values", list(values), "needs at least one value")
-    if x.size == 1:
-        return float(x[0]), math.nan
-    if np.all(x == x[0]):
-        return float(x[0]), 0.0
-    mean = math.fsum(x.tolist()) / x.size
-    s = math.sqrt(math.fsum(((x - mean) ** 2).tolist()) / (x.size - 1))
-    return mean, s / math.sqrt(x.size)
+    freedom), from exact sums (:class:`RunningSummary`); the standard error of one value is undefined (NaN: no
+    spread is measured from one seed; JSON ``null`` with its reason, tables ``undefined``; it was 0, read as no
+    spread), and of identical values exactly 0."""
+    return _running(values).mean_and_se()
+
+
+def _running(values) -> RunningSummary:
+    s = RunningSummary()
+    for x in np.asarray(values, dtype=float).ravel().tolist():
+        s.add(x)
+    return s
 
 
 def summarize(values) -> Summary:
     """Mean, standard error (:func:`mean_and_se`), min and max."""
-    x = np.asarray(values, dtype=float)
-    mean, se = mean_and_se(x)
-    return Summary(int(x.size), mean, se, float(x.min()), float(x.max()))
+    return _running(values).summary()
 
 
 @dataclass(frozen=True)

@@ -148,10 +148,10 @@ def _show_progress(args) -> bool:
     return args.progress and sys.stderr.isatty()
 
 
-#: the commands that keep every run for their analysis (memory grows with the runs; ``tacc simulate`` streams them,
-#: ``tacc check`` judges each run as it comes and keeps its verdicts, 2 to 4 KB a run, unless ``--verdicts
-#: violated``: :func:`_keeps_runs`)
-_KEEP_RUNS = ("report", "check", "reproduce")
+#: the commands that keep every run for their analysis (memory grows with the runs; ``tacc simulate`` and ``tacc
+#: report`` stream them, ``tacc check`` judges each run as it comes and keeps its verdicts, 2 to 4 KB a run, unless
+#: ``--verdicts violated``: :func:`_keeps_runs`)
+_KEEP_RUNS = ("check", "reproduce")
 
 
 def _keeps_runs(args) -> bool:

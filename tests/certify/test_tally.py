@@ -141,3 +141,22 @@ def test_a_cell_lists_at_most_max_reasons_and_counts_the_rest_together():
     assert lines[0] == "UNDECIDED on c: w = 0 against 1: inside the error bound [1 run(s)]"
     assert lines[-1] == (f"UNDECIDED on c (rdfe): other reasons (the first {MAX_REASONS} distinct ones are listed) "
                          f"[30 run(s)]")
+
+
+def test_a_cell_counts_the_ratio_of_every_judged_run_that_is_not_vacuous():
+    """The tightness figure's points: a judged run's ratio (0 / 0 as NaN), none for a vacuous run (bound infinite:
+    its 0 says nothing) or a run not judged; a cell's ratios change with any of those."""
+    from certify import Histogram, RunVerdict
+    from certify._tally import Cell
+    cell = Cell("x", "lem:x", "c", "tacc")
+    m = Measurement("w", 1, 2)
+    for ratio, verdict, vacuous in ((0.5, Verdict.HOLDS, False), (0.25, Verdict.VIOLATED, False),
+                                    (math.nan, Verdict.HOLDS, False), (0.0, Verdict.HOLDS, True),
+                                    (0.9, Verdict.UNDECIDED, False), (0.5, Verdict.HOLDS, False)):
+        cell.add(RunVerdict("x", "lem:x", "c", "tacc", 0, verdict, ratio, m, 1, vacuous=vacuous), {})
+    expected = Histogram()
+    for x in (0.5, 0.25, math.nan, 0.5):
+        expected.add(x)
+    assert cell.ratios == expected and cell.ratios.total == 4 and cell.ratios.count("nan") == 1
+    expected.add(0.9)
+    assert cell.ratios != expected

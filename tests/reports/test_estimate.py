@@ -11,7 +11,7 @@ from bounds import TaccInputError, cost_units, horizon, load_config, parse_confi
 from bounds._config import config_to_dict, dump_config
 from certify.strategies import configs
 from reports._estimate import BASE_BYTES, LONG_SECONDS, TRACE_BYTES_PER_ROUND, estimate, rounds_bound
-from simulate import POLICIES, make_problem, run
+from simulate import POLICIES, make_problem, run, run_tasks, tasks_for
 
 
 def _with(config, **params):
@@ -189,34 +189,38 @@ def test_reproduce_estimate_counts_every_run_it_makes():
     assert n == n_sens == 3 and e.runs == (len(configs) + len(sens)) * len(methods) * 3
 
 
-def test_the_runs_a_report_keeps_fit_the_estimate_and_a_huge_seed_count_is_refused(tmp_path, capsys):
+def test_the_runs_a_sweep_keeps_fit_the_estimate_and_a_huge_seed_count_is_refused(tmp_path, capsys):
     """`tacc report --seeds 9223372036854775807` on two arms said "memory about 32.1 MiB" and grew to 6.5 GB
-    before it was killed (a README-only user): a report keeps every run for its analysis. The memory it gains per
-    added run (tracemalloc peaks at two seed counts, the same process) is within the estimate's kept bytes, and the
-    seed count is refused before any run (exit 2, nothing written)."""
+    before it was killed (a README-only user), when the report kept every run; ``tacc reproduce`` still does
+    (``simulate.run_tasks``). The memory a sweep held whole gains per added run (tracemalloc peaks at two seed
+    counts, the same process) is within the estimate's kept bytes, and not a vacuous bound; a command that keeps its
+    runs is refused such a seed count before any run (exit 2, nothing written)."""
     from reports import cli
     from reports._estimate import KEPT_BYTES_PER_ARM_RUN, KEPT_BYTES_PER_RUN
+    from reports._report import budget_sweep
     d = config_to_dict(load_config("set-a"))
     d["instance"].pop("means", None)
     d["instance"]["mu_high"], d["params"]["budget"] = [0.9, 0.5], 2000
-    cfg = tmp_path / "two.toml"
-    cfg.write_text(dump_config(parse_config(d, "two")))
+    cfg = parse_config(d, "two")
+    at = [replace(cfg, params=replace(cfg.params, budget=b)) for b in budget_sweep(2000.0)]
+    run_tasks(tasks_for(at, POLICIES[:5], range(2)))                     # compile, import
     peaks = {}
-    cli.main(["report", str(cfg), "--seeds", "2", "--out", str(tmp_path / "warm"), "--executor", "serial"])
     for seeds in (20, 120):
         tracemalloc.start()
         try:
-            assert cli.main(["report", str(cfg), "--seeds", str(seeds), "--out", str(tmp_path / f"r{seeds}"),
-                             "--executor", "serial"]) == 0
+            kept = run_tasks(tasks_for(at, POLICIES[:5], range(seeds)))
             peaks[seeds] = tracemalloc.get_traced_memory()[1]
         finally:
             tracemalloc.stop()
+        assert len(kept) == 25 * seeds
     runs = 100 * 5 * 5                                     # 100 more seeds x 5 policies x 5 budgets
     per_run = (peaks[120] - peaks[20]) / runs
     assert per_run <= KEPT_BYTES_PER_RUN + 2 * KEPT_BYTES_PER_ARM_RUN, per_run
     assert per_run >= (KEPT_BYTES_PER_RUN + 2 * KEPT_BYTES_PER_ARM_RUN) / 20, per_run    # not a vacuous bound
+    path = tmp_path / "two.toml"
+    path.write_text(dump_config(cfg))
     capsys.readouterr()
-    assert cli.main(["report", str(cfg), "--seeds", "9223372036854775807", "--out", str(tmp_path / "big")]) == 2
+    assert cli.main(["check", str(path), "--seeds", "9223372036854775807", "--reproducers", str(tmp_path / "big")]) == 2
     assert "of memory, more than this machine's" in capsys.readouterr().err
     assert not (tmp_path / "big").exists()
 
@@ -268,14 +272,15 @@ def test_bench_takes_workers(tmp_path, monkeypatch):
     assert seen["workers"] == 2
 
 
-def test_a_check_keeping_only_violated_verdicts_is_not_counted_as_keeping_its_runs():
-    """``tacc check --verdicts violated`` streams its runs: the estimate holds nothing per run for it (the same
-    seeds refused with --verdicts all are estimated at the fixed allocations)."""
+def test_a_streamed_check_or_report_is_not_counted_as_keeping_its_runs():
+    """``tacc check --verdicts violated`` and ``tacc report`` stream their runs: the estimate holds nothing per run for
+    them (the same seeds refused with --verdicts all are estimated at the fixed allocations)."""
     from argparse import Namespace
 
     from reports.cli import _keeps_runs
-    assert _keeps_runs(Namespace(command="check", verdicts="all")) and _keeps_runs(Namespace(command="report"))
+    assert _keeps_runs(Namespace(command="check", verdicts="all")) and _keeps_runs(Namespace(command="reproduce"))
     assert not _keeps_runs(Namespace(command="check", verdicts="violated"))
+    assert not _keeps_runs(Namespace(command="report"))
     assert not _keeps_runs(Namespace(command="simulate"))
 
 

@@ -187,14 +187,24 @@ def test_regret_curves_name_the_methods_a_line_hides():
         "tacc = dnc (equal regret)", "ucb = lucb (identical runs)", "mf-ucb"]
 
 
-def test_tightness_ratios_keep_an_undefined_ratio_for_the_figure():
+def test_tightness_ratios_merge_the_cells_of_a_claim_and_keep_an_undefined_ratio():
+    """Per claim, the ratios of every cell (configuration, policy) of the certificate's tally, 0 / 0 kept as NaN."""
     from types import SimpleNamespace
 
+    from certify import Histogram
     from reports._report import tightness_ratios
-    summ = (SimpleNamespace(key="x", label="lem:x"),)
-    v = [SimpleNamespace(claim="x", judged=True, ratio=math.nan), SimpleNamespace(claim="x", judged=False, ratio=0.9)]
-    out = tightness_ratios(SimpleNamespace(summaries=summ, verdicts=v))
-    assert len(out["x (lem:x)"]) == 1 and math.isnan(out["x (lem:x)"][0])
+
+    def hist(*xs):
+        h = Histogram()
+        for x in xs:
+            h.add(x)
+        return h
+
+    summ = (SimpleNamespace(key="x", label="lem:x"), SimpleNamespace(key="y", label="lem:y"))
+    cells = {1: SimpleNamespace(claim="x", ratios=hist(math.nan, 0.5)), 2: SimpleNamespace(claim="x", ratios=hist(0.5)),
+             3: SimpleNamespace(claim="z", ratios=hist(0.1))}
+    out = tightness_ratios(SimpleNamespace(summaries=summ, tally=SimpleNamespace(cells=cells)))
+    assert out == {"x (lem:x)": hist(0.5, 0.5, math.nan), "y (lem:y)": Histogram()}
 
 
 # --- regret against budget: ticks on the budgets, a fixed legend ------------------------------------------------

@@ -110,25 +110,6 @@ def test_identical_policies_are_named_in_the_text_and_the_legend(report, monkeyp
     assert "dnc and mf-ucb made identical runs" in md
 
 
-def test_identical_runs_are_found_only_when_every_record_agrees():
-    from dataclasses import replace as dc_replace
-
-    from reports._report import identical_runs
-    cfg = default_config()
-    small = dc_replace(cfg, params=dc_replace(cfg.params, budget=1000.0))
-    recs = run_tasks(tasks_for([small], ["dnc", "mf-ucb", "tacc"], range(2)))
-    by = {(1000.0, "dnc"): recs[0:2], (1000.0, "mf-ucb"): recs[2:4], (1000.0, "tacc"): recs[4:6]}
-    assert identical_runs(by, [1000.0], ("dnc", "mf-ucb", "tacc"), range(2)) == [("dnc", "mf-ucb")]
-    by[1000.0, "mf-ucb"] = [recs[2], dc_replace(recs[3], rounds=recs[3].rounds + 1)]     # one seed differs
-    assert identical_runs(by, [1000.0], ("dnc", "mf-ucb", "tacc"), range(2)) == []
-    from dataclasses import fields
-
-    for f in fields(recs[3]):                        # every compared field but the name counts, the name does not
-        other = dc_replace(recs[2], **{f.name: object()})
-        by[1000.0, "mf-ucb"] = [other, recs[3]]
-        assert (identical_runs(by, [1000.0], ("dnc", "mf-ucb"), range(2)) == []) is (f.name != "policy"), f.name
-
-
 def test_legend_draws_an_identical_group_once():
     from reports._figures import regret_curves
     fig = regret_curves([1, 2], {"dnc": ([1.0, 2.0], [0, 0]), "mf-ucb": ([1.0, 2.0], [0, 0]),
@@ -222,26 +203,6 @@ def test_a_figure_with_nothing_labelled_draws_no_legend_and_no_warning():
         warnings.simplefilter("error")
         fig = count_distribution([], [], [], title="t", ylabel="N", bound_label="bound")
     assert fig.axes[0].get_legend() is None
-
-
-def test_count_groups_and_tightness_ratios_follow_the_runs(report):
-    from types import SimpleNamespace
-
-    import numpy as np
-
-    from bounds import ArmClass
-    from reports._report import count_groups, tightness_ratios
-    cls = [(ArmClass.OPTIMAL, ArmClass.C_D), (ArmClass.OPTIMAL, ArmClass.C_U), (ArmClass.OPTIMAL, ArmClass.C_D)]
-    g = count_groups(np.array([[7], [8], [9]]), cls, [1])
-    assert g == [{"C^d": [7, 9], "C^u": [8]}]
-    summ = (SimpleNamespace(key="x", label="lem:x"),)
-    v = [SimpleNamespace(claim="x", judged=True, ratio=0.5, vacuous=False),
-         SimpleNamespace(claim="x", judged=False, ratio=0.9, vacuous=False),
-         SimpleNamespace(claim="x", judged=True, ratio=0.25, vacuous=False)]
-    assert tightness_ratios(SimpleNamespace(summaries=summ, verdicts=v)) == {"x (lem:x)": [0.5, 0.25]}
-    from reports._figures import tightness
-    fig = tightness({"x (lem:x)": [0.5, 0.25], "y (lem:y)": []}, title="t")
-    assert sorted(fig.axes[0].collections[0].get_offsets()[:, 0].tolist()) == [0.25, 0.5]
 
 
 def test_figures_are_laid_out_once_and_their_points_rasterized(tmp_path):
@@ -378,40 +339,6 @@ def test_a_tied_arm_is_in_the_counts_table_with_its_class_and_no_high_bound():
     note = " ".join(_tied_note({"arms": [tied, plain], "instance": {"best_arm": 0}}))
     assert "Tied with k* = 0 (gap 0): arm(s) 1." in note and "its class is B" in note
     assert _tied_note({"arms": [plain], "instance": {"best_arm": 0}}) == []
-
-
-def test_a_policy_with_the_same_counts_on_every_seed_gets_the_footnote():
-    """RDFE's regret read 59.83 +- 0 over 1000 seeds with no word: the footnote says the policy made the same
-    queries on every seed (equal counts) and, for RDFE, why; one seed with another count takes it out."""
-    from types import SimpleNamespace as R
-
-    from reports._report import _seed_free_note, seed_free_regrets
-    ph = R(completed=True, survivors=(0, 2))
-    same = [R(n_low=(5, 3), n_high=(1, 1), phases=(ph,)) for _ in range(3)]
-    other = same[:2] + [R(n_low=(5, 4), n_high=(1, 1), phases=(ph,))]
-    by = {(100.0, "rdfe"): same, (200.0, "rdfe"): other, (100.0, "tacc"): other, (200.0, "tacc"): other}
-    (x,) = seed_free_regrets(by, [100.0, 200.0], ["rdfe", "tacc"])
-    assert x == {"policy": "rdfe", "budgets": [100.0], "seeds": 3, "phase_completed": True, "same_survivors": True}
-    (line,) = [t for t in _seed_free_note({"seed_free": [x]}) if t]
-    assert line.startswith("+- 0: rdfe made the same queries on all 3 seeds at budget(s) 100")
-    assert "every completed phase kept the same arms on every seed" in line
-    by[100.0, "rdfe"] = [R(n_low=(5, 3), n_high=(1, 1), phases=()) for _ in range(3)]
-    (x,) = seed_free_regrets(by, [100.0, 200.0], ["rdfe", "tacc"])
-    assert "the budget ran out before any phase was completed" in _seed_free_note({"seed_free": [x]})[1]
-    assert seed_free_regrets({(1.0, "rdfe"): same[:1]}, [1.0], ["rdfe"]) == []
-
-
-def test_a_vacuous_run_has_no_point_in_the_tightness_data():
-    """The tightness chart drew rdfe-theorem at 0 on an instance where its bound is infinite: a vacuous run gives
-    no ratio; the same run against a finite bound gives its point."""
-    from types import SimpleNamespace as R
-
-    from reports._report import tightness_ratios
-    s = R(key="rdfe-theorem", label="thm:app-rdfe-regret")
-    v = R(claim="rdfe-theorem", judged=True, vacuous=True, ratio=0.0)
-    w = R(claim="rdfe-theorem", judged=True, vacuous=False, ratio=0.25)
-    assert tightness_ratios(R(summaries=[s], verdicts=[v])) == {"rdfe-theorem (thm:app-rdfe-regret)": []}
-    assert tightness_ratios(R(summaries=[s], verdicts=[v, w])) == {"rdfe-theorem (thm:app-rdfe-regret)": [0.25]}
 
 
 def _theorem_res(holds, off_event, not_applicable=0, violated=0, mean=5591.02, bound=172.0):

@@ -84,7 +84,7 @@ def test_a_report_is_rebuilt_from_the_cache_folder_too(swept, tmp_path, no_runs)
     made, status = swept
     assert main(["report", "--from", str(made / "runs"), "--seeds", "0:2", "--out", str(tmp_path / "two")]) == status
     res, _ = _report(tmp_path / "two")
-    assert res["seeds"] == [0, 1]
+    assert res["seeds"] == [[0, 2]] and res["n_seeds"] == 2          # half-open ranges of consecutive seeds
 
 
 def test_the_rebuild_reads_the_tables(swept, tmp_path, no_runs):
@@ -303,7 +303,7 @@ def test_a_damaged_run_is_refused_naming_it_and_a_plain_report_makes_only_it_aga
     assert "the longest span with --seeds 0:1" in err            # seeds 0 and 2 are complete
     assert not (tmp_path / "x").exists()                         # exit 2: nothing written, not even a figure
     assert main(["report", "--from", str(runs), "--seeds", "2:3", "--out", str(tmp_path / "two")]) == status
-    assert json.loads((tmp_path / "two" / "results.json").read_text())["seeds"] == [2]
+    assert json.loads((tmp_path / "two" / "results.json").read_text())["seeds"] == [[2, 3]]
     capsys.readouterr()
     made_now = []
     real = runner._run_batch

@@ -7,10 +7,12 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bounds import TaccInputError, parse_config
 from reports._simulate_view import SimulateSummary, per_arm_regret_mean, render
-from reports._stats import paired, summarize
+from reports._stats import Summary, paired, summarize
 from reports._tables import fmt
 from simulate import make_problem, run
 
@@ -84,3 +86,46 @@ def test_per_arm_regret_mean_is_over_seeds_for_each_arm():
     last = render(summary, "fast").splitlines()[-1]
     # regret 6 and 12: mean 9, se = sample sd 3 sqrt(2) / sqrt(2) = 3
     assert "mean 9 +- 3 (standard error)" in last
+
+
+# --- RunningSummary: the same numbers one value at a time, from exact sums --------------------------------------
+finite = st.floats(-1e12, 1e12, allow_nan=False, allow_infinity=False)
+
+
+@given(st.lists(finite, min_size=2, max_size=40))
+def test_a_running_summary_is_exact_and_independent_of_the_order(values):
+    """The mean is the exact mean rounded once; the squared standard error is the exact sample variance over n
+    (Fractions), rounded once, then its square root; reversing the values changes nothing."""
+    from fractions import Fraction
+
+    from reports._stats import RunningSummary
+    s = RunningSummary()
+    for x in values:
+        s.add(x)
+    n = len(values)
+    mean, se = s.mean_and_se()
+    exact = [Fraction(x) for x in values]
+    m = sum(exact) / n
+    assert mean == float(m)
+    assert se == math.sqrt(float(sum((x - m) ** 2 for x in exact) / (n - 1) / n))
+    back = RunningSummary()
+    for x in reversed(values):
+        back.add(x)
+    assert back.summary() == s.summary() == summarize(values)
+
+
+def test_a_running_summary_of_values_that_are_not_finite():
+    from reports._stats import RunningSummary
+    for values, mean in (([1.0, math.inf], math.inf), ([1.0, -math.inf], -math.inf),
+                         ([math.inf, -math.inf], math.nan), ([1.0, math.nan], math.nan)):
+        s = RunningSummary()
+        for x in values:
+            s.add(x)
+        got = s.summary()
+        assert (got.mean == mean or (math.isnan(got.mean) and math.isnan(mean))) and math.isnan(got.se), values
+    with pytest.raises(TaccInputError, match="values"):
+        RunningSummary().summary()
+    big = RunningSummary()
+    for x in (1e308, 1e308):
+        big.add(x)
+    assert big.summary() == Summary(2, 1e308, 0.0, 1e308, 1e308)      # the exact sum is no float: no matter

@@ -1,0 +1,258 @@
+"""What ``tacc report`` reads of its sweep's runs, accumulated one run at a time as they come back: memory that does
+not grow with the number of seeds (issue 12, item 2).
+
+Per (budget, policy): the regret's exact running sums (``reports._stats.RunningSummary``), a digest of the run
+records in seed order (two policies made identical runs when their digests are equal at every budget), whether every
+seed made the same queries, RDFE's phases. At the full budget: the confidence event of ``lem:ci`` decided exactly per
+run and policy, and the lead policy's per-arm counts as exact histograms per (arm, class in the run), the counts
+figures' input.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import marshal
+from collections import Counter
+from dataclasses import fields, is_dataclass
+from operator import attrgetter
+
+import numpy as np
+
+from bounds import ArmClass, refine_partition
+from certify import Histogram, event_failure
+from reports._rdfe_phases import RDFE, completed_a_phase
+from reports._stats import RunningSummary
+
+__all__ = ["SweepTally", "record_digest", "identical_groups", "identical_runs"]
+
+
+def _unnamed(record) -> tuple:
+    """A run record's fields apart from the policy's name, in field order: two records of one type are equal apart
+    from the name exactly when these tuples are equal (what the dataclass's own ``==`` compares)."""
+    get = _UNNAMED.get(type(record))
+    if get is None:
+        names = tuple(f.name for f in fields(record) if f.compare and f.name != "policy")
+        get = _UNNAMED[type(record)] = (attrgetter(*names) if len(names) > 1     # a tuple only for 2 names or more
+                                        else lambda r: tuple(getattr(r, n) for n in names))
+    return get(record)
+
+
+#: per record type, the getter of :func:`_unnamed`'s fields (the dataclass's fields read once per type).
+_UNNAMED: dict = {}
+
+
+def _plain(value, deep: bool = True):
+    """``value`` with every dataclass (a record's ``Violation``, RDFE's phases) as the tuple of its compared fields,
+    headed by its type's name: what ``marshal`` can write. ``deep=False`` converts ``value`` itself and the items of
+    a tuple of dataclasses only, leaving their fields as they are (a record's dataclasses hold numbers and tuples of
+    numbers: :func:`record_digest` walks deeper only if that is not enough)."""
+    kind = type(value)
+    if kind in _ATOMS:
+        return value
+    getter = _FIELDS.get(kind)
+    if getter is None:
+        if kind is tuple:
+            if not value or type(value[0]) in _ATOMS:
+                return value                     # a record's tuples hold one kind of item: numbers here
+            return tuple(_plain(v, deep) for v in value)
+        if not is_dataclass(value) or isinstance(value, type):
+            if not deep:
+                return value
+            if isinstance(value, np.generic):            # a numpy number: as the Python number it equals
+                return value.item()
+            return ("<object>", kind.__qualname__, repr(value))   # anything else by its type and text
+        names = tuple(f.name for f in fields(value) if f.compare)
+        getter = _FIELDS[kind] = attrgetter(*names) if len(names) > 1 else lambda v: (getattr(v, names[0]),)
+    return (kind.__qualname__, *((_plain(v) for v in getter(value)) if deep else getter(value)))
+
+
+def _is_plain(value) -> bool:
+    """Whether ``value`` is a number (or None, a string) or a tuple of them, as :func:`_plain` sees a tuple: by its
+    first item."""
+    kind = type(value)
+    return kind in _ATOMS or (kind is tuple and (not value or type(value[0]) in _ATOMS))
+
+
+#: per dataclass type met in a record, the getter of its compared fields.
+_FIELDS: dict = {}
+_ATOMS = frozenset((int, float, str, bool, type(None), bytes))
+
+
+def record_digest(record) -> bytes:
+    """The bytes that stand for a run record apart from its policy's name: its type and its compared fields, written
+    by ``marshal`` (version 2: no back-references, so equal values give equal bytes; floats by their bits, so 0.0
+    and -0.0 differ, which no run record holds). Equal bytes for equal records; :class:`SweepTally` compares the
+    BLAKE2b digests of their sequences, so two different sequences are taken as equal with probability at most
+    2^-128."""
+    fields_ = _unnamed(record)
+    if not all(map(_is_plain, fields_)):            # a dataclass among the fields (RDFE's phases, a violation)
+        fields_ = tuple(_plain(v, deep=False) for v in fields_)
+    try:
+        body = marshal.dumps(fields_, 2)
+    except ValueError:                              # deeper: walked whole (no record of the toolkit's comes here)
+        body = marshal.dumps(tuple(_plain(v) for v in fields_), 2)
+    head = type(record).__qualname__.encode()
+    return len(head).to_bytes(2, "big") + head + len(body).to_bytes(8, "big") + body
+
+
+def identical_groups(policies, same) -> list[tuple]:
+    """Groups of policies (two or more, in ``policies`` order) that ``same(p, q)`` finds to have made identical runs:
+    each policy is in at most one group, with the first policy of it."""
+    groups, seen = [], set()
+    for i, p in enumerate(policies):
+        if p in seen:
+            continue
+        group = [q for q in policies[i + 1:] if q not in seen and same(p, q)]
+        if group:
+            groups.append((p, *group))
+            seen.update(group)
+    return groups
+
+
+def identical_runs(by: dict, budgets, policies) -> list[tuple]:
+    """:func:`identical_groups` of runs held whole (``by[budget, policy]``: the records in seed order): two policies
+    made identical runs when their records are equal apart from the name (:func:`record_digest`, compared record by
+    record and stopping at the first difference: most pairs differ on their first run) at every budget, with at
+    least one run."""
+    def same(p, q):
+        if not by[budgets[-1], p]:
+            return False
+        for b in budgets:
+            rp, rq = by[b, p], by[b, q]
+            if len(rp) != len(rq) or any(x is not y and record_digest(x) != record_digest(y)
+                                         for x, y in zip(rp, rq, strict=True)):
+                return False
+        return True
+
+    return identical_groups(tuple(policies), same)
+
+
+class SweepTally:
+    """The report's aggregates of its sweep (``add`` each run in task order: budget, policy, seed).
+
+    ``problem`` and ``analysis`` are the configuration's at the full budget (``budgets[-1]``); ``lead`` is the policy
+    whose per-arm counts the counts table and figures show; ``arms`` the arms they show (every arm but k^*)."""
+
+    def __init__(self, problem, analysis, budgets, policies, lead: str, arms):
+        self.problem, self.analysis = problem, analysis
+        self.budgets, self.policies, self.lead = tuple(budgets), tuple(policies), lead
+        self.full = self.budgets[-1]
+        self.arms = list(arms)
+        keys = [(b, p) for b in self.budgets for p in self.policies]
+        self.regret = {k: RunningSummary() for k in keys}
+        self.digests = {k: hashlib.blake2b(digest_size=16) for k in keys}
+        self.runs = dict.fromkeys(keys, 0)
+        self.first_counts: dict = {}                # (b, p) -> (n_low, n_high) of its first run
+        self.same_counts = dict.fromkeys(keys, True)
+        self.first_survivors: dict = {}
+        self.same_survivors = dict.fromkeys(keys, True)
+        self.completed = dict.fromkeys(keys, False)
+        self.no_phase = dict.fromkeys(self.budgets, 0)
+        # at the full budget
+        self.failures = dict.fromkeys(self.policies, 0)     # off the event of lem:ci, decided exactly
+        self.float_failures = dict.fromkeys(self.policies, 0)
+        width = len(self.arms)
+        self.low_sum = np.zeros(width, dtype=object)       # Python ints: exact at any number of runs
+        self.high_sum = np.zeros(width, dtype=object)
+        self.low_max = np.zeros(width, dtype=np.int64)
+        self.high_max = np.zeros(width, dtype=np.int64)
+        # per arm: {class in the run: Histogram of N^(L)} (N^(H)), and the same of the runs off the event of lem:ci
+        self.low: list[dict[str, Histogram]] = [{} for _ in self.arms]
+        self.high: list[dict[str, Histogram]] = [{} for _ in self.arms]
+        self.low_off: list[dict[str, Histogram]] = [{} for _ in self.arms]
+        self.high_off: list[dict[str, Histogram]] = [{} for _ in self.arms]
+        self.classes_after: Counter = Counter()
+        self.lead_off = 0
+
+    def add(self, budget: float, policy: str, r) -> None:
+        key = (budget, policy)
+        n = self.runs[key]
+        self.runs[key] = n + 1
+        self.regret[key].add(r.regret)
+        body = record_digest(r)
+        self.digests[key].update(body)
+        counts = (r.n_low, r.n_high)
+        if n == 0:
+            self.first_counts[key] = counts
+        elif self.same_counts[key] and counts != self.first_counts[key]:
+            self.same_counts[key] = False
+        if r.phases or policy == RDFE:
+            survivors = [ph.survivors for ph in r.phases]
+            if n == 0:
+                self.first_survivors[key] = survivors
+            elif survivors != self.first_survivors.get(key):
+                self.same_survivors[key] = False
+            completed = completed_a_phase(r)
+            self.completed[key] = self.completed[key] or completed
+            if policy == RDFE and not completed:
+                self.no_phase[budget] += 1
+        if budget != self.full:
+            return
+        off = not r.event_held and event_failure(self.problem, r) is not None
+        self.failures[policy] += off
+        self.float_failures[policy] += not r.event_held
+        if policy == self.lead:
+            self._add_counts(r, off)
+
+    def _add_counts(self, r, off: bool) -> None:
+        a = self.analysis
+        classes = refine_partition(a.classes, a.tau, r.facts())     # C split by the run
+        self.classes_after.update(c.value for c in classes if c is not ArmClass.OPTIMAL)
+        self.lead_off += off
+        for i, k in enumerate(self.arms):
+            c = classes[k].value
+            nl, nh = r.n_low[k], r.n_high[k]
+            self.low_sum[i] += nl
+            self.high_sum[i] += nh
+            if nl > self.low_max[i]:
+                self.low_max[i] = nl
+            if nh > self.high_max[i]:
+                self.high_max[i] = nh
+            _count(self.low[i], c, nl)
+            _count(self.high[i], c, nh)
+            if off:
+                _count(self.low_off[i], c, nl)
+                _count(self.high_off[i], c, nh)
+
+    # what the report reads
+    def lead_runs(self) -> int:
+        return self.runs[self.full, self.lead]
+
+    def identical_runs(self) -> list[tuple]:
+        """Groups of policies (two or more, in ``policies`` order) whose run records are equal apart from the name on
+        every seed at every budget: as many runs, with equal digests of their records in seed order (BLAKE2b of
+        :func:`record_digest` of each run), at every budget, with at least one run; two different sequences of
+        records have one digest with probability at most 2^-128."""
+        def same(p, q):
+            return bool(self.runs[self.full, p]) and all(
+                self.runs[b, p] == self.runs[b, q] and self.digests[b, p].digest() == self.digests[b, q].digest()
+                for b in self.budgets)
+
+        return identical_groups(self.policies, same)
+
+    def seed_free(self) -> list[dict]:
+        """Each policy and the budgets at which every seed made the same queries (equal N_k^(L) and N_k^(H) per arm),
+        so that its regret, a function of those counts, has standard error 0; with, for RDFE, whether any phase was
+        completed and whether the completed phases kept the same arms on every seed. Only with two runs or more."""
+        out = []
+        for p in self.policies:
+            at = [b for b in self.budgets if self.runs[b, p] >= 2 and self.same_counts[b, p]]
+            if at:
+                out.append({"policy": p, "budgets": at, "seeds": self.runs[at[0], p],
+                            "phase_completed": any(self.completed[b, p] for b in at),
+                            "same_survivors": all(self.same_survivors[b, p] for b in at)})
+        return out
+
+    def no_phase_runs(self) -> list[dict]:
+        """Per budget, RDFE's runs and how many of them completed no phase of ``alg:app-rdfe``; empty when RDFE is
+        not among the policies."""
+        if RDFE not in self.policies:
+            return []
+        return [{"budget": b, "runs": self.runs[b, RDFE], "no_phase": self.no_phase[b]} for b in self.budgets]
+
+
+def _count(groups: dict, cls: str, value: int) -> None:
+    h = groups.get(cls)
+    if h is None:
+        h = groups[cls] = Histogram()
+    h.add(value)
