@@ -149,7 +149,8 @@ class Histogram:
     def points(self, limit: int | None = None) -> np.ndarray:
         """Values to draw as points, in an order unrelated to their size (a fixed shuffle, so a figure is the same
         on every call): every run's finite value when there are at most ``limit`` (default :data:`MAX_POINTS`),
-        else ``limit`` values at evenly spaced quantiles ((i + 1/2) / limit) of them."""
+        else ``limit`` values at evenly spaced quantiles ((i + 1/2) / limit) of them, the first and the last
+        replaced by the smallest and the largest value (a figure of bounds shows the run nearest its bound)."""
         limit = MAX_POINTS if limit is None else limit
         values, counts = self.finite()
         n = int(counts.sum())
@@ -157,6 +158,7 @@ class Histogram:
             out = np.repeat(values, counts)
         else:
             positions = ((np.arange(limit) + 0.5) * n / limit).astype(np.int64)
+            positions[0], positions[-1] = 0, n - 1
             out = values[np.searchsorted(np.cumsum(counts), positions, side="right")]
         return np.random.default_rng(0).permutation(out)
 

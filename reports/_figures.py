@@ -222,7 +222,7 @@ def count_distribution(labels, groups: list, bounds: list, *, title: str, ylabel
 
 #: what a figure says when a box has more runs than points drawn (``certify.Histogram.points``).
 _SAMPLED = (f"Boxes of every run; where a box has more than {MAX_POINTS} runs, {MAX_POINTS} points are drawn at evenly "
-            f"spaced quantiles of its runs.")
+            f"spaced quantiles of its runs, its smallest and largest among them.")
 
 
 def _histogram(values) -> Histogram:

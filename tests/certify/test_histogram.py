@@ -45,7 +45,8 @@ def test_an_empty_histogram_has_a_box_of_nan_and_no_point():
 def test_points_are_every_run_up_to_the_limit_then_evenly_spaced_quantiles():
     h = _of(range(10))
     assert sorted(h.points(limit=10).tolist()) == list(range(10))
-    assert sorted(h.points(limit=5).tolist()) == [1.0, 3.0, 5.0, 7.0, 9.0]     # at (i + 1/2) / 5 of 10 runs
+    assert sorted(h.points(limit=5).tolist()) == [0.0, 3.0, 5.0, 7.0, 9.0]     # at (i + 1/2) / 5 of 10 runs,
+    assert sorted(h.points(limit=4).tolist()) == [0.0, 3.0, 6.0, 9.0]          # the ends at the smallest, largest
     assert h.points(limit=5).tolist() == h.points(limit=5).tolist()            # the same on every call
 
 
