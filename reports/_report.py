@@ -543,23 +543,23 @@ def _make_report(config, out: Path, figures: FigureWriter, *, seeds, policies, b
     # the runs are read once, as they come (memory independent of the seeds): each is counted in the sweep's
     # tally, and those at the full budget are judged by the certificate as they pass through to it; the counts
     # figures are drawn as soon as the lead policy's runs at the full budget are counted, while the rest is judged
-    tally = SweepTally(problem, a, budgets, policies, lead, sub)
-    shown = [sub.index(k) for k in arms_shown(inst.gaps, among=sub)]    # at most MAX_ARMS arms drawn
+    shown = arms_shown(inst.gaps, among=sub)                           # at most MAX_ARMS arms drawn
+    tally = SweepTally(problem, a, budgets, policies, lead, sub, drawn=shown)
 
     def draw_counts():
-        labels = [f"{sub[i]} ({a.classes[sub[i]].value})" for i in shown]
+        labels = [f"{k} ({a.classes[k].value})" for k in shown]
         note = {f: count_note(inst.gaps, len(shown), len(sub), f) for f in ("low", "high")}
         runs_drawn = tally.lead_runs()
-        figures.draw("reports._figures:count_distribution", "low_counts", labels, [tally.low[i] for i in shown],
+        figures.draw("reports._figures:count_distribution", "low_counts", labels, tally.low,
                      [float(a.low_count_bound)] * len(shown), ylabel="N^(L)_k", note=note["low"],
                      bound_label="bound N_gamma + S0 + 1 (prop:analysis-low-query-bound)",
-                     off_event=[tally.low_off[i] for i in shown],
+                     off_event=tally.low_off,
                      title=f"low-fidelity counts of {lead.upper()} over {runs_drawn} seeds against their bound, by "
                            f"the arm's class in the run")
-        figures.draw("reports._figures:count_distribution", "high_counts", labels, [tally.high[i] for i in shown],
-                     [float(a.high_count_bound[sub[i]]) for i in shown], ylabel="N^(H)_k", note=note["high"],
+        figures.draw("reports._figures:count_distribution", "high_counts", labels, tally.high,
+                     [float(a.high_count_bound[k]) for k in shown], ylabel="N^(H)_k", note=note["high"],
                      bound_label="bound 1 + ceil(4 ell / Delta^2) (prop:analysis-high-selection)",
-                     off_event=[tally.high_off[i] for i in shown],
+                     off_event=tally.high_off,
                      title=f"high-fidelity counts of {lead.upper()} over {runs_drawn} seeds against their bound, by "
                            f"the arm's class in the run")
 
@@ -627,9 +627,9 @@ def _make_report(config, out: Path, figures: FigureWriter, *, seeds, policies, b
         "regret": {p: [{"budget": b, **regret[b, p].__dict__} for b in budgets] for p in policies},
         "bounds_by_budget": {name: list(v) for name, v in bound_lines.items()},
         "arms": [{"arm": k, "class": a.classes[k].value, "tau": a.tau[k], "gap": float(inst.gaps[k]),
-                  "low_bound": low_bound, "low_mean": _mean(tally.low_sum[i], n_lead),
+                  "low_bound": low_bound, "low_mean": _mean(int(tally.low_sum[i]), n_lead),
                   "low_max": int(tally.low_max[i]), "high_bound": high_bound[i],
-                  "high_mean": _mean(tally.high_sum[i], n_lead), "high_max": int(tally.high_max[i]),
+                  "high_mean": _mean(int(tally.high_sum[i]), n_lead), "high_max": int(tally.high_max[i]),
                   **({"tied_with_best": True, "high_bound_reason": TIED_NO_BOUND} if inst.gaps[k] == 0 else {})}
                  for i, k in enumerate(sub)],
         "vacuous": vacuous_reasons(cert.summaries, a),

@@ -131,13 +131,17 @@ class SweepTally:
     """The report's aggregates of its sweep (``add`` each run in task order: budget, policy, seed).
 
     ``problem`` and ``analysis`` are the configuration's at the full budget (``budgets[-1]``); ``lead`` is the policy
-    whose per-arm counts the counts table and figures show; ``arms`` the arms they show (every arm but k^*)."""
+    whose per-arm counts the counts table and figures show; ``arms`` the arms of the table (every arm but k^*), whose
+    sums and maxima are kept; ``drawn`` those of the figures (default ``arms``), whose counts are kept as histograms
+    (``low[j]``, ``high[j]``, ... for ``drawn[j]``)."""
 
-    def __init__(self, problem, analysis, budgets, policies, lead: str, arms):
+    def __init__(self, problem, analysis, budgets, policies, lead: str, arms, drawn=None):
         self.problem, self.analysis = problem, analysis
         self.budgets, self.policies, self.lead = tuple(budgets), tuple(policies), lead
         self.full = self.budgets[-1]
         self.arms = list(arms)
+        self.drawn = list(self.arms if drawn is None else drawn)
+        self._columns = np.array(self.arms, dtype=np.int64)
         keys = [(b, p) for b in self.budgets for p in self.policies]
         self.regret = {k: RunningSummary() for k in keys}
         self.digests = {k: hashlib.blake2b(digest_size=16) for k in keys}
@@ -152,15 +156,17 @@ class SweepTally:
         self.failures = dict.fromkeys(self.policies, 0)     # off the event of lem:ci, decided exactly
         self.float_failures = dict.fromkeys(self.policies, 0)
         width = len(self.arms)
-        self.low_sum = np.zeros(width, dtype=object)       # Python ints: exact at any number of runs
-        self.high_sum = np.zeros(width, dtype=object)
+        # int64: exact while a sum stays below 2^63 (a count of 10^9 over 10^9 seeds is 10^18)
+        self.low_sum = np.zeros(width, dtype=np.int64)
+        self.high_sum = np.zeros(width, dtype=np.int64)
         self.low_max = np.zeros(width, dtype=np.int64)
         self.high_max = np.zeros(width, dtype=np.int64)
-        # per arm: {class in the run: Histogram of N^(L)} (N^(H)), and the same of the runs off the event of lem:ci
-        self.low: list[dict[str, Histogram]] = [{} for _ in self.arms]
-        self.high: list[dict[str, Histogram]] = [{} for _ in self.arms]
-        self.low_off: list[dict[str, Histogram]] = [{} for _ in self.arms]
-        self.high_off: list[dict[str, Histogram]] = [{} for _ in self.arms]
+        # per drawn arm: {class in the run: Histogram of N^(L)} (N^(H)), and the same of the runs off the event of
+        # lem:ci
+        self.low: list[dict[str, Histogram]] = [{} for _ in self.drawn]
+        self.high: list[dict[str, Histogram]] = [{} for _ in self.drawn]
+        self.low_off: list[dict[str, Histogram]] = [{} for _ in self.drawn]
+        self.high_off: list[dict[str, Histogram]] = [{} for _ in self.drawn]
         self.classes_after: Counter = Counter()
         self.lead_off = 0
 
@@ -199,15 +205,15 @@ class SweepTally:
         classes = refine_partition(a.classes, a.tau, r.facts())     # C split by the run
         self.classes_after.update(c.value for c in classes if c is not ArmClass.OPTIMAL)
         self.lead_off += off
-        for i, k in enumerate(self.arms):
+        low = np.asarray(r.n_low, dtype=np.int64)[self._columns]
+        high = np.asarray(r.n_high, dtype=np.int64)[self._columns]
+        self.low_sum += low
+        self.high_sum += high
+        np.maximum(self.low_max, low, out=self.low_max)
+        np.maximum(self.high_max, high, out=self.high_max)
+        for i, k in enumerate(self.drawn):
             c = classes[k].value
             nl, nh = r.n_low[k], r.n_high[k]
-            self.low_sum[i] += nl
-            self.high_sum[i] += nh
-            if nl > self.low_max[i]:
-                self.low_max[i] = nl
-            if nh > self.high_max[i]:
-                self.high_max[i] = nh
             _count(self.low[i], c, nl)
             _count(self.high[i], c, nh)
             if off:
