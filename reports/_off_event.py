@@ -8,7 +8,7 @@ there is no counterexample.
 
 from __future__ import annotations
 
-__all__ = ["OFF_EVENT_LABEL", "off_event_note"]
+__all__ = ["OFF_EVENT_LABEL", "off_event_note", "undecided_note"]
 
 #: the legend entry of the runs off the confidence event of lem:ci in the count figures
 #: (``reports._figures.count_distribution``).
@@ -26,3 +26,21 @@ def off_event_note(x: dict | None) -> list[str]:
                 f"them): both bounds (prop:analysis-low-query-bound and prop:analysis-high-selection) are stated on "
                 f"the event only, so they are not asserted on those runs, and a count above its bound there is no "
                 f"counterexample. The figures draw those runs as black crosses, legend entry \"{OFF_EVENT_LABEL}\"."]
+
+
+#: the count claims of the report's count figures, with their labels.
+_COUNT_CLAIMS = {"low-count": "prop:analysis-low-query-bound", "high-count": "prop:analysis-high-selection"}
+
+
+def undecided_note(x: dict | None) -> list[str]:
+    """The lines of report.md beside the count figures when a count claim is UNDECIDED on some of their runs (the
+    comparison with its bound inside its error bound: rounding on large means): ``x`` is ``{"policy", "runs",
+    "undecided": {claim: runs}}``. Nothing when neither is."""
+    if not x or not any(x["undecided"].values()):
+        return []
+    runs = x["runs"]
+    parts = [f"{key} ({_COUNT_CLAIMS.get(key, '')}) on {'all ' + str(runs) if n == runs else f'{n} of the {runs}'}"
+             for key, n in x["undecided"].items() if n]
+    return ["", f"The count bounds are UNDECIDED on runs of {x['policy']} drawn here: {' and '.join(parts)} (the "
+                f"comparison with the bound lies inside its error bound, see the verdicts below): the bound is not "
+                f"asserted on those runs, which the figures draw as the others."]

@@ -22,7 +22,7 @@ from certify import (ASSUMPTIONS, CLAIMS, DEFAULT_POLICIES, LEM_CI, Histogram, c
                      float_sums_faithful)
 from reports import _continuation_view, _metamorphic_view
 from reports._figure_pool import FIGURE_MEMO, FigureWriter
-from reports._off_event import off_event_note
+from reports._off_event import off_event_note, undecided_note
 from reports._paths import partial
 from reports._rdfe_phases import no_phase_footnote, no_phase_sentence, regret_cell_note
 from reports._accepted import NO_REASON, accepted_findings, accepted_lines
@@ -295,11 +295,11 @@ def _event_sentence(event: dict, delta: float, lem_ci_fails: Sequence[tuple[str,
     tied = [e["policy"] for e in ev if e["frequency"] == worst["frequency"]]
     if len(ev) > 1 and len(tied) == len(ev):
         return (f"The confidence event of lem:ci failed equally often for every policy: {worst['failures']} of "
-                f"{worst['runs']} runs each, frequency {worst['frequency']:.3f} against delta = {delta}: {verdict}.")
+                f"{worst['runs']} runs each, frequency {fmt(worst['frequency'])} against delta = {delta}: {verdict}.")
     most = "" if len(ev) == 1 else (" (the most of any policy)" if len(tied) == 1 else
                                     f" (tied with {_and(tied[1:])} for the most)")
     return (f"The confidence event of lem:ci failed on {worst['failures']} of {worst['runs']} runs of "
-            f"{worst['policy']}{most}, frequency {worst['frequency']:.3f} against delta = {delta}: {verdict}.")
+            f"{worst['policy']}{most}, frequency {fmt(worst['frequency'])} against delta = {delta}: {verdict}.")
 
 
 def _rounding_sentence(event: dict) -> str | None:
@@ -642,6 +642,10 @@ def _make_report(config, out: Path, figures: FigureWriter, *, seeds, policies, b
         "seed_free": tally.seed_free(),
         "rdfe_no_phase": tally.no_phase_runs(),
         "counts_off_event": {"policy": lead, "runs": n_lead, "off_event": tally.lead_off},
+        "counts_undecided": {"policy": lead, "runs": n_lead,
+                             "undecided": {key: sum(c.counts["UNDECIDED"] for c in cert.tally.cells.values()
+                                                    if c.claim == key and c.policy == lead)
+                                           for key in ("low-count", "high-count")}},
         "event": event,
         "float_sums": dict(zip(("faithful", "bound"), float_sums_faithful(problem), strict=True)),
         "runs_at_full_budget": len(seeds) * len(policies),
@@ -719,7 +723,7 @@ def _markdown(res: dict, files: list, cert) -> str:
               *_tied_note(res),
               "", "The figures draw every seed's count (points) and its spread (box) per arm against the bound (bar), "
               "the runs in which a C arm was in C^d apart from those in which it was in C^u.",
-              *off_event_note(res.get("counts_off_event")), "",
+              *off_event_note(res.get("counts_off_event")), *undecided_note(res.get("counts_undecided")), "",
               "![low-fidelity counts](figures/low_counts.png)", "",
               "![high-fidelity counts](figures/high_counts.png)", "",
               "## Regret against budget", "",

@@ -428,7 +428,7 @@ def _report(args, figures, baseline) -> int:
     else:
         config = default_config()
     _warn_unmatched_baseline("report", baseline, [config.name])
-    seeds = _seeds(args.seeds) if args.seeds else (None if saved else _seeds("1000"))
+    seeds = _seeds(args.seeds) if args.seeds is not None else (None if saved else _seeds("1000"))
     show = _show_progress(args)
     if not saved:
         assert seeds is not None  # parsed, or the default 1000, when no saved runs are read
@@ -627,6 +627,13 @@ def _check_inputs_kept(args) -> None:
             if _inside(given, path) if folder else _same_file(path, given):
                 raise TaccInputError(option, value, f"would write over {what} this command reads ({given}); give "
                                                     f"another {'folder' if option in ('--out', '--cache') else 'file'}")
+    if args.command == "report" and getattr(args, "runs_from", None) is not None and _inside(args.out,
+                                                                                             args.runs_from):
+        # the report's files among the saved runs it reads (a README-only user's `--from R/runs --out R/runs`)
+        raise TaccInputError("--out", args.out, f"is the folder --from reads ({args.runs_from}) or lies in it: the "
+                                                f"report would be written among the saved runs; give a folder "
+                                                f"outside it (the report beside its run cache: --out "
+                                                f"{Path(args.runs_from).parent})")
     cache = _cache_folder(args)
     for option, value, path, folder in written:
         if not folder and cache is not None and _inside(path, cache[1]):

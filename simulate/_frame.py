@@ -274,6 +274,12 @@ def load_frames(path) -> RunFrames:
         else:
             # every column as text, floats parsed by Python (exact round trip of repr), empty cells as NA
             df = pd.read_csv(p, dtype=str, keep_default_na=False)
+        missing = [c for c in columns if c not in df.columns]
+        if missing:
+            raise TaccInputError("path", str(path), f"holds a table {p.name} without the column(s) "
+                                                    f"{', '.join(missing)} (tables written by `tacc runs --to` have "
+                                                    f"them all)")
+        if fmt == "csv":
             for c, t in columns.items():
                 if t == "float64":
                     df[c] = [math.nan if x == "" else float(x) for x in df[c]]
@@ -288,6 +294,8 @@ def load_frames(path) -> RunFrames:
     try:
         tables = [read(name, columns) for name, columns in (("runs", RUN_COLUMNS), ("arms", ARM_COLUMNS),
                                                             ("configs", CONFIG_COLUMNS))]
+    except TaccInputError:
+        raise
     except (ValueError, TypeError, KeyError, OSError) as e:   # a damaged file: a clear error, not a crash
         raise TaccInputError("path", str(path), f"holds tables that cannot be read ({type(e).__name__}: "
                                                 f"{str(e)[:200]})") from None

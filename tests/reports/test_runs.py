@@ -675,3 +675,35 @@ def test_the_command_for_seeds_never_saved_pasted_as_printed_keeps_the_report(tm
         assert subprocess.run([sys.executable, "-m", "reports.cli", *argv[1:]], capture_output=True).returncode == 0
     assert (out / "report.md").read_bytes() == before and (tmp_path / "p1-seeds-1-3" / "report.md").is_file()
     assert main(["report", "--from", str(out / "runs"), "--seeds", "1:3", "--out", str(tmp_path / "x")]) == 0
+
+
+def test_a_report_is_not_written_among_the_saved_runs_it_reads(swept, tmp_path, capsys):
+    """`tacc report --from R/runs --out R/runs` wrote report.md, results.json and figures/ into the run cache it read
+    (exit 0, a README-only user): refused naming --out, nothing written; beside the cache (--out R) is the usual
+    place and stays allowed."""
+    made, _ = swept
+    for out in (made / "runs", made / "runs" / "configs" / "x"):
+        assert main(["report", "--from", str(made / "runs"), "--out", str(out)]) == 2
+        err = capsys.readouterr().err
+        assert "--out" in err and "is the folder --from reads" in err and f"--out {made}" in err
+    assert not (made / "runs" / "report.md").exists() and not (made / "runs" / "figures").exists()
+
+
+def test_a_table_without_a_column_is_refused_naming_it(swept, tmp_path, capsys):
+    made, _ = swept
+    assert main(["runs", str(made / "runs"), "--to", "csv", "--out", str(tmp_path / "tables")]) == 0
+    runs = tmp_path / "tables" / "runs.csv"
+    lines = runs.read_text().splitlines()
+    header = lines[0].split(",")
+    i = header.index("config")
+    runs.write_text("\n".join(",".join(x for j, x in enumerate(line.split(",")) if j != i) for line in lines) + "\n")
+    capsys.readouterr()
+    assert main(["report", "--from", str(tmp_path / "tables"), "--out", str(tmp_path / "r")]) == 2
+    assert "holds a table runs.csv without the column(s) config" in capsys.readouterr().err
+
+
+def test_an_empty_seeds_option_is_refused_not_taken_for_the_default(tmp_path, capsys):
+    """`tacc report --seeds ""` ran 1,000 seeds (a script's unset variable): refused as every other command does."""
+    assert main(["report", "--seeds", "", "--out", str(tmp_path / "r")]) == 2
+    assert "--seeds = '': must be A:B" in capsys.readouterr().err
+    assert not (tmp_path / "r").exists()
