@@ -609,6 +609,7 @@ def _make_report(config, out: Path, figures: FigureWriter, *, seeds, policies, b
         event[p] = {"policy": p, "runs": n, "failures": failed, "frequency": failed / n if n else math.nan,
                     "rounding": tally.float_failures[p] - failed}
     tacc_mean = regret[full, lead].mean
+    cells = cert.tally.cells.values() if cert.tally is not None else ()     # check() always counts its verdicts
     # the relations need fresh paired runs: a report rebuilt from saved runs (``runs``) makes none
     steps.set_postfix_str("metamorphic relations")
     metamorphic = None if relations is None else _metamorphic_view.summarize(relations.result())
@@ -643,7 +644,7 @@ def _make_report(config, out: Path, figures: FigureWriter, *, seeds, policies, b
         "rdfe_no_phase": tally.no_phase_runs(),
         "counts_off_event": {"policy": lead, "runs": n_lead, "off_event": tally.lead_off},
         "counts_undecided": {"policy": lead, "runs": n_lead,
-                             "undecided": {key: sum(c.counts["UNDECIDED"] for c in cert.tally.cells.values()
+                             "undecided": {key: sum(c.counts["UNDECIDED"] for c in cells
                                                     if c.claim == key and c.policy == lead)
                                            for key in ("low-count", "high-count")}},
         "event": event,
