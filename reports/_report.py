@@ -594,6 +594,7 @@ def _make_report(config, out: Path, figures: FigureWriter, *, seeds, policies, b
     low_bound = a.low_count_bound
     high_bound = [a.high_count_bound[k] for k in sub]
     n_lead = tally.lead_runs()
+    low_sums, high_sums = tally.sums()
 
     # tightness: empirical / bound per run, per claim (asserted runs)
     figures.draw("reports._figures:tightness", "tightness", tightness_ratios(cert),
@@ -628,9 +629,9 @@ def _make_report(config, out: Path, figures: FigureWriter, *, seeds, policies, b
         "regret": {p: [{"budget": b, **regret[b, p].__dict__} for b in budgets] for p in policies},
         "bounds_by_budget": {name: list(v) for name, v in bound_lines.items()},
         "arms": [{"arm": k, "class": a.classes[k].value, "tau": a.tau[k], "gap": float(inst.gaps[k]),
-                  "low_bound": low_bound, "low_mean": _mean(int(tally.low_sum[i]), n_lead),
+                  "low_bound": low_bound, "low_mean": _mean(low_sums[i], n_lead),
                   "low_max": int(tally.low_max[i]), "high_bound": high_bound[i],
-                  "high_mean": _mean(int(tally.high_sum[i]), n_lead), "high_max": int(tally.high_max[i]),
+                  "high_mean": _mean(high_sums[i], n_lead), "high_max": int(tally.high_max[i]),
                   **({"tied_with_best": True, "high_bound_reason": TIED_NO_BOUND} if inst.gaps[k] == 0 else {})}
                  for i, k in enumerate(sub)],
         "vacuous": vacuous_reasons(cert.summaries, a),

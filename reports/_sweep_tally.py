@@ -156,9 +156,13 @@ class SweepTally:
         self.failures = dict.fromkeys(self.policies, 0)     # off the event of lem:ci, decided exactly
         self.float_failures = dict.fromkeys(self.policies, 0)
         width = len(self.arms)
-        # int64: exact while a sum stays below 2^63 (a count of 10^9 over 10^9 seeds is 10^18)
-        self.low_sum = np.zeros(width, dtype=np.int64)
-        self.high_sum = np.zeros(width, dtype=np.int64)
+        # the sums over runs, exact at any size: int64 arrays added to, folded into Python ints (object arrays)
+        # before they could reach 2^63 (``_room``: what may still be added, from the counts added since the fold)
+        self._low_part = np.zeros(width, dtype=np.int64)
+        self._high_part = np.zeros(width, dtype=np.int64)
+        self._low_whole = np.zeros(width, dtype=object)
+        self._high_whole = np.zeros(width, dtype=object)
+        self._room = _FOLD_AT
         self.low_max = np.zeros(width, dtype=np.int64)
         self.high_max = np.zeros(width, dtype=np.int64)
         # per drawn arm: {class in the run: Histogram of N^(L)} (N^(H)), and the same of the runs off the event of
@@ -207,8 +211,12 @@ class SweepTally:
         self.lead_off += off
         low = np.asarray(r.n_low, dtype=np.int64)[self._columns]
         high = np.asarray(r.n_high, dtype=np.int64)[self._columns]
-        self.low_sum += low
-        self.high_sum += high
+        top = int(max(low.max(initial=0), high.max(initial=0)))
+        if top >= self._room:
+            self._fold()
+        self._room -= top
+        self._low_part += low
+        self._high_part += high
         np.maximum(self.low_max, low, out=self.low_max)
         np.maximum(self.high_max, high, out=self.high_max)
         for i, k in enumerate(self.drawn):
@@ -220,7 +228,21 @@ class SweepTally:
                 _count(self.low_off[i], c, nl)
                 _count(self.high_off[i], c, nh)
 
+    def _fold(self) -> None:
+        self._low_whole += self._low_part.astype(object)
+        self._high_whole += self._high_part.astype(object)
+        self._low_part[:] = 0
+        self._high_part[:] = 0
+        self._room = _FOLD_AT
+
     # what the report reads
+    def sums(self) -> tuple[list[int], list[int]]:
+        """Per arm of ``arms``, the sums of the lead policy's N^(L) and N^(H) over its runs at the full budget, as
+        Python ints."""
+        low = self._low_whole + self._low_part.astype(object)
+        high = self._high_whole + self._high_part.astype(object)
+        return [int(x) for x in low], [int(x) for x in high]
+
     def lead_runs(self) -> int:
         return self.runs[self.full, self.lead]
 
@@ -255,6 +277,10 @@ class SweepTally:
         if RDFE not in self.policies:
             return []
         return [{"budget": b, "runs": self.runs[b, RDFE], "no_phase": self.no_phase[b]} for b in self.budgets]
+
+
+#: how much a sum of counts may grow between two folds into Python ints: far from 2^63.
+_FOLD_AT = 1 << 62
 
 
 def _count(groups: dict, cls: str, value: int) -> None:

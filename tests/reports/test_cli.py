@@ -422,13 +422,14 @@ def test_simulate_shows_the_first_runs_and_aggregates_all(capsys, monkeypatch):
     assert "first 2 of 4 runs" in out and "event held on 4 of 4 runs" in out
 
 
-@pytest.mark.parametrize("args", [["report", "--from", "{d}", "--out", "{d}/out"], ["runs", "{d}"]])
+@pytest.mark.parametrize("args", [["report", "--from", "{d}/saved", "--out", "{d}/out"], ["runs", "{d}/saved"]])
 def test_reading_saved_runs_without_pandas_is_refused_before_any_work(tmp_path, capsys, monkeypatch, args):
     """The tables extra missing: one line naming the option and the extra, exit 2, nothing written (it read the
     saved runs for seconds, then said "tables = 'pandas'")."""
     import importlib.util
     find = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "pandas" else find(name, *a))
+    (tmp_path / "saved").mkdir()
     argv = [a.format(d=tmp_path) for a in args]
     assert main(argv) == 2
     err = capsys.readouterr().err.strip()
@@ -686,9 +687,9 @@ def test_a_refused_scheduler_writes_nothing(command, address, folders, tmp_path,
      "--scheduler = 'tcp://h:8786': is used only with --executor dask (the executor is processes"),
     (["check", "set-a", "--scheduler", "tcp://h:8786"],
      "--scheduler = 'tcp://h:8786': is used only with --executor dask (the executor is serial"),
-    (["report", "--from", ".", "--executor", "dask", "--scheduler", "tcp://h:8786"],
+    (["report", "--from", ".", "--out", "../out", "--executor", "dask", "--scheduler", "tcp://h:8786"],
      "--scheduler = 'tcp://h:8786': makes no run with --from"),
-    (["report", "--from", ".", "--cache", "c"], "--cache = 'c': makes no run with --from"),
+    (["report", "--from", ".", "--out", "../out", "--cache", "c"], "--cache = 'c': makes no run with --from"),
 ])
 def test_a_scheduler_or_cache_the_runs_would_not_use_is_refused(args, option, tmp_path, monkeypatch, capsys):
     """--scheduler without --executor dask was ignored without a word (the runs were made here); with

@@ -93,11 +93,23 @@ def test_counts_are_grouped_by_the_arms_class_in_each_run(by):
             expect_low.setdefault(c, Histogram()).add(r.n_low[k])
             expect_high.setdefault(c, Histogram()).add(r.n_high[k])
         assert t.low[i] == expect_low and t.high[i] == expect_high
-        assert t.low_sum[i] == sum(r.n_low[k] for r in recs) and t.high_max[i] == max(r.n_high[k] for r in recs)
+        assert t.sums()[0][i] == sum(r.n_low[k] for r in recs) and t.high_max[i] == max(r.n_high[k] for r in recs)
     assert t.low_off == [{} for _ in t.arms] and t.lead_off == 0 and t.lead_runs() == 3
     off = replace(recs[0], event_held=False)
     t.add(BUDGETS[-1], "tacc", off)           # the float check failed, the exact one does not: rounding, not off
     assert t.lead_off == 0 and t.float_failures["tacc"] == 1 and t.failures["tacc"] == 0
+
+
+def test_the_sums_of_counts_are_exact_past_the_int64_range(by, monkeypatch):
+    """The per-arm sums are folded into Python ints before an int64 part could overflow: with the fold at 100, the
+    sums of 40 runs (each count below 100) equal those of the records, as with no fold."""
+    from reports import _sweep_tally
+    monkeypatch.setattr(_sweep_tally, "_FOLD_AT", 100)
+    recs = by[BUDGETS[-1], "tacc"] * 13
+    t = _tally({**by, (BUDGETS[-1], "tacc"): recs}, ("tacc", "rdfe"))
+    assert t.sums() == ([sum(r.n_low[k] for r in recs) for k in t.arms], [sum(r.n_high[k] for r in recs)
+                                                                          for k in t.arms])
+    assert any(t._low_whole)                               # folded at least once
 
 
 def test_a_policy_with_the_same_counts_on_every_seed_gets_the_footnote(by):
