@@ -33,14 +33,15 @@ _COUNT_CLAIMS = {"low-count": "prop:analysis-low-query-bound", "high-count": "pr
 
 
 def undecided_note(x: dict | None) -> list[str]:
-    """The lines of report.md beside the count figures when a count claim is UNDECIDED on some of their runs (the
-    comparison with its bound inside its error bound: rounding on large means): ``x`` is ``{"policy", "runs",
+    """The lines of report.md beside the count figures when a count claim is UNDECIDED on some of their runs (not
+    decided either way: on large means, the rounding of the runs' float sums): ``x`` is ``{"policy", "runs",
     "undecided": {claim: runs}}``. Nothing when neither is."""
     if not x or not any(x["undecided"].values()):
         return []
     runs = x["runs"]
     parts = [f"{key} ({_COUNT_CLAIMS.get(key, '')}) on {'all ' + str(runs) if n == runs else f'{n} of the {runs}'}"
              for key, n in x["undecided"].items() if n]
-    return ["", f"The count bounds are UNDECIDED on runs of {x['policy']} drawn here: {' and '.join(parts)} (the "
-                f"comparison with the bound lies inside its error bound, see the verdicts below): the bound is not "
-                f"asserted on those runs, which the figures draw as the others."]
+    return ["", f"The count bounds are UNDECIDED on runs of {x['policy']} drawn here: {' and '.join(parts)} "
+                f"(neither HOLDS nor VIOLATED could be decided there; the conclusions above say why, e.g. the "
+                f"rounding of the runs' float sums on large means): the bound is not asserted on those runs, which "
+                f"the figures draw as the others."]
