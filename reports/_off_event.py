@@ -21,8 +21,9 @@ def off_event_note(x: dict | None) -> list[str]:
     every run is on the event."""
     if not x or not x["off_event"]:
         return []
-    which = f"All {x['runs']}" if x["off_event"] == x["runs"] else f"{x['off_event']} of the {x['runs']}"
-    return ["", f"{which} runs of {x['policy']} drawn here are off the confidence event of lem:ci (it failed on "
+    which = (f"All {x['runs']}" if x["off_event"] == x["runs"] else f"{x['off_event']} of the {x['runs']}")
+    verb = "is" if x["off_event"] == 1 and x["runs"] != 1 else "are"
+    return ["", f"{which} runs of {x['policy']} drawn here {verb} off the confidence event of lem:ci (it failed on "
                 f"them): both bounds (prop:analysis-low-query-bound and prop:analysis-high-selection) are stated on "
                 f"the event only, so they are not asserted on those runs, and a count above its bound there is no "
                 f"counterexample. The figures draw those runs as black crosses, legend entry \"{OFF_EVENT_LABEL}\"."]

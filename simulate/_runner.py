@@ -23,6 +23,7 @@ import itertools
 import logging
 import math
 import os
+import re
 import signal
 import sys
 import threading
@@ -69,8 +70,11 @@ class Task:
 
 
 def parse_seeds(text: str) -> range:
-    """``A:B`` (seeds A..B-1) or ``N`` (seeds 0..N-1); anything else names the field ``seeds``."""
+    """``A:B`` (seeds A..B-1) or ``N`` (seeds 0..N-1), in ASCII digits; anything else names the field ``seeds``
+    (Python's ``int`` took ``5_0`` for 50, ``+5`` and other scripts' digits: a typo ran other seeds in silence)."""
     try:
+        if not _SEEDS_TEXT.fullmatch(text):
+            raise ValueError(text)
         if ":" in text:
             a, b = (int(x) for x in text.split(":"))
         else:
@@ -89,6 +93,8 @@ def parse_seeds(text: str) -> range:
     return range(a, b)
 
 
+#: what ``--seeds`` may be: N or A:B in ASCII digits (a negative A is refused by its own message)
+_SEEDS_TEXT = re.compile(r"-?[0-9]+(:-?[0-9]+)?", re.ASCII)
 #: seeds are ints in [0, 2**63) (the engines' seed); a range of them has fewer than 2**63 (its length is an index)
 _SEED_END = 2 ** 63
 

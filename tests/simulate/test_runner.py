@@ -408,7 +408,9 @@ def test_parse_seeds(text, seeds):
 @pytest.mark.parametrize("text", ["a:b", "3:3", "-1:2", "0",
                                   # beyond the seeds' [0, 2**63), or a range whose length is no index (`tacc report
                                   # --seeds 9223372036854775809` crashed on len(range), exit 3)
-                                  str(2**63 + 1), str(2**63), f"{2**63 - 1}:{2**63 + 1}", f"0:{2**63}"])
+                                  str(2**63 + 1), str(2**63), f"{2**63 - 1}:{2**63 + 1}", f"0:{2**63}",
+                                  # Python's int() took these (a README-only user: `5_0` ran 50 seeds)
+                                  "5_0", "+5", " 5", "5 ", "\u0665", "0:\uff15", ""])
 def test_parse_seeds_refuses(text):
     with pytest.raises(TaccInputError) as e:
         parse_seeds(text)
