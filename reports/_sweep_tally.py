@@ -31,51 +31,47 @@ def _unnamed(record) -> tuple:
     from the name exactly when these tuples are equal (what the dataclass's own ``==`` compares)."""
     get = _UNNAMED.get(type(record))
     if get is None:
-        names = tuple(f.name for f in fields(record) if f.compare and f.name != "policy")
-        get = _UNNAMED[type(record)] = (attrgetter(*names) if len(names) > 1     # a tuple only for 2 names or more
-                                        else lambda r: tuple(getattr(r, n) for n in names))
+        get = _UNNAMED[type(record)] = _getter(record, skip="policy")
     return get(record)
 
 
-#: per record type, the getter of :func:`_unnamed`'s fields (the dataclass's fields read once per type).
+def _getter(instance, skip: str = ""):
+    """The tuple of a dataclass instance's compared fields (but ``skip``), read by one call."""
+    names = tuple(f.name for f in fields(instance) if f.compare and f.name != skip)
+    return attrgetter(*names) if len(names) > 1 else lambda v: tuple(getattr(v, n) for n in names)
+
+
+#: per record type, the getter of :func:`_unnamed`'s fields; per other dataclass met in a record (a ``Violation``,
+#: RDFE's phases), the getter of its compared fields.
 _UNNAMED: dict = {}
-
-
-def _plain(value, deep: bool = True):
-    """``value`` with every dataclass (a record's ``Violation``, RDFE's phases) as the tuple of its compared fields,
-    headed by its type's name: what ``marshal`` can write. ``deep=False`` converts ``value`` itself and the items of
-    a tuple of dataclasses only, leaving their fields as they are (a record's dataclasses hold numbers and tuples of
-    numbers: :func:`record_digest` walks deeper only if that is not enough)."""
-    kind = type(value)
-    if kind in _ATOMS:
-        return value
-    getter = _FIELDS.get(kind)
-    if getter is None:
-        if kind is tuple:
-            if not value or type(value[0]) in _ATOMS:
-                return value                     # a record's tuples hold one kind of item: numbers here
-            return tuple(_plain(v, deep) for v in value)
-        if not is_dataclass(value) or isinstance(value, type):
-            if not deep:
-                return value
-            if isinstance(value, np.generic):            # a numpy number: as the Python number it equals
-                return value.item()
-            return ("<object>", kind.__qualname__, repr(value))   # anything else by its type and text
-        names = tuple(f.name for f in fields(value) if f.compare)
-        getter = _FIELDS[kind] = attrgetter(*names) if len(names) > 1 else lambda v: (getattr(v, names[0]),)
-    return (kind.__qualname__, *((_plain(v) for v in getter(value)) if deep else getter(value)))
+_FIELDS: dict = {}
+_ATOMS = frozenset((int, float, str, bool, type(None), bytes))
 
 
 def _is_plain(value) -> bool:
-    """Whether ``value`` is a number (or None, a string) or a tuple of them, as :func:`_plain` sees a tuple: by its
-    first item."""
+    """Whether ``value`` is a number (or None, a string) or a tuple of them: a record's tuples hold one kind of item,
+    so a tuple is judged by its first."""
     kind = type(value)
     return kind in _ATOMS or (kind is tuple and (not value or type(value[0]) in _ATOMS))
 
 
-#: per dataclass type met in a record, the getter of its compared fields.
-_FIELDS: dict = {}
-_ATOMS = frozenset((int, float, str, bool, type(None), bytes))
+def _plain(value):
+    """``value`` as ``marshal`` can write it: a dataclass (a record's ``Violation``, RDFE's phases) as its type's
+    name and its compared fields, a tuple item by item, a numpy number as the Python number it equals, anything else
+    by its type and text."""
+    if _is_plain(value):
+        return value
+    kind = type(value)
+    if kind is tuple:
+        return tuple(_plain(v) for v in value)
+    getter = _FIELDS.get(kind)
+    if getter is None:
+        if isinstance(value, np.generic):
+            return value.item()
+        if not is_dataclass(value) or isinstance(value, type):
+            return ("<object>", kind.__qualname__, repr(value))
+        getter = _FIELDS[kind] = _getter(value)
+    return (kind.__qualname__, *(_plain(v) for v in getter(value)))
 
 
 def record_digest(record) -> bytes:
@@ -86,11 +82,8 @@ def record_digest(record) -> bytes:
     2^-128."""
     fields_ = _unnamed(record)
     if not all(map(_is_plain, fields_)):            # a dataclass among the fields (RDFE's phases, a violation)
-        fields_ = tuple(_plain(v, deep=False) for v in fields_)
-    try:
-        body = marshal.dumps(fields_, 2)
-    except ValueError:                              # deeper: walked whole (no record of the toolkit's comes here)
-        body = marshal.dumps(tuple(_plain(v) for v in fields_), 2)
+        fields_ = tuple(_plain(v) for v in fields_)
+    body = marshal.dumps(fields_, 2)
     head = type(record).__qualname__.encode()
     return len(head).to_bytes(2, "big") + head + len(body).to_bytes(8, "big") + body
 
