@@ -11,32 +11,25 @@ frequency there.
 
 from __future__ import annotations
 
-from dataclasses import fields
+import math
 
-import numpy as np
-
+from reports._common_seeds import CommonSeeds, MethodSums
 from reports._tables import fmt
-from simulate import RunRecord
 
-__all__ = ["regret_sources", "continuation_use", "identical_seeds", "equal_pairs", "explain_claim",
-           "claim_methods", "sweep_marks"]
+__all__ = ["regret_sources", "continuation_use", "equal_pairs", "explain_claim", "claim_methods", "sweep_marks"]
 
-#: the fields of a run record that make a run, every one but the policy's name.
-_RUN_FIELDS = tuple(f.name for f in fields(RunRecord) if f.compare and f.name != "policy")
-
-
-def regret_sources(records, gaps, cost_low: float, cost_high: float, classes) -> dict:
-    """Mean regret over ``records`` split by fidelity (Delta_k lambda N_k) and by arm (mean share, class, gap)."""
-    g = np.asarray(gaps, dtype=float)
-    nl = np.array([r.n_low for r in records], dtype=float)
-    nh = np.array([r.n_high for r in records], dtype=float)
-    low = float((nl * g).sum(axis=1).mean() * cost_low)
-    high = float((nh * g).sum(axis=1).mean() * cost_high)
-    arms = [{"arm": k, "class": classes[k].value, "gap": float(g[k]), "share": float(np.mean([r.regret_share[k]
-                                                                                               for r in records])),
-             "low": float(nl[:, k].mean()), "high": float(nh[:, k].mean())} for k in range(len(g))]
-    return {"regret": float(np.mean([r.regret for r in records])), "low": low, "high": high,
-            "high_queries": float(nh.sum(axis=1).mean()), "arms": arms}
+def regret_sources(sums: MethodSums, gaps, cost_low: float, cost_high: float, classes) -> dict:
+    """Mean regret of one method's runs (``sums``, per arm) split by fidelity (Delta_k lambda N_k) and by arm (mean
+    share, class, gap)."""
+    g = [float(x) for x in gaps]
+    n = sums.n
+    low_sums, high_sums = sums.low.total(), sums.high.total()
+    low = math.fsum(gk * nk for gk, nk in zip(g, low_sums, strict=True)) / n * cost_low
+    high = math.fsum(gk * nk for gk, nk in zip(g, high_sums, strict=True)) / n * cost_high
+    arms = [{"arm": k, "class": classes[k].value, "gap": g[k], "share": float(sums.share[k]) / n,
+             "low": low_sums[k] / n, "high": high_sums[k] / n} for k in range(len(g))]
+    return {"regret": sums.summary().mean, "low": low, "high": high, "high_queries": sums.high_calls / n,
+            "arms": arms}
 
 
 def _sources_sentence(method: str, s: dict, cost_high: float) -> str:
@@ -48,16 +41,16 @@ def _sources_sentence(method: str, s: dict, cost_high: float) -> str:
             f"queries" + (f"; largest shares: {where}" if where else "; no arm with a positive gap was queried"))
 
 
-def continuation_use(records, gaps, cost_low: float, classes) -> dict:
-    """Where TACC's continuation pulls went: per arm the mean pulls, on how many seeds, and their regret
-    lambda_L Delta_k A_k."""
-    a = np.array([r.continuation for r in records], dtype=float)
-    g = np.asarray(gaps, dtype=float)
-    arms = [{"arm": k, "class": classes[k].value, "gap": float(g[k]), "pulls": float(a[:, k].mean()),
-             "seeds": int((a[:, k] > 0).sum()), "regret": float(cost_low * g[k] * a[:, k].mean())}
-            for k in range(len(g)) if a[:, k].any()]
-    return {"total": float(a.sum(axis=1).mean()), "regret": float(sum(x["regret"] for x in arms)), "arms": arms,
-            "seeds": len(records)}
+def continuation_use(sums: MethodSums, gaps, cost_low: float, classes) -> dict:
+    """Where TACC's continuation pulls went (``sums``: its runs, per arm): per arm the mean pulls, on how many runs,
+    and their regret lambda_L Delta_k A_k."""
+    n = sums.n
+    pulls, runs = sums.cont.total(), sums.cont_runs.total()
+    g = [float(x) for x in gaps]
+    arms = [{"arm": k, "class": classes[k].value, "gap": g[k], "pulls": pulls[k] / n, "seeds": runs[k],
+             "regret": cost_low * g[k] * (pulls[k] / n)} for k in range(len(g)) if pulls[k]]
+    return {"total": sums.continuation / n, "regret": math.fsum(x["regret"] for x in arms), "arms": arms,
+            "seeds": n}
 
 
 def _continuation_sentence(use: dict, window_sentence: str) -> str:
@@ -69,27 +62,14 @@ def _continuation_sentence(use: dict, window_sentence: str) -> str:
             f"lambda_L x gap x pulls = {fmt(use['regret'])} per run. {window_sentence}")
 
 
-def _same_run(x, y) -> bool:
-    """Whether two run records are equal apart from the policy's name (field by field as the records' own ``==``
-    compares them, without copying either)."""
-    return all((u := getattr(x, f)) is (w := getattr(y, f)) or u == w for f in _RUN_FIELDS)
-
-
-def identical_seeds(a, b) -> tuple[int, int, int]:
-    """(seeds with identical runs apart from the policy's name, seeds with exactly equal regret, seeds)."""
-    same = sum(_same_run(x, y) for x, y in zip(a, b, strict=True))
-    equal = sum(x.regret == y.regret for x, y in zip(a, b, strict=True))
-    return same, equal, len(a)
-
-
-def equal_pairs(records_by_method: dict) -> list[tuple]:
+def equal_pairs(runs: CommonSeeds) -> list[tuple]:
     """Pairs of methods whose regret is exactly equal on more than half of the common seeds (a surprising
     equality): (m1, m2, identical runs, equal regret, seeds)."""
-    ms = list(records_by_method)
+    ms = runs.methods
     out = []
     for i, m in enumerate(ms):
         for q in ms[i + 1:]:
-            same, equal, n = identical_seeds(records_by_method[m], records_by_method[q])
+            same, equal, n = runs.identical(m, q)
             if 2 * equal > n:
                 out.append((m, q, same, equal, n))
     return out
@@ -139,25 +119,26 @@ def sweep_marks(claim, outcomes: list) -> str:
     return f"{head}; sweep: {marks}."
 
 
-def explain_claim(claim, *, records: dict, gaps, costs: tuple, classes, window_sentence: str, marks: str) -> list[str]:
-    """The computed explanation of one claim: ``records`` maps each method to its final-budget records of the
-    claim's setting; ``costs`` = (lambda_L, lambda_H)."""
+def explain_claim(claim, *, runs: CommonSeeds, gaps, costs: tuple, classes, window_sentence: str,
+                  marks: str) -> list[str]:
+    """The computed explanation of one claim: ``runs`` are the methods' final-budget runs of the claim's setting
+    (per arm, compared); ``costs`` = (lambda_L, lambda_H)."""
     cl, ch = costs
-    methods = [m for m in claim_methods(claim) if m in records]
+    methods = [m for m in claim_methods(claim) if m in runs.sums]
     out = []
     if claim.kind == "best":
-        means = {m: float(np.mean([r.regret for r in records[m]])) for m in methods}
+        means = {m: runs.sums[m].summary().mean for m in methods}
         best = min(means, key=means.__getitem__)
         methods = ["tacc", best] if best != "tacc" else ["tacc"]
     for m in methods:
-        out.append(_sources_sentence(m, regret_sources(records[m], gaps, cl, ch, classes), ch) + ".")
+        out.append(_sources_sentence(m, regret_sources(runs.sums[m], gaps, cl, ch, classes), ch) + ".")
     use = None
     if "tacc" in methods:                   # continuation is TACC's: said only where the claim compares TACC
-        use = continuation_use(records["tacc"], gaps, cl, classes)
+        use = continuation_use(runs.sums["tacc"], gaps, cl, classes)
         out.append(_continuation_sentence(use, window_sentence))
     for i, m in enumerate(methods):
         for q in methods[i + 1:]:
-            same, equal, n = identical_seeds(records[m], records[q])
+            same, equal, n = runs.identical(m, q)
             if same or equal:
                 out.append(equality_sentence(m, q, same, equal, n, use))
     out.append(marks)

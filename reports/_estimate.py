@@ -13,10 +13,11 @@ Everything here is an upper bound computed from the configuration alone (no inst
   one row per arm otherwise), and the per-arm state (instance,
   thresholds, run record, analysis);
 - a run's trace (``tacc explain``): ``TRACE_BYTES_PER_ROUND`` per round of that bound;
-- the runs a command keeps for its analysis (``tacc reproduce``; ``tacc check`` keeps a verdict per claim and run
-  instead, about 2.1 KB a run measured with tracemalloc on the default policies, none with ``--verdicts
-  violated``): ``KEPT_BYTES_PER_RUN`` plus ``KEPT_BYTES_PER_ARM_RUN`` per arm, for every run (``tacc simulate`` and
-  ``tacc report`` stream their runs and keep none);
+- what a command keeps of its runs for its analysis: ``KEPT_BYTES_PER_RUN`` plus ``KEPT_BYTES_PER_ARM_RUN`` per
+  arm for a run held whole (``simulate.run_tasks``); ``tacc check`` keeps a verdict per claim and run instead, about
+  2.1 KB a run measured with tracemalloc on the default policies, counted as ``KEPT_BYTES_PER_RUN``, none with
+  ``--verdicts violated`` (``tacc simulate``, ``tacc report`` and ``tacc reproduce`` stream their runs and keep
+  none);
 - the time: the sum over runs of the rounds bound x the slowest per-round cost of the engine, spread over the
   workers.
 
@@ -45,7 +46,7 @@ PER_ARM_BYTES = 4096
 #: (arm, fidelity) tuples with the list they are made from, explain's int64 copy and per-arm round lists), bounded
 #: by tracemalloc measurements (tests/reports/test_estimate.py).
 TRACE_BYTES_PER_ROUND = 320
-#: bytes a command that keeps its runs for its analysis (``tacc reproduce``, ``check``; not ``simulate`` or ``report``,
+#: bytes a command that keeps its runs for its analysis (``tacc check``; not ``simulate``, ``report`` or ``reproduce``,
 #: which stream them) holds per run and per arm of a run: its task, record and per-run rows. Measured 2026-11-27
 #: as the peak resident memory of ``tacc report --executor serial``, which kept its runs then, at two seed counts
 #: (2 arms: 2.4 KB per run; 100 arms: 9.2 KB; so about 2.3 KB + 69 B per arm), rounded up to about 1.7 times (the

@@ -5,29 +5,27 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import gc
 import json
 import os
 import re
 import signal
 import time
+from collections import deque
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from multiprocessing import resource_tracker
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 
-from bounds import (analyze, arm_partition, config_to_dict, continuation_of, load_config, min_rho, parse_config,
-                    refine_partition)
+from bounds import (analyze, config_to_dict, continuation_of, load_config, min_rho, parse_config)
 from reports import _continuation_view, _diagnose
 from reports._consistency import consistency, problems_of
 from reports._figure_pool import FIGURE_MEMO, FigureWriter
 from reports._paper import EXPERIMENTS, Experiment, Variant, at_paper_seed_counts, experiment
 from reports._report import _long_lived_frozen
-from reports._sweep_tally import identical_runs
-from reports._stats import paired, summarize
+from reports._experiment_tally import ExperimentTally
 from reports._tables import fmt, jsonable, table
 from simulate import (LOW, SingleFidelityUcb, Task, config_key, iter_runs, make_problem, policy_class, tasks_for,
                       twins_together)
@@ -115,45 +113,14 @@ def _lowest(means: dict) -> list:
     return [m for m, x in means.items() if x == low]
 
 
-def _summaries(get, variants, methods, failed):
-    """Final-budget means, paired differences (TACC minus each method) and diagnostics per variant; ``get(v, m)``
-    gives the records of variant ``v`` and method ``m``, ``failed(r)`` whether the confidence event failed on a
-    run (:class:`_EventFailures`)."""
-    final = {v: {m: summarize([r.regret for r in get(v, m)]) for m in methods} for v in variants}
-    pairs = {v: {m: paired([r.regret for r in get(v, "tacc")], [r.regret for r in get(v, m)])
-                 for m in methods if m != "tacc"} for v in variants}
-    diag = {v: {m: {"high_calls": float(np.mean([sum(r.n_high) for r in get(v, m)])),
-                    "continuation": float(np.mean([sum(r.continuation) for r in get(v, m)])),
-                    "max_continuation_per_arm": int(max(max(r.continuation) for r in get(v, m))),
-                    "event_failures": int(sum(failed(r) for r in get(v, m)))}
-                for m in methods} for v in variants}
-    return final, pairs, diag
-
-
-class _EventFailures:
-    """Whether the confidence event of ``lem:ci`` failed on a run, decided exactly: a run whose float check reported
-    a failure is decided again on its exact sums (``certify.event_failure``; a failure they do not confirm was the
-    float sums' rounding, and the event held); one the float check did not flag held (within the float sums' stated
-    error, ``certify.float_sums_faithful``, which holds on every experiment here: means in [0, 1], sigma 1).
-    ``add(problem, records)`` decides the flagged runs of one configuration once; calling it with a record gives
-    the decision."""
-
-    def __init__(self) -> None:
-        self._failed: dict[int, tuple] = {}      # id(record) -> (record, failed): the entry holds the record
-
-    def add(self, problem, records) -> None:
-        from certify import event_failure
-        for r in records:
-            if not r.event_held and id(r) not in self._failed:
-                self._failed[id(r)] = (r, event_failure(problem, r) is not None)
-
-    def __call__(self, record) -> bool:
-        if record.event_held:
-            return False
-        hit = self._failed.get(id(record))
-        if hit is None or hit[0] is not record:
-            raise KeyError("a flagged run whose configuration was not added")
-        return hit[1]
+def _summaries(runs: dict) -> tuple[dict, dict, dict]:
+    """Per variant (``runs[v]``: its ``CommonSeeds``), the final means, the paired differences (TACC minus each
+    method) and the diagnostics per method."""
+    out: tuple[dict, dict, dict] = ({}, {}, {})
+    for v, tally in runs.items():
+        for part, values in zip(out, tally.summaries(), strict=True):
+            part[v] = values
+    return out
 
 
 def _claim_variants(c, exp) -> tuple:
@@ -208,17 +175,46 @@ def _seed_count(exp: Experiment, seeds: int | None, quick: bool) -> int:
     return seeds if seeds is not None else (exp.quick_seeds if quick else exp.seeds)
 
 
-def _shared_runs(exps, *, seeds: int | None, quick: bool) -> tuple[list, "_Shared", list]:
-    """Each experiment's plan, the runs they need made once (:class:`_Shared`), and per experiment the keys of its
-    variant runs, of its rho sweep's runs, and of the guards (first met in it) whose two runs it reads."""
-    plans = [_plan(exp, seeds=list(range(_seed_count(exp, seeds, quick))), quick=quick) for exp in exps]
-    shared = _Shared()
-    wanted: list[tuple[list, list, list]] = []
-    for p in plans:
-        a, b = shared.keys(p.tasks), shared.keys(p.sens_tasks)
-        wanted.append((a, b, [g[0] for g in shared.guards if g[0] not in {x for w in wanted for x in w[2]}]))
-    shared.order = twins_together(shared.order)        # a DNC run beside TACC's on its seed: made once where it can
-    return plans, shared, wanted
+#: the seeds of every experiment made together (their runs paired, then let go) before the next block's: the
+#: memory a reproduction holds does not grow with --seeds beyond one block; the paper's seed counts (at most 200)
+#: are one block, so their runs are made in the order of the experiments. At least the rho sweep's seeds
+#: (:func:`_sweep_seeds`), which :func:`_routed`'s count needs in the first block.
+_SEED_BLOCK = 256
+
+
+def _block(plans, shared: "_Shared", lo: int, block: int) -> list[tuple[Task, str, list]]:
+    """The runs of seeds ``lo`` to ``lo + block - 1`` of every experiment, each made once (:class:`_Shared`): (task,
+    its key, [(experiment's index, task)] of the analyses that read its record), in the order they are made."""
+    shared.new_block()
+    readers: dict = {}
+    for i, p in enumerate(plans):
+        seeds = p.seeds[lo:lo + block]
+        tasks = p.tasks_in(seeds) + p.sweep_tasks_in(seeds)
+        for t, k in zip(tasks, shared.keys(tasks), strict=True):
+            readers.setdefault(k, []).append((i, t))
+    # a DNC run beside TACC's on its seed: made once where it can
+    return [(t, k, readers.pop(k, [])) for t in twins_together(shared.order) for k in (shared.key(t),)]
+
+
+def _routed(plans, shared: "_Shared", block: int) -> tuple[int, Iterator[tuple[Task, str, list]]]:
+    """(how many runs, the runs): every run the plans need (:func:`_block`), ``block`` seeds of every experiment
+    at a time, each block planned when the one before it has been taken. The count plans the first block and one
+    block of each other shape (the seeds each experiment has in it): the rho sweep's seeds and the guards
+    (:class:`_Shared`) are all in the first block (``block`` >= the sweep's seeds), so blocks of one shape make as
+    many runs."""
+    longest = max((len(p.seeds) for p in plans), default=0)
+    first = _block(plans, shared, 0, block)
+    shapes: dict = {}                   # seeds per experiment in a block -> [the first such block's start, count]
+    for lo in range(block, longest, block):
+        shapes.setdefault(tuple(len(p.seeds[lo:lo + block]) for p in plans), [lo, 0])[1] += 1
+    total = len(first) + sum(len(_block(plans, shared, lo, block)) * n for lo, n in shapes.values())
+
+    def runs():
+        yield from first
+        for lo in range(block, longest, block):
+            yield from _block(plans, shared, lo, block)
+
+    return total, runs()
 
 
 def distinct_runs(keys=("all",), *, seeds: int | None = None, quick: bool = False) -> list[Task]:
@@ -226,7 +222,9 @@ def distinct_runs(keys=("all",), *, seeds: int | None = None, quick: bool = Fals
     experiments and across configurations that differ only in ``costs.high`` for the low-fidelity-only methods
     counted once; the guards' runs included). ``tacc bench`` makes them with the engine alone, the floor of the
     reproduction's wall time."""
-    return _shared_runs(_selected(keys, seeds), seeds=seeds, quick=quick)[1].order
+    exps = _selected(keys, seeds)
+    plans = [_plan(e, seeds=range(_seed_count(e, seeds, quick)), quick=quick) for e in exps]
+    return [t for t, _, _ in _routed(plans, _Shared(), _SEED_BLOCK)[1]]
 
 
 def _selected(keys, seeds) -> list:
@@ -250,27 +248,47 @@ def _selected(keys, seeds) -> list:
 
 @dataclass(frozen=True)
 class _Plan:
-    """The runs of one experiment: every variant at every budget (``tasks``) and the rho sweep (``sens_tasks``)."""
+    """The runs of one experiment: every variant at every budget (:meth:`tasks_in`) and the rho sweep
+    (:meth:`sweep_tasks_in`)."""
 
     exp: Experiment
     quick: bool
     seeds: list
     budgets: list
     configs: dict
-    tasks: list
     sv: Variant
     swept: list
     scales: tuple
     sens_seeds: list
     sweep_keys: list
     sens_cfgs: list
-    sens_tasks: list
+
+    def tasks_in(self, seeds) -> list[Task]:
+        """The runs of every variant at every budget on ``seeds`` (configuration, method, seed)."""
+        return tasks_for(list(self.configs.values()), self.exp.methods, seeds)
+
+    def sweep_tasks_in(self, seeds) -> list[Task]:
+        """The rho sweep's runs on those of ``seeds`` it runs (the first ``sens_seeds``)."""
+        swept = set(self.sens_seeds)
+        return tasks_for(self.sens_cfgs, self.exp.methods, [s for s in seeds if s in swept])
+
+    @property
+    def tasks(self) -> list[Task]:
+        return self.tasks_in(self.seeds)
+
+    @property
+    def sens_tasks(self) -> list[Task]:
+        return self.sweep_tasks_in(self.seeds)
+
+    def runs_read(self) -> int:
+        """How many records the analysis reads (a run shared by two configurations counted for each)."""
+        n = len(self.exp.methods)
+        return n * (len(self.seeds) * len(self.configs) + len(self.sens_seeds) * len(self.sens_cfgs))
 
 
 def _plan(exp: Experiment, *, seeds, quick) -> _Plan:
     budgets = _budgets(exp, quick)
     configs = {(v.name, b): variant_config(exp, v, budget=b) for v in exp.variants for b in budgets}
-    tasks = tasks_for(list(configs.values()), exp.methods, seeds)
     # rho sweep, final budget: the representative variant and every variant a claim is judged on, above and below
     # the rho used (rho_min)
     sv, swept = _swept(exp, quick)
@@ -285,8 +303,7 @@ def _plan(exp: Experiment, *, seeds, quick) -> _Plan:
                  variant_config(exp, experiment_variant(exp, v), budget=budgets[-1], rho=round(s * rmin, 10),
                                 rho_scale=s)
                  for s, v in sweep_keys]
-    return _Plan(exp, quick, seeds, budgets, configs, tasks, sv, swept, scales, sens_seeds, sweep_keys, sens_cfgs,
-                 tasks_for(sens_cfgs, exp.methods, sens_seeds))
+    return _Plan(exp, quick, seeds, budgets, configs, sv, swept, scales, sens_seeds, sweep_keys, sens_cfgs)
 
 
 def _low_only(policy: str) -> bool:
@@ -314,6 +331,13 @@ class _Shared:
         self._canon: dict = {}              # id(config) -> (config, representative configuration)
         self._rep: dict = {}                # digest of a configuration without costs.high -> the first met
         self.guards: list[tuple] = []       # (real key, shared key, task) of the first seed on each other config
+        self._guarded: set = set()          # (id(config), policy) guarded (the configurations are held by _canon)
+        self.watched: set = set()           # the keys of the guards' runs
+
+    def new_block(self) -> None:
+        """Forget the runs of :attr:`order` (a block of seeds made): the next block's runs are new (each seed is in
+        one block); the guards stay, one per configuration and policy."""
+        self.order, self._seen, self._keys = [], set(), {}
 
     def _representative(self, config):
         hit = self._canon.get(id(config))
@@ -336,7 +360,7 @@ class _Shared:
 
     def keys(self, tasks: list[Task]) -> list[str]:
         """The key of the run that serves each task (adding the runs not met before)."""
-        out, guarded = [], set()
+        out, guarded = [], self._guarded
         for t in tasks:
             rep = self._representative(t.config) if _low_only(t.policy) else t.config
             if rep is t.config or config_key(rep) == config_key(t.config):
@@ -346,7 +370,9 @@ class _Shared:
             out.append(shared)
             if (id(t.config), t.policy) not in guarded:
                 guarded.add((id(t.config), t.policy))
-                self.guards.append((self._add(t), shared, t))
+                real = self._add(t)
+                self.guards.append((real, shared, t))
+                self.watched.update((real, shared))
         return out
 
     def check(self, done: dict) -> None:
@@ -354,6 +380,7 @@ class _Shared:
         for real, shared, t in list(self.guards):
             if real in done and shared in done:
                 self.guards.remove((real, shared, t))
+                self.watched = {k for g in self.guards for k in g[:2]}
                 if done[real] != done[shared]:
                     raise RuntimeError(f"{t.policy} on {t.config.name}, seed {t.seed}: the run differs from the one "
                                        f"on a configuration that differs only in costs.high, so its runs cannot "
@@ -370,61 +397,31 @@ def _choices_run(exp: Experiment, budgets) -> tuple:
                  if p == "budget sequence" else (p, v, w) for p, v, w in exp.choices)
 
 
-def _run_experiment(plan: _Plan, records: list, sens_recs: list, *, out: Path, figures: FigureWriter,
-                    problems=None, t0: float) -> ExperimentResult:
-    """The analysis of one experiment's runs (``records`` in the order of ``plan.tasks``, ``sens_recs`` of
-    ``plan.sens_tasks``); ``t0`` is when its work began. Its figures are given to ``figures`` (a helper process
-    draws them while the runs of the next experiments are collected)."""
+def _run_experiment(plan: _Plan, tally: ExperimentTally, *, out: Path, figures: FigureWriter, problems=None,
+                    t0: float) -> ExperimentResult:
+    """The analysis of one experiment's runs (``tally``: every run counted); ``t0`` is when its work began. Its
+    figures are given to ``figures`` (a helper process draws them while the runs of the next experiments are
+    collected)."""
     exp, seeds, budgets, configs = plan.exp, plan.seeds, plan.budgets, plan.configs
-    keys = list(configs)
-    by = {}
-    i = 0
-    for k in keys:
-        for m in exp.methods:
-            by[k + (m,)] = records[i:i + len(seeds)]
-            i += len(seeds)
-    failed = _EventFailures()
-    for (v, b), c in configs.items():
-        flagged = [r for m in exp.methods for r in by[(v, b, m)] if not r.event_held]
-        if flagged:
-            failed.add(make_problem(c), flagged)
-    final, pairs, diag = _summaries(lambda v, m: by[(v, budgets[-1], m)], [v.name for v in exp.variants],
-                                    exp.methods, failed)
-    classes, priors = {}, {}
+    final, pairs, diag = _summaries(tally.final)
+    classes, priors = {}, tally.priors
     for v in exp.variants:
-        problem = make_problem(configs[(v.name, budgets[-1])])
-        prior = arm_partition(problem.tau, problem.n_gamma, problem.s0, problem.instance.best_arm)
         counts = {"A": 0, "B": 0, "C": 0}
-        for c in prior:
+        for c in priors[v.name][1]:
             if c.value in counts:
                 counts[c.value] += 1
-        refined = {"C^d": 0, "C^u": 0}
-        for r in by[(v.name, budgets[-1], "tacc")]:
-            for c in refine_partition(prior, problem.tau, r.facts()):
-                if c.value in refined:
-                    refined[c.value] += 1
-        classes[v.name] = {**counts, **{k: v_ / len(seeds) for k, v_ in refined.items()}}
-        priors[v.name] = (problem, prior)
-    sv, swept, scales, sens_seeds = plan.sv, plan.swept, plan.scales, plan.sens_seeds
+        refined = tally.refined[v.name]
+        classes[v.name] = {**counts, **{k: refined[k] / len(seeds) for k in ("C^d", "C^u")}}
+    sv, swept, scales = plan.sv, plan.swept, plan.scales
     sens, sweep_by = [], {}
-    i = 0
-    for (s, v), c in zip(plan.sweep_keys, plan.sens_cfgs, strict=True):
-        n = len(exp.methods) * len(sens_seeds)
-        any_flagged = any(not r.event_held for r in sens_recs[i:i + n])
-        sweep_problem = make_problem(c) if any_flagged or c.params.rho == "min" else None
-        # "min": the variant's rho_min
-        rho = sweep_problem.rho if sweep_problem is not None and c.params.rho == "min" else c.params.rho
-        if sweep_problem is not None and any_flagged:
-            failed.add(sweep_problem, sens_recs[i:i + n])
+    for j, ((s, v), c) in enumerate(zip(plan.sweep_keys, plan.sens_cfgs, strict=True)):
+        rho = make_problem(c).rho if c.params.rho == "min" else c.params.rho          # "min": the variant's rho_min
+        sweep_by[s, v] = runs = tally.sweep[j]
         for m in exp.methods:
-            rs = sens_recs[i:i + len(sens_seeds)]
-            i += len(sens_seeds)
-            sweep_by[s, v, m] = rs
-            sens.append({"rho_scale": s, "rho": rho, "variant": v, "method": m,
-                         "regret": summarize([r.regret for r in rs]).mean,
-                         "high_calls": float(np.mean([sum(r.n_high) for r in rs])),
-                         "continuation": float(np.mean([sum(r.continuation) for r in rs])),
-                         "event_failure_frequency": sum(map(failed, rs)) / len(rs)})
+            sums = runs.sums[m]
+            sens.append({"rho_scale": s, "rho": rho, "variant": v, "method": m, "regret": sums.summary().mean,
+                         **{k: x for k, x in sums.diagnostics().items() if k in ("high_calls", "continuation")},
+                         "event_failure_frequency": sums.failures / sums.n})
     s0 = _preset(exp.preset).params.s0
     claims = tuple((c.text, *_claim(c, final, pairs, diag, exp, s0)) for c in exp.claims)
     analyses: dict = {}
@@ -434,17 +431,16 @@ def _run_experiment(plan: _Plan, records: list, sens_recs: list, *, out: Path, f
             analyses[v] = analyze(configs[(v, budgets[-1])])
         return analyses[v]
 
-    explanations = _explanations(exp, claims, by, budgets, priors, scales, swept, sweep_by, s0, analysis, failed)
+    explanations = _explanations(exp, claims, tally, priors, scales, swept, sweep_by, s0, analysis)
     checks = consistency(exp, problems=problems)
     # figures
     fig_names = []
     for v in exp.variants:
-        curves = {m: ([summarize([r.regret for r in by[(v.name, b, m)]]).mean for b in budgets],
-                      [summarize([r.regret for r in by[(v.name, b, m)]]).se for b in budgets]) for m in exp.methods}
+        at = [[tally.curves.regret[v.name, b, m].summary() for b in budgets] for m in exp.methods]
+        curves = {m: ([x.mean for x in row], [x.se for x in row]) for m, row in zip(exp.methods, at, strict=True)}
         name = f"{exp.key}_{_slug(v.name)}_regret"
         # methods with identical runs drawn as one labelled line (as the report's figure), ticks on the budgets run
-        same = identical_runs({(b, m): by[(v.name, b, m)] for b in budgets for m in exp.methods}, budgets,
-                              exp.methods)
+        same = tally.curves.identical_runs(budgets, exp.methods, key=lambda b, m, v=v.name: (v, b, m))
         figures.draw("reports._figures:regret_curves", name, budgets, curves,
                      title=f"{exp.title}, {v.name} ({len(seeds)} seeds)", identical=same, ticks_at_budgets=True)
         fig_names.append((v.name, f"figures/{name}.png"))
@@ -479,7 +475,7 @@ def experiment_variant(exp: Experiment, name: str):
     return next(v for v in exp.variants if v.name == name)
 
 
-def _sweep_outcomes(c, exp, scales, swept, sweep_by, s0, failed) -> list:
+def _sweep_outcomes(c, exp, scales, swept, sweep_by, s0) -> list:
     """Per rho scale: (scale, reproduced or None if the claim's setting is not swept, largest event-failure
     frequency among the claim's methods, the method it belongs to)."""
     out: list[tuple] = []
@@ -489,19 +485,17 @@ def _sweep_outcomes(c, exp, scales, swept, sweep_by, s0, failed) -> list:
         if not all(v in swept for v in need):
             out.append((s, None, 0.0, ""))
             continue
-        final, pairs, diag = _summaries(lambda v, m, s=s: sweep_by[s, v, m], need, exp.methods, failed)
+        final, pairs, diag = _summaries({v: sweep_by[s, v] for v in need})
         ok, _ = _claim(c, final, pairs, diag, exp, s0)
-        freq = {m: max(sum(map(failed, sweep_by[s, v, m])) / len(sweep_by[s, v, m]) for v in need)
-                for m in methods}
+        freq = {m: max(sweep_by[s, v].sums[m].failures / sweep_by[s, v].sums[m].n for v in need) for m in methods}
         worst = max(freq, key=lambda m: (freq[m], m == "tacc"))
         out.append((s, ok, freq[worst], worst))
     return out
 
 
-def _explanations(exp, claims, by, budgets, priors, scales, swept, sweep_by, s0, analysis, failed) -> dict:
+def _explanations(exp, claims, tally, priors, scales, swept, sweep_by, s0, analysis) -> dict:
     """The computed explanation of every claim not reproduced, and every equal-regret pair (``reports._diagnose``);
     ``analysis(v)`` is ``bounds.analyze`` of variant ``v`` at the full budget."""
-    full = budgets[-1]
     windows = {}
 
     def window(v):
@@ -512,21 +506,20 @@ def _explanations(exp, claims, by, budgets, priors, scales, swept, sweep_by, s0,
     out: dict = {"claims": {}, "equalities": []}
     for c, (text, ok, _) in zip(exp.claims, claims, strict=True):
         v = _claim_variants(c, exp)[-1]
-        marks = _diagnose.sweep_marks(c, _sweep_outcomes(c, exp, scales, swept, sweep_by, s0, failed))
+        marks = _diagnose.sweep_marks(c, _sweep_outcomes(c, exp, scales, swept, sweep_by, s0))
         if ok:
             out["claims"][text] = [marks]
             continue
         problem, prior = priors[v]
-        recs = {m: by[(v, full, m)] for m in exp.methods}
         out["claims"][text] = _diagnose.explain_claim(
-            c, records=recs, gaps=problem.instance.gaps, costs=(problem.cost_low, problem.cost_high), classes=prior,
-            window_sentence=f"Continuation window at {v}: {window(v)}", marks=marks)
+            c, runs=tally.final[v], gaps=problem.instance.gaps, costs=(problem.cost_low, problem.cost_high),
+            classes=prior, window_sentence=f"Continuation window at {v}: {window(v)}", marks=marks)
     for v in exp.variants:
         problem, prior = priors[v.name]
-        recs = {m: by[(v.name, full, m)] for m in exp.methods}
-        use = (_diagnose.continuation_use(recs["tacc"], problem.instance.gaps, problem.cost_low, prior)
-               if "tacc" in recs else None)
-        for m, q, same, equal, n in _diagnose.equal_pairs(recs):
+        runs = tally.final[v.name]
+        use = (_diagnose.continuation_use(runs.sums["tacc"], problem.instance.gaps, problem.cost_low, prior)
+               if "tacc" in runs.sums else None)
+        for m, q, same, equal, n in _diagnose.equal_pairs(runs):
             text = f"{v.name}: " + _diagnose.equality_sentence(m, q, same, equal, n, use)
             if {m, q} == {"tacc", "dnc"}:
                 text += f" Continuation window: {window(v.name)}"
@@ -664,7 +657,7 @@ def reproduce(keys=("all",), *, seeds: int | None = None, quick: bool = False, o
     """Run the named experiments (or all) and write ``<key>.md``, figures and ``<key>.json`` to ``out_dir``, with an
     index ``README.md``. ``pool``: workers started before (``simulate.started_workers``), which the runs are made
     on (the command line starts them first at the paper's seed counts)."""
-    with _long_lived_frozen():          # the collector skips the modules and each experiment's runs once collected
+    with _long_lived_frozen():          # the collector skips the modules (and the plans)
         return _reproduce(keys, seeds=seeds, quick=quick, out_dir=out_dir, executor=executor, workers=workers,
                           scheduler=scheduler, cache=cache, progress=progress, pool=pool)
 
@@ -678,26 +671,33 @@ def _reproduce(keys, *, seeds, quick, out_dir, executor, workers, scheduler, cac
     t0 = time.perf_counter()
     tabled = [e for e in EXPERIMENTS if e.paper_table]      # the consistency checks compare every printed table
     problems = problems_of(tabled) if any(e.paper_table for e in exps) else {}
-    plans, shared, wanted = _shared_runs(exps, seeds=seeds, quick=quick)
-    last: dict = {}                      # key -> the last experiment that reads its record (then it is let go)
-    for i, (a, b, g) in enumerate(wanted):
-        last.update(dict.fromkeys(a + b + g, i))
+    plans = [_plan(exp, seeds=range(_seed_count(exp, seeds, quick)), quick=quick) for exp in exps]
+    tallies = [ExperimentTally(p) for p in plans]
+    shared = _Shared()
+    readers: deque = deque()            # (key, readers) of each task taken by the runner, in task order
+
+    n_runs, routed = _routed(plans, shared, _SEED_BLOCK)
+
+    def tasks():
+        for t, key, who in routed:
+            readers.append((key, who))
+            yield t
+
     results = []
-    done: dict = {}
     # at the paper's seed counts the work is known to be long (about a minute of CPU on 2 cores): the workers start
     # with the first run (or before, ``pool``), not after the batches the start rule times in this process first
     start_pool = "always" if at_paper_seed_counts(seeds, quick) else "auto"
-    runs: Any = iter_runs(shared.order, **run_kw, start_pool=start_pool, pool=pool)   # closed when the loop ends
-    start = t0
+    runs: Any = iter_runs(tasks(), **run_kw, total=n_runs, start_pool=start_pool, pool=pool)  # closed at the end
     # the figures in a helper process (PNG only), so collecting the next experiment's runs does not wait for them;
     # one drawn before from the same input is copied from the memo in the run cache's folder
     memo = Path(run_kw["cache"]) / FIGURE_MEMO if isinstance(run_kw["cache"], (str, os.PathLike)) else None
     figures = FigureWriter(out / "figures", process=executor != "serial", memo=memo, formats=("png",))
-    # each experiment's analysis in a thread while this one collects the next experiment's runs: the workers are
-    # fed meanwhile (with the collection stopped during an analysis, they ran dry: an idle core for up to half a
-    # second per experiment); the runs of two experiments are then held at once (the estimate counts them so)
+    # each experiment's analysis in a thread once its last run is counted, while this one collects the next
+    # experiments' runs: the workers are fed meanwhile (with the collection stopped during an analysis, they ran
+    # dry: an idle core for up to half a second per experiment)
     analyst = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tacc-analysis", initializer=_analysis_thread)
-    pending: list = []                  # the analysis in progress, if any (its future)
+    pending: deque = deque()            # the analyses submitted, in the order of the experiments (their futures)
+    started = [t0] * len(plans)         # when each experiment's work began: the end of the one before
 
     def written(future) -> None:
         r = future.result()             # an error of the analysis is raised here
@@ -705,28 +705,32 @@ def _reproduce(keys, *, seeds, quick, out_dir, executor, workers, scheduler, cac
         (out / f"{r.key}.json").write_text(json.dumps(jsonable(r.results), indent=2, allow_nan=False))
         results.append(r)
 
+    def finished(i: int) -> None:
+        pending.append(analyst.submit(_run_experiment, plans[i], tallies[i], out=out, figures=figures,
+                                      problems=problems, t0=started[i]))
+        if i + 1 < len(started):
+            started[i + 1] = time.perf_counter()
+
     try:
         with figures, contextlib.closing(runs):
-            taken = 0
-            for i, (plan, (a, b, g)) in enumerate(zip(plans, wanted, strict=True)):
-                need = set(a + b + g)
-                while not need <= done.keys():
-                    done[shared.key(shared.order[taken])] = next(runs)
-                    taken += 1
-                    if pending and pending[0].done():      # its files written (or its error raised) at once
-                        written(pending.pop())
-                shared.check(done)
-                gc.freeze()             # they live until the analysis (then freed by their reference counts)
-                if pending:
-                    written(pending.pop())
-                pending.append(analyst.submit(_run_experiment, plan, [done[k] for k in a], [done[k] for k in b],
-                                              out=out, figures=figures, problems=problems, t0=start))
-                for k in need:
-                    if last[k] == i:
-                        del done[k]
-                start = time.perf_counter()
-            if pending:
-                written(pending.pop())
+            guard_runs: dict = {}       # the records of the guards' runs, until their guard is checked
+            for record in runs:
+                key, who = readers.popleft()
+                if key in shared.watched:
+                    guard_runs[key] = record
+                    shared.check(guard_runs)
+                    for k in set(guard_runs) - shared.watched:
+                        del guard_runs[k]
+                for i, task in who:
+                    if tallies[i].add(task, record):
+                        finished(i)
+                while pending and pending[0].done():      # its files written (or its error raised) at once
+                    written(pending.popleft())
+            if any(t.remaining for t in tallies):
+                raise RuntimeError("runs missing: " + ", ".join(p.exp.key for p, t in zip(plans, tallies, strict=True)
+                                                                 if t.remaining))
+            while pending:
+                written(pending.popleft())
             figures.files()             # every figure drawn (an error in the helper is raised here)
     finally:
         analyst.shutdown(wait=False, cancel_futures=True)

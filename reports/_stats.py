@@ -13,7 +13,7 @@ import numpy as np
 
 from bounds import TaccInputError
 
-__all__ = ["Summary", "summarize", "RunningSummary", "Paired", "paired", "mean_and_se"]
+__all__ = ["Summary", "summarize", "RunningSummary", "Paired", "paired", "paired_of", "mean_and_se", "IntSums"]
 
 
 @dataclass(frozen=True)
@@ -136,10 +136,51 @@ def paired(a, b) -> Paired:
     """The paired difference a - b (same seeds, same order) with a 95% Student-t interval (n - 1 degrees of
     freedom): mean +- t_{0.975, n-1} x standard error of the differences."""
     d = np.asarray(a, dtype=float) - np.asarray(b, dtype=float)
-    m, se = mean_and_se(d)
-    if d.size < 2:
-        return Paired(int(d.size), m, m, m)
+    return paired_of(_running(d))
+
+
+def paired_of(differences: RunningSummary) -> Paired:
+    """:func:`paired` from the differences a - b counted as they came (``tacc reproduce`` pairs its runs seed by
+    seed as they finish)."""
+    n = differences.n
+    m, se = differences.mean_and_se()
+    if n < 2:
+        return Paired(n, m, m, m)
     from scipy.special import stdtrit        # the t quantile scipy.stats.t.ppf computes, without importing scipy.stats
 
-    half = float(stdtrit(d.size - 1, 0.975)) * se
-    return Paired(int(d.size), m, m - half, m + half)
+    half = float(stdtrit(n - 1, 0.975)) * se
+    return Paired(n, m, m - half, m + half)
+
+
+class IntSums:
+    """Per position (an arm), the exact sum of the non-negative integers added (:meth:`add`, one row at a time, of
+    a fixed width), at any count: int64 rows are added into an int64 part that is folded into Python ints before it
+    could reach 2^63 (what may still be added is tracked from the largest entry of each row).
+
+    >>> s = IntSums(2)
+    >>> s.add([1, 2]); s.add([3, 4])
+    >>> s.total()
+    [4, 6]
+    """
+
+    __slots__ = ("_part", "_whole", "_room", "fold_at")
+
+    def __init__(self, width: int, fold_at: int = 1 << 62):
+        self._part = np.zeros(width, dtype=np.int64)
+        self._whole = np.zeros(width, dtype=object)
+        self.fold_at = fold_at
+        self._room = fold_at
+
+    def add(self, row) -> None:
+        row = np.asarray(row, dtype=np.int64)
+        top = int(row.max(initial=0))
+        if top >= self._room:
+            self._whole += self._part.astype(object)
+            self._part[:] = 0
+            self._room = self.fold_at
+        self._room -= top
+        self._part += row
+
+    def total(self) -> list[int]:
+        """The sums, as Python ints."""
+        return [int(x) for x in self._whole + self._part.astype(object)]

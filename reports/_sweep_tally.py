@@ -21,9 +21,9 @@ import numpy as np
 from bounds import ArmClass, refine_partition
 from certify import Histogram, event_failure
 from reports._rdfe_phases import RDFE, completed_a_phase
-from reports._stats import RunningSummary
+from reports._stats import IntSums, RunningSummary
 
-__all__ = ["SweepTally", "record_digest", "identical_groups", "identical_runs"]
+__all__ = ["SweepTally", "RecordStreams", "record_digest", "identical_groups"]
 
 
 def _unnamed(record) -> tuple:
@@ -102,22 +102,35 @@ def identical_groups(policies, same) -> list[tuple]:
     return groups
 
 
-def identical_runs(by: dict, budgets, policies) -> list[tuple]:
-    """:func:`identical_groups` of runs held whole (``by[budget, policy]``: the records in seed order): two policies
-    made identical runs when their records are equal apart from the name (:func:`record_digest`, compared record by
-    record and stopping at the first difference: most pairs differ on their first run) at every budget, with at
-    least one run."""
-    def same(p, q):
-        if not by[budgets[-1], p]:
-            return False
-        for b in budgets:
-            rp, rq = by[b, p], by[b, q]
-            if len(rp) != len(rq) or any(x is not y and record_digest(x) != record_digest(y)
-                                         for x, y in zip(rp, rq, strict=True)):
-                return False
-        return True
+class RecordStreams:
+    """Per key (a budget and a policy, say), the records added in seed order kept as what does not grow with them:
+    their count (``runs``), the exact summary of their regrets (``regret``, :class:`reports._stats.RunningSummary`)
+    and the BLAKE2b digest of their :func:`record_digest` bytes in order (``digests``)."""
 
-    return identical_groups(tuple(policies), same)
+    def __init__(self, keys):
+        self.regret = {k: RunningSummary() for k in keys}
+        self.digests = {k: hashlib.blake2b(digest_size=16) for k in keys}
+        self.runs = dict.fromkeys(keys, 0)
+
+    def add(self, key, record) -> bytes:
+        """Count ``record`` under ``key``; returns its :func:`record_digest` bytes."""
+        self.runs[key] += 1
+        self.regret[key].add(record.regret)
+        body = record_digest(record)
+        self.digests[key].update(body)
+        return body
+
+    def identical_runs(self, budgets, policies, key=lambda b, p: (b, p)) -> list[tuple]:
+        """Groups of policies (two or more, in ``policies`` order) whose run records are equal apart from the name on
+        every seed at every budget: as many runs, with equal digests of their records in seed order, at every
+        budget (``key(budget, policy)``: the stream's key), with at least one run; two different sequences of
+        records have one digest with probability at most 2^-128."""
+        def same(p, q):
+            return bool(self.runs[key(budgets[-1], p)]) and all(
+                self.runs[key(b, p)] == self.runs[key(b, q)]
+                and self.digests[key(b, p)].digest() == self.digests[key(b, q)].digest() for b in budgets)
+
+        return identical_groups(tuple(policies), same)
 
 
 class SweepTally:
@@ -136,9 +149,8 @@ class SweepTally:
         self.drawn = list(self.arms if drawn is None else drawn)
         self._columns = np.array(self.arms, dtype=np.int64)
         keys = [(b, p) for b in self.budgets for p in self.policies]
-        self.regret = {k: RunningSummary() for k in keys}
-        self.digests = {k: hashlib.blake2b(digest_size=16) for k in keys}
-        self.runs = dict.fromkeys(keys, 0)
+        self.streams = RecordStreams(keys)
+        self.regret, self.runs = self.streams.regret, self.streams.runs
         self.first_counts: dict = {}                # (b, p) -> (n_low, n_high) of its first run
         self.same_counts = dict.fromkeys(keys, True)
         self.first_survivors: dict = {}
@@ -149,13 +161,9 @@ class SweepTally:
         self.failures = dict.fromkeys(self.policies, 0)     # off the event of lem:ci, decided exactly
         self.float_failures = dict.fromkeys(self.policies, 0)
         width = len(self.arms)
-        # the sums over runs, exact at any size: int64 arrays added to, folded into Python ints (object arrays)
-        # before they could reach 2^63 (``_room``: what may still be added, from the counts added since the fold)
-        self._low_part = np.zeros(width, dtype=np.int64)
-        self._high_part = np.zeros(width, dtype=np.int64)
-        self._low_whole = np.zeros(width, dtype=object)
-        self._high_whole = np.zeros(width, dtype=object)
-        self._room = _FOLD_AT
+        # the sums over runs, exact at any size
+        self._low_sums = IntSums(width, _FOLD_AT)
+        self._high_sums = IntSums(width, _FOLD_AT)
         self.low_max = np.zeros(width, dtype=np.int64)
         self.high_max = np.zeros(width, dtype=np.int64)
         # per drawn arm: {class in the run: Histogram of N^(L)} (N^(H)), and the same of the runs off the event of
@@ -170,10 +178,7 @@ class SweepTally:
     def add(self, budget: float, policy: str, r) -> None:
         key = (budget, policy)
         n = self.runs[key]
-        self.runs[key] = n + 1
-        self.regret[key].add(r.regret)
-        body = record_digest(r)
-        self.digests[key].update(body)
+        self.streams.add(key, r)
         counts = (r.n_low, r.n_high)
         if n == 0:
             self.first_counts[key] = counts
@@ -204,12 +209,8 @@ class SweepTally:
         self.lead_off += off
         low = np.asarray(r.n_low, dtype=np.int64)[self._columns]
         high = np.asarray(r.n_high, dtype=np.int64)[self._columns]
-        top = int(max(low.max(initial=0), high.max(initial=0)))
-        if top >= self._room:
-            self._fold()
-        self._room -= top
-        self._low_part += low
-        self._high_part += high
+        self._low_sums.add(low)
+        self._high_sums.add(high)
         np.maximum(self.low_max, low, out=self.low_max)
         np.maximum(self.high_max, high, out=self.high_max)
         for i, k in enumerate(self.drawn):
@@ -221,35 +222,18 @@ class SweepTally:
                 _count(self.low_off[i], c, nl)
                 _count(self.high_off[i], c, nh)
 
-    def _fold(self) -> None:
-        self._low_whole += self._low_part.astype(object)
-        self._high_whole += self._high_part.astype(object)
-        self._low_part[:] = 0
-        self._high_part[:] = 0
-        self._room = _FOLD_AT
-
     # what the report reads
     def sums(self) -> tuple[list[int], list[int]]:
         """Per arm of ``arms``, the sums of the lead policy's N^(L) and N^(H) over its runs at the full budget, as
         Python ints."""
-        low = self._low_whole + self._low_part.astype(object)
-        high = self._high_whole + self._high_part.astype(object)
-        return [int(x) for x in low], [int(x) for x in high]
+        return self._low_sums.total(), self._high_sums.total()
 
     def lead_runs(self) -> int:
         return self.runs[self.full, self.lead]
 
     def identical_runs(self) -> list[tuple]:
-        """Groups of policies (two or more, in ``policies`` order) whose run records are equal apart from the name on
-        every seed at every budget: as many runs, with equal digests of their records in seed order (BLAKE2b of
-        :func:`record_digest` of each run), at every budget, with at least one run; two different sequences of
-        records have one digest with probability at most 2^-128."""
-        def same(p, q):
-            return bool(self.runs[self.full, p]) and all(
-                self.runs[b, p] == self.runs[b, q] and self.digests[b, p].digest() == self.digests[b, q].digest()
-                for b in self.budgets)
-
-        return identical_groups(self.policies, same)
+        """:meth:`RecordStreams.identical_runs` of the sweep."""
+        return self.streams.identical_runs(self.budgets, self.policies)
 
     def seed_free(self) -> list[dict]:
         """Each policy and the budgets at which every seed made the same queries (equal N_k^(L) and N_k^(H) per arm),

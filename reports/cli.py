@@ -151,7 +151,7 @@ def _show_progress(args) -> bool:
 #: the commands that keep every run for their analysis (memory grows with the runs; ``tacc simulate`` and ``tacc
 #: report`` stream them, ``tacc check`` judges each run as it comes and keeps its verdicts, 2 to 4 KB a run, unless
 #: ``--verdicts violated``: :func:`_keeps_runs`)
-_KEEP_RUNS = ("check", "reproduce")
+_KEEP_RUNS = ("check",)
 
 
 def _keeps_runs(args) -> bool:

@@ -5,8 +5,9 @@ from dataclasses import replace
 import pytest
 
 from bounds import arm_partition
-from reports._diagnose import (continuation_use, equal_pairs, equality_sentence, explain_claim, identical_seeds,
-                               regret_sources, sweep_marks)
+from reports._common_seeds import CommonSeeds, MethodSums
+from reports._diagnose import (continuation_use, equal_pairs, equality_sentence, explain_claim, regret_sources,
+                               sweep_marks)
 from reports._paper import PaperClaim, experiment
 from reports._reproduce import variant_config
 from simulate import make_problem, run
@@ -23,10 +24,11 @@ def runs():
 
 def test_regret_sources_add_up_to_the_regret(runs):
     problem, prior, recs = runs
-    s = regret_sources(recs["tacc"], problem.instance.gaps, problem.cost_low, problem.cost_high, prior)
+    s = regret_sources(MethodSums.of(recs["tacc"]), problem.instance.gaps, problem.cost_low, problem.cost_high, prior)
     assert s["low"] + s["high"] == pytest.approx(s["regret"], rel=1e-12)       # float sums of the same terms
     assert sum(a["share"] for a in s["arms"]) == pytest.approx(s["regret"], rel=1e-12)
-    li = regret_sources(recs["low-improving"], problem.instance.gaps, problem.cost_low, problem.cost_high, prior)
+    li = regret_sources(MethodSums.of(recs["low-improving"]), problem.instance.gaps, problem.cost_low,
+                        problem.cost_high, prior)
     assert li["high"] == 0 and li["high_queries"] == 0
 
 
@@ -37,28 +39,57 @@ def test_continuation_use_follows_the_counts(runs):
     for r in recs["tacc"]:                       # move every continuation pull to arm 2 (gap 0.07)
         total = sum(r.continuation)
         moved.append(replace(r, continuation=tuple(total if k == 2 else 0 for k in range(len(gaps)))))
-    use = continuation_use(moved, gaps, problem.cost_low, prior)
-    before = continuation_use(recs["tacc"], gaps, problem.cost_low, prior)
+    use = continuation_use(MethodSums.of(moved), gaps, problem.cost_low, prior)
+    before = continuation_use(MethodSums.of(recs["tacc"]), gaps, problem.cost_low, prior)
     assert [a["arm"] for a in before["arms"]] == [0] and before["regret"] == 0          # the best arm: gap 0
     assert [a["arm"] for a in use["arms"]] == [2] and use["total"] == before["total"] > 0
     assert use["regret"] == pytest.approx(gaps[2] * use["total"] * problem.cost_low, rel=1e-12)
-    none = continuation_use([replace(r, continuation=(0,) * len(gaps)) for r in recs["tacc"]], gaps,
+    none = continuation_use(MethodSums.of([replace(r, continuation=(0,) * len(gaps)) for r in recs["tacc"]]), gaps,
                             problem.cost_low, prior)
     assert none["arms"] == [] and none["total"] == 0
+
+
+def _identical(a, b):
+    return CommonSeeds.of({"tacc": a, "dnc": b}).identical("tacc", "dnc")
 
 
 def test_identical_runs_are_counted(runs):
     _, _, recs = runs
     copy = [replace(r, policy="dnc") for r in recs["tacc"]]
-    assert identical_seeds(recs["tacc"], copy) == (3, 3, 3)
+    assert _identical(recs["tacc"], copy) == (3, 3, 3)
     shifted = [replace(r, regret=r.regret + 1.0) for r in copy[:2]] + copy[2:]
-    same, equal, n = identical_seeds(recs["tacc"], shifted)
+    same, equal, n = _identical(recs["tacc"], shifted)
     assert (same, equal, n) == (1, 1, 3)
     other = [replace(copy[0], n_low=(copy[0].n_low[0] + 1,) + copy[0].n_low[1:])] + copy[1:]
-    assert identical_seeds(recs["tacc"], other) == (2, 3, 3)          # a count differs, the regret does not
-    assert identical_seeds(recs["tacc"], copy[:1] + [replace(copy[1], trace=((0, 0),))] + copy[2:])[0] == 2
-    assert equal_pairs({"tacc": recs["tacc"], "dnc": copy}) == [("tacc", "dnc", 3, 3, 3)]
-    assert equal_pairs({"tacc": recs["tacc"], "dnc": shifted}) == []       # equal on 1 of 3: not a majority
+    assert _identical(recs["tacc"], other) == (2, 3, 3)          # a count differs, the regret does not
+    assert _identical(recs["tacc"], copy[:1] + [replace(copy[1], trace=((0, 0),))] + copy[2:])[0] == 2
+    assert equal_pairs(CommonSeeds.of({"tacc": recs["tacc"], "dnc": copy})) == [("tacc", "dnc", 3, 3, 3)]
+    # equal on 1 of 3: not a majority
+    assert equal_pairs(CommonSeeds.of({"tacc": recs["tacc"], "dnc": shifted})) == []
+
+
+def test_runs_counted_as_they_come_in_any_order_pair_seed_by_seed(runs):
+    """The tally pairs each seed's runs whatever order they come in (TACC's runs after DNC's, seeds interleaved):
+    the same paired differences, regret summaries and counts as the runs held whole; a seed left without one
+    method's run is an error, not a smaller sample."""
+    from reports._stats import paired, summarize
+    _, _, recs = runs
+    held = CommonSeeds.of(recs)
+    streamed = CommonSeeds(recs, per_arm=True, compare=True)
+    for seed in (2, 0, 1):
+        for m in reversed(list(recs)):
+            streamed.add(m, seed, recs[m][seed], False)
+    streamed.close()
+    assert streamed.summaries() == held.summaries()
+    assert held.summaries()[1]["dnc"] == paired([r.regret for r in recs["tacc"]], [r.regret for r in recs["dnc"]])
+    assert held.summaries()[0]["tacc"] == summarize([r.regret for r in recs["tacc"]])
+    assert streamed.pairs == held.pairs and streamed.sums["tacc"].low.total() == held.sums["tacc"].low.total()
+    short = CommonSeeds(recs)
+    short.add("tacc", 0, recs["tacc"][0], False)
+    with pytest.raises(RuntimeError, match="seed 0: runs of tacc only"):
+        short.close()
+    with pytest.raises(ValueError, match="two runs of tacc on seed 0"):
+        short.add("tacc", 0, recs["tacc"][0], False)
 
 
 def test_equality_sentence_names_where_continuation_went():
@@ -84,10 +115,10 @@ def test_explanation_changes_with_the_numbers(runs):
     claim = PaperClaim("TACC lowest", "best", ("cost_high = 500", ("tacc", "dnc", "low-improving")))
     kw = dict(gaps=problem.instance.gaps, costs=(problem.cost_low, problem.cost_high), classes=prior,
               window_sentence="W.", marks="M.")
-    base = explain_claim(claim, records=recs, **kw)
+    base = explain_claim(claim, runs=CommonSeeds.of(recs), **kw)
     assert base[-1] == "M." and any(s.startswith("tacc's mean regret") for s in base)
     more = {**recs, "tacc": [replace(r, n_high=tuple(h + 1 for h in r.n_high)) for r in recs["tacc"]]}
-    changed = explain_claim(claim, records=more, **kw)
+    changed = explain_claim(claim, runs=CommonSeeds.of(more), **kw)
     assert changed != base
 
 
@@ -95,7 +126,7 @@ def test_continuation_is_said_only_where_tacc_is_compared(runs):
     problem, prior, recs = runs
     kw = dict(gaps=problem.instance.gaps, costs=(problem.cost_low, problem.cost_high), classes=prior,
               window_sentence="W.", marks="M.")
-    own = explain_claim(PaperClaim("x", "close_to", ("v", "low-improving", 1.0, 0.01)), records=recs, **kw)
+    own = explain_claim(PaperClaim("x", "close_to", ("v", "low-improving", 1.0, 0.01)), runs=CommonSeeds.of(recs), **kw)
     assert not any("continuation pulls" in e for e in own)
-    with_tacc = explain_claim(PaperClaim("y", "paired_below", ("v", "dnc")), records=recs, **kw)
+    with_tacc = explain_claim(PaperClaim("y", "paired_below", ("v", "dnc")), runs=CommonSeeds.of(recs), **kw)
     assert any("continuation pulls (55 per run) went to arm 0 (optimal, gap 0)" in e for e in with_tacc)

@@ -190,11 +190,11 @@ def test_reproduce_estimate_counts_every_run_it_makes():
 
 
 def test_the_runs_a_sweep_keeps_fit_the_estimate_and_a_huge_seed_count_is_refused(tmp_path, capsys):
-    """`tacc report --seeds 9223372036854775807` on two arms said "memory about 32.1 MiB" and grew to 6.5 GB
-    before it was killed (a README-only user), when the report kept every run; ``tacc reproduce`` still does
-    (``simulate.run_tasks``). The memory a sweep held whole gains per added run (tracemalloc peaks at two seed
-    counts, the same process) is within the estimate's kept bytes, and not a vacuous bound; a command that keeps its
-    runs is refused such a seed count before any run (exit 2, nothing written)."""
+    """`tacc report --seeds 9223372036854775807` on two arms said "memory about 32.1 MiB" and grew to 6.5 GB before it
+    was killed (a README-only user), when the report kept every run (as ``simulate.run_tasks`` does). The memory a
+    sweep held whole gains per added run (tracemalloc peaks at two seed counts, the same process) is within the
+    estimate's kept bytes, and not a vacuous bound; a command that keeps its runs is refused such a seed count
+    before any run (exit 2, nothing written)."""
     from reports import cli
     from reports._estimate import KEPT_BYTES_PER_ARM_RUN, KEPT_BYTES_PER_RUN
     from reports._report import budget_sweep
@@ -273,12 +273,14 @@ def test_bench_takes_workers(tmp_path, monkeypatch):
 
 
 def test_a_streamed_check_or_report_is_not_counted_as_keeping_its_runs():
-    """``tacc check --verdicts violated`` and ``tacc report`` stream their runs: the estimate holds nothing per run for
-    them (the same seeds refused with --verdicts all are estimated at the fixed allocations)."""
+    """``tacc check --verdicts violated``, ``tacc report`` and ``tacc reproduce`` stream their runs: the estimate
+    holds nothing per run for them (the same seeds refused with --verdicts all are estimated at the fixed
+    allocations)."""
     from argparse import Namespace
 
     from reports.cli import _keeps_runs
-    assert _keeps_runs(Namespace(command="check", verdicts="all")) and _keeps_runs(Namespace(command="reproduce"))
+    assert _keeps_runs(Namespace(command="check", verdicts="all"))
+    assert not _keeps_runs(Namespace(command="reproduce"))
     assert not _keeps_runs(Namespace(command="check", verdicts="violated"))
     assert not _keeps_runs(Namespace(command="report"))
     assert not _keeps_runs(Namespace(command="simulate"))
