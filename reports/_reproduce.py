@@ -209,8 +209,10 @@ def _routed(plans, shared: "_Shared", block: int) -> tuple[int, Iterator[tuple[T
         shapes.setdefault(tuple(len(p.seeds[lo:lo + block]) for p in plans), [lo, 0])[1] += 1
     total = len(first) + sum(len(_block(plans, shared, lo, block)) * n for lo, n in shapes.values())
 
+    taken = [first]                     # let go once taken (the generator would hold it to the end)
+
     def runs():
-        yield from first
+        yield from taken.pop()
         for lo in range(block, longest, block):
             yield from _block(plans, shared, lo, block)
 
@@ -736,6 +738,9 @@ def _reproduce(keys, *, seeds, quick, out_dir, executor, workers, scheduler, cac
         analyst.shutdown(wait=False, cancel_futures=True)
     if shared.guards:                   # every guard's two runs belong to one experiment, so none is left
         raise RuntimeError(f"{len(shared.guards)} shared runs were not checked")
+    # written as each was analysed (an experiment whose runs are all another's could finish first); listed in order
+    order = {e.key: i for i, e in enumerate(exps)}
+    results.sort(key=lambda r: order[r.key])
     total = time.perf_counter() - t0
     rows = [(f"[{r.key}]({r.key}.md)", experiment(r.key).title, r.results["seeds"],
              f"{sum(ok for _, ok, _ in r.claims)} of {len(r.claims)}", f"{r.seconds:.0f} s") for r in results]
