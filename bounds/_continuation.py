@@ -14,6 +14,7 @@ test passes, w_k in 0..S_0 continuation pulls (w_k = 0: the window is empty).
 from __future__ import annotations
 
 import functools
+import heapq
 import math
 import struct
 from dataclasses import dataclass
@@ -136,7 +137,6 @@ def continuation_window(model: LowFidelityModel, *, n_gamma: int, s0: int, eta: 
     # states A_k = a >= T are never met (the low count N_gamma + a would exceed T_Lambda): the test is evaluated at
     # the states a < m = min(S_0, T) and against B_k(N_gamma + S_0), so the work does not grow with S_0 past T
     m = min(s0, T)
-    counts = np.concatenate([ng + np.arange(m, dtype=np.int64), np.array([ng + s0], dtype=np.int64)])
     # arms with one B_k (model.mismatch_bound_classes: the decay models) have one window: computed once
     labels = model.mismatch_bound_classes()
     if labels is None:
@@ -145,13 +145,28 @@ def continuation_window(model: LowFidelityModel, *, n_gamma: int, s0: int, eta: 
         _, first, which = np.unique(labels, return_index=True, return_inverse=True)
         reps = first.astype(np.int64)
     gain_r, pulls_r = np.empty(reps.size), np.empty(reps.size, dtype=np.int64)
-    step = max(1, _CELLS // counts.size)
+    # the states in chunks of at most _CELLS, in the order the algorithm meets them, until every arm's test has
+    # failed once: memory bounded whatever S_0 (S_0 = 10^9 built 10^9 counts at once: 24 GB, then killed)
+    chunk = min(m, _CELLS)
+    step = max(1, _CELLS // max(chunk, 1))
+    ends = np.array([[ng + s0]], dtype=np.int64)
     for lo in range(0, reps.size, step):         # a block of arms per vector call
-        ks = reps[lo:lo + step]
-        b = model.mismatch_bound_at(ks[:, None], counts[None, :])
-        passes = np.asarray(continuation_gain_passes(b[:, :m], b[:, m:], eta, gamma), dtype=bool)
-        pulls_r[lo:lo + ks.size] = np.where(passes.all(axis=1), m, np.argmin(passes, axis=1)) if m else 0
-        gain_r[lo:lo + ks.size] = b[:, 0] - b[:, m]
+        ks = reps[lo:lo + step, None]
+        end = model.mismatch_bound_at(ks, ends)
+        gain_r[lo:lo + ks.size] = (model.mismatch_bound_at(ks, np.array([[ng]], dtype=np.int64)) - end)[:, 0]
+        pulls = np.full(ks.size, m, dtype=np.int64)
+        open_ = np.ones(ks.size, dtype=bool)     # arms whose test has passed at every state so far
+        for a in range(0, m, max(chunk, 1)):
+            counts = ng + np.arange(a, min(a + chunk, m), dtype=np.int64)
+            b = model.mismatch_bound_at(ks[open_], counts[None, :])
+            passes = np.asarray(continuation_gain_passes(b, end[open_], eta, gamma), dtype=bool)
+            failed = ~passes.all(axis=1)
+            at = np.flatnonzero(open_)[failed]
+            pulls[at] = a + np.argmin(passes[failed], axis=1)
+            open_[at] = False
+            if not open_.any():
+                break
+        pulls_r[lo:lo + ks.size] = pulls
     gain, pulls = (gain_r, pulls_r) if which is None else (gain_r[which.reshape(-1)], pulls_r[which.reshape(-1)])
     pulls_l = pulls.tolist()
     reach = _reaches(tau, ng, pulls)
@@ -171,37 +186,45 @@ def _reaches(tau, ng: int, pulls: np.ndarray) -> list:
 
 
 def _last_count_search(bound, s0: int, eta: float, gamma: float, limit: int) -> int:
-    """max{1 <= n <= limit : gain(n) passes} for a nonincreasing ``bound`` (a vectorised n -> B(n)), 0 if none."""
+    """max{1 <= n <= limit : gain(n) passes} for a nonincreasing ``bound`` (a vectorised n -> B(n)), 0 if none.
+
+    A range whose end-to-end drop B(lo) - B(hi + S_0) is below the threshold holds no passing count (B is
+    nonincreasing); a live range is halved until it has at most ``leaf`` counts. Ranges are taken highest first
+    (heaps on their top count), their ends read ``_BATCH`` ranges per call, and a live leaf is read whole once no
+    range not yet read lies above it: the first with a passing count holds the largest. What waits is the ranges
+    beside the path taken down, not every live range of a level (10^13 counts with a tiny threshold made 10^8 of
+    them: a MemoryError)."""
     leaf = max(64, 4 * min(s0, 1 << 14))
-    # level by level: every live range's two ends in one call; a range whose end-to-end drop is below the
-    # threshold holds no passing count; ranges of at most ``leaf`` counts become leaves
-    los, his = np.array([1], dtype=np.int64), np.array([limit], dtype=np.int64)
-    leaves = []
-    while los.size:
-        ends = bound(np.concatenate([los, his + s0]))
-        live = np.asarray(continuation_gain_passes(ends[:los.size], ends[los.size:], eta, gamma), dtype=bool)
-        los, his = los[live], his[live]
-        small = his - los < leaf
-        leaves += list(zip(los[small].tolist(), his[small].tolist(), strict=True))
-        los, his = los[~small], his[~small]
-        mids = (los + his) // 2
-        los, his = np.concatenate([los, mids + 1]), np.concatenate([mids, his])
-    leaves.sort(reverse=True)                            # highest range first, in batches of about 2**14 counts
-    while leaves:
-        batch, size = [], 0
-        while leaves and size < 2**14:
-            batch.append(leaves.pop(0))
-            size += _leaf_points(*batch[-1], s0).size
-        segments = [_leaf_points(a, b, s0) for a, b in batch]
-        vals, at = bound(np.concatenate(segments)), 0
-        for (a, b), seg in zip(batch, segments, strict=True):
+    ranges = [(-limit, 1)]                               # (-top, bottom) of the ranges not yet read
+    leaves: list = []                                    # (-top, bottom) of the live leaves
+    while ranges or leaves:
+        if leaves and (not ranges or -leaves[0][0] >= -ranges[0][0]):
+            top, a = heapq.heappop(leaves)
+            b = -top
+            seg = _leaf_points(a, b, s0)
+            v_ = bound(seg)
             w = b - a + 1
-            v_ = vals[at:at + seg.size]
-            at += seg.size
             hits = np.flatnonzero(continuation_gain_passes(v_[:w], v_[seg.size - w:], eta, gamma))
             if hits.size:
                 return a + int(hits[-1])
+            continue
+        batch = [heapq.heappop(ranges) for _ in range(min(len(ranges), _BATCH))]
+        his = np.array([-t for t, _ in batch], dtype=np.int64)
+        los = np.array([lo for _, lo in batch], dtype=np.int64)
+        ends = bound(np.concatenate([los, his + s0]))
+        live = np.asarray(continuation_gain_passes(ends[:los.size], ends[los.size:], eta, gamma), dtype=bool)
+        for lo, hi in zip(los[live].tolist(), his[live].tolist(), strict=True):
+            if hi - lo < leaf:
+                heapq.heappush(leaves, (-hi, lo))
+            else:
+                mid = (lo + hi) // 2
+                heapq.heappush(ranges, (-mid, lo))
+                heapq.heappush(ranges, (-hi, mid + 1))
     return 0
+
+
+#: ranges whose ends :func:`_last_count_search` reads in one call.
+_BATCH = 1 << 10
 
 
 def _leaf_points(a: int, b: int, s0: int) -> np.ndarray:

@@ -898,7 +898,7 @@ def _reproduce_arguments(rr: argparse.ArgumentParser) -> None:
     rr.add_argument("experiment", nargs="*", metavar="EXPERIMENT",
                     help=f"{', '.join(keys)} or all (default all)")
     rr.add_argument("--seeds", type=_int_at_least(2), default=None, metavar="N",
-                    help="seeds per experiment (default: the paper's counts)")
+                    help="seeds per experiment, at least 2 (paired intervals); default: the paper's counts")
     rr.add_argument("--quick", action="store_true", help="a small version for CI: few seeds, two budgets")
     rr.add_argument("--out", default="tacc-reproduce", metavar="DIR", help="output folder (default ./tacc-reproduce)")
     rr.set_defaults(func=_cmd_reproduce)

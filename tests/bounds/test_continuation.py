@@ -317,3 +317,26 @@ def test_the_reason_a_last_count_and_rho_max_do_not_apply():
     assert c.last_count == (0, 0, 0) and "passes at no low count 1..T - 1" in c.instance_rho_max_reason
     fires = continuation_of(analyze(load_config("llm-residual")))
     assert fires.instance_rho_max_reason is None and all(fires.rho_max_reason(k) is None for k in range(4))
+
+
+def test_a_window_and_a_last_count_over_many_counts_take_little_memory():
+    """A threshold that almost every count passes (eta = 1e-12) over S0 = 10^7 states and counts up to 10^11: the
+    window read all its states at once (at S0 = 10^9, a README-only user's configuration, 24 GB, then killed) and the
+    last-count search held every live range of a level (at 10^13 counts, 10^8 ranges: a MemoryError); the window
+    now reads its states in chunks until every arm's test has failed, and the search takes ranges highest first.
+    Their peak memory here is under 200 MB (it was 1.06 GB), with the results of the definitions: every state
+    passes, and the last count is the limit."""
+    import tracemalloc
+    m = power_decay([0.9, 0.5], zeta=0.2, r=0.5, signs=[1, 1])
+    s0, eta, gamma, T = 10**7, 1e-12, 0.1, 10**11
+    tracemalloc.start()
+    try:
+        w = continuation_window(m, n_gamma=7002, s0=s0, eta=eta, gamma=gamma, horizon=T, tau=[math.inf, 11])
+        last = continuation_last_count(m, 0, s0=s0, eta=eta, gamma=gamma, limit=T - 1)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert w.pulls == (s0, s0)
+    assert last == T - 1 and continuation_gain_passes(m.mismatch_bound(0, last), m.mismatch_bound(0, last + s0),
+                                                      eta, gamma)
+    assert peak < 200 * 2**20, peak
