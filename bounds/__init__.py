@@ -15,8 +15,8 @@ from bounds._continuation import (Continuation, ContinuationWindow, continuation
                                   continuation_last_count, continuation_last_counts, continuation_of,
                                   continuation_rho_max, continuation_window)
 from bounds._config import (CONFIG_NAMES, PRESETS, Config, Costs, InstanceSpec, LowSpec, MeansSpec, NoiseSpec, Params,
-                            check_costs, check_gaps, check_parameters, config_to_dict, dump_config, load_config,
-                            parse_config)
+                            check_costs, check_gaps, check_parameters, config_to_dict, did_you_mean, dump_config,
+                            load_config, parse_config)
 from bounds._decay import ResidualDecay, power_decay, residual_decay
 from bounds._dyadic import cumulative_deviation, dyadic_ints, float_above, float_at_least
 from bounds._errors import TaccInputError
@@ -41,7 +41,7 @@ __all__ = [
     "Analysis", "analyze", "certification_time", "instance_certification_times", "PRESETS", "Config", "Costs",
     "InstanceSpec", "LowSpec",
     "MeansSpec", "NoiseSpec", "Params", "load_config", "parse_config", "config_to_dict", "dump_config",
-    "check_parameters", "check_costs", "check_gaps", "CONFIG_NAMES", "toml_value",
+    "check_parameters", "check_costs", "check_gaps", "CONFIG_NAMES", "did_you_mean", "toml_value",
     "ResidualDecay", "power_decay", "residual_decay", "TaccInputError", "horizon", "log_factor", "min_rho",
     "n_gamma", "radius", "radius_scalar", "Instance", "build_instance", "LowFidelityModel", "low_gap",
     "mismatch_bound", "ArmClass", "ArmRunFacts", "arm_partition", "in_h", "prior_partition", "refine_partition",

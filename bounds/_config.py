@@ -24,7 +24,7 @@ from bounds._toml import toml_value
 
 __all__ = ["Config", "InstanceSpec", "MeansSpec", "NoiseSpec", "LowSpec", "Costs", "Params", "PRESETS",
            "load_config", "parse_config", "config_to_dict", "dump_config", "check_parameters", "check_costs",
-           "check_gaps", "CONFIG_NAMES"]
+           "check_gaps", "CONFIG_NAMES", "did_you_mean"]
 
 #: the built-in presets: the paper's five experiments (docs/design.md section 8), as TOML files in ``bounds/presets``.
 PRESETS = ("set-a", "set-b", "llm-residual", "llm-vanishing", "checkpoint")
@@ -172,9 +172,9 @@ class _Table:
     def _refuse(self, key: str, known) -> None:
         """Refuse ``key``, suggesting the nearest of ``known``; for a table with none near, the nearest table of the
         format elsewhere, by its dotted name (``[noises]`` or ``[noise]`` at the top: ``instance.noise``)."""
-        hint = _did_you_mean(key, known)
+        hint = did_you_mean(key, known)
         if not hint and isinstance(self.data[key], dict):
-            hint = _did_you_mean(key, {p.rpartition(".")[2]: p for p in KEYS
+            hint = did_you_mean(key, {p.rpartition(".")[2]: p for p in KEYS
                                        if p and p.rpartition(".")[0] != self.path})
         if not hint:                    # a key of one other table, written in the wrong one (mu_high at the top)
             homes = [p for p, keys in KEYS.items() if p != self.path and key in keys]
@@ -201,14 +201,19 @@ class _Table:
         x = self.get(key, default)
         if x not in options:
             raise TaccInputError(self.name(key), x,
-                                 f"must be one of {', '.join(options)}" + _did_you_mean(x, options))
+                                 f"must be one of {', '.join(options)}" + did_you_mean(x, options))
         return x
 
 
-def _did_you_mean(x: Any, options) -> str:
-    """`` (did you mean OPTION?)`` for the option nearest a misspelled string ``x`` (difflib's ratio >= 0.6), else
-    nothing: the suggestion of a misspelled key and of a misspelled value of a closed set (a model, a
-    distribution, ``"random"``, ``"min"``). ``options`` a mapping: its keys are matched, the value is shown."""
+def did_you_mean(x: Any, options) -> str:
+    """A space and ``(did you mean OPTION?)`` for the option nearest a misspelled string ``x`` (difflib's ratio >=
+    0.6), else nothing: the suggestion of a misspelled key and of a misspelled value of a closed set (a model, a
+    distribution, ``"random"``, ``"min"``, an experiment's name). ``options`` a sequence, or a mapping: its keys are
+    matched, the value is shown.
+
+    >>> did_you_mean("sett-b", ["set-a", "set-b"])
+    ' (did you mean set-b?)'
+    """
     guess = difflib.get_close_matches(x, list(options), n=1) if isinstance(x, str) else []
     shown = options if isinstance(options, dict) else {}
     return f" (did you mean {shown.get(guess[0], guess[0])}?)" if guess else ""
@@ -264,7 +269,7 @@ def _signs(name: str, x: Any, n_arms: int):
         return "random"
     if not isinstance(x, list) or len(x) != n_arms:
         raise TaccInputError(name, x, f'must be "random" or a list of {n_arms} values +1 / -1'
-                             + _did_you_mean(x, ("random",)))
+                             + did_you_mean(x, ("random",)))
     for i, s in enumerate(x):
         if isinstance(s, bool) or s not in (1, -1):
             raise TaccInputError(f"{name}[{i}]", s, "must be +1 or -1")
@@ -436,7 +441,7 @@ def check_parameters(n_arms: int, cost_low: Any, cost_high: Any, budget: Any, de
     c_low = costs.low
     if isinstance(rho, str) and rho != "min":
         raise TaccInputError(nm["rho"], rho, 'must be a number > 0 or "min" (the smallest valid rho of lem:ci)'
-                             + _did_you_mean(rho, ("min",)))
+                             + did_you_mean(rho, ("min",)))
     if rho != "min":
         rho = _real(nm["rho"], rho, low=0.0, low_open=True)
     params = Params(budget=_real(nm["budget"], budget, low=0.0, low_open=True),

@@ -231,7 +231,7 @@ def distinct_runs(keys=("all",), *, seeds: int | None = None, quick: bool = Fals
 
 def _selected(keys, seeds) -> list:
     """The experiments named by ``keys`` ("all" for every one), with ``seeds`` checked."""
-    from bounds import TaccInputError
+    from bounds import TaccInputError, did_you_mean
     exps = list(EXPERIMENTS) if "all" in keys else []
     for k in keys:
         if k == "all":
@@ -241,8 +241,9 @@ def _selected(keys, seeds) -> list:
             if e not in exps:             # named twice (or with all): run once
                 exps.append(e)
         except KeyError:
-            raise TaccInputError("experiment", k,
-                                 f"must be 'all' or one of {', '.join(e.key for e in EXPERIMENTS)}") from None
+            names = ["all", *(e.key for e in EXPERIMENTS)]
+            raise TaccInputError("experiment", k, f"must be 'all' or one of {', '.join(names[1:])}"
+                                 + did_you_mean(k, names)) from None
     if seeds is not None and (isinstance(seeds, bool) or not isinstance(seeds, int) or seeds < 2):
         raise TaccInputError("seeds", seeds, "must be an int >= 2 (paired intervals need two seeds)")
     return exps

@@ -424,3 +424,11 @@ def test_a_reproduction_holds_memory_independent_of_the_seeds(tmp_path, monkeypa
     res = json.loads((tmp_path / "set-a.json").read_text())
     (variant,) = res["final"]
     assert res["seeds"] == 1000 and res["final"][variant]["tacc"]["n"] == 1000
+
+
+def test_a_misspelled_experiment_gets_a_did_you_mean():
+    from reports._reproduce import _selected
+    with pytest.raises(TaccInputError, match=r"one of set-a, .*checkpoint \(did you mean set-b\?\)$"):
+        _selected(["sett-b"], None)
+    with pytest.raises(TaccInputError, match=r"checkpoint$"):             # nothing near: no guess
+        _selected(["zzz"], None)
