@@ -177,8 +177,7 @@ def _seed_count(exp: Experiment, seeds: int | None, quick: bool) -> int:
 
 #: the seeds of every experiment made together (their runs paired, then let go) before the next block's: the
 #: memory a reproduction holds does not grow with --seeds beyond one block; the paper's seed counts (at most 200)
-#: are one block, so their runs are made in the order of the experiments. At least the rho sweep's seeds
-#: (:func:`_sweep_seeds`), which :func:`_routed`'s count needs in the first block.
+#: are one block, so their runs are made in the order of the experiments.
 _SEED_BLOCK = 256
 
 
@@ -199,14 +198,14 @@ def _block(plans, shared: "_Shared", lo: int, block: int) -> list[tuple[Task, st
 def _routed(plans, shared: "_Shared", block: int) -> tuple[int, Iterator[tuple[Task, str, list]]]:
     """(how many runs, the runs): every run the plans need (:func:`_block`), ``block`` seeds of every experiment
     at a time, each block planned when the one before it has been taken. The count plans the first block and one
-    block of each other shape (the seeds each experiment has in it): the rho sweep's seeds and the guards
-    (:class:`_Shared`) are all in the first block (``block`` >= the sweep's seeds), so blocks of one shape make as
-    many runs."""
+    block of each other shape (the seeds each experiment and its rho sweep have in it): every configuration is met
+    in the first block, so the guards (:class:`_Shared`) are all there, and blocks of one shape make as many runs."""
     longest = max((len(p.seeds) for p in plans), default=0)
     first = _block(plans, shared, 0, block)
     shapes: dict = {}                   # seeds per experiment in a block -> [the first such block's start, count]
     for lo in range(block, longest, block):
-        shapes.setdefault(tuple(len(p.seeds[lo:lo + block]) for p in plans), [lo, 0])[1] += 1
+        shape = tuple((len(p.seeds[lo:lo + block]), len(p.sens_seeds[lo:lo + block])) for p in plans)
+        shapes.setdefault(shape, [lo, 0])[1] += 1
     total = len(first) + sum(len(_block(plans, shared, lo, block)) * n for lo, n in shapes.values())
 
     taken = [first]                     # let go once taken (the generator would hold it to the end)

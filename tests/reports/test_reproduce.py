@@ -357,7 +357,8 @@ def _without_times(folder):
 
 def test_a_reproduction_in_blocks_of_seeds_writes_what_one_block_writes(tmp_path, monkeypatch):
     """Seeds beyond one block (``_SEED_BLOCK``) are made block by block, each block's runs paired and let go: the
-    same pages, numbers and explanations as in one block (blocks of 2 of 5 seeds here, the last of one seed; the
+    same pages, numbers and explanations as in one block (blocks of 2 of 7 seeds here, the last of one seed, the rho
+    sweep on the first 3; the
     LLM experiment's runs shared across costs.high and their guards included), and the runner is told how many
     runs it makes (the progress bar's total and the pool's start rule)."""
     import reports._reproduce as rp
@@ -372,11 +373,11 @@ def test_a_reproduction_in_blocks_of_seeds_writes_what_one_block_writes(tmp_path
             yield r
 
     monkeypatch.setattr(rp, "iter_runs", iter_runs)
-    monkeypatch.setattr(rp, "_sweep_seeds", lambda n: min(n, 2))
+    monkeypatch.setattr(rp, "_sweep_seeds", lambda n: min(n, 3))          # the sweep over two blocks
     keys, cache = ["set-b", "llm-residual"], tmp_path / "runs"
-    rp.reproduce(keys, seeds=5, out_dir=tmp_path / "one", executor="serial", cache=cache)
+    rp.reproduce(keys, seeds=7, out_dir=tmp_path / "one", executor="serial", cache=cache)
     monkeypatch.setattr(rp, "_SEED_BLOCK", 2)
-    rp.reproduce(keys, seeds=5, out_dir=tmp_path / "blocks", executor="serial", cache=cache)
+    rp.reproduce(keys, seeds=7, out_dir=tmp_path / "blocks", executor="serial", cache=cache)
     assert told == made and made[0] == made[1]             # the guards' runs in the first block only
     one, blocks = _without_times(tmp_path / "one"), _without_times(tmp_path / "blocks")
     assert one.keys() == blocks.keys() and len(one) == 5
