@@ -8,22 +8,12 @@ from __future__ import annotations
 from collections import Counter
 
 from bounds import arm_partition, refine_partition
+from certify import event_failure
 from reports._common_seeds import CommonSeeds
 from reports._sweep_tally import RecordStreams
 from simulate import make_problem
 
-__all__ = ["ExperimentTally", "off_event"]
-
-
-def off_event(problem, record) -> bool:
-    """Whether the confidence event of ``lem:ci`` failed on a run, decided exactly: a run whose float check reported
-    a failure is decided again on its exact sums (``certify.event_failure``; a failure they do not confirm was the
-    float sums' rounding, and the event held); one the float check did not flag held (within the float sums' stated
-    error, ``certify.float_sums_faithful``, which holds on every experiment here: means in [0, 1], sigma 1)."""
-    if record.event_held:
-        return False
-    from certify import event_failure
-    return event_failure(problem, record) is not None
+__all__ = ["ExperimentTally"]
 
 
 class ExperimentTally:
@@ -55,16 +45,23 @@ class ExperimentTally:
         self._last: dict = {}           # (variant, budget, method) -> the last seed counted
         self.remaining = plan.runs_read()
 
-    def _problem(self, config):
+    def off_event(self, config, record) -> bool:
+        """Whether the confidence event of ``lem:ci`` failed on a run of ``config``, decided exactly
+        (``certify.event_failure``: a failure the float check reported and the exact sums do not confirm was the
+        float sums' rounding; a run the float check did not flag held, within the float sums' stated error,
+        ``certify.float_sums_faithful``, which holds on every experiment here: means in [0, 1], sigma 1). The
+        configuration's problem is made only for a flagged run."""
+        if record.event_held:
+            return False
         hit = self._problems.get(id(config))
         if hit is None:
             hit = self._problems[id(config)] = (config, make_problem(config))
-        return hit[1]
+        return event_failure(hit[1], record) is not None
 
     def add(self, task, record) -> bool:
         """Count ``record``, the run of ``task``; returns whether every run of the experiment is counted."""
         place, m, seed = self._place[id(task.config)], task.policy, task.seed
-        off = not record.event_held and off_event(self._problem(task.config), record)
+        off = self.off_event(task.config, record)
         if place[0] == "main":
             _, v, b = place
             key = (v, b, m)

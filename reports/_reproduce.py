@@ -274,14 +274,6 @@ class _Plan:
         swept = set(self.sens_seeds)
         return tasks_for(self.sens_cfgs, self.exp.methods, [s for s in seeds if s in swept])
 
-    @property
-    def tasks(self) -> list[Task]:
-        return self.tasks_in(self.seeds)
-
-    @property
-    def sens_tasks(self) -> list[Task]:
-        return self.sweep_tasks_in(self.seeds)
-
     def runs_read(self) -> int:
         """How many records the analysis reads (a run shared by two configurations counted for each)."""
         n = len(self.exp.methods)

@@ -150,7 +150,7 @@ def test_the_sweeps_row_at_rho_min_is_the_variants_own_runs(exp):
         # named apart, so that tacc runs never pools two points of the sweep
         assert c.name == (own[v].name if s == 1 else f"{exp.key} [{v}, rho = {s:g} rho_min]")
     shared = _Shared()
-    main, sweep = shared.keys(plan.tasks), shared.keys(plan.sens_tasks)
+    main, sweep = shared.keys(plan.tasks_in(plan.seeds)), shared.keys(plan.sweep_tasks_in(plan.seeds))
     per = list(zip(plan.sweep_keys, _per_config(sweep, plan), strict=True))
     at_one = {k for (s, _), ks in per if s == 1 for k in ks}
     others = {k for (s, _), ks in per if s != 1 for k in ks}
@@ -189,7 +189,8 @@ def test_event_failures_are_decided_exactly():
     from dataclasses import replace
 
     from reports._common_seeds import MethodSums
-    from reports._experiment_tally import off_event
+    from reports._experiment_tally import ExperimentTally
+    from reports._reproduce import _plan
     from simulate import Violation, make_problem, run
     exp = next(e for e in EXPERIMENTS if e.key == "llm-residual")
     low = make_problem(variant_config(exp, exp.variants[1], budget=128000.0, rho=0.026))
@@ -198,9 +199,10 @@ def test_event_failures_are_decided_exactly():
     held = run(ok, "tacc", 0)
     assert held.event_held
     rounding = replace(held, event_held=False, violation=Violation(0, "L", 1))      # as a rounding flag would read
-    problem = {id(real): low, id(held): ok, id(rounding): ok}
-    assert [off_event(problem[id(r)], r) for r in (real, held, rounding)] == [True, False, False]
-    sums = MethodSums.of([real, held, rounding], lambda r: off_event(problem[id(r)], r))
+    config = {id(real): low.config, id(held): ok.config, id(rounding): ok.config}
+    tally = ExperimentTally(_plan(exp, seeds=range(2), quick=True))
+    assert [tally.off_event(config[id(r)], r) for r in (real, held, rounding)] == [True, False, False]
+    sums = MethodSums.of([real, held, rounding], lambda r: tally.off_event(config[id(r)], r))
     assert sums.diagnostics()["event_failures"] == 1
 
 
