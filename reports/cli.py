@@ -18,7 +18,7 @@ import warnings
 from importlib import metadata
 from pathlib import Path
 
-from bounds import PRESETS, TaccInputError, dump_config
+from bounds import PRESETS, TaccInputError, did_you_mean, dump_config
 from reports._entry import stopped_name
 from reports._interrupted import stopped
 from reports._signals import SignalsTaken, Terminated
@@ -75,6 +75,17 @@ class _Parser(argparse.ArgumentParser):
     def format_help(self) -> str:
         self._complete()
         return super().format_help()
+
+    def _check_value(self, action, value):
+        """As argparse's, with the nearest choice suggested for a misspelled one (a command, a policy, an executor:
+        ``bounds.did_you_mean``, the suggestion of the configuration's keys and values)."""
+        try:
+            super()._check_value(action, value)
+        except argparse.ArgumentError as e:
+            hint = did_you_mean(value, [str(c) for c in action.choices]) if action.choices is not None else ""
+            if not hint:
+                raise
+            raise argparse.ArgumentError(action, f"{e.message}{hint}") from None
 
     def error(self, message):
         self.exit(EXIT_INPUT, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
@@ -500,7 +511,8 @@ def _cmd_explain(args) -> int:
 
     config = _config_text(args.config)
     _plan(args, [config], [args.policy], 1, workers=1, what="tacc explain (one run, traced)", trace=True)
-    e = explain(config, args.policy, args.seed, engine=args.engine)
+    from simulate import check_seed
+    e = explain(config, args.policy, check_seed(args.seed, "--seed"), engine=args.engine)
     if args.json:
         _write_json(dumps(to_json(e)), args.json)
     if args.json != "-":

@@ -17,7 +17,7 @@ from simulate._cache import CACHE_ENTRIES, RunCache, check_cache_folder, run_key
 from simulate._group_read import add_group_read
 from simulate._children import starting_children
 from simulate._certificate import TabulatedBound, bound_from_certificate, check_mismatch_bound
-from simulate._engine import ENGINES, run
+from simulate._engine import ENGINES, SEED_END, check_seed, run
 from simulate._errors import RunStopped, TaccStateError, stop_flag
 from simulate._fast import run_fast
 from simulate._fingerprint import code_fingerprint, fingerprint_of
@@ -43,7 +43,7 @@ from simulate._ucb import LowImproving, SingleFidelityUcb, Ucb, WeakFixed
 __all__ = [
     "RunCache", "CACHE_ENTRIES", "check_cache_folder", "run_key", "EXECUTORS", "Task", "connect", "iter_runs",
     "iter_tasks", "parse_seeds", "run_tasks", "tasks_for",
-    "ENGINES", "run", "RunStopped", "stop_flag",
+    "ENGINES", "SEED_END", "check_seed", "run", "RunStopped", "stop_flag",
     "run_fast", "LucbStatic", "HIGH", "LOW", "Action", "Policy", "Problem", "config_key", "make_problem",
     "Rdfe", "RdfeOracle", "RdfePhase", "RunRecord", "Violation", "FIDELITY_NAMES", "default_checkpoints",
     "regret_shares",

@@ -7,10 +7,20 @@ from simulate._fast import run_fast
 from simulate._record import RunRecord
 from simulate._reference import run_reference
 
-__all__ = ["ENGINES", "run"]
+__all__ = ["ENGINES", "SEED_END", "check_seed", "run"]
 
 #: engine names: ``fast`` (compiled) and ``reference`` (the step form, in Python). Both give equal records.
 ENGINES = ("fast", "reference")
+#: a seed is an int in [0, SEED_END) (the reward table hashes it as 64 bits; the engines carry it as an int64).
+SEED_END = 2 ** 63
+
+
+def check_seed(seed, name: str = "seed") -> int:
+    """``seed`` if it is an int in [0, 2**63), else :class:`bounds.TaccInputError` naming ``name`` (the command
+    line passes its option's name, ``--seed``)."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < SEED_END:
+        raise TaccInputError(name, seed, "must be an int in [0, 2**63)")
+    return seed
 
 
 def run(problem, policy: str, seed: int, *, engine: str = "fast", checkpoints=None, trace: bool = False,
@@ -30,8 +40,7 @@ def run(problem, policy: str, seed: int, *, engine: str = "fast", checkpoints=No
             instead of making a run that could pass 2^17 rounds twice to learn its length (a bound below the
             run's rounds costs that second run, never a different record).
     """
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
-        raise TaccInputError("seed", seed, "must be an int in [0, 2**63)")
+    check_seed(seed)
     if engine == "fast":
         return run_fast(problem, policy, seed, checkpoints=checkpoints, trace=trace, stop=stop,
                         rounds_bound=rounds_bound)

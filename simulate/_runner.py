@@ -36,7 +36,7 @@ from typing import Any, Iterable, Iterator, Sequence, Sized
 
 from bounds import Config, TaccInputError, horizon
 from simulate._cache import RunCache, run_key, run_key_prefix
-from simulate._engine import ENGINES, run
+from simulate._engine import ENGINES, SEED_END, run
 from simulate._children import starting_children
 from simulate._errors import stop_flag
 from simulate._fingerprint import code_fingerprint
@@ -87,7 +87,7 @@ def parse_seeds(text: str) -> range:
         raise TaccInputError("seeds", text, "seeds must be >= 0 (A:B runs seeds A to B-1, 0 <= A < B)")
     if b <= a:
         raise TaccInputError("seeds", text, "needs 0 <= A < B (seeds A to B-1)")
-    if b > _SEED_END or b - a >= _SEED_END:      # a seed is an int in [0, 2**63); a range's length an index
+    if b > SEED_END or b - a >= SEED_END:        # a seed is an int in [0, 2**63); a range's length an index
         raise TaccInputError("seeds", text, "seeds must be below 2**63 (9223372036854775808), at most "
                                             "9223372036854775807 of them")
     return range(a, b)
@@ -95,8 +95,6 @@ def parse_seeds(text: str) -> range:
 
 #: what ``--seeds`` may be: N or A:B in ASCII digits (a negative A is refused by its own message)
 _SEEDS_TEXT = re.compile(r"-?[0-9]+(:-?[0-9]+)?", re.ASCII)
-#: seeds are ints in [0, 2**63) (the engines' seed); a range of them has fewer than 2**63 (its length is an index)
-_SEED_END = 2 ** 63
 
 
 def iter_tasks(configs: Sequence[Config], policies: Sequence[str], seeds, checkpoints=None) -> Iterator[Task]:

@@ -156,6 +156,25 @@ def test_a_command_help_lists_its_choices(capsys):
     assert "invalid choice: 'thompson'" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("argv, hint", [
+    (["reprodce"], "(did you mean reproduce?)"),
+    (["simulate", "set-a", "--policy", "tac"], "(did you mean tacc?)"),
+    (["check", "set-a", "--policy", "mfucb"], "(did you mean mf-ucb?)"),
+    (["report", "--executor", "proc"], "(did you mean processes?)"),
+    (["check", "set-a", "--policy", "zzz"], None),
+])
+def test_a_misspelled_choice_gets_the_nearest_suggested(capsys, argv, hint):
+    """A command, a policy or an executor misspelled: exit 2, argparse's line with the nearest choice suggested (the
+    configuration's did-you-mean); none when no choice is near."""
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "invalid choice" in err and err.count("\n") == 1
+    if hint is None:
+        assert "did you mean" not in err
+    else:
+        assert hint in err
+
+
 def test_bad_config_exits_2_naming_the_field(tmp_path):
     p = tmp_path / "bad.toml"
     p.write_text('[instance]\nmu_high = [0.5, 0.4]\n[instance.low]\nmodel = "frozen"\nvalues = [0.1, 0.9]\n'

@@ -154,6 +154,9 @@ def _cases(tmp_path):
         "--max-arms -1": (["bounds", cfg, "--max-arms", "-1"], ["--max-arms"]),
         # a negative seed of the generated sample was accepted (exit 0), unlike a negative --seeds (issue s7-explain)
         "--random-seed -5": (["check", "--random-seed", "-5"], ["--random-seed", "must be >= 0, got -5"]),
+        # the engine's own check named its argument, "seed = ...", not the option (stranger13)
+        "explain --seed 2**63": (["explain", cfg, "--seed", str(2**63)], ["--seed = 9223372036854775808",
+                                                                         "must be an int in [0, 2**63)"]),
         "--workers 0": (["simulate", cfg, "--policy", "tacc", "--workers", "0"], ["--workers"]),
         "unknown policy": (["simulate", cfg, "--policy", "thompson"], ["--policy"]),
         "runs from a missing folder": (["runs", str(tmp_path / "no-runs")], ["dir", "no such folder"]),
