@@ -19,7 +19,8 @@ Everything here is an upper bound computed from the configuration alone (no inst
   ``--verdicts violated`` (``tacc simulate``, ``tacc report`` and ``tacc reproduce`` stream their runs and keep
   none);
 - the time: the sum over runs of the rounds bound x the slowest per-round cost of the engine, spread over the
-  workers.
+  workers, plus the continuation window's scan (``bounds.continuation_window``: min(S_0, T) states per distinct
+  B_k x ``NS_PER_WINDOW_STATE``, in the command's own process).
 
 An input whose estimate exceeds the machine's memory is refused (exit 2) with the estimate; work whose time bound
 exceeds ``LONG_SECONDS`` is announced on standard error with the bound, and progress is shown. See
@@ -36,8 +37,8 @@ from typing import Sequence
 from bounds import Config, CostUnits, TaccInputError, cost_units, horizon, log_factor, min_rho, n_gamma
 
 __all__ = ["Estimate", "estimate", "combined", "announce", "machine_memory", "rounds_bound", "LONG_SECONDS",
-           "PER_ARM_BYTES", "NS_PER_ROUND", "BASE_BYTES", "TRACE_BYTES_PER_ROUND", "KEPT_BYTES_PER_RUN",
-           "KEPT_BYTES_PER_ARM_RUN", "JSON_BYTES_PER_RUN"]
+           "PER_ARM_BYTES", "NS_PER_ROUND", "NS_PER_WINDOW_STATE", "BASE_BYTES", "TRACE_BYTES_PER_ROUND",
+           "KEPT_BYTES_PER_RUN", "KEPT_BYTES_PER_ARM_RUN", "JSON_BYTES_PER_RUN"]
 
 #: bytes of state per arm (instance arrays, thresholds, run-record arrays, the per-arm rows of an analysis),
 #: bounded by tracemalloc measurements (tests/reports/test_estimate.py).
@@ -66,6 +67,11 @@ BASE_BYTES = 32 << 20
 SCHEDULE_COLUMNS = 1 << 16
 #: the slowest cost per round measured by ``tacc bench`` (fast engine, every policy; reference engine), rounded up.
 NS_PER_ROUND = {"fast": 500.0, "reference": 30_000.0}
+#: the slowest cost per (distinct B_k, state) of the continuation window's scan (``bounds.continuation_window``, in
+#: this process, not spread over the workers: about 47 ns measured at S_0 = 10^7 under power decay with a test that
+#: passes at every state), rounded up. The scan reads min(S_0, T) states; with S_0 = 10^11 it took about an hour
+#: without a word before it was counted (a README-only user).
+NS_PER_WINDOW_STATE = 100.0
 #: work whose time bound exceeds this is announced before it starts.
 LONG_SECONDS = 600.0
 _SHARED_ROW_MODELS = ("power_decay", "residual_decay", "frozen")
@@ -230,7 +236,7 @@ def estimate(configs: Sequence[Config], policies: Sequence[str], n_seeds: int, *
     ``kept_per_arm=False`` leaves out the per-arm part (``tacc check`` keeps a verdict per claim and run, whose size
     does not depend on the arms)."""
     arms = rounds = entries = 0
-    memory, round_total, worst, held = 0.0, 0.0, "", 0.0
+    memory, round_total, worst, held, window = 0.0, 0.0, "", 0.0, 0.0
     for c in configs:
         cost_units(c.costs.low, c.costs.high, c.params.budget)   # refuse what exact accounting cannot hold, first
         K = c.instance.n_arms
@@ -243,6 +249,10 @@ def estimate(configs: Sequence[Config], policies: Sequence[str], n_seeds: int, *
             memory, worst = m, c.source or c.name
         arms, rounds, entries = max(arms, K), max(rounds, longest), max(entries, e)
         round_total += float(sum(most)) * n_seeds * budgets_per_config
+        # the continuation window of the configuration (``bounds.continuation_of``): min(S_0, T) states per distinct
+        # B_k (one under the decay models)
+        distinct = 1 if c.instance.low.model in _SHARED_ROW_MODELS else K
+        window += float(min(int(c.params.s0), T)) * distinct * budgets_per_config
         if kept:
             held += float(len(policies)) * n_seeds * budgets_per_config * (KEPT_BYTES_PER_RUN
                                                                            + K * KEPT_BYTES_PER_ARM_RUN * kept_per_arm
@@ -250,7 +260,7 @@ def estimate(configs: Sequence[Config], policies: Sequence[str], n_seeds: int, *
     memory += held
     runs = len(configs) * len(policies) * n_seeds * budgets_per_config
     per_round = NS_PER_ROUND.get(engine, NS_PER_ROUND["reference"]) * 1e-9
-    seconds = round_total * per_round / max(1, min(workers, max(runs, 1)))
+    seconds = round_total * per_round / max(1, min(workers, max(runs, 1))) + window * NS_PER_WINDOW_STATE * 1e-9
     return Estimate(arms, rounds, runs, entries, memory, seconds, max(1, workers), worst)
 
 

@@ -6,6 +6,7 @@ Every case runs as a user would: a subprocess of the console script, in a tempor
 
 import os
 import re
+import select
 import shutil
 import subprocess
 import sys
@@ -192,6 +193,24 @@ def test_long_work_is_announced_with_its_estimate(tmp_path):
         p.wait()
     assert "up to 100,000,017,909 rounds per run, up to 2 runs" in line and "time at most about" in line
     assert "hours" in line and "resumes" in line
+
+
+def test_a_long_continuation_window_scan_is_announced(tmp_path):
+    """``tacc bounds`` makes no run, but reads the continuation window state by state up to min(S0, T): with
+    S0 = 10^11 and a test every state passes (eta = 1e-12) that is hours; it scanned without a word (a README-only
+    user). One line first, with the states and the time bound; the same command with S0 = 10 says nothing."""
+    cfg = _config(tmp_path, "s0", "budget = 1000\ngamma = 0.1\neta = 1e-4\ns0 = 10",
+                  "budget = 1e13\ngamma = 0.1\neta = 1e-12\ns0 = 100000000000")
+    p = subprocess.Popen([TACC, "bounds", cfg], stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
+                         cwd=tmp_path)
+    try:        # without the line the command would scan for hours: wait for it a minute at most
+        line = p.stderr.readline() if select.select([p.stderr], [], [], 60)[0] else ""
+    finally:
+        p.kill()
+        p.wait()
+    assert "min(S0, T) = 100,000,000,000 low counts" in line and "time at most about" in line, line
+    quiet = tacc(["bounds", _config(tmp_path, "plain")], cwd=tmp_path)
+    assert quiet.returncode == 0 and quiet.stderr == ""
 
 
 def test_internal_error_is_one_line_and_the_traceback_is_saved(tmp_path):

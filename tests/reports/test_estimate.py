@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 from bounds import TaccInputError, cost_units, horizon, load_config, parse_config
 from bounds._config import config_to_dict, dump_config
 from certify.strategies import configs
-from reports._estimate import BASE_BYTES, LONG_SECONDS, TRACE_BYTES_PER_ROUND, estimate, rounds_bound
+from reports._estimate import (BASE_BYTES, LONG_SECONDS, NS_PER_WINDOW_STATE, TRACE_BYTES_PER_ROUND, estimate,
+                               rounds_bound)
 from simulate import POLICIES, make_problem, run, run_tasks, tasks_for
 
 
@@ -58,14 +59,31 @@ def test_refusal_names_the_configuration_and_the_estimate():
 
 def test_time_bound_scales_with_runs_and_budget():
     c = load_config("llm-residual")
+    # the continuation window's scan, once per configuration in the command's process: S0 = 128 states, one B_k
+    # (residual decay)
+    window = 128 * NS_PER_WINDOW_STATE * 1e-9
     one = estimate([c], ["tacc"], 1)
     ucb = estimate([c], ["ucb"], 1)
-    assert estimate([c], ["tacc", "ucb"], 10).seconds == pytest.approx(10 * (one.seconds + ucb.seconds))
-    assert estimate([c], ["tacc"], 10, workers=2).seconds == pytest.approx(5 * one.seconds)
+    assert estimate([c], ["tacc", "ucb"], 10).seconds - window == pytest.approx(
+        10 * (one.seconds - window + ucb.seconds - window))
+    assert estimate([c], ["tacc"], 10, workers=2).seconds - window == pytest.approx(5 * (one.seconds - window))
     assert not one.long and estimate([_with(c, budget=1e12)], ["tacc"], 1).long
     # K = 4, N_gamma = 14023, S0 = 128: 4 (N_gamma + S0) low queries (cost 1), then (128000 - 56604) // 500 high
     assert one.rounds_per_run == 4 * (14023 + 128) + (128_000 - 4 * (14023 + 128)) // 500 and LONG_SECONDS > 0
     assert ucb.rounds_per_run == 128_000 // 500 and estimate([c], ["weak-fixed"], 1).rounds_per_run == 128_000
+
+
+def test_time_bound_counts_the_continuation_window_scan():
+    """``tacc bounds`` runs nothing but scans min(S0, T) states of the continuation window per distinct B_k: with
+    S0 = 10^11 and a test every state passes it took about an hour without a word (a README-only user); now the
+    estimate counts the scan and the command announces it. One B_k under the decay models, one per arm for a table."""
+    c = _with(load_config("set-a"), budget=1e13, s0=10**11, eta=1e-12)
+    est = estimate([c], [], 0, tables=False)
+    assert est.seconds == pytest.approx(10**11 * NS_PER_WINDOW_STATE * 1e-9) and est.long
+    assert not estimate([load_config("set-a")], [], 0, tables=False).long      # S0 = 10: nothing to announce
+    table = load_config("checkpoint")                                           # five arms, a table model
+    assert estimate([table], [], 0, tables=False).seconds == pytest.approx(
+        5 * min(table.params.s0, horizon(table.params.budget, table.costs.low)) * NS_PER_WINDOW_STATE * 1e-9)
 
 
 # ------------------------------------------------------------------------------------------- rounds bound
