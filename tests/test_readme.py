@@ -48,12 +48,29 @@ def test_python_block_runs_as_a_file(index, tmp_path):
         readme.run_python_block(code, tmp_path)
 
 
+def _toml_blocks() -> dict:
+    """The README's configuration blocks by their ``name``."""
+    import tomllib
+    return {tomllib.loads(b)["name"]: b for lang, b in BLOCKS if lang == "toml"}
+
+
 def test_configuration_block_is_a_valid_configuration(tmp_path):
-    (toml,) = [b for lang, b in BLOCKS if lang == "toml"]
+    assert set(_toml_blocks()) == {"example", "targeted-decay"}
+    toml = _toml_blocks()["example"]
     (tmp_path / "example.toml").write_text(toml)
     r = subprocess.run([readme.tacc_script(), "bounds", "example.toml"], capture_output=True, text=True,
                        cwd=tmp_path, timeout=600)
     assert r.returncode == 0 and "tacc bounds: example" in r.stdout, r.stderr
+
+
+def test_baseline_example_is_the_accepted_finding_of_the_tests():
+    """The README's ``wide.toml`` (the ``--baseline repo`` example of ``tacc report``) is the configuration the tests
+    show the accepted finding on (``tests/reports/test_cli.py``: exit 1 without the baseline, 0 with it), so the
+    example's exit statuses are tested ones."""
+    import tomllib
+
+    from tests.certify.test_properties import WIDE_GAP
+    assert tomllib.loads(_toml_blocks()["targeted-decay"]) == tomllib.loads(WIDE_GAP)
 
 
 def _setup_lines():
