@@ -178,6 +178,19 @@ def test_not_a_file_nor_preset(tmp_path):
         load_config(bad)
 
 
+def test_a_byte_order_mark_is_read_as_utf8(tmp_path):
+    """A file an editor saved with a UTF-8 byte-order mark reads as the same configuration (tomllib refused it as
+    "Invalid statement (at line 1, column 1)"); a mark anywhere else is still refused."""
+    text = dump_config(load_config("set-a"))
+    marked = tmp_path / "marked.toml"
+    marked.write_bytes(b"\xef\xbb\xbf" + text.encode())
+    assert load_config(marked) == load_config("set-a")
+    inside = tmp_path / "inside.toml"
+    inside.write_bytes(text.encode() + b"\xef\xbb\xbf")
+    with pytest.raises(TaccInputError, match="is not valid TOML"):
+        load_config(inside)
+
+
 @pytest.mark.parametrize("name", PRESETS)
 def test_dump_config_round_trips_every_preset(name, tmp_path):
     c = load_config(name)
