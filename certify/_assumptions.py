@@ -25,8 +25,9 @@ from mpmath.libmp import to_rational
 from bounds import ResidualDecay, TableLowFidelity, dyadic_ints, min_rho, rdfe_dyadic_constant, toml_value
 from certify._exact import exact
 
-__all__ = ["AssumptionResult", "ASSUMPTIONS", "check_assumptions", "check_plugin", "check_mono_cert",
-           "check_dyadic", "check_cap", "check_rho", "check_noise", "check_first_round"]
+__all__ = ["AssumptionResult", "ASSUMPTIONS", "check_assumptions", "first_round_cost", "first_round_paid",
+           "check_plugin", "check_mono_cert", "check_dyadic", "check_cap", "check_rho", "check_noise",
+           "check_first_round"]
 
 #: the assumption keys, with the paper label (or the paper's text) each one stands for.
 ASSUMPTIONS = {
@@ -320,10 +321,22 @@ def check_noise(problem) -> AssumptionResult:
                             None if held else {"sigma": scale})
 
 
+def first_round_cost(n_arms: int, cost_low: float, cost_high: float):
+    """The cost of Algorithm 1's start (``alg:adaptive-mf-mab``, line 2: one query of every arm at each fidelity),
+    K (lambda^(L) + lambda^(H)), exact (a ``fractions.Fraction``)."""
+    return n_arms * (exact(cost_low) + exact(cost_high))
+
+
+def first_round_paid(n_arms: int, cost_low: float, cost_high: float, budget: float) -> bool:
+    """Whether the budget covers the start, K (lambda^(L) + lambda^(H)) <= Lambda (``alg:start``; exact rational
+    comparison): what ``tacc report`` asks of each budget of its sweep."""
+    return first_round_cost(n_arms, cost_low, cost_high) <= exact(budget)
+
+
 def check_first_round(problem) -> AssumptionResult:
     """The budget covers the start: K (lambda^(L) + lambda^(H)) <= Lambda (exact rational comparison)."""
-    need = problem.n_arms * (exact(problem.cost_low) + exact(problem.cost_high))
-    held = need <= exact(problem.budget)
+    need = first_round_cost(problem.n_arms, problem.cost_low, problem.cost_high)
+    held = first_round_paid(problem.n_arms, problem.cost_low, problem.cost_high, problem.budget)
     return AssumptionResult("alg:start", held, f"first round costs {float(need):g}, budget {problem.budget:g}",
                             None if held else {"first round": float(need), "budget": problem.budget})
 

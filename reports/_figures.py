@@ -22,6 +22,10 @@ __all__ = ["save", "new_figure", "regret_curves", "count_distribution", "tightne
 
 _STYLE = {"tacc": ("C0", "o"), "dnc": ("C1", "s"), "mf-ucb": ("C2", "^"), "ucb": ("C3", "v"), "lucb": ("C4", "D"),
           "weak-fixed": ("C5", "x"), "low-improving": ("C6", "+"), "rdfe": ("C7", "*")}
+#: the line of each method's curve: solid, except the methods drawn after another whose curve theirs can follow
+#: closely without being equal (LUCB after MF-UCB on Set A: the solid mf-ucb line was hidden under lucb's), which
+#: are dashed or dotted with their markers hollow, so the line below shows through.
+_LINE = {"dnc": (0, (6, 3)), "lucb": (0, (2, 2.5)), "low-improving": (0, (6, 2, 1.5, 2))}
 
 
 #: where every legend goes: right of the axes, where no data is drawn (a fixed place: loc="best" searches the data,
@@ -117,8 +121,9 @@ def regret_curves(budgets, curves: dict, *, title: str, bounds: dict | None = No
         color, marker = _STYLE.get(name, (None, "o"))
         keep = [i for i, m in enumerate(means) if math.isfinite(m)]
         xs, ys, es = [budgets[i] for i in keep], [means[i] for i in keep], [ses[i] for i in keep]
+        line = _LINE.get(name, "-")
         ax.errorbar(xs, ys, yerr=es, label=label.get(name, name), color=color, marker=marker, capsize=3, lw=1.5,
-                    ms=4)
+                    ms=4 if line == "-" else 5, ls=line, **({} if line == "-" else {"mfc": "none"}))
         drawn += ys
     dashes = iter(["--", ":", "-."] * 4)
     for name, values in (bounds or {}).items():

@@ -65,6 +65,17 @@ def test_cap_rho_noise_and_start():
     assert res2["sec:problem:noise"].held
 
 
+def test_first_round_paid_is_exact_at_its_boundary():
+    """K (lambda_L + lambda_H) <= Lambda (alg:start) in exact rationals: equal passes, a float below fails; with
+    costs 0.1 and 0.2 on three arms the exact cost is above the float 0.9 (0.1 and 0.2 are stored above their
+    decimal values), though the float 3 x 0.3 is not above it (``tacc report`` leaves such a budget out of its
+    sweep)."""
+    from certify import first_round_paid
+    assert first_round_paid(6, 1.0, 10.0, 66.0) and not first_round_paid(6, 1.0, 10.0, math.nextafter(66.0, 0))
+    assert not first_round_paid(3, 0.1, 0.2, 0.9) and first_round_paid(3, 0.1, 0.2, math.nextafter(0.9, 1))
+    assert 3 * 0.3 <= 0.9                                  # the float shortcut would have said paid
+
+
 def test_noise_scale_above_one_fails():
     cfg = load_config("set-a")
     p = make_problem(parse_config({**__import__("bounds").config_to_dict(cfg),

@@ -187,6 +187,32 @@ def test_regret_curves_name_the_methods_a_line_hides():
         "tacc = dnc (equal regret)", "ucb = lucb (identical runs)", "mf-ucb"]
 
 
+def _pixels_of(fig, colour: str) -> int:
+    """How many pixels inside the axes are drawn in ``colour`` (a matplotlib colour), the legend left out."""
+    import numpy as np
+    from matplotlib.colors import to_rgb
+    fig.axes[0].get_legend().remove()
+    fig.canvas.draw()
+    img = np.asarray(fig.canvas.buffer_rgba())[:, :, :3].astype(int)
+    x0, y0, x1, y1 = (int(round(v)) for v in fig.axes[0].bbox.extents)
+    h = img.shape[0]
+    box = img[h - y1:h - y0, x0:x1]
+    want = np.array([round(255 * c) for c in to_rgb(colour)])
+    return int((np.abs(box - want).sum(axis=2) <= 6).sum())
+
+
+def test_a_curve_that_follows_another_stays_visible():
+    """Set A: MF-UCB's and LUCB's regret differ by under 1% at every budget, and the solid lucb line (drawn after)
+    hid mf-ucb's: the reader saw three of the four methods of the legend. LUCB's line is dotted with hollow markers,
+    so MF-UCB's shows through: a good part of its pixels are still drawn (with lucb solid: under a tenth)."""
+    budgets = [62500.0, 125000.0, 250000.0, 500000.0, 1e6]
+    mf = [10200.0, 15100.0, 21000.0, 33000.0, 69500.0]
+    curves = {"mf-ucb": (mf, [50.0] * 5), "lucb": ([m * 1.003 for m in mf], [50.0] * 5)}
+    alone = _pixels_of(regret_curves(budgets, {"mf-ucb": curves["mf-ucb"]}, title="t"), "C2")
+    both = _pixels_of(regret_curves(budgets, curves, title="t"), "C2")
+    assert both > 0.3 * alone, (both, alone)
+
+
 def test_tightness_ratios_merge_the_cells_of_a_claim_and_keep_an_undefined_ratio():
     """Per claim, the ratios of every cell (configuration, policy) of the certificate's tally, 0 / 0 kept as NaN."""
     from types import SimpleNamespace

@@ -1,12 +1,13 @@
 """``tacc report``: every file, non-empty figures, results.json equal to the run records, a pinned structure."""
 
 import json
+import math
 import re
 
 import pytest
 
 from bounds import arm_partition, config_to_dict, parse_config
-from reports._report import budget_sweep, default_config, make_report
+from reports._report import budget_sweep, default_config, make_report, report_budgets
 from simulate import make_problem, run_tasks, tasks_for
 from tests.reports.test_bounds_view import TIES
 
@@ -70,6 +71,39 @@ def test_report_markdown_structure_is_pinned(report):
 
 def test_budget_sweep_halves():
     assert budget_sweep(4000.0, 3) == [1000.0, 2000.0, 4000.0]
+
+
+def _budget(config, budget, **costs):
+    d = config_to_dict(config)
+    d["params"]["budget"] = budget
+    d["costs"].update(costs)
+    return parse_config(d)
+
+
+def test_report_budgets_leave_out_those_below_the_first_round():
+    """A README-only user's costs 1e9 and 1e10 on six arms, budget 1e12: the first round costs 6.6e10 (alg:start), so
+    the sweep's 6.25e10 is left out; a budget equal to the first round's cost is kept (K (lambda_L + lambda_H) <=
+    Lambda, exact), one a float below it is not; the full budget is kept whatever it is (its assumption is
+    reported)."""
+    c = default_config()                                             # six arms
+    assert report_budgets(_budget(c, 1e12, low=1e9, high=1e10)) == ([1.25e11, 2.5e11, 5e11, 1e12], [6.25e10])
+    assert report_budgets(c) == (budget_sweep(4000.0), [])           # 250 >= 66: every budget kept
+    assert report_budgets(_budget(c, 16 * 66.0)) == ([66.0, 132.0, 264.0, 528.0, 1056.0], [])
+    below = 16 * math.nextafter(66.0, 0)
+    assert report_budgets(_budget(c, below))[1] == [below / 16]
+    assert report_budgets(_budget(c, 1.0)) == ([1.0], [0.0625, 0.125, 0.25, 0.5])
+
+
+def test_a_report_says_which_budgets_it_left_out(tmp_path):
+    """Budget 800 on six arms of costs 1 and 10: 50 is below the first round's 66 and is left out of the runs, the
+    table, the figure's points and results.json, and the report says why; the rest is as for any sweep."""
+    make_report(_budget(default_config(), 800.0), seeds=range(2), out_dir=tmp_path, policies=("tacc",))
+    res = json.loads((tmp_path / "results.json").read_text())
+    assert res["budgets"] == [100.0, 200.0, 400.0, 800.0] and res["budgets_left_out"] == [50.0]
+    assert [r["budget"] for r in res["regret"]["tacc"]] == res["budgets"]
+    md = (tmp_path / "report.md").read_text()
+    assert "budgets 100, 200, 400, 800 (separate runs per budget). The sweep's 50 is left out: below the cost of " \
+           "the first round of Algorithm 1, K (lambda^(L) + lambda^(H)) (alg:start)" in md
 
 
 def test_instance_section_explains_continuation(report):
