@@ -316,19 +316,26 @@ def _accepted_findings(args) -> dict | None:
     return _option("--baseline", load_baseline, args.baseline)
 
 
-def _warn_unmatched_baseline(command: str, baseline: dict | None, names) -> None:
-    """A warning line per ``--baseline`` entry whose configuration is not one checked but is near one (its file name,
-    another case, a close spelling): an entry ``"config": "w3.toml"`` accepted nothing, in silence, and the gate
-    failed on the finding it was written for (a README-only user). Entries far from every name (the repository's
-    list on other configurations) are not named: they are for other checks."""
+def _warn_unmatched_baseline(command: str, baseline: dict | None, configs) -> None:
+    """A warning line per ``--baseline`` entry whose configuration is not one checked but is near one (the file it
+    was read from, its name as a file name, another case, a close spelling): an entry ``"config": "w3.toml"``
+    accepted nothing, in silence, and the gate failed on the finding it was written for; so did one naming the file
+    ``base.toml`` of the configuration named ``ties`` (README-only users). Entries far from every name and file (the
+    repository's list on other configurations) are not named: they are for other checks."""
     import difflib
-    names = list(names)
+    names = [c.name for c in configs]
     lowered = {n.lower(): n for n in names}
+    files: dict[str, str] = {}                   # a checked file's path, name and stem -> its configuration's name
+    for c in configs:
+        if c.source and not c.source.startswith("preset:"):
+            for key in (c.source, Path(c.source).name, Path(c.source).stem):
+                files.setdefault(key.lower(), c.name)
     for claim, config in baseline or {}:
         if config == "*" or config in names:
             continue
-        near = lowered.get(Path(config).stem.lower()) or lowered.get(config.lower()) or next(
-            iter(difflib.get_close_matches(config, names, n=1, cutoff=0.75)), None)
+        near = (files.get(config.lower()) or files.get(Path(config).name.lower())
+                or lowered.get(Path(config).stem.lower()) or lowered.get(config.lower())
+                or next(iter(difflib.get_close_matches(config, names, n=1, cutoff=0.75)), None))
         if near is not None:
             print(f"tacc {command}: warning: the --baseline entry for {claim} names the configuration {config!r}, "
                   f"which is not checked here (did you mean {near!r}? entries name configurations by their name)",
@@ -354,7 +361,7 @@ def _cmd_check(args) -> int:
                                                   f"fewer seeds, or drop --json: the tables and --junit list no seed)")
     policies = tuple(args.policy) if args.policy else DEFAULT_POLICIES
     configs += sample_configs(n_random, args.random_seed)
-    _warn_unmatched_baseline("check", baseline, [c.name for c in unique_names(configs)])
+    _warn_unmatched_baseline("check", baseline, unique_names(configs))
     if args.reproducers is not None:      # a reproducer is never written over an input (wide.toml --reproducers .)
         for c in unique_names(configs):
             path = reproducer_path(args.reproducers, c.name)
@@ -446,7 +453,7 @@ def _report(args, figures, baseline) -> int:
         config = saved_config(saved["runs"], args.runs_from)
     else:
         config = default_config()
-    _warn_unmatched_baseline("report", baseline, [config.name])
+    _warn_unmatched_baseline("report", baseline, [config])
     seeds = _seeds(args.seeds) if args.seeds is not None else (None if saved else _seeds("1000"))
     show = _show_progress(args)
     if not saved:
