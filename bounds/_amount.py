@@ -151,7 +151,7 @@ def _refusal(amounts: dict, given: dict, d: int) -> str:
     if d == 1:
         why = "exact cost accounting needs the budget plus a cost below 2**62 (the costs and budget are integers)"
     else:
-        why = (f"exact cost accounting counts in units of 1/D, D = {_digits(d)} the common denominator of the costs "
+        why = (f"exact cost accounting counts in units of 1/D, D = {_digits(d)}, the common denominator of the costs "
                f"and budget, and needs (Lambda + the larger cost) x D < 2**62")
     accepted = []
     if budget > largest:

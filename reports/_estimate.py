@@ -146,6 +146,9 @@ class Estimate:
         return self.seconds > LONG_SECONDS
 
     def describe(self) -> str:
+        if not self.runs:                # tacc bounds: no run, no table ("up to 0 runs, ... about 0 s" said nothing)
+            return (f"{self.arms:,} arms; memory about {_size(self.memory_bytes)}"
+                    + (f", time at most about {_duration(self.seconds)}" if self.seconds >= 1 else ""))
         return (f"{self.arms:,} arms, up to {self.rounds_per_run:,} rounds per run, up to {self.runs:,} runs, largest "
                 f"tables {self.table_entries:,} values; memory about {_size(self.memory_bytes)}, time at most "
                 f"about {_duration(self.seconds)} on {self.workers} worker(s)")

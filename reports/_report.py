@@ -141,7 +141,13 @@ def _conclusions(res: dict) -> list[str]:
     if asserted:
         tight = max(asserted, key=lambda c: c["max_ratio"])
         loose = min(asserted, key=lambda c: c["max_ratio"])
-        if tight["max_ratio"] == loose["max_ratio"]:
+        if tight["max_ratio"] == 0:         # rho = 1e-300: "reached to the same 0.0%" (a README-only user)
+            out.append(f"The runs reach none of the quantitative bound{'s' * (len(asserted) > 1)} judged "
+                       f"({', '.join(c['key'] for c in asserted)}): their value is 0 on every run (0% of the bound).")
+        elif len(asserted) == 1:
+            out.append(f"The one quantitative bound judged is {tight['key']} ({tight['label']}): runs reach "
+                       f"{_pct(tight['max_ratio'])} of it.")
+        elif tight["max_ratio"] == loose["max_ratio"]:
             out.append(f"Every quantitative bound judged ({', '.join(c['key'] for c in asserted)}) is reached to "
                        f"the same {_pct(tight['max_ratio'])} by the runs.")
         else:

@@ -93,6 +93,24 @@ def test_all_equal_means_report_is_written(tmp_path):
     assert theorem["max_ratio"] is None and "0 / 0" in theorem["max_ratio_reason"]
 
 
+def test_a_bound_no_run_reaches_is_said_so(tmp_path):
+    """rho = 1e-300 (a README-only user): the one quantitative bound judged, rdfe-cost, has value 0 on every run; the
+    conclusion read "Every quantitative bound judged (rdfe-cost) is reached to the same 0.0% by the runs"."""
+    d = {"name": "tiny-rho", "instance": {"mu_high": [0.9, 0.9, 0.7, 0.7, 0.5], "seed": 0,
+                                          "low": {"model": "power_decay", "zeta": 0.2, "r": 0.5,
+                                                  "signs": [1, -1, 1, -1, 1]}},
+         "costs": {"low": 1.0, "high": 10.0},
+         "params": {"budget": 20000, "rho": 1e-300, "gamma": 0.063, "eta": 1e-4, "s0": 10}}
+    path = tmp_path / "tiny-rho.toml"
+    path.write_text(dump_config(parse_config(d)))
+    assert _run(["report", str(path), "--seeds", "2", "--out", str(tmp_path / "r"), "--executor", "serial",
+                 "--no-progress"]) in (0, 1)
+    conclusions = strict_load(tmp_path / "r" / "results.json")["conclusions"]
+    assert not any("the same 0.0%" in c for c in conclusions), conclusions
+    assert "The runs reach none of the quantitative bound judged (rdfe-cost): their value is 0 on every run (0% of " \
+           "the bound)." in conclusions, conclusions
+
+
 @pytest.mark.parametrize("name", PRESETS)
 def test_simulate_json_is_strict_on_every_preset(name, tmp_path):
     assert _run(["simulate", name, "--policy", "tacc", "--seeds", "0:1", "--json", str(tmp_path / "s.json")]) == 0

@@ -135,8 +135,10 @@ def test_low_caps_are_reached():
 
 def _user_config(tmp_path, **changes):
     """The README's example configuration with some keys changed (what a user reading only the README writes)."""
-    from reports.readme import README
-    text = README.read_text().split("```toml\n", 1)[1].split("```", 1)[0]
+    import tomllib
+
+    from reports.readme import README, blocks
+    (text,) = [b for lang, b in blocks(README.read_text()) if lang == "toml" and tomllib.loads(b)["name"] == "example"]
     lines = []
     for line in text.splitlines():
         key = line.split("=", 1)[0].strip()
