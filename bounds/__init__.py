@@ -20,7 +20,8 @@ from bounds._config import (CONFIG_NAMES, PRESETS, Config, Costs, InstanceSpec, 
 from bounds._decay import ResidualDecay, power_decay, residual_decay
 from bounds._dyadic import cumulative_deviation, dyadic_ints, float_above, float_at_least
 from bounds._errors import TaccInputError
-from bounds._horizon import horizon, log_factor, min_rho, n_gamma, radius, radius_scalar
+from bounds._horizon import (continuation_cap_holds, first_round_cost, first_round_paid, horizon, log_factor, min_rho,
+                             n_gamma, radius, radius_scalar)
 from bounds._instance import Instance, build_instance
 from bounds._lowfidelity import LowFidelityModel
 from bounds._mismatch import low_gap, mismatch_bound
@@ -42,7 +43,8 @@ __all__ = [
     "InstanceSpec", "LowSpec",
     "MeansSpec", "NoiseSpec", "Params", "load_config", "parse_config", "config_to_dict", "dump_config",
     "check_parameters", "check_costs", "check_gaps", "CONFIG_NAMES", "did_you_mean", "toml_value",
-    "ResidualDecay", "power_decay", "residual_decay", "TaccInputError", "horizon", "log_factor", "min_rho",
+    "ResidualDecay", "power_decay", "residual_decay", "TaccInputError", "horizon", "first_round_cost",
+    "first_round_paid", "continuation_cap_holds", "log_factor", "min_rho",
     "n_gamma", "radius", "radius_scalar", "Instance", "build_instance", "LowFidelityModel", "low_gap",
     "mismatch_bound", "ArmClass", "ArmRunFacts", "arm_partition", "in_h", "prior_partition", "refine_partition",
     "power_sum", "RdfeBound", "rdfe_dyadic_constant", "rdfe_high_cost", "rdfe_high_count", "rdfe_high_counts",

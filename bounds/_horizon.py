@@ -6,6 +6,7 @@ Paper: Section "Theoretical Result" (display before ``eq:analysis-cert-time``) a
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 
@@ -14,7 +15,8 @@ from bounds._amount import exact_amount
 from bounds._errors import TaccInputError
 from bounds._search import first_true
 
-__all__ = ["horizon", "log_factor", "radius", "radius_scalar", "n_gamma", "min_rho"]
+__all__ = ["horizon", "first_round_cost", "first_round_paid", "continuation_cap_holds", "log_factor", "radius",
+           "radius_scalar", "n_gamma", "min_rho"]
 
 
 def horizon(budget: float, cost_low: float) -> int:
@@ -37,6 +39,52 @@ def horizon(budget: float, cost_low: float) -> int:
     128000
     """
     return math.ceil(exact_amount("budget", budget) / exact_amount("cost_low", cost_low))
+
+
+def first_round_cost(n_arms: int, cost_low: float, cost_high: float) -> Fraction:
+    r"""Cost of the start of Algorithm 1 (``alg:adaptive-mf-mab``, line 2: one query of every arm at each fidelity).
+
+    .. math::
+
+        K \left(\lambda^{(L)} + \lambda^{(H)}\right)
+
+    Args:
+        n_arms: K.
+        cost_low, cost_high: lambda^(L), lambda^(H), read as the decimals written (``bounds.exact_amount``), as the
+            engines' budget check reads them.
+
+    Returns:
+        The exact cost, a :class:`fractions.Fraction`.
+
+    >>> first_round_cost(3, 0.1, 0.2)
+    Fraction(9, 10)
+    """
+    return n_arms * (exact_amount("cost_low", cost_low) + exact_amount("cost_high", cost_high))
+
+
+def first_round_paid(n_arms: int, cost_low: float, cost_high: float, budget: float) -> bool:
+    r"""Whether the budget pays for the start (``alg:start``): K (lambda^(L) + lambda^(H)) <= Lambda, exactly.
+
+    Every amount is read as the decimal written, as the engines' budget check counts (``bounds.cost_units``), so the
+    answer is what a run does: three arms of costs 0.1 and 0.2 on a budget of 0.9 make their six start queries
+    (in binary floating point 3 (0.1 + 0.2) is 0.9000000000000001, and the assumption was reported FAILED on a run
+    that made them).
+
+    >>> first_round_paid(3, 0.1, 0.2, 0.9), first_round_paid(3, 0.1, 0.2, 0.89)
+    (True, False)
+    """
+    return first_round_cost(n_arms, cost_low, cost_high) <= exact_amount("budget", budget)
+
+
+def continuation_cap_holds(s0: int, cost_low: float, cost_high: float) -> bool:
+    r"""Whether a full continuation block costs at most one high-fidelity query (``cap:S0``, an assumption of
+    ``thm:analysis-main-regret``): S_0 lambda^(L) <= lambda^(H), exactly, the costs read as the decimals written
+    (as :func:`first_round_paid`): S_0 = 3 with costs 0.1 and 0.3 holds (3 x 0.1 is 0.30000000000000004 in floats).
+
+    >>> continuation_cap_holds(3, 0.1, 0.3), continuation_cap_holds(4, 0.1, 0.3)
+    (True, False)
+    """
+    return s0 * exact_amount("cost_low", cost_low) <= exact_amount("cost_high", cost_high)
 
 
 def log_factor(rho: float, n_arms: int, horizon_: int, delta: float) -> float:

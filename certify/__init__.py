@@ -12,7 +12,7 @@ Public beyond the verdicts: ``sample_configs`` (the gate's generated configurati
 (``READS``, ``RELATIONS``, the ``*_relation`` checks and their ``default_runner``), used by ``tacc report``.
 """
 
-from certify._assumptions import ASSUMPTIONS, AssumptionResult, check_assumptions, first_round_paid
+from certify._assumptions import ASSUMPTIONS, AssumptionResult, check_assumptions
 from certify._check import (BASELINE, DEFAULT_POLICIES, Certificate, ClaimSummary, IntegrityError, NotJudged,
                             KEEP, Reproducer, VACUOUS_RATIO, accepted, check, file_stem, load_baseline, reproducer_path,
                             sample_configs, unique_names)
@@ -27,8 +27,7 @@ from certify._tally import Cell, Tally
 from certify._verdict import LEM_CI_ALPHA, RunVerdict, Verdict, judge, judge_lem_ci, judge_lem_ci_counts
 
 __all__ = [
-    "ASSUMPTIONS", "AssumptionResult", "check_assumptions", "first_round_paid", "DEFAULT_POLICIES", "Certificate",
-    "ClaimSummary",
+    "ASSUMPTIONS", "AssumptionResult", "check_assumptions", "DEFAULT_POLICIES", "Certificate", "ClaimSummary",
     "Reproducer", "VACUOUS_RATIO", "check", "load_baseline", "BASELINE", "IntegrityError", "NotJudged", "accepted",
     "sample_configs", "reproducer_path", "unique_names", "file_stem", "KEEP", "Cell", "Tally", "judge_lem_ci_counts",
     "Histogram", "MAX_DISTINCT", "MAX_POINTS",

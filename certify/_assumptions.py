@@ -5,8 +5,10 @@ Each check is tied to its paper label and returns an :class:`AssumptionResult`: 
 the computation; the detail gives both), and a plain-words detail. A failed assumption never raises: it is an
 input to the verdicts, which mark the claims that need it NOT_APPLICABLE (UNDECIDED if it is undecided).
 
-Every comparison is exact: floats are dyadic rationals, so the instance's values (means, tables, costs,
-gamma) are compared in ``fractions.Fraction`` arithmetic, and where a quantity is irrational (a power decay's
+Every comparison is exact: floats are dyadic rationals, so the instance's values (means, tables, gamma) are
+compared in ``fractions.Fraction`` arithmetic; the costs and budget (``alg:start``, ``cap:S0``) are read as the
+decimals written, as the engines' budget check counts them (``bounds.first_round_paid``,
+``bounds.continuation_cap_holds``, ``bounds.cost_units``), and where a quantity is irrational (a power decay's
 terms, the logarithm in rho_min) the check either uses a proof valid at every count (the decay models) or
 interval arithmetic (``mpmath.iv``) whose error bound is stated. No relative slack is used anywhere.
 """
@@ -22,12 +24,12 @@ import numpy as np
 from mpmath import iv
 from mpmath.libmp import to_rational
 
-from bounds import ResidualDecay, TableLowFidelity, dyadic_ints, min_rho, rdfe_dyadic_constant, toml_value
+from bounds import (ResidualDecay, TableLowFidelity, continuation_cap_holds, dyadic_ints, exact_amount,
+                    first_round_cost, first_round_paid, min_rho, rdfe_dyadic_constant, toml_value)
 from certify._exact import exact
 
-__all__ = ["AssumptionResult", "ASSUMPTIONS", "check_assumptions", "first_round_cost", "first_round_paid",
-           "check_plugin", "check_mono_cert", "check_dyadic", "check_cap", "check_rho", "check_noise",
-           "check_first_round"]
+__all__ = ["AssumptionResult", "ASSUMPTIONS", "check_assumptions", "check_plugin", "check_mono_cert",
+           "check_dyadic", "check_cap", "check_rho", "check_noise", "check_first_round"]
 
 #: the assumption keys, with the paper label (or the paper's text) each one stands for.
 ASSUMPTIONS = {
@@ -262,9 +264,9 @@ def check_dyadic(problem) -> AssumptionResult:
 
 def check_cap(problem) -> AssumptionResult:
     """S0 lambda^(L) <= lambda^(H): a full continuation block costs no more than one high-fidelity query
-    (exact rational comparison)."""
-    lhs = problem.s0 * exact(problem.cost_low)
-    held = lhs <= exact(problem.cost_high)
+    (``bounds.continuation_cap_holds``: exact, the costs read as the decimals written, as the engines count)."""
+    lhs = problem.s0 * exact_amount("cost_low", problem.cost_low)
+    held = continuation_cap_holds(problem.s0, problem.cost_low, problem.cost_high)
     return AssumptionResult("cap:S0", held, f"S0 lambda_L = {float(lhs):g}, lambda_H = {problem.cost_high:g}",
                             None if held else {"S0 lambda_L": float(lhs), "lambda_H": problem.cost_high})
 
@@ -321,20 +323,9 @@ def check_noise(problem) -> AssumptionResult:
                             None if held else {"sigma": scale})
 
 
-def first_round_cost(n_arms: int, cost_low: float, cost_high: float):
-    """The cost of Algorithm 1's start (``alg:adaptive-mf-mab``, line 2: one query of every arm at each fidelity),
-    K (lambda^(L) + lambda^(H)), exact (a ``fractions.Fraction``)."""
-    return n_arms * (exact(cost_low) + exact(cost_high))
-
-
-def first_round_paid(n_arms: int, cost_low: float, cost_high: float, budget: float) -> bool:
-    """Whether the budget covers the start, K (lambda^(L) + lambda^(H)) <= Lambda (``alg:start``; exact rational
-    comparison): what ``tacc report`` asks of each budget of its sweep."""
-    return first_round_cost(n_arms, cost_low, cost_high) <= exact(budget)
-
-
 def check_first_round(problem) -> AssumptionResult:
-    """The budget covers the start: K (lambda^(L) + lambda^(H)) <= Lambda (exact rational comparison)."""
+    """The budget covers the start: K (lambda^(L) + lambda^(H)) <= Lambda (``bounds.first_round_paid``: exact, every
+    amount read as the decimal written, as the engines' budget check counts)."""
     need = first_round_cost(problem.n_arms, problem.cost_low, problem.cost_high)
     held = first_round_paid(problem.n_arms, problem.cost_low, problem.cost_high, problem.budget)
     return AssumptionResult("alg:start", held, f"first round costs {float(need):g}, budget {problem.budget:g}",

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from bounds import Analysis, ArmClass, continuation_of
+from bounds import Analysis, ArmClass, continuation_cap_holds, continuation_of, first_round_paid
 from reports import _continuation_view
 from reports._arm_class import class_label
 from reports._tables import dumps, finite_numbers, fmt, fmt_apart, fmt_apart_all, jsonable, reason_of, table
@@ -225,11 +225,13 @@ def _scalars(a: Analysis) -> dict:
                                      "rdfe_bound_sharp"),
         },
         "assumptions": {
-            "s0_cost": dict(q(p.s0 * c.low <= c.high, "thm:analysis-main-regret", "S0 lambda_L <= lambda_H"),
+            "s0_cost": dict(q(continuation_cap_holds(p.s0, c.low, c.high), "thm:analysis-main-regret",
+                              "S0 lambda_L <= lambda_H"),
                             check="cap:S0"),
             "rho_valid": dict(q(a.rho >= a.rho_min, "lem:ci", "rho >= rho_min for this noise"), check="lem:ci:rho"),
-            "first_round_covered": dict(q(inst.n_arms * (c.low + c.high) <= p.budget, "alg:adaptive-mf-mab",
-                                          "K (lambda_L + lambda_H) <= Lambda"), check="alg:start"),
+            "first_round_covered": dict(q(first_round_paid(inst.n_arms, c.low, c.high, p.budget),
+                                          "alg:adaptive-mf-mab", "K (lambda_L + lambda_H) <= Lambda"),
+                                        check="alg:start"),
             "noise_scale": dict(q(inst.noise.subgaussian_scale <= 1.0, "sec:problem",
                                   "noise 1-sub-Gaussian: sigma <= 1 (Bernoulli: 1/2)"), check="sec:problem:noise"),
             "rdfe_dyadic": dict(q(math.isfinite(a.rdfe.c1), "ass:app-rdfe-dyadic",

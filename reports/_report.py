@@ -17,9 +17,9 @@ from importlib import resources
 from pathlib import Path
 
 
-from bounds import analyze, continuation_of, parse_config
+from bounds import analyze, continuation_of, first_round_paid, parse_config
 from certify import (ASSUMPTIONS, CLAIMS, DEFAULT_POLICIES, LEM_CI, Histogram, check, check_assumptions,
-                     first_round_paid, float_sums_faithful)
+                     float_sums_faithful)
 from reports import _continuation_view, _metamorphic_view
 from reports._figure_pool import FIGURE_MEMO, FigureWriter
 from reports._off_event import off_event_note, undecided_note
@@ -50,11 +50,11 @@ def budget_sweep(budget: float, points: int = 5) -> list[float]:
 def report_budgets(config, points: int = 5) -> tuple[list[float], list[float]]:
     """The budgets of ``tacc report``'s sweep: :func:`budget_sweep` of the configuration's budget, less those that
     do not pay for Algorithm 1's start (``alg:start``, K (lambda^(L) + lambda^(H)) <= Lambda, decided exactly by
-    ``certify.first_round_paid``); the full budget is always kept (its assumptions are checked and reported).
-    Returns (kept, left out). Before, costs 1e9 and 1e10 on six arms and a budget of 1e12 gave a first budget of
-    6.25e10 below the start's 6.6e10: its runs ended before every arm was queried, identical on every seed, and the
-    regret table printed the theorem's bound beside them while the report said every assumption held (a README-only
-    user)."""
+    ``bounds.first_round_paid``, as the engines count); the full budget is always kept (its assumptions are
+    checked and reported). Returns (kept, left out). Before, costs 1e9 and 1e10 on six arms and a budget of 1e12
+    gave a first budget of 6.25e10 below the start's 6.6e10: its runs ended before every arm was queried,
+    identical on every seed, and the regret table printed the theorem's bound beside them while the report said
+    every assumption held (a README-only user)."""
     sweep = budget_sweep(config.params.budget, points)
     K, c = config.instance.n_arms, config.costs
     kept = [b for b in sweep[:-1] if first_round_paid(K, c.low, c.high, b)] + sweep[-1:]

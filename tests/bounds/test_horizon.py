@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 from hypothesis import given, strategies as st
 
-from bounds import TaccInputError, horizon, log_factor, min_rho, n_gamma, radius
+from bounds import (TaccInputError, continuation_cap_holds, first_round_cost, first_round_paid, horizon, log_factor,
+                    min_rho, n_gamma, radius)
 
 # --- exact values ---------------------------------------------------------------------------------------------
 
@@ -22,6 +23,30 @@ from bounds import TaccInputError, horizon, log_factor, min_rho, n_gamma, radius
 def test_horizon_values(budget, cost, expected):
     assert horizon(budget, cost) == expected
     assert horizon(budget, cost) == math.ceil(Fraction(repr(float(budget))) / Fraction(repr(float(cost))))
+
+
+@pytest.mark.parametrize("n_arms, low, high, budget, paid", [
+    (6, 1.0, 10.0, 66.0, True),                         # equal: paid (the start is K queries at each fidelity)
+    (6, 1.0, 10.0, math.nextafter(66.0, 0), False),     # a float below
+    (3, 0.1, 0.2, 0.9, True),     # the written decimals: 3 (1/10 + 2/10) = 9/10 (3 (0.1 + 0.2) > 0.9 in floats)
+    (3, 0.1, 0.2, 0.89, False),
+    (6, 1e9, 1e10, 6.25e10, False),                     # a README-only user's sweep point below the start's 6.6e10
+])
+def test_first_round_paid_values(n_arms, low, high, budget, paid):
+    """K (lambda_L + lambda_H) <= Lambda (alg:start), exact, in the written decimals as the engines count."""
+    assert first_round_paid(n_arms, low, high, budget) is paid
+    assert first_round_cost(n_arms, low, high) == n_arms * (Fraction(repr(low)) + Fraction(repr(high)))
+
+
+@pytest.mark.parametrize("s0, low, high, holds", [
+    (3, 0.1, 0.3, True),          # 3 x 1/10 = 3/10 (3 x 0.1 is 0.30000000000000004 in floats)
+    (4, 0.1, 0.3, False),
+    (0, 1.0, 1.0, True),          # no continuation
+    (128, 1.0, 128.0, True), (129, 1.0, 128.0, False),
+])
+def test_continuation_cap_values(s0, low, high, holds):
+    """S0 lambda_L <= lambda_H (cap:S0), exact, in the written decimals as the engines count."""
+    assert continuation_cap_holds(s0, low, high) is holds
 
 
 def test_log_factor_value():

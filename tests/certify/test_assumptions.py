@@ -65,15 +65,39 @@ def test_cap_rho_noise_and_start():
     assert res2["sec:problem:noise"].held
 
 
-def test_first_round_paid_is_exact_at_its_boundary():
-    """K (lambda_L + lambda_H) <= Lambda (alg:start) in exact rationals: equal passes, a float below fails; with
-    costs 0.1 and 0.2 on three arms the exact cost is above the float 0.9 (0.1 and 0.2 are stored above their
-    decimal values), though the float 3 x 0.3 is not above it (``tacc report`` leaves such a budget out of its
-    sweep)."""
-    from certify import first_round_paid
-    assert first_round_paid(6, 1.0, 10.0, 66.0) and not first_round_paid(6, 1.0, 10.0, math.nextafter(66.0, 0))
-    assert not first_round_paid(3, 0.1, 0.2, 0.9) and first_round_paid(3, 0.1, 0.2, math.nextafter(0.9, 1))
-    assert 3 * 0.3 <= 0.9                                  # the float shortcut would have said paid
+def test_the_start_assumption_reads_the_costs_as_the_engines_count_them():
+    """Three arms of costs 0.1 and 0.2, budget 0.9: the engines count in tenths (bounds.cost_units) and make the six
+    start queries at a cost of 0.9; alg:start was FAILED ("first round costs 0.9, budget 0.9"), read in binary
+    floating point where 3 (0.1 + 0.2) > 0.9. It holds now, and a budget below fails (bounds.first_round_paid)."""
+    d = {"name": "tenths", "instance": {"mu_high": [0.9, 0.5, 0.4], "low": {"model": "power_decay", "zeta": 0.2,
+                                                                           "r": 0.5, "signs": [1, 1, 1]}},
+         "costs": {"low": 0.1, "high": 0.2}, "params": {"budget": 0.9, "gamma": 0.1, "eta": 1e-4, "s0": 2}}
+    p = make_problem(parse_config(d))
+    rec = run(p, "tacc", 0)
+    assert rec.rounds == 6 and rec.n_low == (1, 1, 1) and rec.n_high == (1, 1, 1)
+    assert check_assumptions(p)["alg:start"].held
+    d["params"]["budget"] = 0.89
+    assert not check_assumptions(make_problem(parse_config(d)))["alg:start"].held
+
+
+@pytest.mark.parametrize("costs, s0, budget", [((0.1, 0.2), 2, 0.9), ((0.1, 0.3), 3, 1.2), ((0.1, 0.3), 4, 1.19)])
+def test_tacc_bounds_and_tacc_check_decide_the_cost_assumptions_alike(costs, s0, budget):
+    """``tacc bounds --json`` (first_round_covered, s0_cost) and ``tacc check`` (alg:start, cap:S0) decide the same
+    comparisons by the same functions: bounds computed them in floats (3 x 0.1 > 0.3), check in binary exact
+    rationals, the engines in the written decimals, and the three could disagree."""
+    from bounds import analyze
+    from reports._bounds_view import to_record
+    d = {"name": "tenths", "instance": {"mu_high": [0.9, 0.5, 0.4], "low": {"model": "power_decay", "zeta": 0.2,
+                                                                           "r": 0.5, "signs": [1, 1, 1]}},
+         "costs": {"low": costs[0], "high": costs[1]}, "params": {"budget": budget, "gamma": 0.1, "eta": 1e-4,
+                                                                   "s0": s0}}
+    config = parse_config(d)
+    checked = check_assumptions(make_problem(config))
+    shown = to_record(analyze(config))["assumptions"]
+    assert shown["first_round_covered"]["value"] is checked["alg:start"].held
+    assert shown["s0_cost"]["value"] is checked["cap:S0"].held
+    from fractions import Fraction
+    assert checked["cap:S0"].held is (s0 * Fraction(repr(costs[0])) <= Fraction(repr(costs[1])))  # as written
 
 
 def test_noise_scale_above_one_fails():
