@@ -56,9 +56,7 @@ class Policy(abc.ABC):
     source: str = "improving"
 
     def __init__(self, n_arms: int, cost_low: float, cost_high: float, budget: float):
-        # K >= 2, as a configuration's (instance.mu_high: "needs at least 2 arms"); one arm was accepted here and
-        # run (a README-only user)
-        self.n_arms = v.count("n_arms", n_arms, minimum=2)
+        self.n_arms = v.count("n_arms", n_arms, minimum=1)
         self.cost_low = v.positive_real("cost_low", cost_low)
         self.cost_high = v.positive_real("cost_high", cost_high)
         self.budget = v.positive_real("budget", budget)

@@ -86,8 +86,6 @@ def _length():
     (dict(), "certificate", "exactly one"),
     (dict(certificate=lambda k, n: 1.0, mismatch_bound=lambda k, n: 1.0), "certificate", "exactly one"),
     (dict(rho="max", certificate=lambda k, n: 1.0), "rho", "min"),
-    # one arm: refused as a configuration's mu_high is (it was accepted here and run; a README-only user)
-    (dict(n_arms=1, certificate=lambda k, n: 0.0), "n_arms", ">= 2"),
 ])
 def test_a_bad_certificate_is_refused_at_construction(kw, field, says):
     with pytest.raises(TaccInputError) as e:
