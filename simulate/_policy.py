@@ -56,6 +56,8 @@ class Policy(abc.ABC):
     source: str = "improving"
 
     def __init__(self, n_arms: int, cost_low: float, cost_high: float, budget: float):
+        # one arm is a well-defined policy (the argmax over one arm; tests/bounds/test_continuation.py replays one
+        # arm's continuation test with it), unlike a configuration, which needs a best arm and a gap (two arms)
         self.n_arms = v.count("n_arms", n_arms, minimum=1)
         self.cost_low = v.positive_real("cost_low", cost_low)
         self.cost_high = v.positive_real("cost_high", cost_high)
