@@ -87,8 +87,8 @@ def json_file(field: str, path):
     import json
     from pathlib import Path
 
-    try:
-        return json.loads(Path(path).read_text())
+    try:                # UTF-8 with or without a byte-order mark (json refused one: "decode using utf-8-sig")
+        return json.loads(Path(path).read_text(encoding="utf-8-sig"))
     except FileNotFoundError:
         raise TaccInputError(field, str(path), "no such file") from None
     except json.JSONDecodeError as exc:

@@ -267,7 +267,8 @@ def check_cap(problem) -> AssumptionResult:
     (``bounds.continuation_cap_holds``: exact, the costs read as the decimals written, as the engines count)."""
     lhs = problem.s0 * exact_amount("cost_low", problem.cost_low)
     held = continuation_cap_holds(problem.s0, problem.cost_low, problem.cost_high)
-    return AssumptionResult("cap:S0", held, f"S0 lambda_L = {float(lhs):g}, lambda_H = {problem.cost_high:g}",
+    shown = _exactly_apart(lhs, problem.cost_high, held)
+    return AssumptionResult("cap:S0", held, f"S0 lambda_L = {shown[0]}, lambda_H = {shown[1]}",
                             None if held else {"S0 lambda_L": float(lhs), "lambda_H": problem.cost_high})
 
 
@@ -328,8 +329,22 @@ def check_first_round(problem) -> AssumptionResult:
     amount read as the decimal written, as the engines' budget check counts)."""
     need = first_round_cost(problem.n_arms, problem.cost_low, problem.cost_high)
     held = first_round_paid(problem.n_arms, problem.cost_low, problem.cost_high, problem.budget)
-    return AssumptionResult("alg:start", held, f"first round costs {float(need):g}, budget {problem.budget:g}",
+    shown = _exactly_apart(need, problem.budget, held)
+    return AssumptionResult("alg:start", held, f"first round costs {shown[0]}, budget {shown[1]}",
                             None if held else {"first round": float(need), "budget": problem.budget})
+
+
+def _exactly_apart(amount: Fraction, bound: float, held: bool) -> tuple[str, str]:
+    """An exact cost (``amount``, read in written decimals) and the float it is compared with, as text that shows
+    the comparison's outcome: 4 significant digits, unless they print alike while the two differ (a budget of
+    0.899999999999999 against a first round of 0.9 read "first round costs 0.9, budget 0.9" beside FAILED; a
+    README-only user), then each as written (:func:`_apart`), or the exact amount as a fraction where its float
+    is the bound's own."""
+    a = float(amount)
+    texts = _apart(a, bound)
+    if texts[0] == texts[1] and not held:        # the amount rounds to the bound, which it exceeds
+        return str(amount), toml_value(bound)
+    return texts
 
 
 _CHECKS = (check_plugin, check_mono_cert, check_dyadic, check_cap, check_rho, check_noise, check_first_round)

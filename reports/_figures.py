@@ -126,10 +126,17 @@ def regret_curves(budgets, curves: dict, *, title: str, bounds: dict | None = No
                     ms=4 if line == "-" else 5, ls=line, **({} if line == "-" else {"mfc": "none"}))
         drawn += ys
     dashes = iter(["--", ":", "-."] * 4)
+    # bounds equal at every budget drawn once, named together (the theorem's two forms with every C arm in C^d, or
+    # every bound 0 on tied arms, were drawn on top of each other); a point marker so a one-budget bound shows
+    same_bound: dict = {}
     for name, values in (bounds or {}).items():
-        color = _STYLE["rdfe"][0] if "rdfe" in name else _STYLE["tacc"][0]
+        same_bound.setdefault(tuple(values), []).append(name)
+    for values_t, names in same_bound.items():
+        values = list(values_t)
+        color = _STYLE["rdfe"][0] if all("rdfe" in n for n in names) else _STYLE["tacc"][0]
         xs, ys = _finite(budgets, values)
-        ax.plot(xs, ys, ls=next(dashes), lw=1.3, color=color, label=f"bound: {name}{_infinite_note(budgets, values)}")
+        ax.plot(xs, ys, ls=next(dashes), lw=1.3, color=color, marker=".", ms=5,
+                label=f"bound: {' = '.join(names)}{_infinite_note(budgets, values)}")
         drawn += ys
     ax.set_xscale("log", base=2)
     if ticks_at_budgets:

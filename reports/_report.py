@@ -134,6 +134,8 @@ def _conclusions(res: dict) -> list[str]:
                        f"so every claim is judged as usual.")
     else:
         out.append("Every assumption the claims need holds on this instance.")
+    if res.get("budgets_left_out"):                       # said where the terminal shows it too
+        out.append(_left_out_note(res).strip())
     asserted = [c for c in cert["claims"] if c["key"] in _QUANTITATIVE and isinstance(c["max_ratio"], float)
                 and math.isfinite(c["max_ratio"]) and c["counts"]["HOLDS"] > 0]
     undefined = [c["key"] for c in cert["claims"] if c["key"] in _QUANTITATIVE and c["max_ratio"] is None
@@ -720,13 +722,18 @@ def _write_whole(path: Path, text: str) -> None:
 
 
 def _left_out_note(res: dict) -> str:
-    """The sentence on the budgets of the sweep left out (:func:`report_budgets`), if any."""
+    """The sentence on the budgets of the sweep left out (:func:`report_budgets`), if any, and on the full budget when
+    it does not pay for the first round either (it is run all the same: a README-only user read the sentence as if
+    it did)."""
     out = res.get("budgets_left_out") or []
     if not out:
         return ""
+    start = res.get("assumptions", {}).get("alg:start", {})
+    full = (f"; the full budget {fmt(res['budgets'][-1])} is below it too and is run all the same (alg:start fails, "
+            f"{start.get('detail', '')})" if start.get("held") is False else "")
     return (f" The sweep's {_and([fmt(b) for b in out])} {'is' if len(out) == 1 else 'are'} left out: below the cost "
             f"of the first round of Algorithm 1, K (lambda^(L) + lambda^(H)) (alg:start), no run could query every "
-            f"arm.")
+            f"arm{full}.")
 
 
 def _markdown(res: dict, files: list, cert) -> str:

@@ -25,6 +25,17 @@ MAX_ROWS = 1000
 MAX_JSON_RUNS = 100_000
 
 
+def _written(x: float) -> str:
+    """A configured amount (the budget) at 4 digits when they read back as it, else as written (its shortest repr):
+    a budget of 0.899999999999999 printed "budget 0.9" beside a first round of 0.9 it cannot pay (a README-only
+    user)."""
+    short = fmt(x)
+    try:
+        return short if float(short) == x else repr(float(x))
+    except ValueError:
+        return short
+
+
 def check_json_size(n_runs: int, dest: str) -> None:
     """Refuse per-run JSON above :data:`MAX_JSON_RUNS` runs (naming the field ``json``)."""
     if n_runs > MAX_JSON_RUNS:
@@ -107,7 +118,7 @@ def render(summary: SimulateSummary, engine: str, max_arms: int = 40) -> str:
     problem, s = summary.problem, summary
     inst = problem.instance
     out = [f"{problem.config.name}: {s.policy}, {s.n} seed(s), engine {engine}; "
-           f"K = {problem.n_arms}, budget {fmt(problem.budget)}, T = {problem.horizon}, rho = {fmt(problem.rho)}, "
+           f"K = {problem.n_arms}, budget {_written(problem.budget)}, T = {problem.horizon}, rho = {fmt(problem.rho)}, "
            f"ell = {fmt(problem.ell)}, N_gamma = {problem.n_gamma}, S0 = {problem.s0}"]
     shown_runs = "" if len(s.rows) == s.n else f"first {len(s.rows)} of {s.n} runs"
     out += ["", table(["seed", "rounds", "cost", "regret R", "low queries", "high queries", "continuation",

@@ -43,6 +43,9 @@ class _Parser(argparse.ArgumentParser):
     choices need: ``tacc bounds`` does not import ``simulate`` (and numba) for ``tacc simulate``'s policy names."""
 
     def __init__(self, *args, arguments=None, **kwargs):
+        # no abbreviated options: `tacc simulate --seed 3` was taken for --seeds 3 and ran seeds 0, 1, 2 (tacc explain
+        # spells its one seed --seed; a README-only user)
+        kwargs.setdefault("allow_abbrev", False)
         super().__init__(*args, **kwargs)
         self._arguments = arguments
 
@@ -65,7 +68,10 @@ class _Parser(argparse.ArgumentParser):
             command = getattr(parsed, "command", None)
             sub = next((a.choices[command] for a in self._actions
                         if isinstance(a, argparse._SubParsersAction) and command in a.choices), None)
-            (sub or self).error(f"unrecognized arguments: {' '.join(extra)}")
+            parser = sub or self
+            option = next((x.split("=", 1)[0] for x in extra if x.startswith("--")), None)
+            hint = did_you_mean(option, [o for a in parser._actions for o in a.option_strings]) if option else ""
+            parser.error(f"unrecognized arguments: {' '.join(extra)}{hint}")
         return parsed
 
     def format_usage(self) -> str:

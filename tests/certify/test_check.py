@@ -165,3 +165,13 @@ def test_lem_ci_reasons_count_verdicts_not_runs():
     assert cert.why_not_judged(lem)[0].endswith("[2 (configuration, policy) verdict(s)]")
     theorem = [v for v in cert.verdicts if v.claim == "theorem"]
     assert cert.why_not_judged(theorem)[0].endswith("[3 run(s)]")
+
+
+def test_a_baseline_saved_with_a_byte_order_mark_is_read(tmp_path):
+    """A baseline JSON saved with a UTF-8 byte-order mark (as some editors do) reads as without it (json refused it,
+    "Unexpected UTF-8 BOM (decode using utf-8-sig)"; a README-only user); as a configuration file does."""
+    text = '[{"claim": "theorem", "config": "x", "why": "because"}]'
+    plain, marked = tmp_path / "plain.json", tmp_path / "marked.json"
+    plain.write_text(text)
+    marked.write_bytes(b"\xef\xbb\xbf" + text.encode())
+    assert load_baseline(marked) == load_baseline(plain) == {("theorem", "x"): "because"}

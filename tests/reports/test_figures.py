@@ -176,6 +176,17 @@ def test_regret_curves_say_an_infinite_bound_in_its_legend_entry():
         "there", "bound: c", "tacc"]
 
 
+def test_regret_curves_draw_equal_bounds_once_and_a_one_budget_bound_as_a_point():
+    """A README-only user: the theorem's two forms, equal at every budget, were drawn on top of each other under two
+    legend entries; a report of one budget drew its bounds as lines of one point, nothing at all."""
+    fig = regret_curves([100.0], {"tacc": ([1.0], [0.1])}, title="t",
+                        bounds={"a": [5.0], "b": [5.0], "rdfe c": [7.0]})
+    texts = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
+    assert texts[:2] == ["bound: a = b", "bound: rdfe c"]
+    lines = [ln for ln in fig.axes[0].get_lines() if ln.get_label().startswith("bound")]
+    assert len(lines) == 2 and all(ln.get_marker() not in (None, "None", "") for ln in lines)
+
+
 def test_regret_curves_name_the_methods_a_line_hides():
     """set-b --quick: TACC's runs differ from DNC's (continuation pulls on arms of gap 0) but their regret is equal:
     the tacc line was hidden under dnc's without a word. Identical runs keep their own label."""

@@ -103,7 +103,20 @@ def test_a_report_says_which_budgets_it_left_out(tmp_path):
     assert [r["budget"] for r in res["regret"]["tacc"]] == res["budgets"]
     md = (tmp_path / "report.md").read_text()
     assert "budgets 100, 200, 400, 800 (separate runs per budget). The sweep's 50 is left out: below the cost of " \
-           "the first round of Algorithm 1, K (lambda^(L) + lambda^(H)) (alg:start)" in md
+           "the first round of Algorithm 1, K (lambda^(L) + lambda^(H)) (alg:start), no run could query every " \
+           "arm." in md
+    assert any(c.startswith("The sweep's 50 is left out") for c in res["conclusions"])    # printed as well
+
+
+def test_a_full_budget_below_the_first_round_is_run_and_said_so(tmp_path):
+    """Six arms of costs 1 and 10 (a first round of 66) on a budget of 60: the four smaller budgets are left out, the
+    full one is run all the same (its assumption is reported FAILED), and the sentence no longer reads as if it paid
+    (a README-only user)."""
+    make_report(_budget(default_config(), 60.0), seeds=range(2), out_dir=tmp_path, policies=("tacc",))
+    res = json.loads((tmp_path / "results.json").read_text())
+    assert res["budgets"] == [60.0] and res["budgets_left_out"] == [3.75, 7.5, 15.0, 30.0]
+    assert ("the full budget 60 is below it too and is run all the same (alg:start fails, first round costs 66, "
+            "budget 60).") in (tmp_path / "report.md").read_text()
 
 
 def test_instance_section_explains_continuation(report):
