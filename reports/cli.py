@@ -88,7 +88,10 @@ class _Parser(argparse.ArgumentParser):
         try:
             super()._check_value(action, value)
         except argparse.ArgumentError as e:
-            hint = did_you_mean(value, [str(c) for c in action.choices]) if action.choices is not None else ""
+            choices = [str(c) for c in action.choices] if action.choices is not None else []
+            # another case first (MF-UCB for mf-ucb: difflib's ratio counts the case), then the nearest spelling
+            hint = (f" (did you mean {value.lower()}?)" if isinstance(value, str) and value.lower() in choices
+                    else did_you_mean(value, choices))
             if not hint:
                 raise
             raise argparse.ArgumentError(action, f"{e.message}{hint}") from None
@@ -151,7 +154,8 @@ def _config_text(value: str):
 def _config_file(value: str) -> None:
     """A CONFIG that is not a preset must name an existing path; otherwise say both what it is not and the presets."""
     if not Path(value).exists():
-        raise TaccInputError("config", value, f"is neither a file nor a preset ({', '.join(PRESETS)})")
+        raise TaccInputError("config", value, f"is neither a file nor a preset ({', '.join(PRESETS)})"
+                             + did_you_mean(value, PRESETS))
 
 
 def _write_json(text: str, dest: str) -> None:
@@ -592,6 +596,9 @@ def _check_paths(args) -> None:
         if getattr(args, dest, None) is not None:
             _paths.input_dir(option, getattr(args, dest))
     if getattr(args, "baseline", None) is not None and args.baseline != "repo":
+        near_repo = did_you_mean(args.baseline, ["repo"])     # "--baseline rep": a missing file, no word of repo
+        if near_repo and not Path(args.baseline).exists():
+            raise TaccInputError("--baseline", args.baseline, "no such file" + near_repo)
         _paths.utf8_text("--baseline", args.baseline)
     for c in _configs_of(args):
         if c not in PRESETS:

@@ -165,6 +165,7 @@ def test_a_command_help_lists_its_choices(capsys):
     # an abbreviated option is refused: --seed was taken for --seeds, and "3" ran seeds 0, 1, 2 (a README-only user)
     (["simulate", "set-a", "--policy", "tacc", "--seed", "3"], "(did you mean --seeds?)"),
     (["bounds", "set-a", "--jsn", "x.json"], "(did you mean --json?)"),
+    (["check", "set-a", "--policy", "MF-UCB"], "(did you mean mf-ucb?)"),                 # another case
 ])
 def test_a_misspelled_choice_gets_the_nearest_suggested(capsys, argv, hint):
     """A command, a policy, an executor or an option misspelled (or abbreviated): exit 2, argparse's line with the
@@ -857,3 +858,17 @@ def test_explain_figure_files_stay_in_out_whatever_the_configuration_name(name, 
     assert main(["explain", str(cfg), "--out", "out"]) == 0
     files = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*") if p.is_file() and p.suffix in (".png", ".pdf"))
     assert len(files) == 2 and all(f.parts[:3] == ("w1", "w2", "out") for f in files), files
+
+
+@pytest.mark.parametrize("argv, hint", [
+    (["bounds", "seta"], "(did you mean set-a?)"),
+    (["check", "set-a", "--seeds", "1", "--baseline", "rep"], "(did you mean repo?)"),
+    (["bounds", "no-such-preset-or-file"], None),
+])
+def test_a_misspelled_preset_or_repo_gets_the_nearest_suggested(capsys, argv, hint):
+    """A preset name or the repository's baseline misspelled read as a missing file with no word of the name meant
+    (a README-only user): exit 2, one line, the nearest suggested; none when none is near."""
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "neither a file nor a preset" in err or "no such file" in err
+    assert (hint in err) if hint else "did you mean" not in err
