@@ -36,9 +36,9 @@ from typing import Sequence
 
 from bounds import Config, CostUnits, TaccInputError, cost_units, horizon, log_factor, min_rho, n_gamma
 
-__all__ = ["Estimate", "estimate", "combined", "announce", "machine_memory", "rounds_bound", "LONG_SECONDS",
-           "PER_ARM_BYTES", "NS_PER_ROUND", "NS_PER_WINDOW_STATE", "BASE_BYTES", "TRACE_BYTES_PER_ROUND",
-           "KEPT_BYTES_PER_RUN", "KEPT_BYTES_PER_ARM_RUN", "JSON_BYTES_PER_RUN"]
+__all__ = ["Estimate", "estimate", "window_length", "combined", "announce", "machine_memory", "rounds_bound",
+           "LONG_SECONDS", "PER_ARM_BYTES", "NS_PER_ROUND", "NS_PER_WINDOW_STATE", "BASE_BYTES",
+           "TRACE_BYTES_PER_ROUND", "KEPT_BYTES_PER_RUN", "KEPT_BYTES_PER_ARM_RUN", "JSON_BYTES_PER_RUN"]
 
 #: bytes of state per arm (instance arrays, thresholds, run-record arrays, the per-arm rows of an analysis),
 #: bounded by tracemalloc measurements (tests/reports/test_estimate.py).
@@ -226,6 +226,12 @@ def _table_entries(config: Config, arms: int, T: int) -> int:
     return rows * length + means * min(length, SCHEDULE_COLUMNS)
 
 
+def window_length(config: Config) -> int:
+    """The states of the continuation window ``bounds.continuation_window`` reads per distinct B_k, at most:
+    min(S_0, T_Lambda) (a state A_k = a >= T is never met)."""
+    return min(int(config.params.s0), horizon(config.params.budget, config.costs.low))
+
+
 def estimate(configs: Sequence[Config], policies: Sequence[str], n_seeds: int, *, budgets_per_config: int = 1,
              workers: int = 1, engine: str = "fast", tables: bool = True, trace: bool = False,
              kept: bool = False, kept_json: bool = False, kept_per_arm: bool = True) -> Estimate:
@@ -255,7 +261,7 @@ def estimate(configs: Sequence[Config], policies: Sequence[str], n_seeds: int, *
         # the continuation window of the configuration (``bounds.continuation_of``): min(S_0, T) states per distinct
         # B_k (one under the decay models)
         distinct = 1 if c.instance.low.model in _SHARED_ROW_MODELS else K
-        window += float(min(int(c.params.s0), T)) * distinct * budgets_per_config
+        window += float(window_length(c)) * distinct * budgets_per_config
         if kept:
             held += float(len(policies)) * n_seeds * budgets_per_config * (KEPT_BYTES_PER_RUN
                                                                            + K * KEPT_BYTES_PER_ARM_RUN * kept_per_arm

@@ -251,11 +251,10 @@ def _cmd_bounds(args) -> int:
     est = estimate([config], (), 0, tables=False)
     est.refuse_if_too_large()
     if est.long:                     # S0 = 10^11 scanned for an hour without a word (a README-only user)
-        from bounds import horizon
-        from reports._estimate import _duration
-        states = min(int(config.params.s0), horizon(config.params.budget, config.costs.low))
+        from reports._estimate import _duration, window_length
         print(f"tacc bounds: the continuation window (eq:fidelity-selection) is read state by state, up to "
-              f"min(S0, T) = {states:,} low counts: time at most about {_duration(est.seconds)}. Ctrl-C stops it.",
+              f"min(S0, T) = {window_length(config):,} low counts: time at most about {_duration(est.seconds)}. "
+              f"Ctrl-C stops it.",
               file=sys.stderr)
     analysis = analyze(config)
     cont = continuation_of(analysis)
