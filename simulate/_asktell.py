@@ -68,14 +68,18 @@ def thresholds(n_arms: int, cost_low: float, budget: float, *, delta: float, rho
     return Thresholds(T, r, ell, ng, bias_length(ng, T, v.count("s0", s0, minimum=0)))
 
 
-def given_bound(n_arms: int, t: Thresholds, *, certificate=None, mismatch_bound=None):
-    """B_k(n) from exactly one of a certificate U_k(n) (B is computed by ``bounds.mismatch_bound``) or a B_k(n)
-    given directly (checked: callable, finite, nonnegative, nonincreasing on the counts a run reads)."""
+def given_bound(n_arms: int, t: Thresholds, *, certificate=None, mismatch_bound=None, certificate_limit=None):
+    """B_k(n) from exactly one of a certificate U_k(n) (B is computed by :func:`simulate.bound_from_certificate`,
+    with ``certificate_limit``, lim U_k(s) / s, past the counts it evaluates) or a B_k(n) given directly (checked:
+    callable, finite, nonnegative, nonincreasing on the counts a run reads)."""
     if (certificate is None) == (mismatch_bound is None):
         raise TaccInputError("certificate", certificate, "give exactly one of certificate (U_k) and mismatch_bound "
                              "(B_k)")
     if certificate is not None:
-        return bound_from_certificate(certificate, n_arms, t.bias_length, t.horizon)
+        return bound_from_certificate(certificate, n_arms, t.bias_length, t.horizon, certificate_limit)
+    if certificate_limit is not None:
+        raise TaccInputError("certificate_limit", certificate_limit, "is read only with certificate (U_k), not with "
+                             "mismatch_bound (B_k)")
     return check_mismatch_bound(mismatch_bound, n_arms, t.bias_length)
 
 

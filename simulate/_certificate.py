@@ -11,6 +11,7 @@ with the arm, the counts and the values.
 
 from __future__ import annotations
 
+import math
 from typing import Callable
 
 import numpy as np
@@ -21,6 +22,9 @@ __all__ = ["bias_length", "check_mismatch_bound", "TabulatedBound", "bound_from_
 
 #: counts of U_k evaluated per call when the tail sup over L < s <= T is computed in blocks.
 _BLOCK = 1 << 20
+#: how far U_k(W + 1) / (W + 1) may exceed U_k(W) / W, relatively, and still count as not rising: a linear
+#: U_k's constant ratio wobbles by an ulp.
+_RISE = 1e-12
 
 
 def bias_length(n_gamma: int, horizon: int, s0: int) -> int:
@@ -109,40 +113,79 @@ class TabulatedBound:
         return f"TabulatedBound({self.rows.shape[0]} distinct rows, n = 1..{self.length})"
 
 
-def bound_from_certificate(certificate, n_arms: int, length: int, horizon: int) -> TabulatedBound:
-    """B_k(n) = sup_{n <= s <= T_Lambda} U_k(s) / s for n = 1..length (``ass:plugin``), by ``bounds.mismatch_bound``.
+def bound_from_certificate(certificate, n_arms: int, length: int, horizon: int, limit=None) -> TabulatedBound:
+    """B_k(n) = sup_{s >= n} U_k(s) / s for n = 1..length (``ass:plugin``), by ``bounds.mismatch_bound``.
 
-    The supremum runs over the counts a run can reach: no arm's low count exceeds T_Lambda, so U_k beyond it is
-    never needed (``ass:plugin`` is required for n <= T_Lambda). U_k must be finite and nonnegative at every
-    count 1..T_Lambda; it is evaluated in blocks, vectorized when the function accepts integer arrays.
+    U_k is evaluated at every count s = 1..W + 1, W = max(length, T_Lambda): the counts a run reaches and every
+    count the continuation test reads B_k at (N + s passes T_Lambda when N_gamma + S_0 does; a zero there, as
+    once taken, is no bound of a nondecreasing U_k: B_k(n) >= U_k(T_Lambda) / n). Past W the supremum takes
+    ``limit``, lim_{s -> inf} U_k(s) / s (one number, or one per arm; none: 0). The value is the paper's B_k
+    exactly whenever U_k(s) / s is monotone past W (every model of ``bounds``, any concave U_k): falling, the
+    supremum past W is U_k(W + 1) / (W + 1); rising, it is the limit. A U_k(s) / s still rising at W
+    (U_k(W + 1) / (W + 1) above U_k(W) / W by more than rounding, a relative 1e-12: a linear U_k's constant
+    ratio wobbles by an ulp) with no ``limit`` is refused: its supremum lies past
+    every count evaluated, and their maximum would understate B_k. U_k must be finite and nonnegative at every
+    count evaluated; it is evaluated in blocks, vectorized when the function accepts integer arrays.
 
     >>> b = bound_from_certificate(lambda k, n: 2.0 * np.minimum(n, 3), 1, 5, 10)
     >>> [b(0, n) for n in range(1, 6)]      # 2 min(n, 3) / n, already nonincreasing
     [2.0, 2.0, 2.0, 1.5, 1.2]
+    >>> b = bound_from_certificate(lambda k, n: np.maximum(0.5 * n - 1.0, 0.0), 1, 3, 4, limit=0.5)
+    >>> [b(0, n) for n in range(1, 4)]      # U(s) / s = 0.5 - 1 / s rises to its limit 0.5
+    [0.5, 0.5, 0.5]
     """
     if not callable(certificate):
         raise TaccInputError("certificate", certificate, "must be a callable (k, n) -> U_k(n)")
     length, horizon = int(length), int(horizon)
-    width = min(length, horizon)
+    width = max(length, horizon)
+    limits = _limits(limit, n_arms)
     rows: list[np.ndarray] = []
     index: dict[bytes, int] = {}
     row_of = np.zeros(n_arms, dtype=np.int64)
     for k in range(n_arms):
-        u = _values(certificate, "certificate", k, 1, width + 1)
-        tail = 0.0
-        for start in range(width + 1, horizon + 1, _BLOCK):
-            block = _values(certificate, "certificate", k, start, min(start + _BLOCK, horizon + 1))
+        u = _values(certificate, "certificate", k, 1, length + 1)
+        _check_u(certificate, k, u, 1)
+        tail = limits[k]
+        for start in range(length + 1, width + 2, _BLOCK):      # the counts length + 1..W + 1
+            block = _values(certificate, "certificate", k, start, min(start + _BLOCK, width + 2))
             _check_u(certificate, k, block, start)
             tail = max(tail, float(np.max(block / np.arange(start, start + block.size, dtype=float))))
-        _check_u(certificate, k, u, 1)
-        b = mismatch_bound(u, tail_sup=tail)
-        if length > width:             # counts past T_Lambda are never reached; U_k(s) = 0 there
-            b = np.concatenate([b, np.zeros(length - width)])
-        key = b.tobytes()
+        if limit is None:
+            at = _values(certificate, "certificate", k, width, width + 2)
+            _check_u(certificate, k, at, width)
+            before, after = float(at[0]) / width, float(at[1]) / (width + 1)
+            if after > before * (1 + _RISE):
+                raise TaccInputError(
+                    "certificate", certificate,
+                    f"U_{k}(s) / s still rises at the last count evaluated (U_{k}({width}) / {width} = {before!r} < "
+                    f"U_{k}({width + 1}) / {width + 1} = {after!r}): "
+                    f"B_{k}(n) = sup_(s >= n) U_{k}(s) / s lies past it; give certificate_limit, the limit of "
+                    f"U_k(s) / s as s grows")
+        row = mismatch_bound(u, tail_sup=tail)
+        key = row.tobytes()
         row_of[k] = index.setdefault(key, len(rows))
         if row_of[k] == len(rows):
-            rows.append(b)
+            rows.append(row)
     return TabulatedBound(np.stack(rows), row_of)
+
+
+def _limits(limit, n_arms: int) -> list[float]:
+    """``limit`` as one nonnegative float per arm (0 when none is given)."""
+    if limit is None:
+        return [0.0] * n_arms
+    values = [limit] * n_arms if np.ndim(limit) == 0 else list(limit)
+    if len(values) != n_arms:
+        raise TaccInputError("certificate_limit", limit, f"must be one number or {n_arms} numbers, one per arm")
+    out = []
+    for x in values:
+        try:
+            f = float(x)
+        except (TypeError, ValueError):
+            raise TaccInputError("certificate_limit", limit, "must be finite numbers >= 0") from None
+        if not (math.isfinite(f) and f >= 0):
+            raise TaccInputError("certificate_limit", limit, "must be finite numbers >= 0")
+        out.append(f)
+    return out
 
 
 def _check_u(certificate, k: int, u: np.ndarray, start: int) -> None:

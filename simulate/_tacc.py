@@ -79,7 +79,7 @@ class Tacc(Policy):
     @classmethod
     def from_parameters(cls, n_arms: int, cost_low: float, cost_high: float, budget: float, *, delta: float, rho,
                         gamma: float, eta: float, s0: int, certificate=None, mismatch_bound=None,
-                        noise_scale: float = 1.0):
+                        certificate_limit=None, noise_scale: float = 1.0):
         """The policy from the instance-free parameters: every threshold computed by ``bounds``.
 
         Args:
@@ -87,7 +87,10 @@ class Tacc(Policy):
             delta, rho, gamma, eta, s0: as in a configuration's ``[params]`` (``rho = "min"`` uses
                 ``noise_scale``, the observations' sub-Gaussian scale: 1/2 for rewards in [0, 1]).
             certificate: U_k(n) as ``(k, n) -> float`` (``ass:plugin``); B_k(n) = sup_{s >= n} U_k(s)/s is then
-                computed by ``bounds.mismatch_bound`` over the counts a run reaches.
+                computed by :func:`simulate.bound_from_certificate` over s = 1..max(L, T_Lambda) + 1, L the counts
+                a run reads B_k at.
+            certificate_limit: lim_{s -> inf} U_k(s)/s (one number or one per arm), the supremum's value past the
+                counts evaluated; needed only when U_k(s)/s still rises there (refused otherwise).
             mismatch_bound: B_k(n) directly, instead of ``certificate``.
 
         The arguments get the checks of a configuration (``bounds.check_parameters``), each refusal naming the
@@ -104,7 +107,8 @@ class Tacc(Policy):
                          names=_ARGUMENT_NAMES)
         cost_units(cost_low, cost_high, budget, names={CONFIG_NAMES[n]: n for n in ("cost_low", "cost_high", "budget")})
         t = thresholds(n_arms, cost_low, budget, delta=delta, rho=rho, gamma=gamma, s0=s0, noise_scale=noise_scale)
-        b = given_bound(n_arms, t, certificate=certificate, mismatch_bound=mismatch_bound)
+        b = given_bound(n_arms, t, certificate=certificate, mismatch_bound=mismatch_bound,
+                        certificate_limit=certificate_limit)
         return cls(n_arms, cost_low, cost_high, budget, ell=t.ell, n_gamma=t.n_gamma, gamma=gamma, eta=eta, s0=s0,
                    **cls._bound_argument(n_arms, b))
 

@@ -2,14 +2,18 @@
 construction, the recommendation, calls out of order, and a Python low-fidelity model simulated and certified."""
 
 import math
+import tomllib
 from dataclasses import replace
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from bounds import (LowFidelityModel, TaccInputError, analyze, load_config, mismatch_bound, parse_config,
                     power_decay)
 from certify import ClaimContext, Verdict, check_assumptions, claims_for, judge
+from certify.strategies import configs, low_models
 from simulate import (HIGH, LOW, Dnc, MfUcb, Tacc, TaccStateError, make_problem, recommend, run, run_reference,
                       thresholds)
 
@@ -55,6 +59,107 @@ def test_b_from_the_certificate_is_the_supremum_of_u_over_s():
         assert [pol.mismatch_bound(k, n) for n in range(1, L + 1)] == expected.tolist()
         # and it is the model's exact B_k up to rounding (U(s)/s is decreasing here)
         assert np.allclose(expected, model.mismatch_bound(k, np.arange(1, L + 1)), rtol=1e-12, atol=0)
+
+
+_WINDOW_PAST_T = """
+name = "window-past-T"
+[instance]
+mu_high = [0.75, 0.0]
+seed = 0
+noise = { model = "gaussian", sigma = 0.01 }
+[instance.low]
+model = "power_decay"
+zeta = 0.5
+r = 0.5
+signs = [1, 1]
+[costs]
+low = 1.0
+high = 2.0
+[params]
+budget = 100
+delta = 0.05
+rho = 0.1
+gamma = 0.125
+eta = 0.4
+s0 = 50
+"""
+
+
+def _limits(model):
+    """lim_{s -> inf} U_k(s) / s of a bounds model: its B_k far past every count a run reads."""
+    return [float(model.mismatch_bound(k, 2**62)) for k in range(model.n_arms)]
+
+
+def test_the_continuation_window_past_t_reads_b_where_the_configuration_does():
+    """T = 100, N_gamma + S0 = 108: the continuation test reads B_k up to count 108, past T_Lambda. The certificate
+    path once tabulated B_k = 0 there, so the gain B(N) - B(N + s) looked large and TACC continued 28 times where
+    the configured run (both engines) never continues."""
+    problem = make_problem(parse_config(tomllib.loads(_WINDOW_PAST_T)))
+    assert (problem.horizon, problem.n_gamma + problem.s0) == (100, 108)
+    pol = Tacc.from_parameters(**_params(problem), certificate=problem.instance.low.certificate)
+    for k in range(2):
+        assert pol.mismatch_bound(k, 108) > 0
+    by_hand, configured = _drive(pol, problem), run(problem, "tacc", seed=0, trace=True)
+    assert (by_hand.n_low, by_hand.n_high, by_hand.continuation) == ((58, 1), (19, 1), (0, 0))
+    assert by_hand.trace == configured.trace
+
+
+@st.composite
+def _window_past_t(draw):
+    """An instance whose continuation window passes the horizon, N_gamma <= T_Lambda < N_gamma + S_0, with one
+    arm far above the others and little noise, so that the best arm takes most of the budget and its low count
+    comes near T_Lambda, where the continuation test reads B_k past it (every low-fidelity model)."""
+    k = draw(st.integers(2, 4))
+    mu = [round(draw(st.floats(0.0, 0.25)), 3) for _ in range(k - 1)]
+    mu.insert(draw(st.integers(0, k - 1)), 0.75)
+    cost_high = draw(st.sampled_from([2.0, 5.0, 10.0]))
+    data = {"name": "window-past-T",
+            "instance": {"mu_high": mu, "seed": 0, "low": draw(low_models(k, mu, False)),
+                         "noise": {"model": "gaussian", "sigma": draw(st.sampled_from([0.01, 0.05]))}},
+            "costs": {"low": 1.0, "high": cost_high},
+            "params": {"budget": 1000, "delta": 0.05, "rho": draw(st.sampled_from([0.05, 0.1, 0.2])),
+                       "gamma": draw(st.sampled_from([0.1, 0.125, 0.2])),
+                       "eta": draw(st.sampled_from([0.01, 0.2, 0.4])), "s0": draw(st.integers(1, 60))}}
+    share = draw(st.floats(0.0, 1.0))
+    for _ in range(4):                    # N_gamma moves a little with T (ell reads T): settle the budget
+        problem = make_problem(parse_config(data))
+        if problem.n_gamma <= problem.horizon < problem.n_gamma + problem.s0:
+            break
+        data["params"]["budget"] = problem.n_gamma + int(share * (problem.s0 - 1))
+    return problem
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(config=configs(budget=st.integers(40, 1500)), past_t=_window_past_t(), which=st.booleans())
+def test_the_certificate_path_decides_as_the_configuration_path(config, past_t, which):
+    """Generated instances (every noise and low-fidelity model; half of them with the continuation window past
+    T_Lambda), U_k the model's certificate: TACC, DNC and MF-UCB built from the parameters and U_k make the
+    configured policy's decisions, query by query."""
+    problem = past_t if which else make_problem(config)
+    model = problem.instance.low
+    for cls in (Tacc, Dnc, MfUcb):
+        by_hand = cls.from_parameters(**_params(problem), certificate=model.certificate,
+                                      certificate_limit=_limits(model))
+        assert _drive(by_hand, problem).trace == _drive(cls.from_problem(problem), problem).trace, cls.name
+
+
+def test_a_ratio_still_rising_past_the_counts_evaluated_needs_its_limit():
+    """U(s) = max(0.5 s - 3, 0): U(s) / s rises to 0.5 and never reaches it, so sup_{s >= n} U(s) / s = 0.5 for
+    every n; the counts evaluated show less. Without the limit the certificate is refused; with it B is 0.5."""
+    kw = dict(delta=0.05, rho=1.0, gamma=0.5, eta=0.1, s0=3)
+    u = lambda k, n: np.maximum(0.5 * np.asarray(n) - 3.0, 0.0)    # noqa: E731
+    with pytest.raises(TaccInputError) as e:
+        Tacc.from_parameters(2, 1.0, 10.0, 50.0, certificate=u, **kw)
+    assert e.value.field == "certificate" and "still rises" in e.value.reason and "certificate_limit" in e.value.reason
+    pol = Tacc.from_parameters(2, 1.0, 10.0, 50.0, certificate=u, certificate_limit=0.5, **kw)
+    assert {pol.mismatch_bound(k, n) for k in range(2) for n in range(1, pol.mismatch_bound.length + 1)} == {0.5}
+    # a linear U_k (a static bias): its constant ratio is not a rise, with or without a limit
+    pol = Tacc.from_parameters(2, 1.0, 10.0, 50.0, certificate=lambda k, n: 0.1 * np.asarray(n), **kw)
+    assert pol.mismatch_bound(0, 1) == pytest.approx(0.1, rel=1e-15)
+    with pytest.raises(TaccInputError, match="certificate_limit"):
+        Tacc.from_parameters(2, 1.0, 10.0, 50.0, certificate=u, certificate_limit=[0.5], **kw)
+    with pytest.raises(TaccInputError, match="certificate_limit"):
+        Tacc.from_parameters(2, 1.0, 10.0, 50.0, mismatch_bound=lambda k, n: 0.1, certificate_limit=0.5, **kw)
 
 
 def test_rho_min_uses_the_noise_scale():
