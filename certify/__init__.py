@@ -17,8 +17,8 @@ from certify._check import (BASELINE, DEFAULT_POLICIES, Certificate, ClaimSummar
                             KEEP, Reproducer, VACUOUS_RATIO, accepted, check, file_stem, load_baseline, reproducer_path,
                             sample_configs, unique_names)
 from certify._event import Z_MAX, event_failure, event_failures, float_sums_faithful
-from certify._claims import (CLAIMS, LEM_CI, UNDEFINED_RATIO, Claim, ClaimContext, Measurement, claim, claims_for,
-                             ucb_count_bound)
+from certify._claims import (CLAIMS, LEM_CI, UNDEFINED_RATIO, Claim, ClaimContext, Measurement, Refutation, claim,
+                             claims_for, ucb_count_bound)
 from certify._histogram import MAX_DISTINCT, MAX_POINTS, Histogram
 from certify._metamorphic import (READS, RELATIONS, RelationResult, changed_parts, default_runner, relabel_relation,
                                   s0_zero_relation, scale_relation, static_relation, unread_relation)
@@ -32,7 +32,7 @@ __all__ = [
     "sample_configs", "reproducer_path", "unique_names", "file_stem", "KEEP", "Cell", "Tally", "judge_lem_ci_counts",
     "Histogram", "MAX_DISTINCT", "MAX_POINTS",
     "Evidence", "assumption_evidence", "CLAIMS", "LEM_CI", "UNDEFINED_RATIO", "Claim", "ClaimContext", "Measurement",
-    "claim",
+    "Refutation", "claim",
     "READS", "RELATIONS", "RelationResult", "changed_parts", "default_runner", "relabel_relation", "s0_zero_relation",
     "scale_relation", "static_relation", "unread_relation",
     "claims_for", "ucb_count_bound", "LEM_CI_ALPHA", "RunVerdict", "Verdict", "judge", "judge_lem_ci",

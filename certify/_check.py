@@ -60,7 +60,9 @@ VACUOUS_RATIO = "vacuous: the bound is infinite on every asserted run (HOLDS say
 @dataclass(frozen=True)
 class Reproducer:
     """A VIOLATED verdict: the configuration file, the seed and the command that reruns it; ``accepted`` when the
-    baseline accepts it, with the baseline entry's reason (``why``; "" when the entry gives none or it is new)."""
+    baseline accepts it, with the baseline entry's reason (``why``; "" when the entry gives none or it is new);
+    ``reason``, the verdict's own, with or without a baseline: the inequality exceeded with its amounts and any
+    step of ``tacc proofs`` that refutes the statement (:func:`certify.judge`)."""
 
     claim: str
     label: str
@@ -71,6 +73,7 @@ class Reproducer:
     command: str
     accepted: bool
     why: str = ""
+    reason: str = ""
 
 
 @dataclass(frozen=True)
@@ -439,7 +442,8 @@ def check(configs, *, policies=DEFAULT_POLICIES, seeds=range(10), executor: str 
         seed_arg = f"{v.seed}:{v.seed + 1}" if v.seed is not None else f"{seeds[0]}:{seeds[-1] + 1}"
         reproducers.append(Reproducer(v.claim, v.label, v.config, v.policy, v.seed, None if path is None else str(path),
                                       f"tacc check {target} --policy {v.policy} --seeds {seed_arg} --evidence 0",
-                                      accepted(baseline, v.claim, v.config), _why(baseline, v.claim, v.config)))
+                                      accepted(baseline, v.claim, v.config), _why(baseline, v.claim, v.config),
+                                      v.reason))
     return Certificate(tuple(c.name for c in configs), policies, seeds, assumptions, tuple(kept),
                        summaries_of(tally), tuple(reproducers), tuple(errors), tally, keep)
 

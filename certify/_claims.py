@@ -22,8 +22,8 @@ from certify._exact import (Comparison, Decision, compare_le, decide_le, decide_
 
 _PLAIN = (int, float)
 
-__all__ = ["UNDEFINED_RATIO", "Measurement", "Claim", "ClaimContext", "CLAIMS", "LEM_CI", "claim", "claims_for",
-           "ucb_count_bound"]
+__all__ = ["UNDEFINED_RATIO", "Measurement", "Claim", "Refutation", "ClaimContext", "CLAIMS", "LEM_CI", "claim",
+           "claims_for", "ucb_count_bound"]
 
 
 #: why a ratio empirical / bound has no value: both are 0 (for example a count bounded by 0 that is 0, or a regret
@@ -436,6 +436,25 @@ class Claim:
     measure: Callable | None  # None for LEM_CI, judged over the seeds of a sweep (judge_lem_ci), not per run
     paper: bool = True
     measures: str = "arm"
+    refuted_by: tuple = ()    # the steps of tacc proofs that refute the statement as written (Refutation)
+
+
+@dataclass(frozen=True)
+class Refutation:
+    """A step of ``tacc proofs`` (``proofs_checks``) that refutes a claim's statement as written: ``step`` is its
+    id, ``condition`` says in words when the statement then fails, and ``witness(ctx)`` is the instance's value
+    that meets the condition, in words, or None when the instance does not meet it. A VIOLATED verdict's reason
+    names the step and the condition (``certify.judge``); a test holds each step REFUTED in ``tacc proofs``."""
+
+    step: str
+    condition: str
+    witness: Callable
+
+    def explain(self, ctx) -> str:
+        """The step and its condition, and whether this instance meets it."""
+        w = self.witness(ctx)
+        said = f"tacc proofs refutes the statement as written (step {self.step}) when {self.condition}"
+        return f"{said}: here {w}" if w is not None else f"{said}, which this instance does not meet"
 
 
 # ------------------------------------------------------------------------------------------------ measures
@@ -752,6 +771,13 @@ def _control(ctx, rec):
     return [ctx.count("N_H", bounds[k], rec.n_high[k], arm=k) for k in ctx.suboptimal]
 
 
+def _gap_above_two(ctx) -> str | None:
+    """The largest gap, in words, when it exceeds 2 (``rdfe-thm.terminal-vs-quarter``'s condition)."""
+    gaps = [float(g) for g in ctx.problem.instance.gaps]
+    k = max(range(len(gaps)), key=gaps.__getitem__)
+    return f"Delta_{k} = {gaps[k]:.6g} > 2" if gaps[k] > 2 else None
+
+
 _P = ("ass:plugin",)
 _SUBOPTIMAL = "suboptimal arm"
 _PHASE = "completed RDFE phase"
@@ -803,7 +829,10 @@ CLAIMS = (
           ("rdfe",), _P, True, KeyedMeasure(_rdfe_sharp, _counts_key, False)),
     Claim("rdfe-theorem-as-stated", "thm:app-rdfe-regret",
           "R <= C_1 sum Delta_k c_k^*(Delta_k/4) + C_2 K (lambda_L + lambda_H), as stated, same C_1, C_2",
-          ("rdfe",), _P + ("ass:app-rdfe-dyadic",), True, KeyedMeasure(_rdfe_stated, _counts_key, False)),
+          ("rdfe",), _P + ("ass:app-rdfe-dyadic",), True, KeyedMeasure(_rdfe_stated, _counts_key, False),
+          refuted_by=(Refutation("rdfe-thm.terminal-vs-quarter",
+                                 "a gap Delta_k > 2: then r_k = 1 and eps_1 = 1/2 < Delta_k/4, so the statement's "
+                                 "c_k^*(Delta_k/4) is below the c_k^*(eps_{r_k}) the proof charges", _gap_above_two),)),
     Claim("control-ucb", "control (not from the paper)",
           "textbook UCB on the good event: N_k <= 1 + floor(4 ell / Delta_k^2) for every suboptimal arm",
           ("ucb",), (), True, KeyedMeasure(_control, _high_key, True), paper=False, measures=_SUBOPTIMAL),

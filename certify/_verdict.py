@@ -10,7 +10,8 @@ from certify._claims import (LEM_CI, Claim, ClaimContext, KeyedMeasure, Measurem
                             rank)
 from certify._exact import Decision
 
-__all__ = ["Verdict", "RunVerdict", "judge", "judge_lem_ci", "judge_lem_ci_counts", "LEM_CI_ALPHA"]
+__all__ = ["Verdict", "RunVerdict", "judge", "judge_lem_ci", "judge_lem_ci_counts", "violation_reason",
+           "LEM_CI_ALPHA"]
 
 _FAILS, _UNDECIDED = Decision.FAILS, Decision.UNDECIDED
 
@@ -43,7 +44,8 @@ class RunVerdict:
     ``ratio`` is the largest empirical / bound over the claim's measurements (NaN when every one is 0 / 0:
     undefined, see ``certify.UNDEFINED_RATIO``; None when there is no measurement); ``worst`` the measurement
     where it is reached; ``failed_assumptions`` the keys that made it NOT_APPLICABLE; ``undecided_assumptions``
-    those that made it UNDECIDED; ``reason`` says in words why a run was not asserted (empty when it was);
+    those that made it UNDECIDED; ``reason`` says in words why a run was not asserted, or why it is VIOLATED (the
+    inequality, the amounts, a refuting proof step: :func:`violation_reason`); empty when it HOLDS;
     ``vacuous`` is True when every measurement's bound is infinite (a HOLDS that says nothing: docs/design.md
     section 7)."""
 
@@ -142,6 +144,7 @@ def judge(claim: Claim, ctx: ClaimContext, record) -> RunVerdict:
                       f"rounding: {bound}: the runs' float sums (the policy's too) are not the exact algorithm's")
     elif exceeded:
         v = Verdict.VIOLATED
+        reason = violation_reason(claim, ctx, worst)
     elif inside is not None:
         v = Verdict.UNDECIDED
         m = worst = inside
@@ -154,6 +157,16 @@ def judge(claim: Claim, ctx: ClaimContext, record) -> RunVerdict:
     return RunVerdict(claim.key, claim.label, ctx.problem.config.name, record.policy, record.seed, v,
                       None if worst is None else worst.ratio, worst, n, failed, undecided, reason,
                       n > 0 and not finite_bound)
+
+
+def violation_reason(claim: Claim, ctx: ClaimContext, m: Measurement) -> str:
+    """Why a run is VIOLATED, in words: the inequality exceeded with its amounts and where, the comparison's margin
+    and error bound, and each step of ``tacc proofs`` that refutes the statement as written, with its condition
+    and whether this instance meets it (:class:`certify.Refutation`)."""
+    where = "".join(f" {name} {x}" for name, x in (("at arm", m.arm), ("in phase", m.phase)) if x is not None)
+    said = (f"{m.what}{where} = {m.empirical:.17g} > {m.bound:.17g} (exceeded by {m.empirical - m.bound:.3g}; "
+            f"{m.comparison.describe()})")
+    return "; ".join([said, *(r.explain(ctx) for r in claim.refuted_by)])
 
 
 def _scan(ms) -> tuple:
@@ -266,6 +279,8 @@ def judge_lem_ci_counts(ctx: ClaimContext, policy: str, n: int, f: int, rounding
         v = Verdict.UNDECIDED
     elif p < alpha:
         v = Verdict.VIOLATED
+        reason = (f"the confidence event failed on {f} of {n} runs, more often than delta = {delta:g} allows: the "
+                  f"exact one-sided binomial test rejects P(fail) <= delta (p = {p:.3g} < alpha = {alpha:g})")
     elif not ctx.float_faithful[0]:       # a run taken as held may hide a failure the float check cannot see
         v = Verdict.UNDECIDED
         reason = (f"rounding: {ctx.float_faithful[1]}: a run whose float check saw no failure may hide one, so "

@@ -118,6 +118,8 @@ def render(cert: Certificate, evidence=(), max_configs: int = 12, strict: bool =
         for r in cert.reproducers:
             tag = "accepted by the baseline" if r.accepted else "NEW"
             out.append(f"  [{tag}] {r.claim} ({r.label}) on {r.config}, {r.policy}, seed {r.seed}: {r.command}")
+            if r.reason:
+                out.append(f"      {r.reason}")
         accepted = accepted_findings(cert.reproducers)
         if accepted:
             out += ["", "accepted by the baseline (--baseline), with its reason:"]
@@ -156,9 +158,9 @@ def junit(cert: Certificate, strict: bool = False) -> str:
         bad = violated.get((claim, config, policy), []) if (claim, config) not in accepted else []
         if bad:
             failures += 1
-            w = bad[0].worst
-            ET.SubElement(case, "failure", message=f"{len(bad)} run(s) VIOLATED; seed {bad[0].seed}: {w.what} = "
-                                                   f"{w.empirical} > {w.bound}")
+            first = bad[0]
+            at = "all seeds" if first.seed is None else f"seed {first.seed}"
+            ET.SubElement(case, "failure", message=f"{len(bad)} run(s) VIOLATED; {at}: {first.reason}")
         elif not cell.judged and claim in strict_claims and cell.measurable:
             failures += 1
             ET.SubElement(case, "failure", message="--strict: judged on no run although a run had something it "

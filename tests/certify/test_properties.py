@@ -121,12 +121,41 @@ def _rdfe_verdicts():
     return config, [judge(c, ctx, rec) for c in claims_for("rdfe")]
 
 
+def test_every_refutation_a_claim_cites_is_refuted_by_tacc_proofs():
+    """A claim's reason names proof steps (``Claim.refuted_by``): each is a step of ``tacc proofs`` that is
+    REFUTED, and its condition is met or not by an instance as its witness says."""
+    from proofs_checks import STEPS, run_steps
+    from certify import CLAIMS
+    cited = {r.step for c in CLAIMS for r in c.refuted_by}
+    assert cited == {"rdfe-thm.terminal-vs-quarter"}
+    reports = {r.step.sid: r for r in run_steps([s for s in STEPS if s.sid in cited], mutate_steps=False)}
+    assert {i: r.result.outcome.value for i, r in reports.items()} == {i: "REFUTED" for i in cited}
+    import tomllib
+
+    from bounds import parse_config
+    from certify import claim
+
+    def context(text):
+        problem = make_problem(parse_config(tomllib.loads(text)))
+        return ClaimContext(problem, check_assumptions(problem))
+
+    (refutation,) = claim("rdfe-theorem-as-stated").refuted_by
+    assert refutation.witness(context(WIDE_GAP)) == "Delta_0 = 3.4 > 2"
+    small = context(WIDE_GAP.replace("mu_high = [-2.9, 0.5]", "mu_high = [0.4, 0.5]"))
+    assert refutation.witness(small) is None
+    assert refutation.explain(small).endswith("which this instance does not meet")
+
+
 def test_an_accepted_finding_is_accepted_and_a_new_one_fails():
     """The deep profile's finding (thm:app-rdfe-regret as stated, a gap above 2) passes through the
     repository's baseline; the same verdict without the baseline, or on another claim, fails."""
     config, verdicts = _rdfe_verdicts()
     bad = [v for v in verdicts if v.verdict is Verdict.VIOLATED]
     assert [v.claim for v in bad] == ["rdfe-theorem-as-stated"]
+    # the verdict's own reason, baseline or not: the inequality, and the proof step that refutes the statement
+    assert bad[0].reason.startswith("R = ") and " > " in bad[0].reason
+    assert ("tacc proofs refutes the statement as written (step rdfe-thm.terminal-vs-quarter) when a gap "
+            "Delta_k > 2") in bad[0].reason and bad[0].reason.endswith("here Delta_0 = 3.4 > 2")
     assert_no_new_violation(verdicts, config, 523228462)                       # accepted by the repository
     with pytest.raises(AssertionError, match="new finding"):
         assert_no_new_violation(verdicts, config, 523228462, baseline=set())

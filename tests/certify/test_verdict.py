@@ -72,6 +72,11 @@ def test_lem_ci_binomial(setup, failures, n, verdict):
     recs = [replace(rec, seed=i, event_held=i >= failures) for i in range(n)]
     v = judge_lem_ci(ClaimContext(p, assumptions), recs)       # delta = 0.05: P(Bin(20, .05) >= 6) < 0.01
     assert v.verdict is verdict and v.worst.empirical == failures / n and v.worst.bound == p.delta
+    if verdict is Verdict.VIOLATED:
+        assert v.reason.startswith(f"the confidence event failed on {failures} of {n} runs, more often than "
+                                   f"delta = 0.05 allows") and "alpha = 0.01" in v.reason
+    else:
+        assert v.reason == ""
 
 
 def test_undecided_comparison_and_assumption(setup):
@@ -261,6 +266,9 @@ def test_a_count_one_above_its_bound_is_violated_from_the_kept_scan(setup):
     assert judge(high, ctx, replace(at, seed=9)).ratio == 1.0 and calls == [over.seed, 8]
     off = judge(high, ctx, replace(over, seed=10, event_held=False))
     assert off.verdict is Verdict.OFF_EVENT and calls == [over.seed, 8]         # the event: read every run
+    # the VIOLATED verdict says why: the inequality with its amounts and the arm, from the kept scan too
+    said = f"N_H at arm {k} = {bound + 1} > {bound} (exceeded by 1; margin -1"
+    assert first.reason.startswith(said) and second.reason == first.reason
 
 
 def test_a_key_that_misses_a_value_the_measure_reads_is_caught(setup):

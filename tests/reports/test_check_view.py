@@ -2,6 +2,7 @@
 (exit 3), and every printed reproducer reproduces its verdict."""
 
 import json
+import xml.etree.ElementTree as ET
 import shlex
 from dataclasses import replace
 
@@ -197,6 +198,30 @@ def test_the_text_says_why_the_baseline_accepts_a_violation(tmp_path, capsys):
             "reason") in capsys.readouterr().out
     assert main(args) == 1                              # without a baseline: new, and no accepted list
     assert "with its reason" not in capsys.readouterr().out
+
+
+def test_a_violated_verdict_says_why_in_text_json_and_junit_without_a_baseline(tmp_path, capsys):
+    """A VIOLATED verdict once carried an empty reason unless ``--baseline repo`` gave one: the text, the JSON
+    (the verdict and its violation entry) and the JUnit failure now say the inequality with its amounts and the
+    step of tacc proofs that refutes the statement, with the instance's value that meets its condition."""
+    from tests.certify.test_properties import WIDE_GAP  # the finding rdfe-theorem-as-stated (a gap of 3.4)
+
+    config = tmp_path / "wide.toml"
+    config.write_text(WIDE_GAP)
+    out_json, out_xml = tmp_path / "c.json", tmp_path / "c.xml"
+    assert main(["check", str(config), "--policy", "rdfe", "--seeds", "523228462:523228463", "--executor",
+                 "serial", "--evidence", "0", "--reproducers", str(tmp_path / "rep"), "--json", str(out_json),
+                 "--junit", str(out_xml)]) == 1
+    text = capsys.readouterr().out
+    step = "(step rdfe-thm.terminal-vs-quarter) when a gap Delta_k > 2"
+    (entry,) = json.loads(out_json.read_text())["violations"]
+    (verdict,) = [v for v in json.loads(out_json.read_text())["verdicts"] if v["verdict"] == "VIOLATED"]
+    reason = entry["reason"]
+    assert reason == verdict["reason"] and reason.startswith("R = ") and step in reason
+    assert reason.endswith("here Delta_0 = 3.4 > 2") and entry["why"] == ""
+    assert f"\n      {reason}\n" in text
+    (failure,) = ET.fromstring(out_xml.read_text()).iter("failure")
+    assert failure.get("message") == f"1 run(s) VIOLATED; seed 523228462: {reason}"
 
 
 def test_verdicts_violated_lists_fewer_verdicts_and_the_same_certificate(tmp_path, capsys):
