@@ -34,8 +34,8 @@ from bounds._search import counts_or_inf, first_true
 from bounds._table import TableLowFidelity, checkpoint_profile, frozen, frozen_of
 from bounds._toml import toml_value
 from bounds import _validate as validate
-from bounds._tacc import (Comparison, CorollaryTerms, TaccBound, confirmation_count, corollary_order,
-                          high_query_bound, low_query_bound, static_vs_adaptive, tacc_regret_bound)
+from bounds._tacc import (TIED_LEFT_OUT, TIED_TERM, Comparison, CorollaryTerms, TaccBound, confirmation_count,
+                          corollary_order, high_query_bound, low_query_bound, static_vs_adaptive, tacc_regret_bound)
 
 __all__ = [
     "CostUnits", "cost_units", "exact_amount",
@@ -51,7 +51,8 @@ __all__ = [
     "rdfe_low_cost", "rdfe_low_count", "rdfe_low_counts", "rdfe_oracle_cost", "rdfe_phase_index", "rdfe_regret_bound",
     "first_true", "counts_or_inf",
     "TableLowFidelity", "checkpoint_profile", "frozen", "frozen_of", "Comparison", "CorollaryTerms",
-    "TaccBound", "confirmation_count", "corollary_order", "high_query_bound", "low_query_bound",
+    "TaccBound", "TIED_TERM", "TIED_LEFT_OUT", "confirmation_count", "corollary_order", "high_query_bound",
+    "low_query_bound",
     "static_vs_adaptive", "tacc_regret_bound", "Continuation", "ContinuationWindow", "continuation_gain_passes",
     "continuation_last_count", "continuation_last_counts", "continuation_of", "continuation_rho_max",
     "continuation_window", "validate",

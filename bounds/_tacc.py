@@ -17,7 +17,8 @@ from bounds._exact import scaled_sum
 from bounds._partition import ArmClass, replace_classes
 
 __all__ = ["confirmation_counts", "confirmation_count", "low_query_bound", "high_query_bound", "TaccBound",
-           "tacc_regret_bound", "CorollaryTerms", "corollary_order", "Comparison", "static_vs_adaptive"]
+           "tacc_regret_bound", "CorollaryTerms", "corollary_order", "Comparison", "static_vs_adaptive", "TIED_TERM",
+           "TIED_LEFT_OUT"]
 
 
 def confirmation_count(ell: float, gap: float) -> int | float:
@@ -122,6 +123,21 @@ def _total(terms) -> float:
     return math.inf if math.inf in terms else math.fsum(terms)
 
 
+#: the convention for the term of an arm tied with k^* in H: Delta_k = 0 times its high-count bound, infinite at
+#: Delta_k = 0, is 0 x inf; taken as 0 (:attr:`TaccBound.conventions` names the arms).
+TIED_TERM = ("0 x inf taken as 0: Delta_k = 0 (tied with k^*) times its high-count bound 1 + ceil(4 ell / "
+             "Delta_k^2), infinite at Delta_k = 0; an arm with Delta_k = 0 costs no regret whatever its counts")
+#: the convention for the corollary's sums (:attr:`CorollaryTerms.left_out` names the arms).
+TIED_LEFT_OUT = ("left out of the sums (taken as 0): Delta_k = 0 (tied with k^*) in H, where lambda_H log T / Delta_k "
+                 "and the explicit lambda_H (2 Delta_k + 4 ell / Delta_k) are infinite; an arm with Delta_k = 0 costs "
+                 "no regret whatever its counts")
+
+
+def _tied(gs: np.ndarray, code: np.ndarray, in_h: np.ndarray) -> tuple:
+    """The arms tied with k^* (Delta_k = 0, not k^* itself) in H: those whose terms are indeterminate."""
+    return tuple(np.flatnonzero((gs == 0) & (code != 0) & in_h).tolist())
+
+
 @dataclass(frozen=True)
 class TaccBound:
     """Per-arm terms of ``thm:analysis-main-regret`` (``eq:analysis-main-regret``).
@@ -132,6 +148,7 @@ class TaccBound:
         high_count_bound: the high-fidelity count charged: 1 (A, C^d), 1 + ceil(4 ell / Delta^2) (H), 0 (k^*).
         terms: Delta_k (lambda_L low_count_bound + lambda_H high_count_bound), in cost x reward units.
         total: the sum of the terms, the bound on R(Lambda).
+        conventions: the arms whose term is 0 x inf taken as 0 (:data:`TIED_TERM`): tied with k^*, in H.
     """
 
     classes: tuple
@@ -139,6 +156,7 @@ class TaccBound:
     high_count_bound: tuple
     terms: tuple
     total: float
+    conventions: tuple = ()
 
 
 def tacc_regret_bound(gaps, classes: Sequence[ArmClass], *, n_gamma: int, s0: int, ell: float,
@@ -163,7 +181,7 @@ def tacc_regret_bound(gaps, classes: Sequence[ArmClass], *, n_gamma: int, s0: in
 
     Returns:
         A :class:`TaccBound`. An arm with Delta_k = 0 contributes 0, its count bounds are still reported
-        (inf for the high count of a tied arm in H).
+        (inf for the high count of a tied arm in H, whose term 0 x inf is taken as 0: ``conventions`` names it).
 
     >>> b = tacc_regret_bound([0.0, 0.5], [ArmClass.OPTIMAL, ArmClass.B], n_gamma=10, s0=2, ell=1.0,
     ...                       cost_low=1.0, cost_high=10.0)
@@ -178,7 +196,7 @@ def tacc_regret_bound(gaps, classes: Sequence[ArmClass], *, n_gamma: int, s0: in
     for k, cc in zip(in_high.tolist(), confirmation_counts(e, gs[in_high]), strict=True):
         high[k] = 1 + cc
     terms = _terms(gs, cl, low, ch, high)
-    return TaccBound(tuple(classes), tuple(low), tuple(high), tuple(terms), _total(terms))
+    return TaccBound(tuple(classes), tuple(low), tuple(high), tuple(terms), _total(terms), _tied(gs, code, code == 3))
 
 
 @dataclass(frozen=True)
@@ -198,6 +216,8 @@ class CorollaryTerms:
         explicit_total: their sum (>= the theorem's total).
         ratio: explicit_total / order_total: the constant hidden in O(.) for this instance (inf if the order
             total is 0 while the explicit total is not; NaN, undefined, if both are 0: 0 / 0, no suboptimal arm).
+        left_out: the arms tied with k^* in H, whose infinite high_order and explicit terms are left out of the
+            sums, taken as 0 (:data:`TIED_LEFT_OUT`).
     """
 
     low_order: tuple
@@ -206,6 +226,7 @@ class CorollaryTerms:
     explicit: tuple
     explicit_total: float
     ratio: float
+    left_out: tuple = ()
 
 
 def _square(x: float) -> float:
@@ -253,7 +274,7 @@ def corollary_order(gaps: Sequence[float] | np.ndarray, classes: Sequence[ArmCla
     low, high, expl = low.tolist(), high.tolist(), np.where(skip, 0.0, expl).tolist()
     ot, et = math.fsum(low) + math.fsum(high), math.fsum(expl)
     ratio = et / ot if ot > 0 else (math.nan if et == 0 else math.inf)
-    return CorollaryTerms(tuple(low), tuple(high), ot, tuple(expl), et, ratio)
+    return CorollaryTerms(tuple(low), tuple(high), ot, tuple(expl), et, ratio, _tied(gs, kind, h))
 
 
 @dataclass(frozen=True)

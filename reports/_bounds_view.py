@@ -11,7 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from bounds import Analysis, ArmClass, continuation_cap_holds, continuation_of, first_round_paid
+from bounds import (TIED_LEFT_OUT, TIED_TERM, Analysis, ArmClass, continuation_cap_holds, continuation_of,
+                    first_round_paid)
 from reports import _continuation_view
 from reports._arm_class import class_label
 from reports._tables import dumps, finite_numbers, fmt, fmt_apart, fmt_apart_all, jsonable, reason_of, table
@@ -95,6 +96,8 @@ def _strict_columns(a: Analysis, cols: dict) -> dict:
     not stated) beside its column's ``<key>_reason``, a mapping from each reason to the arms it explains."""
     out: dict[str, Any] = {}
     arm = cols["arm"]
+    arm_set = set(arm)
+    taken = term_conventions(a)
     for key, col in cols.items():
         if key == "class":
             out[key] = list(map(_VALUE, col))             # the enum's value, read without its property (10^5 arms)
@@ -119,9 +122,29 @@ def _strict_columns(a: Analysis, cols: dict) -> dict:
             values[unstated] = None
             reasons = {OPTIMAL_NO_COUNT_BOUND: [arm[unstated]], **reasons}
         out[key] = values
+        for why, ks in taken.get(key, {}).items():      # a value taken by convention (0 x inf as 0)
+            if shown := [k for k in ks if k in arm_set]:
+                reasons[why] = shown
         if reasons:
             out[f"{key}_reason"] = reasons
     return out
+
+
+def term_conventions(a: Analysis) -> dict:
+    """{column: {reason: arms}}: the per-arm values taken by a stated convention, not computed as written (an arm
+    tied with k^* in H: its theorem term 0 x inf taken as 0, its corollary terms left out)."""
+    out: dict = {}
+    for key, arms, why in (("theorem_term", a.theorem.conventions, TIED_TERM),
+                           ("theorem_term_if_cd", a.theorem_if_all_cd.conventions, TIED_TERM),
+                           ("corollary_explicit", a.corollary.left_out, TIED_LEFT_OUT)):
+        if arms:
+            out[key] = {why: list(arms)}
+    return out
+
+
+def sum_reason(arms, why: str) -> str:
+    """Why a total is what it is when terms were taken by convention: the arms and the convention."""
+    return f"arm(s) {', '.join(map(str, arms))}: {why}"
 
 
 #: the count-bound columns, None for k^* (:func:`arm_columns`).
@@ -174,11 +197,14 @@ def _scalars(a: Analysis) -> dict:
     cfg, inst = a.config, a.instance
     p, c = cfg.params, cfg.costs
 
-    def q(value, label, meaning, name=None):
+    def q(value, label, meaning, name=None, taken=((), "")):
         """A labelled quantity; a value that is not finite gets ``value_reason`` beside its JSON null, saying what
-        it means for the quantity ``name``."""
+        it means for the quantity ``name``; a sum with terms taken by convention (``taken``: the arms and the
+        convention) gets it beside its value, naming them."""
         out = {"value": value, "label": label, "meaning": meaning}
         reason = reason_of(name, value)
+        if reason is None and taken[0]:
+            reason = sum_reason(*taken)
         return out if reason is None else dict(out, value_reason=reason)
 
     def rdfe(value, meaning, name):
@@ -205,13 +231,17 @@ def _scalars(a: Analysis) -> dict:
             "low_count_bound": q(a.low_count_bound, "prop:analysis-low-query-bound", "N_gamma + S0 + 1"),
             "class_counts": q(dict(counts), "eq:analysis-arm-partition", "arms per class"),
             "theorem_total": q(a.theorem.total, "thm:analysis-main-regret",
-                               "bound on R(Lambda) before any run (every C arm counted in H)"),
+                               "bound on R(Lambda) before any run (every C arm counted in H)",
+                               taken=(a.theorem.conventions, TIED_TERM)),
             "theorem_total_if_all_cd": q(a.theorem_if_all_cd.total, "thm:analysis-main-regret",
-                                         "the bound if every C arm ends in C^d"),
+                                         "the bound if every C arm ends in C^d",
+                                         taken=(a.theorem_if_all_cd.conventions, TIED_TERM)),
             "corollary_order_total": q(a.corollary.order_total, "cor:analysis-main-regret-order",
-                                       "lambda_L sum Delta log T / gamma^2 + lambda_H sum_H log T / Delta"),
+                                       "lambda_L sum Delta log T / gamma^2 + lambda_H sum_H log T / Delta",
+                                       taken=(a.corollary.left_out, TIED_LEFT_OUT)),
             "corollary_explicit_total": q(a.corollary.explicit_total, "cor:analysis-main-regret-order",
-                                          "the theorem's total after the proof's substitutions"),
+                                          "the theorem's total after the proof's substitutions",
+                                          taken=(a.corollary.left_out, TIED_LEFT_OUT)),
             "corollary_constant": q(a.corollary.ratio, "cor:analysis-main-regret-order",
                                     "explicit total / order total: the constant hidden in O(.)",
                                     "corollary_constant"),
@@ -376,6 +406,8 @@ def render(a: Analysis, max_arms: int = 40, continuation=None) -> str:
         out.append(f"... {len(order) - max_arms} more arms in the JSON output (--json PATH).")
     if tied:
         out.append(tied_sentence(tied, best))
+    if conv := [k for k in a.theorem.conventions if k in shown]:
+        out.append(f"term of {sum_reason(conv, TIED_TERM)}")
     out += [f"arm {k}: c*(D/4) = inf: {rdfe_cost_reason(a, k)}" for k in shown if math.isinf(a.rdfe.paper_cost[k])]
     out += ["", _continuation_view.render(cont, a.classes, order, max_arms, tied=tied)]
     return "\n".join(out)

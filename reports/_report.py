@@ -17,7 +17,7 @@ from importlib import resources
 from pathlib import Path
 
 
-from bounds import analyze, continuation_of, first_round_paid, parse_config
+from bounds import TIED_TERM, analyze, continuation_of, first_round_paid, parse_config
 from certify import (ASSUMPTIONS, CLAIMS, DEFAULT_POLICIES, LEM_CI, Histogram, check, check_assumptions,
                      float_sums_faithful)
 from reports import _continuation_view, _metamorphic_view
@@ -27,7 +27,7 @@ from reports._paths import partial
 from reports._rdfe_phases import no_phase_footnote, no_phase_sentence, regret_cell_note
 from reports._accepted import NO_REASON, accepted_findings, accepted_lines
 from reports._arms_shown import arms_shown, count_note
-from reports._bounds_view import rdfe_infinite_arms, tied_sentence
+from reports._bounds_view import rdfe_infinite_arms, sum_reason, tied_sentence
 from reports._check_view import verdict_table
 from reports._tables import dumps, fmt, fmt_apart_all, jsonable, table
 from reports._sweep_tally import SweepTally
@@ -179,7 +179,8 @@ def _conclusions(res: dict) -> list[str]:
         out.append(f"At the full budget TACC's mean regret is {mean}, "
                    f"{_share(th['tacc_mean'], th['bound_prior'])} the theorem's bound with every C arm in H "
                    f"({prior}) and {_share(th['tacc_mean'], th['bound_all_cd'])} its "
-                   f"smallest form, every C arm in C^d ({all_cd})." + _outside_theorem(cert, th))
+                   f"smallest form, every C arm in C^d ({all_cd})." + _outside_theorem(cert, th)
+                   + (f" Both forms take the term of {th['bound_reason']}." if th.get("bound_reason") else ""))
     rows = res.get("rdfe_no_phase") or []                   # one per budget when RDFE ran
     rdfe = rows and no_phase_sentence(rows, {q: res["regret"][q][-1]["mean"] for q in res["policies"]})
     if rdfe:
@@ -660,7 +661,9 @@ def _make_report(config, out: Path, figures: FigureWriter, *, seeds, policies, b
                   **({"tied_with_best": True, "high_bound_reason": TIED_NO_BOUND} if inst.gaps[k] == 0 else {})}
                  for i, k in enumerate(sub)],
         "vacuous": vacuous_reasons(cert.summaries, a),
-        "theorem": {"tacc_mean": tacc_mean, "bound_prior": a.theorem.total, "bound_all_cd": a.theorem_if_all_cd.total},
+        "theorem": {"tacc_mean": tacc_mean, "bound_prior": a.theorem.total, "bound_all_cd": a.theorem_if_all_cd.total,
+                    **({"bound_reason": sum_reason(a.theorem.conventions, TIED_TERM)} if a.theorem.conventions
+                       else {})},
         "classes_after_run": classes_after,
         "continuation": _continuation_view.to_record(cont),
         "metamorphic": metamorphic,

@@ -40,6 +40,22 @@ def test_tie_contributes_zero_and_infinite_count():
     assert confirmation_count(1.0, 0.0) == math.inf
 
 
+def test_the_indeterminate_terms_of_a_tie_are_named():
+    """The tied arm's term is 0 x inf, taken as 0: the bound names that arm (``conventions``) and the corollary
+    the arm whose infinite log T / Delta_k it leaves out of its sums (``left_out``); k^* and the arms with a gap
+    are in neither, nor is a tied arm outside H (its counts are finite: 0 x a number is 0, no convention)."""
+    from bounds import TIED_LEFT_OUT, TIED_TERM
+    b = tacc_regret_bound([0.0, 0.0, 0.4], [OPT, B, B], **KW)
+    assert b.conventions == (1,) and "0 x inf taken as 0" in TIED_TERM
+    assert tacc_regret_bound([0.0, 0.4, 0.3], [OPT, B, B], **KW).conventions == ()
+    assert tacc_regret_bound([0.0, 0.0, 0.4], [OPT, A, B], **KW).conventions == ()
+    c = corollary_order([0.0, 0.0, 0.4], [OPT, B, B], gamma=0.5, horizon=100, ell=1.0, s0=2, cost_low=1.0,
+                        cost_high=10.0)
+    assert c.left_out == (1,) and c.high_order[1] == 0.0 and c.explicit[1] == 0.0 and "left out" in TIED_LEFT_OUT
+    assert corollary_order([0.0, 0.5], [OPT, B], gamma=0.5, horizon=100, ell=1.0, s0=2, cost_low=1.0,
+                           cost_high=10.0).left_out == ()
+
+
 def test_corollary_values():
     c = corollary_order([0.0, 0.5], [OPT, A], gamma=0.5, horizon=100, ell=1.0, s0=2, cost_low=1.0,
                         cost_high=10.0)

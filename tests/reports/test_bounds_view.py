@@ -126,6 +126,34 @@ def test_a_tied_arm_is_named_with_its_class_in_the_table(tmp_path):
     assert "(tied)" not in text and "tied with k*" not in text.lower()
 
 
+def test_a_value_taken_by_convention_is_named_in_the_table_and_the_json(tmp_path):
+    """Arm 1 ties with k* = 0: its theorem term 0 x inf printed 0 (JSON ``theorem_term`` 0.0) with no reason, and
+    the corollary's total dropped its log T / Delta_k in silence. The per-arm columns now carry
+    ``<key>_reason`` naming the arm and the convention, the totals a ``value_reason``, the table a line each."""
+    from bounds import TIED_LEFT_OUT, TIED_TERM
+    from reports._bounds_view import render, to_record
+    from reports._tables import fmt
+    p = tmp_path / "ties.toml"
+    p.write_text(TIES)
+    a = analyze(load_config(p))
+    rec = to_record(a)
+    arms, quantities = rec["arms"], rec["quantities"]
+    assert arms["theorem_term"][1] == 0.0 and arms["theorem_term_reason"] == {TIED_TERM: [1]}
+    assert arms["theorem_term_if_cd_reason"] == {TIED_TERM: [1]}
+    assert arms["corollary_explicit_reason"] == {TIED_LEFT_OUT: [1]}
+    for key, why in (("theorem_total", TIED_TERM), ("theorem_total_if_all_cd", TIED_TERM),
+                     ("corollary_order_total", TIED_LEFT_OUT), ("corollary_explicit_total", TIED_LEFT_OUT)):
+        assert quantities[key]["value_reason"] == f"arm(s) 1: {why}", key
+    text = render(a)
+    assert f"term of arm(s) 1: {TIED_TERM}" in text
+    assert f"corollary_order_total = {fmt(quantities['corollary_order_total']['value'])}: arm(s) 1: " in text
+    p.write_text(TIES.replace("[0.9, 0.9, 0.7, 0.5]", "[0.9, 0.89, 0.7, 0.5]"))       # no tie: no convention
+    rec = to_record(analyze(load_config(p)))
+    assert not [k for k in rec["arms"] if k.startswith(("theorem", "corollary")) and k.endswith("_reason")]
+    assert "value_reason" not in rec["quantities"]["theorem_total"]
+    assert "0 x inf" not in render(analyze(load_config(p)))
+
+
 def test_means_that_differ_read_differently_in_the_per_arm_table(tmp_path):
     """mu_high = [1e12, 0.999999e12]: both arms read 1.000e+12 beside a gap of 1.000e+06 (a README-only user)."""
     from reports._bounds_view import render

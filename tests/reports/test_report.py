@@ -119,6 +119,23 @@ def test_a_full_budget_below_the_first_round_is_run_and_said_so(tmp_path):
             "budget 60).") in (tmp_path / "report.md").read_text()
 
 
+def test_a_tied_arms_term_taken_as_zero_is_said_in_the_report(tmp_path):
+    """Arm 1 ties with k* = 0 (TIES): the theorem's bound takes its term 0 x inf as 0. results.json says so beside
+    the bound (``theorem.bound_reason``, the same words as tacc bounds) and report.md after the bound's sentence;
+    without a tie there is no such reason."""
+    import tomllib
+
+    from bounds import TIED_TERM
+    make_report(parse_config(tomllib.loads(TIES)), seeds=range(2), out_dir=tmp_path, policies=("tacc",))
+    res = json.loads((tmp_path / "results.json").read_text())
+    assert res["theorem"]["bound_reason"] == f"arm(s) 1: {TIED_TERM}"
+    assert f"Both forms take the term of arm(s) 1: {TIED_TERM}." in (tmp_path / "report.md").read_text()
+    untied = parse_config(tomllib.loads(TIES.replace("[0.9, 0.9, 0.7, 0.5]", "[0.9, 0.89, 0.7, 0.5]")))
+    make_report(untied, seeds=range(2), out_dir=tmp_path / "u", policies=("tacc",))
+    assert "bound_reason" not in json.loads((tmp_path / "u" / "results.json").read_text())["theorem"]
+    assert "0 x inf" not in (tmp_path / "u" / "report.md").read_text()
+
+
 def test_instance_section_explains_continuation(report):
     res = json.loads((report.out_dir / "results.json").read_text())
     cont = res["continuation"]
