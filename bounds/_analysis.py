@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,6 +14,7 @@ from bounds._config import Config, check_gaps
 from bounds._horizon import horizon, log_factor, min_rho, n_gamma
 from bounds._instance import Instance, build_instance
 from bounds._partition import ArmClass, arm_partition, prior_partition, replace_classes
+from bounds._radius import RhoReadings, rho_readings
 from bounds._rdfe import RdfeBound, rdfe_regret_bound
 from bounds._tacc import (Comparison, CorollaryTerms, TaccBound, confirmation_counts, corollary_order,
                           low_query_bound, static_vs_adaptive, tacc_regret_bound)
@@ -46,6 +48,13 @@ class Analysis:
     rdfe_low_cost: tuple
     rdfe_high_cost: tuple
     rdfe: RdfeBound
+
+    @functools.cached_property
+    def rho_readings(self) -> RhoReadings:
+        """The least valid rho of ``lem:ci`` under the sub-Gaussian union bound (``rho_min``) and under the
+        noise's exact tail (:func:`bounds.rho_readings`)."""
+        noise = self.instance.noise
+        return rho_readings(noise.model, noise.sigma, self.instance.n_arms, self.horizon, self.config.params.delta)
 
 
 def analyze(config: Config) -> Analysis:

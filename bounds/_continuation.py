@@ -365,7 +365,10 @@ class Continuation:
         last_count: per arm, :func:`continuation_last_count` over the counts 1..T_Lambda - 1.
         rho_max: per arm, the largest rho at which the arm's test can pass at its first state
             (:func:`continuation_rho_max` of its last count; 0.0 if never).
-        rho, rho_min: the radius constant used and the smallest one ``lem:ci`` allows.
+        rho, rho_min: the radius constant used and the smallest one ``lem:ci`` allows by the sub-Gaussian union
+            bound (the paper's reading, ``bounds.min_rho``).
+        rho_least: the smallest valid one on the instance's noise, by its exact tail (``bounds.rho_readings``;
+            None: rho_min), below which ``lem:ci`` is not guaranteed.
     """
 
     window: ContinuationWindow
@@ -373,6 +376,7 @@ class Continuation:
     rho_max: tuple
     rho: float
     rho_min: float
+    rho_least: float | None = None
 
     @functools.cached_property
     def instance_rho_max(self) -> float:
@@ -410,8 +414,9 @@ class Continuation:
 
     @property
     def fires_only_below_rho_min(self) -> bool:
-        """Continuation can fire at some rho, but only at radius constants below the smallest valid one."""
-        return 0.0 < self.instance_rho_max < self.rho_min
+        """Continuation can fire at some rho, but only at radius constants below the smallest valid one on the
+        instance's noise (``rho_least``)."""
+        return 0.0 < self.instance_rho_max < (self.rho_min if self.rho_least is None else self.rho_least)
 
 
 def continuation_of(analysis) -> Continuation:
@@ -424,4 +429,4 @@ def continuation_of(analysis) -> Continuation:
     last = continuation_last_counts(model, s0=p.s0, eta=p.eta, gamma=p.gamma, limit=T - 1)
     rho_of = {n: continuation_rho_max(n, gamma=p.gamma, n_arms=K, horizon=T, delta=p.delta) for n in set(last)}
     return Continuation(window=window, last_count=last, rho_max=tuple(map(rho_of.__getitem__, last)), rho=a.rho,
-                        rho_min=a.rho_min)
+                        rho_min=a.rho_min, rho_least=a.rho_readings.exact)

@@ -24,7 +24,8 @@ from certify._metamorphic import (READS, RELATIONS, RelationResult, changed_part
                                   s0_zero_relation, scale_relation, static_relation, unread_relation)
 from certify._search import Evidence, assumption_evidence
 from certify._tally import Cell, Tally
-from certify._verdict import LEM_CI_ALPHA, RunVerdict, Verdict, judge, judge_lem_ci, judge_lem_ci_counts
+from certify._verdict import (LEM_CI_ALPHA, RunVerdict, Verdict, judge, judge_lem_ci, judge_lem_ci_counts,
+                              violation_reason)
 
 __all__ = [
     "ASSUMPTIONS", "AssumptionResult", "check_assumptions", "DEFAULT_POLICIES", "Certificate", "ClaimSummary",
@@ -36,5 +37,6 @@ __all__ = [
     "READS", "RELATIONS", "RelationResult", "changed_parts", "default_runner", "relabel_relation", "s0_zero_relation",
     "scale_relation", "static_relation", "unread_relation",
     "claims_for", "ucb_count_bound", "LEM_CI_ALPHA", "RunVerdict", "Verdict", "judge", "judge_lem_ci",
+    "violation_reason",
     "event_failure", "event_failures", "float_sums_faithful", "Z_MAX",
 ]

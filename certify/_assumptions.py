@@ -24,8 +24,9 @@ import numpy as np
 from mpmath import iv
 from mpmath.libmp import to_rational
 
-from bounds import (ResidualDecay, TableLowFidelity, continuation_cap_holds, dyadic_ints, exact_amount,
-                    first_round_cost, first_round_paid, min_rho, rdfe_dyadic_constant, toml_value)
+from bounds import (SUBGAUSSIAN_READING, ResidualDecay, TableLowFidelity, continuation_cap_holds, dyadic_ints,
+                    exact_amount, first_round_cost, first_round_paid, min_rho, rdfe_dyadic_constant, rho_readings,
+                    toml_value)
 from certify._exact import exact
 
 __all__ = ["AssumptionResult", "ASSUMPTIONS", "check_assumptions", "check_plugin", "check_mono_cert",
@@ -37,7 +38,8 @@ ASSUMPTIONS = {
     "ass:mono-cert": "Delta_k^(L)(n) >= 2 gamma, once reached at n <= N_gamma + S0, holds up to N_gamma + S0",
     "ass:app-rdfe-dyadic": "sum_{r<=r_k} c_k^*(eps_r) <= C_dyad c_k^*(eps_{r_k}) (smallest C_dyad per arm)",
     "cap:S0": "S0 lambda^(L) <= lambda^(H) (sec:method, thm:analysis-main-regret)",
-    "lem:ci:rho": "rho >= the smallest rho for which the union bound of lem:ci holds for this noise",
+    "lem:ci:rho": "rho >= the smallest rho for which the union bound of lem:ci holds for this noise (its exact "
+                  "tail; the sub-Gaussian reading beside)",
     "sec:problem:noise": "noise 1-sub-Gaussian (sec:problem): sigma <= 1, Bernoulli (1/2) always",
     "alg:start": "the budget covers the first round K (lambda^(L) + lambda^(H)) of alg:adaptive-mf-mab",
 }
@@ -291,26 +293,52 @@ def _apart(a: float, b: float) -> tuple[str, str]:
 
 
 def check_rho(problem) -> AssumptionResult:
-    """rho at least the smallest valid rho of ``lem:ci`` for the noise's sub-Gaussian scale.
+    """rho at least the smallest valid rho of ``lem:ci`` on the instance's noise, both readings named.
 
-    rho_min is irrational; it is enclosed by interval arithmetic (``mpmath.iv``) and rho compared with both
-    ends: held above, FAILED below (the margin exceeds the interval's width), UNDECIDED inside. ``rho = "min"``
-    resolves to ``bounds.min_rho``'s float, the threshold the algorithm itself uses: that one is held as the
-    definition of the smallest rho (to the float); the detail says so and gives its distance to rho_min."""
-    scale = problem.instance.noise.subgaussian_scale
+    Two readings (``bounds.rho_readings``): the sub-Gaussian union bound (the paper's reading, ``bounds.min_rho``,
+    what ``rho = "min"`` resolves to) and the noise's exact tail (Gaussian: erfc; Bernoulli: Hoeffding, the same
+    value). A rho valid by either holds ``lem:ci`` on the instance, so ``lem:ci`` is judged there; the detail
+    names the reading that decided (``values["reading"]``) and gives both least values where they differ.
+
+    The sub-Gaussian rho_min is irrational; it is enclosed by interval arithmetic (``mpmath.iv``) and rho compared
+    with both ends: held above, FAILED below (the margin exceeds the interval's width), UNDECIDED inside; the exact
+    tail's value is enclosed by bisection (``bounds.min_rho_gaussian_interval``) and compared the same way.
+    ``rho = "min"`` resolves to ``bounds.min_rho``'s float, the threshold the algorithm itself uses: that one is
+    held as the definition of the smallest rho (to the float); the detail says so and gives its distance to
+    rho_min."""
+    noise = problem.instance.noise
+    scale = noise.subgaussian_scale
     need = min_rho(scale, problem.n_arms, problem.horizon, problem.delta)
     lo, hi = _rho_min_interval(scale, problem.n_arms, problem.horizon, problem.delta)
+    readings = rho_readings(noise.model, noise.sigma, problem.n_arms, problem.horizon, problem.delta)
     rho = exact(problem.rho)
-    values = {"min_rho": need, "interval_width": float(hi - lo)}
+    values = {"min_rho": need, "interval_width": float(hi - lo), "min_rho_exact_tail": readings.exact,
+              "exact_tail": readings.exact_name}
     if problem.rho == need:
         return AssumptionResult("lem:ci:rho", True, f"rho = {problem.rho:.4g} is bounds.min_rho (rho = min), "
-                                f"{float(rho - (lo + hi) / 2):.2g} from the exact rho_min", values=values)
+                                f"{float(rho - (lo + hi) / 2):.2g} from the exact rho_min",
+                                values={**values, "reading": SUBGAUSSIAN_READING})
     shown, need_shown = _apart(problem.rho, need)
+    beside = f"; {readings.exact:.4g} by the {readings.exact_name}" if readings.differ else ""
     if rho >= hi:
-        return AssumptionResult("lem:ci:rho", True, f"rho = {shown}, smallest valid {need_shown}", values=values)
+        return AssumptionResult("lem:ci:rho", True, f"rho = {shown}, smallest valid {need_shown} by the "
+                                f"{SUBGAUSSIAN_READING}{beside}", values={**values, "reading": SUBGAUSSIAN_READING})
+    if readings.differ and rho >= exact(readings.exact):
+        exact_shown = _apart(problem.rho, readings.exact)[1]
+        return AssumptionResult("lem:ci:rho", True, f"rho = {shown}, smallest valid {exact_shown} by the "
+                                f"{readings.exact_name} (the reading used: the instance's noise); {need_shown} by "
+                                f"the {SUBGAUSSIAN_READING} is not met",
+                                values={**values, "reading": readings.exact_name})
+    if readings.differ and rho >= exact(readings.exact_low):
+        return AssumptionResult("lem:ci:rho", False, f"rho = {problem.rho:.17g} lies inside the enclosure of the "
+                                f"{readings.exact_name}'s least rho [{readings.exact_low!r}, {readings.exact!r}]",
+                                values=values, undecided=True)
     if rho < lo:
-        return AssumptionResult("lem:ci:rho", False, f"rho = {shown}, smallest valid {need_shown}",
-                                {"rho": problem.rho, "min_rho": need, "margin": float(rho - lo)}, values=values)
+        least = (f"{_apart(problem.rho, readings.exact)[1]} by the {readings.exact_name}, {need_shown} by the "
+                 f"{SUBGAUSSIAN_READING}" if readings.differ else f"{need_shown} by the {SUBGAUSSIAN_READING}")
+        return AssumptionResult("lem:ci:rho", False, f"rho = {shown}, smallest valid {least}",
+                                {"rho": problem.rho, "min_rho": need, "margin": float(rho - lo),
+                                 "min_rho_exact_tail": readings.exact}, values=values)
     return AssumptionResult("lem:ci:rho", False, f"rho = {problem.rho:.17g} lies inside the enclosure of rho_min "
                             f"(width {float(hi - lo):.3g})", values=values, undecided=True)
 

@@ -12,10 +12,11 @@ arm k <= K, count 1 <= n <= T and both fidelities, P(|mean of n - its mean| > G(
 - **Gaussian, exact tails**: for N(0, sigma^2) noise the mean of n is N(0, sigma^2 / n) and
   P(|.| > G(n)) = erfc(G(n) sqrt(n) / (sigma sqrt 2)) = erfc(sqrt(rho L / 2) / sigma), again the same for every n;
   the least rho solves 2 K T erfc(sqrt(rho L / 2) / sigma) = delta: rho = 2 sigma^2 z^2 / L with
-  z = erfc^-1(delta / (2 K T)). Computed by bisection on erfc in 50-digit arithmetic (mpmath), returned rounded
-  up to 12 significant digits (an upper bound of the least value, relative error < 1e-11). It is smaller than the
-  sub-Gaussian value: with z^2 = rho L / (2 sigma^2) the exact tail is erfc(z) <= exp(-z^2), at most half the
-  sub-Gaussian bound 2 exp(-z^2).
+  z = erfc^-1(delta / (2 K T)). Computed by ``bounds.min_rho_gaussian`` (bisection on erfc in 50-digit
+  arithmetic, rounded up to 12 significant digits), the value ``tacc check`` and ``tacc bounds`` decide
+  ``lem:ci:rho`` with on Gaussian noise. It is smaller than the sub-Gaussian value: with
+  z^2 = rho L / (2 sigma^2) the exact tail is erfc(z) <= exp(-z^2), at most half the sub-Gaussian bound
+  2 exp(-z^2). On the Gaussian presets the paper's rho = 2 is valid by it, not by the sub-Gaussian union bound.
 - **Bernoulli, Hoeffding**: rewards in [0, 1] make the mean 1/2-sub-Gaussian (Hoeffding's lemma), so the
   sub-Gaussian formula with sigma = 1/2: rho >= (1 + log 2 / L) / 2. No sharper Bernoulli bound is used: the KL
   (Chernoff) bound kl(mu + x, mu) >= 2 x^2 is sharper only away from mu = 1/2, and the radius must hold for
@@ -24,19 +25,18 @@ arm k <= K, count 1 <= n <= T and both fidelities, P(|mean of n - its mean| > G(
 Which one each command uses: ``rho = "min"`` in a configuration (every preset, ``tacc report``, ``tacc check``,
 ``tacc simulate``, ``tacc reproduce``) is ``bounds.min_rho`` with the noise's sub-Gaussian scale (sigma for
 Gaussian noise, 1/2 for Bernoulli): the sub-Gaussian row for Gaussian noise, the Hoeffding row for Bernoulli.
+Whether a given rho is valid is decided by the noise's exact tail (``bounds.rho_readings``), both readings shown.
 """
 
 from __future__ import annotations
 
-import math
+from bounds import horizon, load_config, min_rho, min_rho_gaussian, rho_readings
 
-import mpmath
-
-from bounds import horizon, load_config, min_rho
-
-__all__ = ["least_rho_gaussian", "least_rho_subgaussian", "radius_rows", "PRESETS"]
+__all__ = ["least_rho_gaussian", "least_rho_subgaussian", "radius_rows", "PRESETS", "PAPER_RHO"]
 
 PRESETS = ("set-a", "set-b", "llm-residual", "llm-vanishing", "checkpoint")
+#: the usual reading of the paper's 1-sub-Gaussian radius, rho = 2 sigma^2 with sigma = 1.
+PAPER_RHO = 2.0
 
 
 def least_rho_subgaussian(sigma: float, n_arms: int, horizon_: int, delta: float) -> float:
@@ -45,25 +45,15 @@ def least_rho_subgaussian(sigma: float, n_arms: int, horizon_: int, delta: float
 
 
 def least_rho_gaussian(sigma: float, n_arms: int, horizon_: int, delta: float) -> float:
-    """The least rho with exact Gaussian tails: 2 K T erfc(sqrt(rho L / 2) / sigma) = delta (module docstring)."""
-    min_rho(sigma, n_arms, horizon_, delta)   # validates the arguments (TaccInputError naming the field)
-    with mpmath.workdps(50):
-        target = mpmath.mpf(delta) / (2 * n_arms * horizon_)
-        lo, hi = mpmath.mpf(0), mpmath.mpf(1)
-        while mpmath.erfc(hi) > target:
-            hi *= 2
-        for _ in range(90):   # the bracket [0, hi] with hi <= 16 shrinks below 1e-25
-            mid = (lo + hi) / 2
-            lo, hi = (mid, hi) if mpmath.erfc(mid) > target else (lo, mid)
-        L = mpmath.log(2 * n_arms * horizon_ / mpmath.mpf(delta))
-        rho = 2 * mpmath.mpf(sigma) ** 2 * hi ** 2 / L
-        digits = 12 - int(math.floor(math.log10(float(rho)))) - 1
-        return math.ceil(float(rho) * 10 ** digits) / 10 ** digits
+    """The least rho with exact Gaussian tails, 2 K T erfc(sqrt(rho L / 2) / sigma) = delta: ``bounds``'
+    :func:`bounds.min_rho_gaussian`, the value ``tacc check`` and ``tacc bounds`` decide ``lem:ci:rho`` with."""
+    return min_rho_gaussian(sigma, n_arms, horizon_, delta)
 
 
 def radius_rows() -> list[tuple]:
-    """Per preset: name, noise, K, T, delta, the toolkit's rho (what rho = "min" gives), and the least valid rho
-    under each noise model, with the paper's reading rho = 2 for comparison."""
+    """Per preset: name, noise, K, T, delta, the paper's reading rho = 2 and the reading under which it is valid
+    on the preset's own noise (``bounds.RhoReadings.reading``; "neither"), the toolkit's rho (what rho = "min"
+    gives), and the least valid rho under each noise model."""
     rows = []
     for name in PRESETS:
         c = load_config(name)
@@ -71,7 +61,8 @@ def radius_rows() -> list[tuple]:
         noise = c.instance.noise
         toolkit = min_rho(noise.subgaussian_scale, K, T, d)
         sig = noise.sigma if noise.model == "gaussian" else 1.0
+        paper_valid = rho_readings(noise.model, noise.sigma, K, T, d).reading(PAPER_RHO) or "neither"
         rows.append((name, noise.model + (f" sigma={noise.sigma:g}" if noise.model == "gaussian" else ""), K, T, d,
-                     2.0, toolkit, least_rho_subgaussian(sig, K, T, d), least_rho_gaussian(sig, K, T, d),
-                     least_rho_subgaussian(0.5, K, T, d)))
+                     PAPER_RHO, paper_valid, toolkit, least_rho_subgaussian(sig, K, T, d),
+                     least_rho_gaussian(sig, K, T, d), least_rho_subgaussian(0.5, K, T, d)))
     return rows

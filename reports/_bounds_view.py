@@ -214,6 +214,7 @@ def _scalars(a: Analysis) -> dict:
 
     by_id = {id(c): c._value_ for c in ArmClass}
     counts = {by_id[i]: n for i, n in Counter(map(id, a.classes)).items()}     # 10^5 members counted in C
+    reading = a.rho_readings.reading(a.rho)          # which reading of lem:ci's radius makes rho valid, if any
     return {
         "name": cfg.name,
         "source": cfg.source,
@@ -225,7 +226,10 @@ def _scalars(a: Analysis) -> dict:
         "quantities": {
             "horizon": q(a.horizon, "sec:problem", "T_Lambda = ceil(Lambda / lambda_L)"),
             "rho": q(a.rho, "subsec:confidence-bounds", "radius constant used"),
-            "rho_min": q(a.rho_min, "lem:ci", "smallest rho for which the union bound gives 1 - delta"),
+            "rho_min": q(a.rho_min, "lem:ci", "smallest rho for which the union bound gives 1 - delta "
+                         "(sub-Gaussian)"),
+            "rho_min_exact_tail": q(a.rho_readings.exact, "lem:ci", f"the same by the noise's exact tail "
+                                    f"({a.rho_readings.exact_name})"),
             "ell": q(a.ell, "sec:theory", "ell = rho log(2 K T / delta)"),
             "n_gamma": q(a.n_gamma, "sec:theory", "N_gamma = min{n >= 1 : G(n) < gamma}"),
             "low_count_bound": q(a.low_count_bound, "prop:analysis-low-query-bound", "N_gamma + S0 + 1"),
@@ -258,7 +262,9 @@ def _scalars(a: Analysis) -> dict:
             "s0_cost": dict(q(continuation_cap_holds(p.s0, c.low, c.high), "thm:analysis-main-regret",
                               "S0 lambda_L <= lambda_H"),
                             check="cap:S0"),
-            "rho_valid": dict(q(a.rho >= a.rho_min, "lem:ci", "rho >= rho_min for this noise"), check="lem:ci:rho"),
+            "rho_valid": dict(q(reading is not None, "lem:ci", "rho >= the least valid rho on this noise, by "
+                                + (f"the {reading}" if reading else "neither reading")), check="lem:ci:rho",
+                              reading=reading),
             "first_round_covered": dict(q(first_round_paid(inst.n_arms, c.low, c.high, p.budget),
                                           "alg:adaptive-mf-mab", "K (lambda_L + lambda_H) <= Lambda"),
                                         check="alg:start"),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from xml.etree import ElementTree as ET
 
+from bounds import SUBGAUSSIAN_READING
 from certify import ASSUMPTIONS, VACUOUS_RATIO, Certificate, Verdict
 from reports._accepted import accepted_findings, accepted_lines
 from reports._tables import Ratio, jsonable, table
@@ -107,6 +108,11 @@ def render(cert: Certificate, evidence=(), max_configs: int = 12, strict: bool =
             for name, res in list(cert.assumptions.items())[:max_configs]]
     out += ["", "assumptions (" + ", ".join(f"{k}: {ASSUMPTIONS[k]}" for k in keys[:0]) + "by configuration)",
             table(["configuration", *keys], rows)]
+    for name, res in list(cert.assumptions.items())[:max_configs]:      # lem:ci judged under the exact tail
+        rho = res.get("lem:ci:rho")
+        if rho is not None and rho.held and rho.values.get("reading", SUBGAUSSIAN_READING) != SUBGAUSSIAN_READING:
+            out.append(f"lem:ci:rho on {name}: {rho.detail}; lem:ci and the claims on its event are judged under "
+                       f"the {rho.values['reading']}")
     if len(cert.assumptions) > max_configs:
         failed = sum(not all(r.held for r in res.values()) for res in cert.assumptions.values())
         out.append(f"... {len(cert.assumptions) - max_configs} more; {failed} configuration(s) in all with a "

@@ -69,8 +69,8 @@ def to_json(reports, radius=()) -> dict:
 
 
 #: the JSON keys of a row of ``proofs_checks.radius_rows`` (the columns of :func:`render_radius`).
-_RADIUS_KEYS = ("preset", "noise", "K", "T", "delta", "paper_reading", "toolkit", "least_subgaussian",
-                "least_gaussian", "least_bernoulli")
+_RADIUS_KEYS = ("preset", "noise", "K", "T", "delta", "paper_reading", "paper_reading_valid_by", "toolkit",
+                "least_subgaussian", "least_gaussian", "least_bernoulli")
 
 
 def _steps_json(reports) -> list:
@@ -168,11 +168,11 @@ def render(reports, *, wide: bool = False) -> str:
 
 def render_radius(rows) -> str:
     """The radius constant of lem:ci per preset: the paper's reading, the toolkit's, the least valid per noise."""
-    body = [(n, noise, K, T, f"{d:g}", f"{p:g}", f"{tk:.6g}", f"{sg:.6g}", f"{g:.6g}", f"{b:.6g}")
-            for n, noise, K, T, d, p, tk, sg, g, b in rows]
+    body = [(n, noise, K, T, f"{d:g}", f"{p:g}", valid, f"{tk:.6g}", f"{sg:.6g}", f"{g:.6g}", f"{b:.6g}")
+            for n, noise, K, T, d, p, valid, tk, sg, g, b in rows]
     return "\n".join([
-        "radius constant rho of lem:ci (least valid per noise model; proofs_checks._radius derives each)",
-        table(["preset", "noise", "K", "T", "delta", "paper reading (fails)", "toolkit (rho = min)",
+        "radius constant rho of lem:ci (least valid per noise model; bounds.rho_readings derives each)",
+        table(["preset", "noise", "K", "T", "delta", "paper reading", "valid by (its noise)", "toolkit (rho = min)",
                "least: sub-Gaussian", "least: Gaussian exact", "least: Bernoulli (Hoeffding)"], body),
         "the toolkit's rho = \"min\" is the sub-Gaussian value with the noise's scale (sigma for Gaussian noise, "
         "1/2 for Bernoulli: the Hoeffding column)"])

@@ -15,11 +15,11 @@ from certify.strategies import configs
 from simulate import make_problem, run
 
 
-def _table(mu, means, certs, **params):
+def _table(mu, means, certs, noise=None, **params):
     p = {"budget": 2000, "delta": 0.05, "rho": "min", "gamma": 0.2, "eta": 1e-4, "s0": 3}
     p.update(params)
     return make_problem(parse_config({
-        "instance": {"mu_high": mu, "noise": {"model": "gaussian", "sigma": 0.1},
+        "instance": {"mu_high": mu, "noise": noise or {"model": "gaussian", "sigma": 0.1},
                      "low": {"model": "table", "mean_low": means, "certificate": certs}},
         "costs": {"low": 1.0, "high": 5.0}, "params": p}))
 
@@ -248,17 +248,45 @@ def test_scaling_every_mean_and_noise_changes_no_assumption(config, j):
     assert _statuses(_transform(config, scale=2.0**j), skip) == _statuses(config, skip)
 
 
+_BERNOULLI = {"model": "bernoulli"}     # both readings of lem:ci's radius agree (Hoeffding): the interval decides
+
+
+def _bern(rho="min"):
+    return _table([0.5, 0.3], [[0.5], [0.3]], [[0.0], [0.0]], noise=_BERNOULLI, rho=rho)
+
+
 def test_rho_is_decided_by_interval_arithmetic():
     """rho_min is irrational: rho one part in 1e15 below it fails, above it holds (enclosure width ~1e-77);
     rho = "min" is bounds.min_rho's float, held by definition, with its distance to the exact value shown."""
-    p = _table([0.5, 0.3], [[0.5], [0.3]], [[0.0], [0.0]])
-    need = min_rho(0.1, 2, p.horizon, 0.05)
+    p = _bern()
+    need = min_rho(0.5, 2, p.horizon, 0.05)
     res = check_assumptions(p)["lem:ci:rho"]
     assert res.held and "rho = min" in res.detail and res.values["interval_width"] < 1e-70
-    below = check_assumptions(_table([0.5, 0.3], [[0.5], [0.3]], [[0.0], [0.0]], rho=need * (1 - 1e-15)))
+    below = check_assumptions(_bern(need * (1 - 1e-15)))
     assert below["lem:ci:rho"].failed and below["lem:ci:rho"].witness["margin"] < 0
-    above = check_assumptions(_table([0.5, 0.3], [[0.5], [0.3]], [[0.0], [0.0]], rho=need * (1 + 1e-15)))
-    assert above["lem:ci:rho"].held
+    assert check_assumptions(_bern(need * (1 + 1e-15)))["lem:ci:rho"].held
+
+
+def test_rho_valid_by_the_gaussian_tail_is_held_and_says_so():
+    """Gaussian noise: the paper's reading (sub-Gaussian union bound) and the exact Gaussian tail give two least
+    rho; one between them holds lem:ci on the instance, so lem:ci:rho holds, the detail naming the reading used and
+    the one not met; below both it fails naming both; inside the exact tail's enclosure it is UNDECIDED."""
+    from bounds import rho_readings
+    p = _table([0.5, 0.3], [[0.5], [0.3]], [[0.0], [0.0]])
+    r = rho_readings("gaussian", 0.1, 2, p.horizon, 0.05)
+    assert r.exact < r.subgaussian
+    between = check_assumptions(_table([0.5, 0.3], [[0.5], [0.3]], [[0.0], [0.0]],
+                                       rho=(r.exact + r.subgaussian) / 2))["lem:ci:rho"]
+    assert between.held and between.values["reading"] == "Gaussian exact tail"
+    assert (f"smallest valid {r.exact:.4g} by the Gaussian exact tail (the reading used: the instance's noise); "
+            f"{r.subgaussian:.4g} by the sub-Gaussian union bound (the paper's reading) is not met") in between.detail
+    low = check_assumptions(_table([0.5, 0.3], [[0.5], [0.3]], [[0.0], [0.0]], rho=r.exact / 2))["lem:ci:rho"]
+    assert low.failed and low.detail == (f"rho = {r.exact / 2:.4g}, smallest valid {r.exact:.4g} by the Gaussian "
+                                         f"exact tail, {r.subgaussian:.4g} by the sub-Gaussian union bound (the "
+                                         f"paper's reading)")
+    inside = check_assumptions(_table([0.5, 0.3], [[0.5], [0.3]], [[0.0], [0.0]],
+                                      rho=(r.exact + r.exact_low) / 2))["lem:ci:rho"]
+    assert inside.undecided or r.exact == r.exact_low
 
 
 @pytest.mark.parametrize("ulps", [-1, 1])
@@ -266,11 +294,11 @@ def test_rho_one_ulp_from_rho_min_reads_as_a_different_number(ulps):
     """rho one ulp below bounds.min_rho failed with the detail "rho = 2.116, smallest valid 2.116" (4 significant
     digits of both): both are shown as TOML spells them (the shortest repr that reads back as the float), so the
     detail says they differ; at 4 digits apart they keep 4 digits."""
-    p = _table([0.5, 0.3], [[0.5], [0.3]], [[0.0], [0.0]])
-    need = min_rho(0.1, 2, p.horizon, 0.05)
+    need = min_rho(0.5, 2, _bern().horizon, 0.05)
     rho = math.nextafter(need, math.inf * ulps)
-    res = check_assumptions(_table([0.5, 0.3], [[0.5], [0.3]], [[0.0], [0.0]], rho=rho))["lem:ci:rho"]
+    res = check_assumptions(_bern(rho))["lem:ci:rho"]
     assert res.held == (ulps > 0)
-    assert res.detail == f"rho = {rho!r}, smallest valid {need!r}" and repr(rho) != repr(need)
-    far = check_assumptions(_table([0.5, 0.3], [[0.5], [0.3]], [[0.0], [0.0]], rho=need / 2))["lem:ci:rho"]
-    assert far.detail == f"rho = {need / 2:.4g}, smallest valid {need:.4g}"
+    by = "by the sub-Gaussian union bound (the paper's reading)"
+    assert res.detail == f"rho = {rho!r}, smallest valid {need!r} {by}" and repr(rho) != repr(need)
+    far = check_assumptions(_bern(need / 2))["lem:ci:rho"]
+    assert far.detail == f"rho = {need / 2:.4g}, smallest valid {need:.4g} {by}"

@@ -37,8 +37,12 @@ def test_bernoulli_is_the_subgaussian_value_at_one_half():
 
 def test_rows_name_the_toolkits_choice():
     rows = {r[0]: r for r in radius_rows()}
-    assert rows["llm-residual"][6] == rows["llm-residual"][9]            # Bernoulli: rho = min is Hoeffding's
-    assert rows["set-a"][6] == rows["set-a"][7]                          # Gaussian: the sub-Gaussian value
+    assert rows["llm-residual"][7] == rows["llm-residual"][10]           # Bernoulli: rho = min is Hoeffding's
+    assert rows["set-a"][7] == rows["set-a"][8]                          # Gaussian: the sub-Gaussian value
+    # the paper's rho = 2: valid on the Gaussian presets by the exact tail only (1.81 < 2 < 2.06), on the
+    # Bernoulli ones by Hoeffding
+    assert rows["set-a"][5:7] == (2.0, "Gaussian exact tail") and rows["set-a"][9] < 2.0 < rows["set-a"][8]
+    assert rows["llm-residual"][6] == "sub-Gaussian union bound (the paper's reading)"
 
 
 def test_invalid_arguments():
