@@ -95,11 +95,17 @@ class RhoReadings:
         """The two readings give different least values (Gaussian noise)."""
         return self.exact != self.subgaussian
 
+    @property
+    def subgaussian_name(self) -> str:
+        """The name of the sub-Gaussian value: the paper's reading where the two differ (Gaussian noise), else the
+        exact tail's own name (Bernoulli: Hoeffding's bound is the sub-Gaussian value at scale 1/2)."""
+        return SUBGAUSSIAN_READING if self.differ else self.exact_name
+
     def reading(self, rho: float) -> str | None:
-        """The reading under which ``rho`` is valid, the paper's first; None when neither holds (a rho inside the
-        exact tail's enclosure counts as not valid)."""
+        """The reading under which ``rho`` is valid, the sub-Gaussian value's first; None when neither holds (a rho
+        inside the exact tail's enclosure counts as not valid)."""
         if rho >= self.subgaussian:
-            return SUBGAUSSIAN_READING
+            return self.subgaussian_name
         if rho >= self.exact:
             return self.exact_name
         return None
@@ -111,8 +117,9 @@ def rho_readings(noise_model: str, sigma: float | None, n_arms: int, horizon_: i
     >>> r = rho_readings("gaussian", 1.0, 200, 1_000_000, 0.05)
     >>> round(r.subgaussian, 4), r.exact, r.reading(2.0)
     (2.0608, 1.814924971, 'Gaussian exact tail')
-    >>> rho_readings("bernoulli", None, 4, 128_000, 0.05).differ
-    False
+    >>> b = rho_readings("bernoulli", None, 4, 128_000, 0.05)
+    >>> b.differ, b.reading(0.6)
+    (False, 'Hoeffding bound for rewards in [0, 1]')
     """
     if noise_model == "gaussian":
         sub = min_rho(float(sigma), n_arms, horizon_, delta)   # type: ignore[arg-type]

@@ -314,28 +314,29 @@ def check_rho(problem) -> AssumptionResult:
     rho = exact(problem.rho)
     values = {"min_rho": need, "interval_width": float(hi - lo), "min_rho_exact_tail": readings.exact,
               "exact_tail": readings.exact_name}
+    by_sub = readings.subgaussian_name
     if problem.rho == need:
         return AssumptionResult("lem:ci:rho", True, f"rho = {problem.rho:.4g} is bounds.min_rho (rho = min), "
                                 f"{float(rho - (lo + hi) / 2):.2g} from the exact rho_min",
-                                values={**values, "reading": SUBGAUSSIAN_READING})
+                                values={**values, "reading": by_sub})
     shown, need_shown = _apart(problem.rho, need)
     beside = f"; {readings.exact:.4g} by the {readings.exact_name}" if readings.differ else ""
     if rho >= hi:
         return AssumptionResult("lem:ci:rho", True, f"rho = {shown}, smallest valid {need_shown} by the "
-                                f"{SUBGAUSSIAN_READING}{beside}", values={**values, "reading": SUBGAUSSIAN_READING})
+                                f"{by_sub}{beside}", values={**values, "reading": by_sub})
     if readings.differ and rho >= exact(readings.exact):
         exact_shown = _apart(problem.rho, readings.exact)[1]
         return AssumptionResult("lem:ci:rho", True, f"rho = {shown}, smallest valid {exact_shown} by the "
                                 f"{readings.exact_name} (the reading used: the instance's noise); {need_shown} by "
                                 f"the {SUBGAUSSIAN_READING} is not met",
-                                values={**values, "reading": readings.exact_name})
+                                values={**values, "reading": readings.exact_name, "exact_tail_only": True})
     if readings.differ and rho >= exact(readings.exact_low):
         return AssumptionResult("lem:ci:rho", False, f"rho = {problem.rho:.17g} lies inside the enclosure of the "
                                 f"{readings.exact_name}'s least rho [{readings.exact_low!r}, {readings.exact!r}]",
                                 values=values, undecided=True)
     if rho < lo:
         least = (f"{_apart(problem.rho, readings.exact)[1]} by the {readings.exact_name}, {need_shown} by the "
-                 f"{SUBGAUSSIAN_READING}" if readings.differ else f"{need_shown} by the {SUBGAUSSIAN_READING}")
+                 f"{SUBGAUSSIAN_READING}" if readings.differ else f"{need_shown} by the {by_sub}")
         return AssumptionResult("lem:ci:rho", False, f"rho = {shown}, smallest valid {least}",
                                 {"rho": problem.rho, "min_rho": need, "margin": float(rho - lo),
                                  "min_rho_exact_tail": readings.exact}, values=values)

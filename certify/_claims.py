@@ -23,7 +23,7 @@ from certify._exact import (Comparison, Decision, compare_le, decide_le, decide_
 _PLAIN = (int, float)
 
 __all__ = ["UNDEFINED_RATIO", "Measurement", "Claim", "Refutation", "ClaimContext", "CLAIMS", "LEM_CI", "claim",
-           "claims_for", "ucb_count_bound"]
+           "claims_for", "ucb_count_bound", "SUBOPTIMAL"]
 
 
 #: why a ratio empirical / bound has no value: both are 0 (for example a count bounded by 0 that is 0, or a regret
@@ -337,6 +337,13 @@ class ClaimContext:
                 return math.inf
             n_low, n_high = int(n_low), int(n_high)          # numpy integers
         return self._w_low[k] * n_low + self._w_high[k] * n_high
+
+    @functools.cached_property
+    def tied(self) -> tuple:
+        """The arms tied with k^* (Delta_k = 0, k != k^*): class B as every command reports them, but no suboptimal
+        arm (a claim about suboptimal arms has nothing to measure on them)."""
+        best = self.problem.instance.best_arm
+        return tuple(k for k, g in enumerate(self.gaps) if g == 0 and k != best)
 
     @functools.cached_property
     def high_bounds(self) -> list:
@@ -779,7 +786,8 @@ def _gap_above_two(ctx) -> str | None:
 
 
 _P = ("ass:plugin",)
-_SUBOPTIMAL = "suboptimal arm"
+#: what a claim about suboptimal arms (Delta_k > 0) measures: a run without one is NOTHING_TO_MEASURE.
+SUBOPTIMAL = "suboptimal arm"
 _PHASE = "completed RDFE phase"
 _PM = ("ass:plugin", "ass:mono-cert")
 
@@ -795,7 +803,7 @@ CLAIMS = (
           _low_count(lambda ctx, rec: ctx.problem.s0 if rec.policy == "tacc" else 0), measures="arm other than k^*"),
     Claim("high-count", "prop:analysis-high-selection",
           "N_k^(H) <= 1 + ceil(4 ell / Delta_k^2) for every suboptimal arm",
-          ("tacc", "dnc", "mf-ucb"), _P, True, KeyedMeasure(_high_count, _high_key, True), measures=_SUBOPTIMAL),
+          ("tacc", "dnc", "mf-ucb"), _P, True, KeyedMeasure(_high_count, _high_key, True), measures=SUBOPTIMAL),
     Claim("class-A", "prop:analysis-low-selection",
           "an arm of A_gamma is certified by low fidelity: no high-fidelity query beyond the first",
           ("tacc", "dnc"), _PM, True, KeyedMeasure(_class_a, _high_key, True), measures="suboptimal arm in class A"),
@@ -807,7 +815,7 @@ CLAIMS = (
           ("tacc",), _PM + ("cap:S0",), True, KeyedMeasure(_theorem, _refined_key, False)),
     Claim("theorem-arms", "thm:analysis-main-regret",
           "each arm's regret share <= its term of the bound (the proof bounds arm by arm)",
-          ("tacc",), _PM + ("cap:S0",), True, KeyedMeasure(_theorem_arms, _refined_key, False), measures=_SUBOPTIMAL),
+          ("tacc",), _PM + ("cap:S0",), True, KeyedMeasure(_theorem_arms, _refined_key, False), measures=SUBOPTIMAL),
     Claim("theorem-dnc", "thm:analysis-main-regret",
           "DNC: the bound with every C arm in H and S0 = 0 (no continuation)", ("dnc",), _PM, True,
           KeyedMeasure(_dnc_theorem, _counts_key, False)),
@@ -835,7 +843,7 @@ CLAIMS = (
                                  "c_k^*(Delta_k/4) is below the c_k^*(eps_{r_k}) the proof charges", _gap_above_two),)),
     Claim("control-ucb", "control (not from the paper)",
           "textbook UCB on the good event: N_k <= 1 + floor(4 ell / Delta_k^2) for every suboptimal arm",
-          ("ucb",), (), True, KeyedMeasure(_control, _high_key, True), paper=False, measures=_SUBOPTIMAL),
+          ("ucb",), (), True, KeyedMeasure(_control, _high_key, True), paper=False, measures=SUBOPTIMAL),
 )
 
 #: the statistical claim, judged over the seeds of one (configuration, policy).

@@ -6,8 +6,8 @@ import enum
 import math
 from dataclasses import dataclass
 
-from certify._claims import (LEM_CI, Claim, ClaimContext, KeyedMeasure, Measurement, ScannedMeasure, memo_room,
-                            rank)
+from certify._claims import (LEM_CI, SUBOPTIMAL, Claim, ClaimContext, KeyedMeasure, Measurement, ScannedMeasure,
+                             memo_room, rank)
 from certify._exact import Decision
 
 __all__ = ["Verdict", "RunVerdict", "judge", "judge_lem_ci", "judge_lem_ci_counts", "violation_reason",
@@ -151,12 +151,21 @@ def judge(claim: Claim, ctx: ClaimContext, record) -> RunVerdict:
         reason = f"{m.what} = {m.empirical:.17g} against {m.bound:.17g}: {m.comparison.describe()}"
     elif not n:
         v = Verdict.NOTHING_TO_MEASURE
-        reason = f"nothing to measure: no {claim.measures} on this run"
+        reason = f"nothing to measure: no {claim.measures} on this run" + _tied_note(ctx, claim)
     else:
         v = Verdict.HOLDS
     return RunVerdict(claim.key, claim.label, ctx.problem.config.name, record.policy, record.seed, v,
                       None if worst is None else worst.ratio, worst, n, failed, undecided, reason,
                       n > 0 and not finite_bound)
+
+
+def _tied_note(ctx: ClaimContext, claim: Claim) -> str:
+    """For a claim about suboptimal arms on a run whose other arms are tied with k^*: what those arms are (class B,
+    as ``tacc bounds``, ``tacc simulate`` and ``tacc explain`` report them) and why the claim bounds nothing there."""
+    if claim.measures != SUBOPTIMAL or not ctx.tied:
+        return ""
+    return (f" (arm(s) {', '.join(map(str, ctx.tied))} tied with k^* = {ctx.problem.instance.best_arm}: class B, "
+            f"Delta_k = 0; this claim bounds suboptimal arms only, and their pulls cost no regret)")
 
 
 def violation_reason(claim: Claim, ctx: ClaimContext, m: Measurement) -> str:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from xml.etree import ElementTree as ET
 
-from bounds import SUBGAUSSIAN_READING
 from certify import ASSUMPTIONS, VACUOUS_RATIO, Certificate, Verdict
 from reports._accepted import accepted_findings, accepted_lines
 from reports._tables import Ratio, jsonable, table
@@ -110,7 +109,7 @@ def render(cert: Certificate, evidence=(), max_configs: int = 12, strict: bool =
             table(["configuration", *keys], rows)]
     for name, res in list(cert.assumptions.items())[:max_configs]:      # lem:ci judged under the exact tail
         rho = res.get("lem:ci:rho")
-        if rho is not None and rho.held and rho.values.get("reading", SUBGAUSSIAN_READING) != SUBGAUSSIAN_READING:
+        if rho is not None and rho.held and rho.values.get("exact_tail_only"):
             out.append(f"lem:ci:rho on {name}: {rho.detail}; lem:ci and the claims on its event are judged under "
                        f"the {rho.values['reading']}")
     if len(cert.assumptions) > max_configs:

@@ -298,7 +298,7 @@ def test_rho_one_ulp_from_rho_min_reads_as_a_different_number(ulps):
     rho = math.nextafter(need, math.inf * ulps)
     res = check_assumptions(_bern(rho))["lem:ci:rho"]
     assert res.held == (ulps > 0)
-    by = "by the sub-Gaussian union bound (the paper's reading)"
+    by = "by the Hoeffding bound for rewards in [0, 1]"        # Bernoulli: the sub-Gaussian value at scale 1/2
     assert res.detail == f"rho = {rho!r}, smallest valid {need!r} {by}" and repr(rho) != repr(need)
     far = check_assumptions(_bern(need / 2))["lem:ci:rho"]
     assert far.detail == f"rho = {need / 2:.4g}, smallest valid {need:.4g} {by}"

@@ -173,6 +173,24 @@ def test_the_low_count_claim_judges_an_arm_tied_with_the_best():
     assert judge(cut, ctx, rec).verdict is Verdict.VIOLATED
 
 
+def test_a_claim_about_suboptimal_arms_says_why_a_tied_arm_gives_it_nothing_to_measure():
+    """Two arms, tied: tacc bounds, simulate and explain call arm 1 class B; tacc check said the high-count claim
+    had "no suboptimal arm" and nothing else. The reason now names the tied arm, its class and why the claim does
+    not bound it; with a gap there is no such note."""
+    from bounds import config_to_dict, parse_config
+    d = config_to_dict(load_config("llm-vanishing"))
+    d["instance"]["mu_high"] = [0.5, 0.5]
+    d["instance"]["low"]["signs"] = [1, 1]
+    p = make_problem(parse_config(d))
+    ctx = ClaimContext(p, check_assumptions(p))
+    rec = run(p, "tacc", 0)
+    v = judge(claim("high-count"), ctx, rec)
+    assert v.verdict is Verdict.NOTHING_TO_MEASURE and ctx.tied == (1,)
+    assert v.reason == ("nothing to measure: no suboptimal arm on this run (arm(s) 1 tied with k^* = 0: class B, "
+                        "Delta_k = 0; this claim bounds suboptimal arms only, and their pulls cost no regret)")
+    assert judge(claim("class-A"), ctx, rec).reason == "nothing to measure: no suboptimal arm in class A on this run"
+
+
 # ------------------------------------------------------------------ the scan kept per key (KeyedMeasure, judge)
 def _one(t: tuple, k: int, value) -> tuple:
     return t[:k] + (value,) + t[k + 1:]

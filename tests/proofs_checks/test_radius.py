@@ -42,7 +42,7 @@ def test_rows_name_the_toolkits_choice():
     # the paper's rho = 2: valid on the Gaussian presets by the exact tail only (1.81 < 2 < 2.06), on the
     # Bernoulli ones by Hoeffding
     assert rows["set-a"][5:7] == (2.0, "Gaussian exact tail") and rows["set-a"][9] < 2.0 < rows["set-a"][8]
-    assert rows["llm-residual"][6] == "sub-Gaussian union bound (the paper's reading)"
+    assert rows["llm-residual"][6] == "Hoeffding bound for rewards in [0, 1]"
 
 
 def test_invalid_arguments():
