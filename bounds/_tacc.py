@@ -13,7 +13,7 @@ import numpy as np
 
 from bounds import _validate as v
 from bounds._errors import TaccInputError
-from bounds._exact import scaled_sum
+from bounds._exact import scaled_sum, scaled_total
 from bounds._partition import ArmClass, replace_classes
 
 __all__ = ["confirmation_counts", "confirmation_count", "low_query_bound", "high_query_bound", "TaccBound",
@@ -119,10 +119,6 @@ def _terms(gaps: np.ndarray, cost_low: float, n_low, cost_high: float, n_high) -
     return tuple(scaled_sum(gaps, cost_low, n_low, cost_high, n_high).tolist())
 
 
-def _total(terms) -> float:
-    return math.inf if math.inf in terms else math.fsum(terms)
-
-
 #: the convention for the term of an arm tied with k^* in H: Delta_k = 0 times its high-count bound, infinite at
 #: Delta_k = 0, is 0 x inf; taken as 0 (:attr:`TaccBound.conventions` names the arms).
 TIED_TERM = ("0 x inf taken as 0: Delta_k = 0 (tied with k^*) times its high-count bound 1 + ceil(4 ell / "
@@ -147,7 +143,7 @@ class TaccBound:
         low_count_bound: the low-fidelity count charged: N_gamma + 1 (A), N_gamma + S_0 + 1 (C^d, H), 0 (k^*).
         high_count_bound: the high-fidelity count charged: 1 (A, C^d), 1 + ceil(4 ell / Delta^2) (H), 0 (k^*).
         terms: Delta_k (lambda_L low_count_bound + lambda_H high_count_bound), in cost x reward units.
-        total: the sum of the terms, the bound on R(Lambda).
+        total: the bound on R(Lambda), the terms' exact values summed and rounded once (as tacc check has it).
         conventions: the arms whose term is 0 x inf taken as 0 (:data:`TIED_TERM`): tied with k^*, in H.
     """
 
@@ -196,7 +192,8 @@ def tacc_regret_bound(gaps, classes: Sequence[ArmClass], *, n_gamma: int, s0: in
     for k, cc in zip(in_high.tolist(), confirmation_counts(e, gs[in_high]), strict=True):
         high[k] = 1 + cc
     terms = _terms(gs, cl, low, ch, high)
-    return TaccBound(tuple(classes), tuple(low), tuple(high), tuple(terms), _total(terms), _tied(gs, code, code == 3))
+    return TaccBound(tuple(classes), tuple(low), tuple(high), tuple(terms), scaled_total(gs, cl, low, ch, high),
+                     _tied(gs, code, code == 3))
 
 
 @dataclass(frozen=True)

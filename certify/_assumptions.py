@@ -316,8 +316,8 @@ def check_rho(problem) -> AssumptionResult:
               "exact_tail": readings.exact_name}
     by_sub = readings.subgaussian_name
     if problem.rho == need:
-        return AssumptionResult("lem:ci:rho", True, f"rho = {problem.rho:.4g} is bounds.min_rho (rho = min), "
-                                f"{float(rho - (lo + hi) / 2):.2g} from the exact rho_min",
+        return AssumptionResult("lem:ci:rho", True, f"rho = {problem.rho:.4g} is bounds.min_rho (rho = min), the "
+                                f"least by the {by_sub}, {float(rho - (lo + hi) / 2):.2g} from the exact rho_min",
                                 values={**values, "reading": by_sub})
     shown, need_shown = _apart(problem.rho, need)
     beside = f"; {readings.exact:.4g} by the {readings.exact_name}" if readings.differ else ""
