@@ -647,7 +647,8 @@ def _make_report(config, out: Path, figures: FigureWriter, *, seeds, policies, b
         "budgets": list(budgets), "budgets_left_out": left_out, "delta": config.params.delta,
         "instance": {"n_arms": inst.n_arms, "best_arm": inst.best_arm, "mu_high": inst.mu_high.tolist(),
                      "gaps": inst.gaps.tolist(), "low_model": inst.low.name, "noise": inst.noise.model},
-        "parameters": {"horizon": a.horizon, "rho": a.rho, "rho_min": a.rho_min, "ell": a.ell, "n_gamma": a.n_gamma,
+        "parameters": {"horizon": a.horizon, "rho": a.rho, "rho_min": a.rho_min,
+                       "rho_min_exact_tail": a.rho_readings.exact, "ell": a.ell, "n_gamma": a.n_gamma,
                        "gamma": config.params.gamma, "eta": config.params.eta, "s0": config.params.s0,
                        "cost_low": config.costs.low, "cost_high": config.costs.high},
         "assumptions": {k: {"label": k, "statement": ASSUMPTIONS[k], "held": r.held, "detail": r.detail,
@@ -750,8 +751,10 @@ def _markdown(res: dict, files: list, cert) -> str:
     lines += ["", "## Instance and parameters", "",
               table(["quantity", "value"], [("K", inst["n_arms"]), ("best arm k*", inst["best_arm"]),
                                             ("low-fidelity model", inst["low_model"]), ("noise", inst["noise"]),
-                                            ("T_Lambda", p["horizon"]), ("rho (min valid)", f"{fmt(p['rho'])} "
-                                                                                            f"({fmt(p['rho_min'])})"),
+                                            ("T_Lambda", p["horizon"]),
+                                            ("rho (least valid: sub-Gaussian; noise's exact tail)",
+                                             f"{fmt(p['rho'])} ({fmt(p['rho_min'])}; "
+                                             f"{fmt(p['rho_min_exact_tail'])})"),
                                             ("ell_Lambda", p["ell"]), ("N_gamma", p["n_gamma"]), ("gamma", p["gamma"]),
                                             ("eta", p["eta"]), ("S0", p["s0"]),
                                             ("costs (low, high)", f"{fmt(p['cost_low'])}, {fmt(p['cost_high'])}")]),

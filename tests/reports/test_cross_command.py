@@ -174,7 +174,7 @@ def test_the_report_uses_the_values_of_tacc_bounds(name, tmp_path, capsys):
     r = json.loads((tmp_path / "report" / "results.json").read_text())
     q, arms = b["quantities"], b["arms"]
     col = {key: dict(zip(arms["arm"], arms[key], strict=True)) for key in arms if not key.endswith("_reason")}
-    for key in ("horizon", "rho", "rho_min", "ell", "n_gamma"):
+    for key in ("horizon", "rho", "rho_min", "rho_min_exact_tail", "ell", "n_gamma"):
         _agree(name, key, {"bounds": q[key]["value"], "report": r["parameters"][key]})
     _agree(name, "rho_min_exact_tail", {"bounds": q["rho_min_exact_tail"]["value"],
                                         "report continuation": r["continuation"]["rho_least_valid"]})
