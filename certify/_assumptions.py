@@ -337,9 +337,11 @@ def check_rho(problem) -> AssumptionResult:
     if rho < lo:
         least = (f"{_apart(problem.rho, readings.exact)[1]} by the {readings.exact_name}, {need_shown} by the "
                  f"{SUBGAUSSIAN_READING}" if readings.differ else f"{need_shown} by the {by_sub}")
+        # the margin against the least valid rho, the reading that decides (the exact tail's where they differ)
+        margin = float(rho - exact(readings.exact)) if readings.differ else float(rho - lo)
         return AssumptionResult("lem:ci:rho", False, f"rho = {shown}, smallest valid {least}",
-                                {"rho": problem.rho, "min_rho": need, "margin": float(rho - lo),
-                                 "min_rho_exact_tail": readings.exact}, values=values)
+                                {"rho": problem.rho, "min_rho_exact_tail": readings.exact, "min_rho": need,
+                                 "margin": margin}, values=values)
     return AssumptionResult("lem:ci:rho", False, f"rho = {problem.rho:.17g} lies inside the enclosure of rho_min "
                             f"(width {float(hi - lo):.3g})", values=values, undecided=True)
 

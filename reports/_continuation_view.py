@@ -163,8 +163,10 @@ def render(c: Continuation, classes=None, order=None, max_arms: int = 40, tied=(
                      "-" if c.rho_max_reason(k) else fmt(c.rho_max[k])))
     # no count passes the test: no last count and no largest rho ("-", the sentence says why), not 0
     rho, rho_min = fmt_apart(c.rho, c.rho_min)          # one ulp apart they printed alike
+    exact_tail = ("" if c.rho_least is None or c.rho_least == c.rho_min
+                  else f"; {fmt_apart(c.rho, c.rho_least)[1]} by the noise's exact tail")
     head = (f"continuation window ({LABEL}): N_gamma = {w.n_gamma}, S0 = {w.s0}, 2 eta gamma = {fmt(w.threshold)}, "
-            f"rho = {rho} (rho_min {rho_min}), largest rho at which it can fire: "
+            f"rho = {rho} (rho_min {rho_min}{exact_tail}), largest rho at which it can fire: "
             f"{'none' if c.instance_rho_max_reason else fmt(c.instance_rho_max)}")
     out = [head, summary(c),
            table(["arm", "class", "tau", "window", "pulls", "gain at N_gamma", "reaches tau", "last count", "rho max"],

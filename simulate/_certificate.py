@@ -123,9 +123,10 @@ def bound_from_certificate(certificate, n_arms: int, length: int, horizon: int, 
     exactly whenever U_k(s) / s is monotone past W (every model of ``bounds``, any concave U_k): falling, the
     supremum past W is U_k(W + 1) / (W + 1); rising, it is the limit. A U_k(s) / s still rising at W
     (U_k(W + 1) / (W + 1) above U_k(W) / W by more than rounding, a relative 1e-12: a linear U_k's constant
-    ratio wobbles by an ulp) with no ``limit`` is refused: its supremum lies past
-    every count evaluated, and their maximum would understate B_k. U_k must be finite and nonnegative at every
-    count evaluated; it is evaluated in blocks, vectorized when the function accepts integer arrays.
+    ratio wobbles by an ulp) with no ``limit``, or with a limit below U_k(W + 1) / (W + 1), is refused: its
+    supremum lies past every count evaluated, and their maximum would understate B_k. U_k must be finite and
+    nonnegative at every count evaluated; it is evaluated in blocks, vectorized when the function accepts integer
+    arrays.
 
     >>> b = bound_from_certificate(lambda k, n: 2.0 * np.minimum(n, 3), 1, 5, 10)
     >>> [b(0, n) for n in range(1, 6)]      # 2 min(n, 3) / n, already nonincreasing
@@ -150,17 +151,22 @@ def bound_from_certificate(certificate, n_arms: int, length: int, horizon: int, 
             block = _values(certificate, "certificate", k, start, min(start + _BLOCK, width + 2))
             _check_u(certificate, k, block, start)
             tail = max(tail, float(np.max(block / np.arange(start, start + block.size, dtype=float))))
-        if limit is None:
-            at = _values(certificate, "certificate", k, width, width + 2)
-            _check_u(certificate, k, at, width)
-            before, after = float(at[0]) / width, float(at[1]) / (width + 1)
-            if after > before * (1 + _RISE):
-                raise TaccInputError(
-                    "certificate", certificate,
-                    f"U_{k}(s) / s still rises at the last count evaluated (U_{k}({width}) / {width} = {before!r} < "
-                    f"U_{k}({width + 1}) / {width + 1} = {after!r}): "
-                    f"B_{k}(n) = sup_(s >= n) U_{k}(s) / s lies past it; give certificate_limit, the limit of "
-                    f"U_k(s) / s as s grows")
+        at = _values(certificate, "certificate", k, width, width + 2)
+        _check_u(certificate, k, at, width)
+        before, after = float(at[0]) / width, float(at[1]) / (width + 1)
+        rising = after > before * (1 + _RISE)
+        if rising and limit is not None and limits[k] < after:
+            raise TaccInputError("certificate_limit", limit,
+                                 f"arm {k}'s limit {limits[k]!r} is below U_{k}({width + 1}) / {width + 1} = "
+                                 f"{after!r}, which U_{k}(s) / s already reaches while still rising: its limit is at "
+                                 f"least that")
+        if rising and limit is None:
+            raise TaccInputError(
+                "certificate", certificate,
+                f"U_{k}(s) / s still rises at the last count evaluated (U_{k}({width}) / {width} = {before!r} < "
+                f"U_{k}({width + 1}) / {width + 1} = {after!r}): "
+                f"B_{k}(n) = sup_(s >= n) U_{k}(s) / s lies past it; give certificate_limit, the limit of "
+                f"U_k(s) / s as s grows")
         row = mismatch_bound(u, tail_sup=tail)
         key = row.tobytes()
         row_of[k] = index.setdefault(key, len(rows))
@@ -175,15 +181,15 @@ def _limits(limit, n_arms: int) -> list[float]:
         return [0.0] * n_arms
     values = [limit] * n_arms if np.ndim(limit) == 0 else list(limit)
     if len(values) != n_arms:
-        raise TaccInputError("certificate_limit", limit, f"must be one number or {n_arms} numbers, one per arm")
+        raise TaccInputError("certificate_limit", limit, f"must be one number, or {n_arms} numbers (one per arm)")
     out = []
     for x in values:
         try:
             f = float(x)
         except (TypeError, ValueError):
-            raise TaccInputError("certificate_limit", limit, "must be finite numbers >= 0") from None
+            raise TaccInputError("certificate_limit", limit, "must be a finite number >= 0 (or one per arm)") from None
         if not (math.isfinite(f) and f >= 0):
-            raise TaccInputError("certificate_limit", limit, "must be finite numbers >= 0")
+            raise TaccInputError("certificate_limit", limit, "must be a finite number >= 0 (or one per arm)")
         out.append(f)
     return out
 

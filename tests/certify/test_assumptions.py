@@ -281,6 +281,7 @@ def test_rho_valid_by_the_gaussian_tail_is_held_and_says_so():
     assert (f"smallest valid {r.exact:.4g} by the Gaussian exact tail (the reading used: the instance's noise); "
             f"{r.subgaussian:.4g} by the sub-Gaussian union bound (the paper's reading) is not met") in between.detail
     low = check_assumptions(_table([0.5, 0.3], [[0.5], [0.3]], [[0.0], [0.0]], rho=r.exact / 2))["lem:ci:rho"]
+    assert low.witness["margin"] == pytest.approx(r.exact / 2 - r.exact, rel=1e-12)    # against the deciding one
     assert low.failed and low.detail == (f"rho = {r.exact / 2:.4g}, smallest valid {r.exact:.4g} by the Gaussian "
                                          f"exact tail, {r.subgaussian:.4g} by the sub-Gaussian union bound (the "
                                          f"paper's reading)")

@@ -154,6 +154,18 @@ def test_a_value_taken_by_convention_is_named_in_the_table_and_the_json(tmp_path
     assert "0 x inf" not in render(analyze(load_config(p)))
 
 
+def test_the_rdfe_paper_form_says_where_it_is_no_bound(tmp_path):
+    """Gaps above 2: the statement's form of the RDFE bound printed a value with "valid when every gap < 2" and no
+    word that this instance has one (tacc check then reported it VIOLATED); its reason now names the arm."""
+    from reports._bounds_view import to_record
+    p = tmp_path / "wide.toml"
+    p.write_text(TIES.replace("[0.9, 0.9, 0.7, 0.5]", "[5.0, 0.9, 0.7, 0.5]"))
+    q = to_record(analyze(load_config(p)))["quantities"]["rdfe_bound_paper_form"]
+    assert q["value"] is not None and q["value_reason"].startswith("not a bound on this instance: Delta_3 = 4.5 > 2")
+    p.write_text(TIES)
+    assert "value_reason" not in to_record(analyze(load_config(p)))["quantities"]["rdfe_bound_paper_form"]
+
+
 def test_means_that_differ_read_differently_in_the_per_arm_table(tmp_path):
     """mu_high = [1e12, 0.999999e12]: both arms read 1.000e+12 beside a gap of 1.000e+06 (a README-only user)."""
     from reports._bounds_view import render

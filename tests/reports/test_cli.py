@@ -428,7 +428,7 @@ def test_bounds_shows_rho_one_ulp_below_rho_min_as_a_different_number(tmp_path, 
     out = capsys.readouterr().out
     cells = {line.split()[0]: line.split()[1] for line in out.splitlines() if line.startswith(("rho ", "rho_min "))}
     assert cells["rho"] != cells["rho_min"] and float(cells["rho"]) == rho and float(cells["rho_min"]) == need
-    assert f"rho = {cells['rho']} (rho_min {cells['rho_min']})" in out
+    assert f"rho = {cells['rho']} (rho_min {cells['rho_min']}; 1.815 by the noise's exact tail)" in out
     # on set-a's Gaussian noise that rho is valid by the exact tail (least 1.815), not by the sub-Gaussian reading
     assert next(line for line in out.splitlines() if line.startswith("rho_valid")).split()[1] == "held"
     assert "by the Gaussian exact tail" in out

@@ -158,6 +158,10 @@ def test_a_ratio_still_rising_past_the_counts_evaluated_needs_its_limit():
     assert pol.mismatch_bound(0, 1) == pytest.approx(0.1, rel=1e-15)
     with pytest.raises(TaccInputError, match="certificate_limit"):
         Tacc.from_parameters(2, 1.0, 10.0, 50.0, certificate=u, certificate_limit=[0.5], **kw)
+    # a limit below a ratio the rising U_k(s) / s already reaches is no limit of it: refused, naming the field
+    with pytest.raises(TaccInputError) as e:
+        Tacc.from_parameters(2, 1.0, 10.0, 50.0, certificate=u, certificate_limit=0.4, **kw)
+    assert e.value.field == "certificate_limit" and "arm 0's limit 0.4 is below U_0(" in e.value.reason
     with pytest.raises(TaccInputError, match="certificate_limit"):
         Tacc.from_parameters(2, 1.0, 10.0, 50.0, mismatch_bound=lambda k, n: 0.1, certificate_limit=0.5, **kw)
 
