@@ -27,6 +27,8 @@ ARM_FIELDS = {
     "static_bias": ("rem:evolving_vs_static", "zeta_k = B_k(1), MF-UCB's bias", "reward"),
     "tau": ("eq:analysis-cert-time", "tau_k(gamma), low-fidelity certification time", "low-fidelity queries"),
     "class": ("eq:analysis-arm-partition", "A / B / C (C^d or C^u only after a run)", "class name"),
+    "tied_with_best": ("sec:problem", "Delta_k = 0 and k != k^*: class B, tied with k^* (as tacc explain says)",
+                       "true / false"),
     "low_count_bound": ("prop:analysis-low-query-bound", "N_k^(L) <= N_gamma + S0 + 1", "low-fidelity queries"),
     "high_count_bound": ("prop:analysis-high-selection", "N_k^(H) <= 1 + ceil(4 ell / Delta_k^2)",
                          "high-fidelity queries"),
@@ -68,6 +70,7 @@ def arm_columns(a: Analysis, arms=None) -> dict:
         "static_bias": pick_array(inst.low.static_biases()),
         "tau": pick(a.tau),
         "class": pick(a.classes),
+        "tied_with_best": (pick_array((inst.gaps == 0) & (np.arange(inst.n_arms) != best))),
         "low_count_bound": [None if k == best else low for k in ks] if arms is not None else
                            [low] * best + [None] * (best < inst.n_arms) + [low] * (inst.n_arms - best - 1),
         "high_count_bound": [None if k == best else x for k, x in zip(ks, pick(a.high_count_bound), strict=True)],

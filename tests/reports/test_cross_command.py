@@ -132,9 +132,10 @@ def _compare(name, arg, tmp_path, capsys):
     _agree(name, "class", {"bounds": col["class"], "explain": {k: a["prior_class"] for k, a in ex.items()}})
     _agree(name, "N_H bound", {"bounds": {k: v for k, v in col["high_count_bound"].items() if v is not None},
                                "explain": {k: a["high_bound"] for k, a in ex.items() if a["high_bound"] is not None}})
-    tied = {k for k, a in ex.items() if a["tied_with_best"]}
-    _agree(name, "tied arms", {"bounds": {k for k, g in col["gap"].items() if g == 0} - {b["instance"]["best_arm"]},
-                               "explain": tied})
+    _agree(name, "tied with k*", {"bounds": col["tied_with_best"],
+                                  "explain": {k: a["tied_with_best"] for k, a in ex.items()},
+                                  "by the gaps": {k: g == 0 and k != b["instance"]["best_arm"]
+                                                  for k, g in col["gap"].items()}})
 
     # whether rho is valid for lem:ci, and by which reading: tacc bounds and tacc check decide it alike
     rho_check = c["assumptions"][b["name"]]["lem:ci:rho"]
