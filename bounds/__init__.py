@@ -29,9 +29,9 @@ from bounds._partition import ArmClass, ArmRunFacts, arm_partition, in_h, prior_
 from bounds._powersum import power_sum
 from bounds._radius import (GAUSSIAN_READING, HOEFFDING_READING, SUBGAUSSIAN_READING, RhoReadings, min_rho_gaussian,
                             min_rho_gaussian_interval, rho_readings)
-from bounds._rdfe import (RdfeBound, rdfe_dyadic_constant, rdfe_high_cost, rdfe_high_count, rdfe_high_counts,
-                          rdfe_low_cost, rdfe_low_count, rdfe_low_counts, rdfe_oracle_cost, rdfe_phase_index,
-                          rdfe_regret_bound)
+from bounds._rdfe import (RDFE_ZERO_GAP, RdfeBound, rdfe_dyadic_constant, rdfe_high_cost, rdfe_high_count,
+                          rdfe_high_counts, rdfe_low_cost, rdfe_low_count, rdfe_low_counts, rdfe_oracle_cost,
+                          rdfe_phase_index, rdfe_regret_bound)
 from bounds._search import counts_or_inf, first_true
 from bounds._table import TableLowFidelity, checkpoint_profile, frozen, frozen_of
 from bounds._toml import toml_value
@@ -50,8 +50,8 @@ __all__ = [
     "n_gamma", "radius", "radius_scalar", "Instance", "build_instance", "LowFidelityModel", "low_gap",
     "mismatch_bound", "ArmClass", "ArmRunFacts", "arm_partition", "in_h", "prior_partition", "refine_partition",
     "power_sum", "RhoReadings", "rho_readings", "min_rho_gaussian", "min_rho_gaussian_interval",
-    "SUBGAUSSIAN_READING", "GAUSSIAN_READING", "HOEFFDING_READING", "RdfeBound", "rdfe_dyadic_constant",
-    "rdfe_high_cost", "rdfe_high_count", "rdfe_high_counts",
+    "SUBGAUSSIAN_READING", "GAUSSIAN_READING", "HOEFFDING_READING", "RDFE_ZERO_GAP", "RdfeBound",
+    "rdfe_dyadic_constant", "rdfe_high_cost", "rdfe_high_count", "rdfe_high_counts",
     "rdfe_low_cost", "rdfe_low_count", "rdfe_low_counts", "rdfe_oracle_cost", "rdfe_phase_index", "rdfe_regret_bound",
     "first_true", "counts_or_inf",
     "TableLowFidelity", "checkpoint_profile", "frozen", "frozen_of", "Comparison", "CorollaryTerms",

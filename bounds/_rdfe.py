@@ -15,9 +15,9 @@ from bounds._horizon import radius
 from bounds._lowfidelity import LowFidelityModel
 from bounds._search import counts_or_inf, first_true_rows, first_true_sorted_rows
 
-__all__ = ["rdfe_low_count", "rdfe_high_count", "rdfe_low_cost", "rdfe_high_cost", "rdfe_oracle_cost",
-           "rdfe_phase_index", "rdfe_dyadic_constant", "RdfeBound", "rdfe_regret_bound", "rdfe_low_counts",
-           "rdfe_high_counts", "rdfe_phase_indices"]
+__all__ = ["RDFE_ZERO_GAP", "rdfe_low_count", "rdfe_high_count", "rdfe_low_cost", "rdfe_high_cost",
+           "rdfe_oracle_cost", "rdfe_phase_index", "rdfe_dyadic_constant", "RdfeBound", "rdfe_regret_bound",
+           "rdfe_low_counts", "rdfe_high_counts", "rdfe_phase_indices"]
 
 
 #: up to this many rows, one search of every row from 1 (a few vector calls) is cheaper than the ordered rows'
@@ -180,6 +180,12 @@ def rdfe_dyadic_constant(model: LowFidelityModel, k: int, gap: float, ell: float
 
 def _ratio(costs: list) -> float:
     return 1.0 if costs[-1] == math.inf else math.fsum(costs) / costs[-1]
+
+
+#: the convention for RDFE's per-arm costs at Delta_k = 0 (k^* and the arms tied with it).
+RDFE_ZERO_GAP = ("0 by convention at Delta_k = 0: c_k^*(Delta_k / 4) asks accuracy 0, which no count reaches "
+                 "(infinite), so the term Delta_k c_k^*(Delta_k / 4) is 0 x inf, taken as 0: an arm with Delta_k = 0 "
+                 "costs no regret")
 
 
 @dataclass(frozen=True)

@@ -11,8 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from bounds import (TIED_LEFT_OUT, TIED_TERM, Analysis, ArmClass, continuation_cap_holds, continuation_of,
-                    first_round_paid)
+from bounds import (RDFE_ZERO_GAP, TIED_LEFT_OUT, TIED_TERM, Analysis, ArmClass, continuation_cap_holds,
+                    continuation_of, first_round_paid)
 from reports import _continuation_view
 from reports._arm_class import class_label
 from reports._tables import dumps, finite_numbers, fmt, fmt_apart, fmt_apart_all, jsonable, reason_of, table
@@ -147,11 +147,15 @@ def _paper_form(q: dict, a: Analysis) -> dict:
 
 def term_conventions(a: Analysis) -> dict:
     """{column: {reason: arms}}: the per-arm values taken by a stated convention, not computed as written (an arm
-    tied with k^* in H: its theorem term 0 x inf taken as 0, its corollary terms left out)."""
+    tied with k^* in H: its theorem term 0 x inf taken as 0, its corollary terms left out; RDFE's costs at
+    Delta_k = 0, k^* included)."""
     out: dict = {}
+    zero_gap = np.flatnonzero(np.asarray(a.instance.gaps) == 0).tolist()        # k^* and the arms tied with it
     for key, arms, why in (("theorem_term", a.theorem.conventions, TIED_TERM),
                            ("theorem_term_if_cd", a.theorem_if_all_cd.conventions, TIED_TERM),
-                           ("corollary_explicit", a.corollary.left_out, TIED_LEFT_OUT)):
+                           ("corollary_explicit", a.corollary.left_out, TIED_LEFT_OUT),
+                           ("rdfe_low_cost", zero_gap, RDFE_ZERO_GAP), ("rdfe_high_cost", zero_gap, RDFE_ZERO_GAP),
+                           ("rdfe_oracle_cost", zero_gap, RDFE_ZERO_GAP)):
         if arms:
             out[key] = {why: list(arms)}
     return out
@@ -429,6 +433,8 @@ def render(a: Analysis, max_arms: int = 40, continuation=None) -> str:
         out.append(tied_sentence(tied, best))
     if conv := [k for k in a.theorem.conventions if k in shown]:
         out.append(f"term of {sum_reason(conv, TIED_TERM)}")
+    if tied:
+        out.append(f"c*(D/4) of {sum_reason([best, *tied], RDFE_ZERO_GAP)}")
     out += [f"arm {k}: c*(D/4) = inf: {rdfe_cost_reason(a, k)}" for k in shown if math.isinf(a.rdfe.paper_cost[k])]
     out += ["", _continuation_view.render(cont, a.classes, order, max_arms, tied=tied)]
     return "\n".join(out)

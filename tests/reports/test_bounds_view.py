@@ -83,8 +83,10 @@ def test_infinite_rdfe_costs_and_bounds_say_why(tmp_path):
         assert q["value"] is None
         assert "thm:app-rdfe-regret" in q["value_reason"] and "oracle cost" in q["value_reason"], q
     arms = rec["arms"]
+    from bounds import RDFE_ZERO_GAP
     for key, what in (("rdfe_low_cost", "c_k^(L)"), ("rdfe_high_cost", "c^(H)"), ("rdfe_oracle_cost", "c_k^*")):
-        reasons = arms[f"{key}_reason"]
+        reasons = dict(arms[f"{key}_reason"])
+        assert reasons.pop(RDFE_ZERO_GAP) == [0]            # k^*: 0 by convention, said beside it
         assert list(reasons.values()) == [[1, 2]], reasons
         (reason,) = reasons
         assert reason.startswith(what) and "is infinite (app:benchmark-rdfe)" in reason, reason
@@ -144,8 +146,11 @@ def test_a_value_taken_by_convention_is_named_in_the_table_and_the_json(tmp_path
     for key, why in (("theorem_total", TIED_TERM), ("theorem_total_if_all_cd", TIED_TERM),
                      ("corollary_order_total", TIED_LEFT_OUT), ("corollary_explicit_total", TIED_LEFT_OUT)):
         assert quantities[key]["value_reason"] == f"arm(s) 1: {why}", key
+    from bounds import RDFE_ZERO_GAP
+    for key in ("rdfe_low_cost", "rdfe_high_cost", "rdfe_oracle_cost"):      # RDFE's c*(0): k* and the tied arm
+        assert arms[key][1] == 0.0 and arms[f"{key}_reason"] == {RDFE_ZERO_GAP: [0, 1]}, key
     text = render(a)
-    assert f"term of arm(s) 1: {TIED_TERM}" in text
+    assert f"term of arm(s) 1: {TIED_TERM}" in text and f"c*(D/4) of arm(s) 0, 1: {RDFE_ZERO_GAP}" in text
     assert f"corollary_order_total = {fmt(quantities['corollary_order_total']['value'])}: arm(s) 1: " in text
     p.write_text(TIES.replace("[0.9, 0.9, 0.7, 0.5]", "[0.9, 0.89, 0.7, 0.5]"))       # no tie: no convention
     rec = to_record(analyze(load_config(p)))
@@ -326,13 +331,14 @@ def test_an_infinite_rdfe_bound_names_the_arms_whose_cost_makes_it_so(tmp_path):
     implemented bound takes eps = 1/2 and the sharp one eps = 2^-r_k, where the counts exceed 2**53. The reason said
     "see the arm lines under the per-arm table" (none were printed) and, in the JSON, "the arms'
     rdfe_oracle_cost_reason" (no such key): it now names each arm and why, in the table's lines and the JSON."""
+    from bounds import RDFE_ZERO_GAP
     from reports._bounds_view import render, rdfe_infinite_arms, to_record
     p = tmp_path / "huge.toml"
     p.write_text(HUGE_GAPS)
     a = analyze(load_config(p))
     assert all(math.isfinite(c) for c in a.rdfe.paper_cost) and math.isfinite(a.rdfe.paper_total)
     rec = to_record(a)
-    assert "rdfe_oracle_cost_reason" not in rec["arms"]
+    assert list(rec["arms"]["rdfe_oracle_cost_reason"]) == [RDFE_ZERO_GAP]      # only k^*'s convention
     for key, at in (("rdfe_bound", "at eps = 1/2 (its gap is above 2)"),
                     ("rdfe_bound_sharp", "at its last phase r_k = 1, eps = 2^-1")):
         reason = rec["quantities"][key]["value_reason"]
