@@ -296,8 +296,10 @@ def judge_lem_ci_counts(ctx: ClaimContext, policy: str, n: int, f: int, rounding
                   f"{f} confirmed failure(s) in {n} run(s) neither reject nor support the lemma")
     else:
         v = Verdict.HOLDS
-    what = f"failure frequency (p = {p:.3g}" + (f"; {rounding} float failure(s) not confirmed exactly: rounding)"
-                                               if rounding else ")")
+    rho = ctx.assumptions.get("lem:ci:rho")
+    reading = getattr(rho, "values", {}).get("reading") if rho is not None and rho.held else None
+    what = (f"failure frequency (p = {p:.3g}" + (f"; radius by the {reading}" if reading else "")
+            + (f"; {rounding} float failure(s) not confirmed exactly: rounding)" if rounding else ")"))
     m = Measurement(what, delta, f / n if n else 0.0)
     return RunVerdict(LEM_CI.key, LEM_CI.label, ctx.problem.config.name, policy, None, v,
                       m.ratio if math.isfinite(m.ratio) else math.inf, m, n, failed, undecided, reason)

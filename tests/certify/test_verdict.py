@@ -120,8 +120,9 @@ def test_lem_ci_without_failures_does_not_import_scipy_stats():
             "v = judge_lem_ci(ctx, [held] * 20); print(v.worst.what, 'scipy.stats' in sys.modules); "
             "w = judge_lem_ci(ctx, [failed] + [held] * 19); print(w.worst.what, 'scipy.stats' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split("\n")
-    assert out[0] == "failure frequency (p = 1) False"
-    assert out[1] == f"failure frequency (p = {1 - 0.95 ** 20:.3g}) True"     # P(Bin(20, .05) >= 1)
+    by = "; radius by the sub-Gaussian union bound (the paper's reading)"      # the reading lem:ci:rho held by
+    assert out[0] == f"failure frequency (p = 1{by}) False"
+    assert out[1] == f"failure frequency (p = {1 - 0.95 ** 20:.3g}{by}) True"     # P(Bin(20, .05) >= 1)
 
 
 def test_a_holds_against_infinite_bounds_only_is_vacuous_and_has_no_max_ratio(setup):

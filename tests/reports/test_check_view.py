@@ -333,6 +333,8 @@ def test_a_gaussian_instance_at_rho_2_judges_lem_ci_and_says_by_which_reading(tm
     assert "by the sub-Gaussian union bound (the paper's reading) is not met" in rho["detail"]
     (lem_ci,) = [c for c in cert["claims"] if c["key"] == "lem-ci"]
     assert lem_ci["counts"]["HOLDS"] + lem_ci["counts"]["VIOLATED"] == 1 and not lem_ci["counts"]["NOT_APPLICABLE"]
+    (verdict,) = [v for v in cert["verdicts"] if v["claim"] == "lem-ci"]
+    assert verdict["worst"]["what"].endswith("; radius by the Gaussian exact tail)"), verdict["worst"]["what"]
     assert (f"lem:ci:rho on gauss-rho2: {rho['detail']}; lem:ci and the claims on its event are judged under the "
             f"Gaussian exact tail") in text
     config.write_text(GAUSSIAN_RHO_2.replace("rho = 2.0", "rho = 1.0"))      # below both: not applicable, said
