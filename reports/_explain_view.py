@@ -85,6 +85,7 @@ class Explanation:
     low_rounds: tuple          # per arm, the rounds of its low queries (for the figure)
     high_rounds: tuple
     unfaithful: str = ""       # certify.float_sums_faithful's bound when the float sums can leave the radius unseen
+    rho_reading: str | None = None    # the reading of lem:ci's radius that makes rho valid (bounds.rho_readings)
 
     def story(self, k: int) -> str:
         """Arm k's story in one sentence."""
@@ -201,7 +202,7 @@ def explain(config, policy: str = "tacc", seed: int = 0, *, engine: str = "fast"
                        regret=rec.regret, n_gamma=a.n_gamma, s0=p.s0, rho=a.rho, event_held=held,
                        event_rounding=held and not rec.event_held,
                        arms=tuple(stories), low_rounds=tuple(lows), high_rounds=tuple(highs),
-                       unfaithful="" if faithful else bound)
+                       unfaithful="" if faithful else bound, rho_reading=a.rho_readings.reading(a.rho))
 
 
 def _order(e: Explanation) -> list[int]:
@@ -213,9 +214,16 @@ def to_json(e: Explanation, max_arms: int | None = None) -> dict:
     from reports._tables import jsonable
     order = _order(e)[:max_arms] if max_arms else range(len(e.arms))
     return {"config": e.config, "policy": e.policy, "seed": e.seed, "rounds": e.rounds, "cost": e.cost,
-            "regret": e.regret, "n_gamma": e.n_gamma, "s0": e.s0, "rho": e.rho, "event_held": e.event_held,
+            "regret": e.regret, "n_gamma": e.n_gamma, "s0": e.s0, "rho": e.rho,
+            "rho_valid_by": e.rho_reading, **({} if e.rho_reading else {"rho_valid_by_reason": _NO_READING}),
+            "event_held": e.event_held,
             "event_rounding": e.event_rounding, "event_undecided": e.unfaithful or None,
             "arms": [_arm_json(e, k, jsonable(e.arms[k])) for k in order]}
+
+
+#: why ``rho_valid_by`` is null: rho is below the least valid rho of lem:ci by both readings.
+_NO_READING = ("rho is below the least valid rho of lem:ci by both readings (tacc bounds: rho_min, "
+               "rho_min_exact_tail): the confidence event is not guaranteed")
 
 
 def _arm_json(e: Explanation, k: int, d: dict) -> dict:

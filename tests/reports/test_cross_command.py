@@ -140,6 +140,7 @@ def _compare(name, arg, tmp_path, capsys):
     # whether rho is valid for lem:ci, and by which reading: tacc bounds and tacc check decide it alike
     rho_check = c["assumptions"][b["name"]]["lem:ci:rho"]
     _agree(name, "lem:ci:rho held", {"bounds": b["assumptions"]["rho_valid"]["value"], "check": rho_check["held"]})
+    _agree(name, "rho valid by", {"bounds": b["assumptions"]["rho_valid"]["reading"], "explain": e["rho_valid_by"]})
     if rho_check["held"]:
         assert b["assumptions"]["rho_valid"]["reading"] in rho_check["detail"], (name, rho_check["detail"])
 
