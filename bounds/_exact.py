@@ -67,6 +67,21 @@ def _floats(counts: list) -> np.ndarray:
         return np.array([x if x == math.inf or x < 2**60 else 2**60 for x in counts], dtype=float)
 
 
+def _inner(scale, x: float, m, y: float, n, sign: int = 1) -> tuple:
+    """The parts :func:`scaled_sum` and :func:`scaled_total` share: the scales as a float array, the counts as
+    lists, s_i = x m_i + sign y n_i rounded, where s_i is that exact value (counts below 2**52, every product and
+    the sum exact), and where a count is infinite."""
+    g = np.asarray(scale, dtype=float).reshape(-1)
+    ms = list(m) if isinstance(m, (list, tuple)) else [m] * g.size
+    ns = list(n) if isinstance(n, (list, tuple)) else [n] * g.size
+    mm, nn = _floats(ms), _floats(ns)
+    a, ok_a = _product_exact(np.full(g.shape, float(x)), mm)
+    b, ok_b = _product_exact(np.full(g.shape, float(y)), nn)
+    s, ok_s = _sum_exact(a, b if sign > 0 else -b)
+    exact = ok_a & ok_b & ok_s & (np.abs(mm) < _INT_EXACT) & (np.abs(nn) < _INT_EXACT)
+    return g, ms, ns, s, exact, np.isinf(mm) | np.isinf(nn)
+
+
 def scaled_sum(scale, x: float, m, y: float, n, sign: int = 1) -> np.ndarray:
     """scale_i (x m_i + sign y n_i) per entry, in exact arithmetic rounded once.
 
@@ -76,17 +91,9 @@ def scaled_sum(scale, x: float, m, y: float, n, sign: int = 1) -> np.ndarray:
     error-free transformations, counts below 2**52), one float multiplication is the correctly rounded value;
     the other entries are computed with ``Fraction``.
     """
-    g = np.asarray(scale, dtype=float).reshape(-1)
-    ms = list(m) if isinstance(m, (list, tuple)) else [m] * g.size
-    ns = list(n) if isinstance(n, (list, tuple)) else [n] * g.size
-    mm, nn = _floats(ms), _floats(ns)
-    a, ok_a = _product_exact(np.full(g.shape, float(x)), mm)
-    b, ok_b = _product_exact(np.full(g.shape, float(y)), nn)
-    s, ok_s = _sum_exact(a, b if sign > 0 else -b)
+    g, ms, ns, s, exact, inf_count = _inner(scale, x, m, y, n, sign)
     with np.errstate(over="ignore", invalid="ignore"):
         out = g * s
-    inf_count = np.isinf(mm) | np.isinf(nn)
-    exact = ok_a & ok_b & ok_s & (np.abs(mm) < _INT_EXACT) & (np.abs(nn) < _INT_EXACT)
     out = np.where(inf_count, math.inf, out)
     out = np.where(g == 0, 0.0, out)
     for i in np.flatnonzero(~exact & ~inf_count & (g != 0)).tolist():
@@ -106,19 +113,12 @@ def scaled_total(scale, x: float, m, y: float, n) -> float:
     >>> scaled_total([0.1, 0.2], 1.0, [1, 1], 0.0, 0) == float(Fraction(0.1) + Fraction(0.2))
     True
     """
-    g = np.asarray(scale, dtype=float).reshape(-1)
-    ms = list(m) if isinstance(m, (list, tuple)) else [m] * g.size
-    ns = list(n) if isinstance(n, (list, tuple)) else [n] * g.size
-    mm, nn = _floats(ms), _floats(ns)
+    g, ms, ns, s, exact, inf_count = _inner(scale, x, m, y, n)
     live = g != 0
-    if np.any(live & (np.isinf(mm) | np.isinf(nn))):
+    if np.any(live & inf_count):
         return math.inf
-    a, ok_a = _product_exact(np.full(g.shape, float(x)), mm)
-    b, ok_b = _product_exact(np.full(g.shape, float(y)), nn)
-    s, ok_s = _sum_exact(a, b)
     p, err, safe = _product_parts(g, s)
-    fast = ok_a & ok_b & ok_s & safe & np.isfinite(p) & (np.abs(mm) < _INT_EXACT) & (np.abs(nn) < _INT_EXACT)
-    if np.all(fast | ~live):
+    if np.all((exact & safe & np.isfinite(p)) | ~live):
         try:
             return math.fsum(p[live].tolist() + err[live].tolist())
         except OverflowError:                 # the exact total leaves the floats: inf, as nearest() gives

@@ -22,6 +22,7 @@ whether rho is valid reads :func:`rho_readings`.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -111,8 +112,12 @@ class RhoReadings:
         return None
 
 
+@functools.lru_cache(maxsize=256)
 def rho_readings(noise_model: str, sigma: float | None, n_arms: int, horizon_: int, delta: float) -> RhoReadings:
     """The least valid rho of ``lem:ci`` under the sub-Gaussian union bound and under the noise's exact tail.
+
+    Cached: ``tacc check`` decides ``lem:ci:rho`` and ``tacc bounds`` reads an analysis of the same instance, each
+    a 90-step bisection in 50-digit arithmetic (about 9 ms).
 
     >>> r = rho_readings("gaussian", 1.0, 200, 1_000_000, 0.05)
     >>> round(r.subgaussian, 4), r.exact, r.reading(2.0)

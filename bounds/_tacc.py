@@ -129,9 +129,9 @@ TIED_LEFT_OUT = ("left out of the sums (taken as 0): Delta_k = 0 (tied with k^*)
                  "no regret whatever its counts")
 
 
-def _tied(gs: np.ndarray, code: np.ndarray, in_h: np.ndarray) -> tuple:
-    """The arms tied with k^* (Delta_k = 0, not k^* itself) in H: those whose terms are indeterminate."""
-    return tuple(np.flatnonzero((gs == 0) & (code != 0) & in_h).tolist())
+def _tied(gs: np.ndarray, in_h: np.ndarray) -> tuple:
+    """The arms tied with k^* in H (Delta_k = 0; k^* is never in H): those whose terms are indeterminate."""
+    return tuple(np.flatnonzero((gs == 0) & in_h).tolist())
 
 
 @dataclass(frozen=True)
@@ -193,7 +193,7 @@ def tacc_regret_bound(gaps, classes: Sequence[ArmClass], *, n_gamma: int, s0: in
         high[k] = 1 + cc
     terms = _terms(gs, cl, low, ch, high)
     return TaccBound(tuple(classes), tuple(low), tuple(high), tuple(terms), scaled_total(gs, cl, low, ch, high),
-                     _tied(gs, code, code == 3))
+                     _tied(gs, code == 3))
 
 
 @dataclass(frozen=True)
@@ -271,7 +271,7 @@ def corollary_order(gaps: Sequence[float] | np.ndarray, classes: Sequence[ArmCla
     low, high, expl = low.tolist(), high.tolist(), np.where(skip, 0.0, expl).tolist()
     ot, et = math.fsum(low) + math.fsum(high), math.fsum(expl)
     ratio = et / ot if ot > 0 else (math.nan if et == 0 else math.inf)
-    return CorollaryTerms(tuple(low), tuple(high), ot, tuple(expl), et, ratio, _tied(gs, kind, h))
+    return CorollaryTerms(tuple(low), tuple(high), ot, tuple(expl), et, ratio, _tied(gs, h))
 
 
 @dataclass(frozen=True)

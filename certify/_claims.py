@@ -779,10 +779,11 @@ def _control(ctx, rec):
 
 
 def _gap_above_two(ctx) -> str | None:
-    """The largest gap, in words, when it exceeds 2 (``rdfe-thm.terminal-vs-quarter``'s condition)."""
-    gaps = [float(g) for g in ctx.problem.instance.gaps]
-    k = max(range(len(gaps)), key=gaps.__getitem__)
-    return f"Delta_{k} = {gaps[k]:.6g} > 2" if gaps[k] > 2 else None
+    """The largest gap outside ``bounds.RdfeBound.paper_form_valid`` (Delta_k > 2: ``rdfe-thm.terminal-vs-quarter``'s
+    condition), in words, or None when every gap is at most 2."""
+    above = [k for k, ok in enumerate(ctx.rdfe.paper_form_valid) if not ok]
+    k = max(above, key=ctx.gaps.__getitem__, default=None)
+    return None if k is None else f"Delta_{k} = {float(ctx.gaps[k]):.6g} > 2"
 
 
 _P = ("ass:plugin",)

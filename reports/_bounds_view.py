@@ -137,9 +137,11 @@ def _paper_form(q: dict, a: Analysis) -> dict:
     """The RDFE bound in the statement's form: where a gap exceeds 2 it is not a bound (``tacc proofs`` refutes the
     statement there, step rdfe-thm.terminal-vs-quarter), and its reason says so, naming the arm."""
     gaps = a.instance.gaps
-    k = int(np.argmax(gaps))
-    if gaps[k] > 2 and "value_reason" not in q:
-        q = dict(q, value_reason=f"not a bound on this instance: Delta_{k} = {fmt(float(gaps[k]))} > 2, where tacc "
+    above = [k for k, ok in enumerate(a.rdfe.paper_form_valid) if not ok]      # the arms whose gap is above 2
+    if above and "value_reason" not in q:
+        k = max(above, key=gaps.__getitem__)
+        gap = fmt(float(gaps[k]))
+        q = dict(q, value_reason=f"not a bound on this instance: Delta_{k} = {gap} > 2, where tacc "
                                  f"proofs refutes the statement's form (step rdfe-thm.terminal-vs-quarter); "
                                  f"rdfe_bound is the corrected one")
     return q
@@ -407,7 +409,7 @@ def render(a: Analysis, max_arms: int = 40, continuation=None) -> str:
     out.append("")
     col = arm_columns(a, shown)
     best = a.instance.best_arm
-    tied = [k for k, g in zip(col["arm"], col["gap"], strict=True) if g == 0 and k != best]
+    tied = [k for k, t in zip(col["arm"], col["tied_with_best"], strict=True) if t]
     col["class"] = [class_label(c, k in tied) for k, c in zip(col["arm"], col["class"], strict=True)]
     # means with the digits that tell them apart: at mu_high = [1e12, 0.999999e12] both read 1.000e+12 beside a gap of
     # 1.000e+06

@@ -11,12 +11,12 @@ with the arm, the counts and the values.
 
 from __future__ import annotations
 
-import math
 from typing import Callable
 
 import numpy as np
 
 from bounds import TaccInputError, mismatch_bound
+from bounds import validate as v
 
 __all__ = ["bias_length", "check_mismatch_bound", "TabulatedBound", "bound_from_certificate"]
 
@@ -146,14 +146,13 @@ def bound_from_certificate(certificate, n_arms: int, length: int, horizon: int, 
     for k in range(n_arms):
         u = _values(certificate, "certificate", k, 1, length + 1)
         _check_u(certificate, k, u, 1)
-        tail = limits[k]
+        tail, last = limits[k], u[-1:]
         for start in range(length + 1, width + 2, _BLOCK):      # the counts length + 1..W + 1
             block = _values(certificate, "certificate", k, start, min(start + _BLOCK, width + 2))
             _check_u(certificate, k, block, start)
             tail = max(tail, float(np.max(block / np.arange(start, start + block.size, dtype=float))))
-        at = _values(certificate, "certificate", k, width, width + 2)
-        _check_u(certificate, k, at, width)
-        before, after = float(at[0]) / width, float(at[1]) / (width + 1)
+            last = np.concatenate([last, block])[-2:]              # U_k(W) and U_k(W + 1) once the loop ends
+        before, after = float(last[0]) / width, float(last[1]) / (width + 1)
         rising = after > before * (1 + _RISE)
         if rising and limit is not None and limits[k] < after:
             raise TaccInputError("certificate_limit", limit,
@@ -176,22 +175,16 @@ def bound_from_certificate(certificate, n_arms: int, length: int, horizon: int, 
 
 
 def _limits(limit, n_arms: int) -> list[float]:
-    """``limit`` as one nonnegative float per arm (0 when none is given)."""
+    """``limit`` as one nonnegative float per arm (0 when none is given), each checked by ``bounds``' validation
+    (a bad entry is refused as ``certificate_limit[k]``)."""
     if limit is None:
         return [0.0] * n_arms
-    values = [limit] * n_arms if np.ndim(limit) == 0 else list(limit)
+    if np.ndim(limit) == 0:
+        return [v.nonnegative_real("certificate_limit", limit)] * n_arms
+    values = list(limit)
     if len(values) != n_arms:
         raise TaccInputError("certificate_limit", limit, f"must be one number, or {n_arms} numbers (one per arm)")
-    out = []
-    for x in values:
-        try:
-            f = float(x)
-        except (TypeError, ValueError):
-            raise TaccInputError("certificate_limit", limit, "must be a finite number >= 0 (or one per arm)") from None
-        if not (math.isfinite(f) and f >= 0):
-            raise TaccInputError("certificate_limit", limit, "must be a finite number >= 0 (or one per arm)")
-        out.append(f)
-    return out
+    return v.nonnegative_reals("certificate_limit", values).tolist()
 
 
 def _check_u(certificate, k: int, u: np.ndarray, start: int) -> None:
