@@ -27,11 +27,13 @@ root_doc = "index"
 # nitpicky (-n): every cross-reference must resolve. Without network access there is no intersphinx, so the
 # standard library's and numpy's types are named here; private modules (``bounds._x``) are undocumented by design.
 nitpick_ignore = [("py:class", t) for t in ("numpy.ndarray", "fractions.Fraction", "os.PathLike", "pathlib.Path",
-                                                  "hypothesis.strategies.SearchStrategy", "collections.Counter")]
-nitpick_ignore_regex = [(r"py:.*", r"(bounds|simulate|certify|proofs_checks)\._.*")]
+                                                  "hypothesis.strategies.SearchStrategy", "collections.Counter",
+                                                  "argparse.ArgumentParser", "argparse.Namespace", "types.ModuleType",
+                                                  "collections.abc.Callable")]
+nitpick_ignore_regex = [(r"py:.*", r"(bounds|simulate|certify|proofs_checks|reports\.cli)\._.*")]
 
 # the API reference: every name of these packages' __all__ (the tacc-api directive of docs/_ext/tacc_api.py).
-tacc_api_packages = ["bounds", "simulate", "certify", "proofs_checks", "certify.strategies"]
+tacc_api_packages = ["bounds", "simulate", "certify", "proofs_checks", "certify.strategies", "reports.cli"]
 # a class's members in source order, those without a docstring too (a dataclass's fields).
 autodoc_default_options = {"members": True, "undoc-members": True, "member-order": "bysource"}
 autodoc_typehints = "signature"

@@ -36,7 +36,8 @@ from typing import Sequence
 
 from bounds import Config, CostUnits, TaccInputError, cost_units, horizon, log_factor, min_rho, n_gamma
 
-__all__ = ["Estimate", "estimate", "window_length", "combined", "announce", "machine_memory", "rounds_bound",
+__all__ = ["size_text", "duration_text", "Estimate", "estimate", "window_length", "combined", "announce",
+           "machine_memory", "rounds_bound",
            "LONG_SECONDS", "PER_ARM_BYTES", "NS_PER_ROUND", "NS_PER_WINDOW_STATE", "BASE_BYTES",
            "TRACE_BYTES_PER_ROUND", "KEPT_BYTES_PER_RUN", "KEPT_BYTES_PER_ARM_RUN", "JSON_BYTES_PER_RUN"]
 
@@ -93,9 +94,9 @@ def refuse_too_many_workers(workers: int, limit: int | None = None) -> None:
     limit = machine_memory() if limit is None else limit
     if workers * WORKER_BYTES > limit:
         raise TaccInputError("--workers", workers,
-                             f"each worker process holds at least {_size(WORKER_BYTES)} (the engines and numba, "
-                             f"measured), so {workers} need {_size(workers * WORKER_BYTES)}, more than this "
-                             f"machine's {_size(limit)} (at most {limit // WORKER_BYTES} workers)")
+                             f"each worker process holds at least {size_text(WORKER_BYTES)} (the engines and numba, "
+                             f"measured), so {workers} need {size_text(workers * WORKER_BYTES)}, more than this "
+                             f"machine's {size_text(limit)} (at most {limit // WORKER_BYTES} workers)")
 
 
 def machine_memory() -> int:
@@ -106,7 +107,8 @@ def machine_memory() -> int:
         return 8 << 30
 
 
-def _size(n: float) -> str:
+def size_text(n: float) -> str:
+    """A number of bytes as text, in binary units to 3 significant digits (``1.5 GiB``)."""
     for unit in ("B", "KiB", "MiB", "GiB", "TiB", "PiB"):
         if n < 1024 or unit == "PiB":
             return f"{n:.3g} {unit}"
@@ -114,7 +116,8 @@ def _size(n: float) -> str:
     return f"{n:.3g}"
 
 
-def _duration(s: float) -> str:
+def duration_text(s: float) -> str:
+    """A number of seconds as text in the unit that reads best (``90 s``, ``12 min``, ``1.5 hours``)."""
     if not math.isfinite(s):
         return "forever"
     if s < 120:
@@ -147,11 +150,11 @@ class Estimate:
 
     def describe(self) -> str:
         if not self.runs:                # tacc bounds: no run, no table ("up to 0 runs, ... about 0 s" said nothing)
-            return (f"{self.arms:,} arms; memory about {_size(self.memory_bytes)}"
-                    + (f", time at most about {_duration(self.seconds)}" if self.seconds >= 1 else ""))
+            return (f"{self.arms:,} arms; memory about {size_text(self.memory_bytes)}"
+                    + (f", time at most about {duration_text(self.seconds)}" if self.seconds >= 1 else ""))
         return (f"{self.arms:,} arms, up to {self.rounds_per_run:,} rounds per run, up to {self.runs:,} runs, largest "
-                f"tables {self.table_entries:,} values; memory about {_size(self.memory_bytes)}, time at most "
-                f"about {_duration(self.seconds)} on {self.workers} worker(s)")
+                f"tables {self.table_entries:,} values; memory about {size_text(self.memory_bytes)}, time at most "
+                f"about {duration_text(self.seconds)} on {self.workers} worker(s)")
 
     def refuse_if_too_large(self, limit: int | None = None, hint: str | None = None) -> None:
         """Raise :class:`bounds.TaccInputError` (exit 2) if the memory estimate exceeds ``limit`` (default: this
@@ -159,8 +162,8 @@ class Estimate:
         limit = machine_memory() if limit is None else limit
         if self.memory_bytes > limit:
             raise TaccInputError("config", self.config,
-                                 f"needs about {_size(self.memory_bytes)} of memory, more than this machine's "
-                                 f"{_size(limit)} ({self.describe()})" + (f"; {hint}" if hint else ""))
+                                 f"needs about {size_text(self.memory_bytes)} of memory, more than this machine's "
+                                 f"{size_text(limit)} ({self.describe()})" + (f"; {hint}" if hint else ""))
 
 
 def _n_gamma(config: Config, arms: int, T: int) -> int | None:

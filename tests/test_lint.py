@@ -80,7 +80,11 @@ def test_ci_refuses_a_readme_without_a_lint_line(tmp_path):
 def test_the_package_is_typed_and_ships_py_typed(package):
     """PEP 561: ``py.typed`` is package data of every package; a wheel install has it in site-packages."""
     setuptools = tomllib.loads(CONFIG.read_text())["tool"]["setuptools"]
-    assert sorted(setuptools["packages"]) == sorted(PACKAGES)
+    assert sorted(p for p in setuptools["packages"] if "." not in p) == sorted(PACKAGES)
+    # every subpackage is listed too: a wheel without it fails to import (reports.cli, the console script's)
+    subpackages = {".".join(d.relative_to(ROOT).parts) for d in (ROOT / package).rglob("*")
+                   if (d / "__init__.py").is_file()}
+    assert subpackages <= set(setuptools["packages"]), subpackages - set(setuptools["packages"])
     assert "py.typed" in setuptools["package-data"][package] and (ROOT / package / "py.typed").is_file()
     files = {str(f) for f in metadata.files("tacc") or ()}
     if any(f.endswith(".pth") or "__editable__" in f for f in files):

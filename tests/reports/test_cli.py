@@ -491,7 +491,7 @@ def test_ctrl_c_at_any_moment_ends_with_one_line(tmp_path, delay):
     import os
     import signal
     import time
-    proc = subprocess.Popen([sys.executable, "-c", "import sys; from reports._entry import main; sys.exit(main())",
+    proc = subprocess.Popen([sys.executable, "-c", "import sys; from reports.cli import script; sys.exit(script())",
                              "report", "--seeds", "50", "--out", str(tmp_path / "r")], stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, text=True, start_new_session=True,
                             # Ctrl-C as a terminal gives it: a test runner started in the background (`cmd &` in a
@@ -514,7 +514,7 @@ def test_ctrl_c_with_the_dask_executor_ends_with_one_line(tmp_path, delay):
     import signal
     import time
     pytest.importorskip("distributed")
-    proc = subprocess.Popen([sys.executable, "-c", "import sys; from reports._entry import main; sys.exit(main())",
+    proc = subprocess.Popen([sys.executable, "-c", "import sys; from reports.cli import script; sys.exit(script())",
                              "simulate", "set-a", "--policy", "tacc", "--seeds", "0:400", "--executor", "dask",
                              "--workers", "2", "--cache", str(tmp_path / "c")],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True,
@@ -543,7 +543,7 @@ def test_sigterm_is_taken_as_ctrl_c_with_one_line(tmp_path, delay, group):
     import os
     import signal
     import time
-    proc = subprocess.Popen([sys.executable, "-c", "import sys; from reports._entry import main; sys.exit(main())",
+    proc = subprocess.Popen([sys.executable, "-c", "import sys; from reports.cli import script; sys.exit(script())",
                              "report", "--seeds", "50", "--out", str(tmp_path / "r")], stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, text=True, start_new_session=True)
     time.sleep(delay)
@@ -572,12 +572,12 @@ def test_a_signal_while_the_command_line_imports_ends_with_one_line(sig, word, a
     code = ("import os, signal, sys\n"
             "class Kill:\n"                       # a finder that sends the signal when reports.cli is imported
             "    def find_spec(self, name, path=None, target=None):\n"
-            "        if name == 'reports.cli':\n"
+            "        if name == 'bounds':\n"
             f"            os.kill(os.getpid(), signal.{sig})\n"
             "        return None\n"
             "sys.meta_path.insert(0, Kill())\n"
-            "from reports._entry import main\n"
-            "sys.exit(main())\n")
+            "from reports.cli import script\n"
+            "sys.exit(script())\n")
     proc = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, timeout=60,
                           # Ctrl-C as a terminal gives it (a test runner in the background ignores SIGINT)
                           preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
@@ -593,16 +593,16 @@ def test_an_interrupt_while_the_arguments_are_parsed_names_the_command(monkeypat
     import signal
 
     from reports import cli
-    from reports._entry import COMMANDS, stopped_name
+    from reports.cli import COMMANDS, stopped_name
 
-    assert COMMANDS == tuple(n for n, _, _ in cli._COMMANDS)        # the console script's list is the parser's
+    assert COMMANDS == tuple(next(a for a in cli.build_parser()._actions if a.dest == "command").choices)
     for sig, status, word in ((signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "terminated")):
         class Parser:
             def parse_args(self, args, sig=sig):
                 if sig == signal.SIGTERM:
                     signal.raise_signal(sig)          # the command line's handler raises its interrupt
                 raise KeyboardInterrupt
-        monkeypatch.setattr(cli, "build_parser", Parser)
+        monkeypatch.setattr("reports.cli._main.build_parser", Parser)
         assert main(argv) == status
         assert capsys.readouterr().err == f"{name}: {word}\n"
     assert stopped_name(["--version"]) == "tacc" and stopped_name(["explain", "bench"]) == "tacc explain"
@@ -618,7 +618,7 @@ def test_sigterm_handler_is_restored_after_the_command(monkeypatch, capsys):
         seen.append(signal.getsignal(signal.SIGTERM))
         signal.raise_signal(signal.SIGTERM)
         raise AssertionError("not reached: SIGTERM ends the command")
-    monkeypatch.setattr("reports.cli._cmd_bounds", command)
+    monkeypatch.setattr("reports.cli.bounds.run", command)
     assert main(["bounds", "set-a"]) == 143
     assert capsys.readouterr().err == "tacc bounds: terminated\n"
     assert seen and seen[0] is not before and signal.getsignal(signal.SIGTERM) is before
@@ -639,7 +639,7 @@ def test_an_interrupt_or_error_ends_every_child_process(monkeypatch, capsys):
         workers.extend(pool.pool._processes.values())
         assert len(workers) == 2 and all(p.is_alive() for p in workers)
         raise KeyboardInterrupt
-    monkeypatch.setattr("reports.cli._cmd_bounds", stopped)
+    monkeypatch.setattr("reports.cli.bounds.run", stopped)
     assert main(["bounds", "set-a"]) == 130
     assert not any(p.is_alive() for p in workers)
     assert not set(workers) & set(multiprocessing.active_children())
@@ -793,13 +793,13 @@ if moment.startswith("call"):
         return previous
     signal.signal = counting
 elif moment == "returned":
-    import reports.cli
-    cli_main = reports.cli.main
+    import reports.cli._main
+    cli_main = reports.cli._main.main
     def returned(*a):
         status = cli_main(*a)
         kill(pid, signum)
         return status
-    reports.cli.main = returned
+    reports.cli._main.main = returned
 elif moment == "atexit":
     atexit.register(kill, pid, signum)
 elif moment == "finalizing":
@@ -807,8 +807,8 @@ elif moment == "finalizing":
         def __del__(self, kill=kill, pid=pid, signum=signum):
             kill(pid, signum)
     late = Late()
-from reports._entry import main
-sys.exit(main())
+from reports.cli import script
+sys.exit(script())
 """
 
 

@@ -339,7 +339,7 @@ def test_library_warnings_keep_pythons_display(monkeypatch, capsys):
         warnings.warn("figure memo M: damaged; the figure is drawn again", FigureMemoWarning, stacklevel=1)
         return 0
 
-    monkeypatch.setattr(cli, "_cmd_bounds", warn)
+    monkeypatch.setattr("reports.cli.bounds.run", warn)
     before = warnings.showwarning
     with warnings.catch_warnings():
         warnings.simplefilter("always")

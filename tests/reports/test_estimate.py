@@ -292,18 +292,29 @@ def test_bench_takes_workers(tmp_path, monkeypatch):
     assert seen["workers"] == 2
 
 
-def test_a_streamed_check_or_report_is_not_counted_as_keeping_its_runs():
-    """``tacc check --verdicts violated``, ``tacc report`` and ``tacc reproduce`` stream their runs: the estimate
-    holds nothing per run for them (the same seeds refused with --verdicts all are estimated at the fixed
-    allocations)."""
-    from argparse import Namespace
+@pytest.mark.parametrize("argv, kept", [(["check", "set-a"], True),
+                                        (["check", "set-a", "--verdicts", "violated"], False),
+                                        (["report", "--seeds", "2"], False),
+                                        (["simulate", "set-a", "--policy", "tacc"], False)])
+def test_a_streamed_check_or_report_is_not_counted_as_keeping_its_runs(argv, kept, monkeypatch, tmp_path):
+    """``tacc check --verdicts violated``, ``tacc report`` and ``tacc simulate`` stream their runs: the estimate
+    holds nothing per run for them; ``tacc check`` with every verdict kept does."""
+    from reports.cli import main
 
-    from reports.cli import _keeps_runs
-    assert _keeps_runs(Namespace(command="check", verdicts="all"))
-    assert not _keeps_runs(Namespace(command="reproduce"))
-    assert not _keeps_runs(Namespace(command="check", verdicts="violated"))
-    assert not _keeps_runs(Namespace(command="report"))
-    assert not _keeps_runs(Namespace(command="simulate"))
+    class Planned(BaseException):        # not an Exception: the command line would take it as an internal error
+        pass
+
+    seen = {}
+
+    def plan(*args, **kwargs):
+        seen["kept"] = kwargs.get("kept", False)
+        raise Planned
+
+    monkeypatch.setattr(f"reports.cli.{argv[0]}.plan", plan)
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(Planned):
+        main(argv)
+    assert seen == {"kept": kept}
 
 
 def test_check_json_and_arms_in_the_estimate_of_kept_runs():

@@ -317,7 +317,7 @@ def test_the_command_starts_the_workers_before_it_plans_at_the_paper_seed_counts
     monkeypatch.setattr(simulate, "started_workers", started)
     monkeypatch.setattr(rp, "work", work)
     monkeypatch.setattr(rp, "reproduce", reproduce)
-    monkeypatch.setattr("reports.cli._plan", lambda *a, **k: False)
+    monkeypatch.setattr("reports.cli.reproduce.plan", lambda *a, **k: False)
     assert main(["reproduce", "--out", str(tmp_path / "r"), *argv]) == 0
     assert events == (["started", "planned", ("reproduce", "the pool"), "ended"] if early else
                       ["planned", ("reproduce", None)])

@@ -1,4 +1,4 @@
-"""reports/_signals.py: a signal whose exception C code drops still ends the command, with one line."""
+"""reports/cli/_signals.py: a signal whose exception C code drops still ends the command, with one line."""
 
 import signal
 import subprocess
@@ -6,19 +6,19 @@ import sys
 
 import pytest
 
-from reports._signals import SignalsTaken, Terminated
+from reports.cli._signals import SignalsTaken, Terminated
 
 # The signal is sent to the process from Python code that C code runs and whose exception that C code drops, while
-# `tacc bounds set-b` works (inside reports.cli.main, at its paths check): as numpy's import_array (run by a C
+# `tacc bounds set-b` works (inside reports.cli.main, at its files check): as numpy's import_array (run by a C
 # extension's import) printed a SIGTERM's Terminated with PyErr_Print, bare, then raised an ImportError (CI: a
 # "Traceback ... raise Terminated" above the command's line), and as functions like PyObject_HasAttr clear any
 # error (CI: a Ctrl-C after which `tacc report` ran on to exit 0).
 _DROPPED = """\
 import ctypes, os, signal, sys
-import reports.cli
+import reports.cli._files
 how, sig = sys.argv.pop(1), sys.argv.pop(1)
 send = f"import os, signal\\nos.kill(os.getpid(), signal.{sig})\\nfor _ in range(3): pass\\n"
-check_paths = reports.cli._check_paths
+check_files = reports.cli._files.check_files
 
 class Probe:
     def __getattr__(self, name):
@@ -29,7 +29,7 @@ class Freed:
     def __del__(self):
         exec(send)
 
-def dropping(args):
+def dropping(files):
     if how == "printed":          # PyErr_Print: a bare traceback through sys.excepthook, and -1
         assert ctypes.pythonapi.PyRun_SimpleString(send.encode()) == -1
     elif how == "finalizer":      # a __del__ (z3's objects free themselves there): sys.unraisablehook
@@ -39,10 +39,10 @@ def dropping(args):
         assert ctypes.pythonapi.PyObject_HasAttr(ctypes.py_object(Probe()), ctypes.py_object("x")) == 0
     for _ in range(3): pass
     print("the command went on", file=sys.stderr)
-    return check_paths(args)
-reports.cli._check_paths = dropping
-from reports._entry import main
-sys.exit(main())
+    return check_files(files)
+reports.cli._files.check_files = dropping
+from reports.cli import script
+sys.exit(script())
 """
 
 

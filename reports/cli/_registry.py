@@ -1,0 +1,31 @@
+"""The registry of ``tacc``'s commands: their names, in the order ``tacc --help`` lists them, each the module
+``reports.cli.<name>`` (``-`` read as ``_``) that declares it.
+
+A command module has one shape: ``HELP`` (one line), ``arguments(parser)`` (adds its arguments), ``files(args) ->
+reports.cli.Files`` (what it reads, writes and how it makes runs, checked before any work) and ``run(args) -> int``
+(the exit status). Adding a command is adding its module and its name here.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+__all__ = ["COMMANDS", "command", "stopped_name"]
+
+#: the commands, in the order ``tacc --help`` lists them; each is the module ``reports.cli.<name>``
+COMMANDS = ("bounds", "simulate", "check", "proofs", "report", "runs", "reproduce", "explain", "bench")
+
+
+def command(name: str) -> ModuleType:
+    """The module declaring the command ``name`` (one of :data:`COMMANDS`)."""
+    if name not in COMMANDS:
+        raise KeyError(name)
+    return importlib.import_module(f"reports.cli.{name.replace('-', '_')}")
+
+
+def stopped_name(argv: list[str]) -> str:
+    """What the one line of an interrupted command starts with: ``tacc COMMAND`` when the first argument that is
+    not an option (``tacc``'s own options take no value) is one of :data:`COMMANDS`, else ``tacc``."""
+    name = next((a for a in argv if not a.startswith("-")), None)
+    return f"tacc {name}" if name in COMMANDS else "tacc"

@@ -1,0 +1,61 @@
+"""``tacc simulate CONFIG --policy P``: run one policy on seeds; per-run and per-arm results."""
+
+from __future__ import annotations
+
+from reports.cli._files import Files, json_file, run_cache
+from reports.cli._options import RunOptions, add_run_options, as_option, config_help, read_config, read_seeds, \
+    write_json
+from reports.cli._parser import EXIT_OK, OnePolicy, int_at_least
+from reports.cli._plan import plan, resume_hint
+
+HELP = "run a policy on seeds; per-run and per-arm results"
+
+
+def arguments(p) -> None:
+    from simulate import ENGINES, POLICIES
+
+    add_run_options(p, "serial")
+    p.add_argument("config", help=config_help())
+    p.add_argument("--policy", required=True, choices=POLICIES, metavar="POLICY", action=OnePolicy,
+                   help=f"one of {', '.join(POLICIES)}")
+    p.add_argument("--seeds", default="0:10", help="A:B runs seeds A..B-1; N runs 0..N-1 (default 0:10)")
+    p.add_argument("--engine", choices=ENGINES, default="fast",
+                   help="fast (compiled, default) or reference (the readable step form); records are equal")
+    p.add_argument("--json", metavar="PATH", help="write the run records as JSON to PATH ('-' for stdout)")
+    p.add_argument("--max-arms", type=int_at_least(1), default=40, metavar="N",
+                   help="arms shown in the per-arm table (default 40)")
+
+
+def files(args) -> Files:
+    return Files(configs=(args.config,), out_files=json_file(args.json), cache=run_cache(args.cache),
+                 out_dirs=(("--cache", args.cache),) if args.cache is not None else (),
+                 runs=RunOptions.from_args(args))
+
+
+def run(args) -> int:
+    from reports._simulate_view import SimulateSummary, check_json_size, render, to_json
+    from reports._tables import dumps
+    from simulate import iter_runs, iter_tasks, make_problem
+
+    opts = RunOptions.from_args(args)
+    config = read_config(args.config)
+    seeds = read_seeds(args.seeds)
+    if args.json:
+        as_option("--json", lambda dest: check_json_size(len(seeds), dest), args.json)
+    show = plan([config], [args.policy], len(seeds), what="tacc simulate", workers=opts.planned_workers,
+                progress=opts.progress, engine=args.engine, resume=resume_hint(opts.cache))
+    problem = make_problem(config)
+    summary, records = SimulateSummary(problem), []
+    for rec in iter_runs(iter_tasks([config], [args.policy], seeds), executor=opts.executor, workers=opts.workers,
+                         scheduler=opts.scheduler, cache=opts.cache, engine=args.engine, total=len(seeds),
+                         progress=show):
+        summary.add(rec)
+        if args.json:
+            records.append(rec)
+    if args.json:
+        write_json(dumps(to_json(problem, records, args.engine)), args.json)
+    if args.json != "-":
+        print(render(summary, args.engine, max_arms=args.max_arms))
+        if args.json:
+            print(f"\nJSON written to {args.json}")
+    return EXIT_OK
