@@ -6,10 +6,10 @@ Importing this package imports the standard library only; a command imports what
 
 from reports.cli._files import Files, Written
 from reports.cli._main import build_parser, main
-from reports.cli._options import RunOptions
+from reports.cli._options import Options
 from reports.cli._parser import EXIT_FINDING, EXIT_INPUT, EXIT_INTERNAL, EXIT_OK
 from reports.cli._registry import COMMANDS, command, stopped_name
 from reports.cli._script import script
 
-__all__ = ["main", "script", "build_parser", "COMMANDS", "command", "stopped_name", "Files", "Written", "RunOptions",
+__all__ = ["main", "script", "build_parser", "COMMANDS", "command", "stopped_name", "Files", "Written", "Options",
            "EXIT_OK", "EXIT_FINDING", "EXIT_INPUT", "EXIT_INTERNAL"]

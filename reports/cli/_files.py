@@ -1,5 +1,5 @@
-"""What a command reads and writes, declared by the command (its ``files(args)``) and checked here before any work:
-a bad path exits 2 with one line naming the option, and nothing is written."""
+"""What a command reads and writes, declared by the command (its ``files(args, options)``) and checked here before
+any work: a bad path exits 2 with one line naming the option, and nothing is written."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from reports.cli._options import RunOptions
+from reports.cli._options import Options
 
 __all__ = ["Written", "Files", "check_files", "same_file", "inside", "json_file", "baseline_file", "run_cache",
            "cache_not_an_output"]
@@ -45,7 +45,7 @@ class Files:
     written: tuple[Written, ...] = ()
     cache: Written | None = None
     cache_entries: tuple[str, ...] = ()
-    runs: RunOptions | None = None
+    runs: Options | None = None
     checks: tuple[Callable[[], None], ...] = ()
 
     def read(self) -> dict[str, str]:
@@ -120,7 +120,7 @@ def inside(path, folder) -> bool:
 def check_files(files: Files) -> None:
     """Every path ``files`` declares, checked before any work starts (``reports._paths``; an empty path is refused
     too), then that nothing written is read or lies in the run cache, then the run options
-    (:meth:`RunOptions.check`) and the command's own ``checks``."""
+    (:meth:`Options.check`) and the command's own ``checks``."""
     from bounds import PRESETS, TaccInputError, did_you_mean
     from reports import _paths
     from reports.cli._options import config_file

@@ -119,12 +119,14 @@ def _main(argv: list[str], term: SignalsTaken) -> int:
     from bounds import TaccInputError
     from reports.cli._files import check_files
 
-    module = command(args.command)
+    from reports.cli._options import Options
+
+    module, options = command(args.command), Options.from_args(args)
     try:
         with warnings.catch_warnings():    # restores Python's own display when the command ends (library use)
             warnings.showwarning = _one_line_warning
-            check_files(module.files(args))
-            return module.run(args)
+            check_files(module.files(args, options))
+            return module.run(args, options)
     except TaccInputError as exc:
         _end_children()
         if exc.field in _RUN_OPTION_FIELDS:   # the runner names its argument; the user wrote the option

@@ -1,36 +1,44 @@
-"""What several commands read from their arguments, declared and read once: how runs are made (:class:`RunOptions`),
+"""What several commands read from their arguments, declared and read once: the shared options (:class:`Options`),
 a configuration, seeds, ``--baseline``, and JSON written to a file or standard output."""
 
 from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 
 from reports.cli._parser import config_help, int_at_least
 
-__all__ = ["RunOptions", "add_run_options", "add_baseline_option", "config_help", "read_config", "config_file",
+__all__ = ["Options", "add_run_options", "add_baseline_option", "config_help", "read_config", "config_file",
            "read_seeds", "as_option", "accepted_findings", "warn_unmatched_baseline", "write_json", "need_tables",
            "show_progress"]
 
 
 @dataclass(frozen=True)
-class RunOptions:
-    """How a command makes its runs: ``executor`` (serial, processes or dask), ``workers`` (None: the machine's
-    cores), ``scheduler`` (a Dask scheduler's address, None: a local cluster), ``cache`` (a folder keeping every
-    finished run, None: none beyond the command's own), ``progress`` (a progress bar on a terminal)."""
+class Options:
+    """The options several commands share, read once from the parsed arguments (:meth:`from_args`) and passed to
+    the command's ``files`` and ``run``; an option the command does not take is None.
 
-    executor: str = "serial"
+    How runs are made: ``executor`` (serial, processes or dask), ``workers`` (None: the machine's cores),
+    ``scheduler`` (a Dask scheduler's address, None: a local cluster), ``cache`` (a folder keeping every finished
+    run, None: none beyond the command's own), ``progress`` (a progress bar on a terminal). What is run and written:
+    ``seeds`` (``--seeds`` as written: ``A:B`` or a count) and ``json`` (``--json PATH``, ``-`` for standard
+    output)."""
+
+    executor: str | None = None
     workers: int | None = None
     scheduler: str | None = None
     cache: str | None = None
     progress: bool = True
+    seeds: str | None = None
+    json: str | None = None
 
     @classmethod
-    def from_args(cls, args: argparse.Namespace) -> RunOptions:
-        """The options ``add_run_options`` declared, as parsed."""
-        return cls(args.executor, args.workers, args.scheduler, args.cache, args.progress)
+    def from_args(cls, args: argparse.Namespace) -> Options:
+        """The shared options among the parsed ``args``; those the command does not declare are None."""
+        given = vars(args)
+        return cls(**{f.name: given[f.name] for f in fields(cls) if f.name in given})
 
     @property
     def planned_workers(self) -> int | None:
@@ -67,7 +75,7 @@ class RunOptions:
 
 
 def add_run_options(p: argparse.ArgumentParser, executor: str, *, cache: str = "") -> None:
-    """Add the options of :class:`RunOptions` to ``p`` (``executor``: the command's default; ``cache``: where its
+    """Add the run options of :class:`Options` to ``p`` (``executor``: the command's default; ``cache``: where its
     runs are kept without ``--cache``, said in the option's help)."""
     from simulate import EXECUTORS
 

@@ -1,9 +1,10 @@
 """The registry of ``tacc``'s commands: their names, in the order ``tacc --help`` lists them, each the module
 ``reports.cli.<name>`` (``-`` read as ``_``) that declares it.
 
-A command module has one shape: ``HELP`` (one line), ``arguments(parser)`` (adds its arguments), ``files(args) ->
-reports.cli.Files`` (what it reads, writes and how it makes runs, checked before any work) and ``run(args) -> int``
-(the exit status). Adding a command is adding its module and its name here.
+A command module has one shape: ``HELP`` (one line), ``arguments(parser)`` (adds its arguments),
+``files(args, options) -> reports.cli.Files`` (what it reads, writes and how it makes runs, checked before any work)
+and ``run(args, options) -> int`` (the exit status); ``options`` is the shared :class:`reports.cli.Options`, built
+once from the parsed arguments. Adding a command is adding its module and its name here.
 """
 
 from __future__ import annotations

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 
 from reports.cli._files import Files, json_file
-from reports.cli._options import RunOptions, write_json
+from reports.cli._options import Options, write_json
 from reports.cli._parser import EXIT_OK, int_at_least
 from reports.cli._plan import plan
 
@@ -24,9 +25,9 @@ def arguments(p) -> None:
     p.add_argument("--json", metavar="PATH", help="write every measurement as JSON ('-' for stdout)")
 
 
-def files(args) -> Files:
-    return Files(out_files=json_file(args.json), out_dirs=(("--out", args.out),),
-                 runs=RunOptions("processes", args.workers),
+def files(args, options: Options) -> Files:
+    return Files(out_files=json_file(options.json), out_dirs=(("--out", args.out),),
+                 runs=replace(options, executor="processes"),
                  checks=(lambda: _check_smpy(args.smpy_python),) if args.smpy_python is not None else ())
 
 
@@ -49,17 +50,17 @@ def _check_smpy(shown: str) -> None:
         raise TaccInputError("--smpy-python", shown, f"cannot import SMPyBandits ({last})")
 
 
-def run(args) -> int:
+def run(args, options: Options) -> int:
     from reports._bench import render, run_bench, work
     from reports._tables import dumps
 
     plan([], (), 0, what="tacc bench (timed serially: the bound counts one worker)", workers=1, progress=True,
          resume="an interrupted benchmark starts again (it measures, so it keeps no runs)", groups=work(args.quick))
-    res = run_bench(quick=args.quick, smpy_python=args.smpy_python, out_dir=args.out, workers=args.workers,
+    res = run_bench(quick=args.quick, smpy_python=args.smpy_python, out_dir=args.out, workers=options.workers,
                     progress=lambda m: print(m, file=sys.stderr))
-    if args.json:
-        write_json(dumps(res), args.json)
-    if args.json != "-":
+    if options.json:
+        write_json(dumps(res), options.json)
+    if options.json != "-":
         print(render(res))
         print(f"\nfigures in {args.out}")
     return EXIT_OK

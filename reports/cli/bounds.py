@@ -6,6 +6,7 @@ import sys
 
 from reports.cli._files import Files, json_file
 from reports.cli._options import config_help, read_config, write_json
+from reports.cli._options import Options
 from reports.cli._parser import EXIT_OK, int_at_least
 
 HELP = "every quantity the theorems define, for one instance"
@@ -18,11 +19,11 @@ def arguments(p) -> None:
                    help="arms shown in the table (default 40)")
 
 
-def files(args) -> Files:
-    return Files(configs=(args.config,), out_files=json_file(args.json))
+def files(args, options: Options) -> Files:
+    return Files(configs=(args.config,), out_files=json_file(options.json))
 
 
-def run(args) -> int:
+def run(args, options: Options) -> int:
     from bounds import analyze, continuation_of
     from reports._bounds_view import render, to_json
     from reports._estimate import duration_text, estimate, window_length
@@ -37,10 +38,10 @@ def run(args) -> int:
               file=sys.stderr)
     analysis = analyze(config)
     cont = continuation_of(analysis)
-    if args.json:
-        write_json(to_json(analysis, cont), args.json)
-    if args.json != "-":
+    if options.json:
+        write_json(to_json(analysis, cont), options.json)
+    if options.json != "-":
         print(render(analysis, max_arms=args.max_arms, continuation=cont))
-        if args.json:
-            print(f"\nJSON written to {args.json}")
+        if options.json:
+            print(f"\nJSON written to {options.json}")
     return EXIT_OK

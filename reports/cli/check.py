@@ -6,7 +6,7 @@ import tempfile
 from pathlib import Path
 
 from reports.cli._files import Files, baseline_file, json_file, run_cache, same_file
-from reports.cli._options import RunOptions, accepted_findings, add_baseline_option, add_run_options, config_help, \
+from reports.cli._options import Options, accepted_findings, add_baseline_option, add_run_options, config_help, \
     read_config, read_seeds, warn_unmatched_baseline, write_json
 from reports.cli._parser import EXIT_FINDING, EXIT_INTERNAL, EXIT_OK, int_at_least
 from reports.cli._plan import plan, resume_hint
@@ -49,35 +49,35 @@ def arguments(p) -> None:
                         "independent of --seeds; the tables, counts, reasons and JUnit cases are the same)")
 
 
-def files(args) -> Files:
+def files(args, options: Options) -> Files:
     from bounds import TaccInputError
 
-    out_files = json_file(args.json)
+    out_files = json_file(options.json)
     if args.junit is not None:
         if args.junit == "-":         # for --json, "-" is standard output; a JUnit file is always a file
             raise TaccInputError("--junit", args.junit, "must name a file: the JUnit XML is written to a file, never "
                                                         "to standard output ('-' is that only for --json)")
-        if args.json not in (None, "-") and Path(args.json).resolve() == Path(args.junit).resolve():
-            raise TaccInputError("--junit", args.junit, f"is the file --json writes too ({args.json}): one would "
+        if options.json not in (None, "-") and Path(options.json).resolve() == Path(args.junit).resolve():
+            raise TaccInputError("--junit", args.junit, f"is the file --json writes too ({options.json}): one would "
                                                         "overwrite the other")
         out_files += (("--junit", args.junit, False),)
-    out_dirs = tuple((o, v) for o, v in (("--cache", args.cache), ("--reproducers", args.reproducers))
+    out_dirs = tuple((o, v) for o, v in (("--cache", options.cache), ("--reproducers", args.reproducers))
                      if v is not None)
     return Files(configs=tuple(args.config),
                  inputs=baseline_file(args.baseline),
-                 out_files=out_files, out_dirs=out_dirs, cache=run_cache(args.cache), runs=RunOptions.from_args(args))
+                 out_files=out_files, out_dirs=out_dirs, cache=run_cache(options.cache), runs=options)
 
 
-def run(args) -> int:
+def run(args, options: Options) -> int:
     with tempfile.TemporaryDirectory(prefix="tacc-hypothesis-") as home:
         # hypothesis's storage (its example database, its cache of source constants) in a folder of its own, so
         # the command writes no .hypothesis/ into the working directory
         from hypothesis.configuration import set_hypothesis_home_dir
         set_hypothesis_home_dir(home)
-        return _check(args)
+        return _check(args, options)
 
 
-def _check(args) -> int:
+def _check(args, options: Options) -> int:
     from bounds import PRESETS, TaccInputError, dump_config
     from certify import DEFAULT_POLICIES, assumption_evidence, check, reproducer_path, sample_configs, unique_names
     from certify.strategies import BREAKABLE
@@ -85,15 +85,15 @@ def _check(args) -> int:
     from reports._simulate_view import MAX_JSON_RUNS
     from reports._tables import dumps
 
-    opts = RunOptions.from_args(args)
     configs = [read_config(c) for c in args.config]
     n_random = args.random if args.random is not None else (20 if not args.config else 0)
     if not args.config:
         configs = [read_config(c) for c in PRESETS]
     baseline = accepted_findings(args.baseline)
-    seeds = read_seeds(args.seeds)
-    if args.json and len(seeds) > MAX_JSON_RUNS:             # the certificate's JSON lists every seed
-        raise TaccInputError("--json", args.json, f"would list {len(seeds):,} seeds; at most {MAX_JSON_RUNS:,} (run "
+    assert options.seeds is not None and options.executor is not None    # check's --seeds and --executor: defaults
+    seeds = read_seeds(options.seeds)
+    if options.json and len(seeds) > MAX_JSON_RUNS:             # the certificate's JSON lists every seed
+        raise TaccInputError("--json", options.json, f"would list {len(seeds):,} seeds; at most {MAX_JSON_RUNS:,} (run "
                                                   f"fewer seeds, or drop --json: the tables and --junit list no seed)")
     policies = tuple(args.policy) if args.policy else DEFAULT_POLICIES
     configs += sample_configs(n_random, args.random_seed)
@@ -101,7 +101,7 @@ def _check(args) -> int:
     if args.reproducers is not None:      # a reproducer is never written over an input (wide.toml --reproducers .)
         for c in unique_names(configs):
             path = reproducer_path(args.reproducers, c.name)
-            for given, what in files(args).read().items():
+            for given, what in files(args, options).read().items():
                 # the input may be that reproducer itself, as the printed command reruns it: the same bytes again
                 if same_file(path, given) and not (what == "the configuration file"
                                                    and Path(given).read_text(encoding="utf-8") == dump_config(c)):
@@ -109,22 +109,22 @@ def _check(args) -> int:
                                          f"the reproducer of {c.name} would be written to {path}, over {what} this "
                                          f"command reads ({given}); give another folder")
     kept = args.verdicts == "all"            # every verdict kept: memory grows with the runs
-    show = plan(configs, policies, len(seeds), what="tacc check", workers=opts.planned_workers,
-                progress=opts.progress, resume=resume_hint(opts.cache), kept=kept, kept_json=bool(args.json),
-                kept_per_arm=False, seeds=args.seeds, less_memory=LESS_MEMORY)
-    cert = check(configs, policies=policies, seeds=seeds, executor=opts.executor, workers=opts.workers,
-                 scheduler=opts.scheduler, cache=opts.cache, progress=show, reproducer_dir=args.reproducers,
+    show = plan(configs, policies, len(seeds), what="tacc check", workers=options.planned_workers,
+                progress=options.progress, resume=resume_hint(options.cache), kept=kept, kept_json=bool(options.json),
+                kept_per_arm=False, seeds=options.seeds, less_memory=LESS_MEMORY)
+    cert = check(configs, policies=policies, seeds=seeds, executor=options.executor, workers=options.workers,
+                 scheduler=options.scheduler, cache=options.cache, progress=show, reproducer_dir=args.reproducers,
                  baseline=baseline, keep=args.verdicts)
     evidence = [assumption_evidence(a, max_examples=args.evidence) for a in BREAKABLE] if args.evidence else []
     # both made before either is written: an interrupt while they are made leaves neither, so a CI job never reads
     # one without the other
-    as_json = dumps(to_json(cert, evidence, strict=args.strict)) if args.json else None
+    as_json = dumps(to_json(cert, evidence, strict=args.strict)) if options.json else None
     as_junit = junit(cert, strict=args.strict) + "\n" if args.junit else None
-    if as_json is not None:
-        write_json(as_json, args.json)
+    if as_json is not None and options.json:
+        write_json(as_json, options.json)
     if as_junit is not None:
         Path(args.junit).write_text(as_junit)
-    if args.json != "-":
+    if options.json != "-":
         print(render(cert, evidence, strict=args.strict))
     if cert.integrity_errors:
         return EXIT_INTERNAL                      # a stored run is not what the policy does: not a finding

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from reports.cli._files import Files, json_file
 from reports.cli._options import config_help, read_config, write_json
+from reports.cli._options import Options
 from reports.cli._parser import EXIT_OK, OnePolicy, int_at_least
 from reports.cli._plan import NO_CACHE_HINT, plan
 
@@ -28,12 +29,12 @@ def arguments(p) -> None:
                    help="arms shown (largest regret share first; default 40)")
 
 
-def files(args) -> Files:
-    return Files(configs=(args.config,), out_files=json_file(args.json),
+def files(args, options: Options) -> Files:
+    return Files(configs=(args.config,), out_files=json_file(options.json),
                  out_dirs=(("--out", args.out),) if args.out is not None else ())
 
 
-def run(args) -> int:
+def run(args, options: Options) -> int:
     from reports._explain_view import explain, render, timeline_figure, to_json
     from reports._figures import save
     from reports._tables import dumps
@@ -43,9 +44,9 @@ def run(args) -> int:
     plan([config], [args.policy], 1, what="tacc explain (one run, traced)", workers=1, progress=True,
          resume=NO_CACHE_HINT, engine=args.engine, trace=True)
     e = explain(config, args.policy, check_seed(args.seed, "--seed"), engine=args.engine)
-    if args.json:
-        write_json(dumps(to_json(e)), args.json)
-    if args.json != "-":
+    if options.json:
+        write_json(dumps(to_json(e)), options.json)
+    if options.json != "-":
         print(render(e, max_arms=args.max_arms))
     if args.out:
         from certify import file_stem      # the run's names made safe for a file name inside --out

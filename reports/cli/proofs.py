@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from reports.cli._files import Files, baseline_file, json_file
 from reports.cli._options import as_option, write_json
+from reports.cli._options import Options
 from reports.cli._parser import EXIT_FINDING, EXIT_OK
 
 HELP = "every proof step checked by sympy or z3; exit 1 on a new refuted step"
@@ -23,12 +24,12 @@ def arguments(p) -> None:
                                                            "check it, or why none does")
 
 
-def files(args) -> Files:
+def files(args, options: Options) -> Files:
     return Files(inputs=baseline_file(args.baseline),
-                 out_files=json_file(args.json))
+                 out_files=json_file(options.json))
 
 
-def run(args) -> int:
+def run(args, options: Options) -> int:
     from proofs_checks import BASELINE, STEPS, coverage_rows, load_baseline, radius_rows, run_steps
     from reports._proofs_view import (coverage_json, coverage_summary, failures, render, render_coverage,
                                       render_radius, to_json)
@@ -40,14 +41,14 @@ def run(args) -> int:
     reports = run_steps(STEPS, baseline, mutate_steps=not args.coverage)
     if args.coverage:
         rows = coverage_rows({r.step.sid: r.result.outcome.value for r in reports})
-        if args.json:
-            write_json(dumps(coverage_json(rows)), args.json)
-        if args.json != "-":
+        if options.json:
+            write_json(dumps(coverage_json(rows)), options.json)
+        if options.json != "-":
             print(render_coverage(rows, wide=args.wide))
         return EXIT_OK if coverage_summary(rows)["pass"] else EXIT_FINDING
     radius = radius_rows()
-    if args.json:
-        write_json(dumps(to_json(reports, radius)), args.json)
-    if args.json != "-":
+    if options.json:
+        write_json(dumps(to_json(reports, radius)), options.json)
+    if options.json != "-":
         print(render(reports, wide=args.wide) + "\n\n" + render_radius(radius))
     return EXIT_FINDING if any(failures(reports).values()) else EXIT_OK

@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 from reports.cli._files import Files, Written, baseline_file, cache_not_an_output, inside, run_cache
-from reports.cli._options import RunOptions, accepted_findings, add_baseline_option, add_run_options, config_help, \
+from reports.cli._options import Options, accepted_findings, add_baseline_option, add_run_options, config_help, \
     need_tables, read_config, read_seeds, show_progress, warn_unmatched_baseline
 from reports.cli._parser import EXIT_FINDING, EXIT_OK
 from reports.cli._plan import plan, resume_hint
@@ -34,23 +34,23 @@ def arguments(p) -> None:
     add_baseline_option(p)
 
 
-def files(args) -> Files:
+def files(args, options: Options) -> Files:
     from bounds import TaccInputError
     from reports._figure_pool import FIGURE_MEMO
 
     if args.runs_from is not None:
-        for option, value in (("--cache", args.cache), ("--scheduler", args.scheduler)):
+        for option, value in (("--cache", options.cache), ("--scheduler", options.scheduler)):
             if value is not None:
                 raise TaccInputError(option, value, "makes no run with --from (the runs are read from there)")
-    cache = None if args.runs_from is not None else run_cache(args.cache, out=args.out)
+    cache = None if args.runs_from is not None else run_cache(options.cache, out=args.out)
     out = Path(args.out)
     return Files(configs=(args.config,) if args.config is not None else (), inputs=baseline_file(args.baseline),
                  input_dirs=(("--from", args.runs_from),) if args.runs_from is not None else (),
-                 out_dirs=tuple((o, v) for o, v in (("--out", args.out), ("--cache", args.cache)) if v is not None),
+                 out_dirs=tuple((o, v) for o, v in (("--out", args.out), ("--cache", options.cache)) if v is not None),
                  written=tuple(Written("--out", args.out, out / n) for n in OUT_FILES)
                  + tuple(Written("--out", args.out, out / n, True) for n in OUT_FOLDERS),
-                 cache=cache, cache_entries=(FIGURE_MEMO,), runs=RunOptions.from_args(args),
-                 checks=(lambda: _out_not_in_saved_runs(args), lambda: cache_not_an_output(args.cache, args.out)))
+                 cache=cache, cache_entries=(FIGURE_MEMO,), runs=options,
+                 checks=(lambda: _out_not_in_saved_runs(args), lambda: cache_not_an_output(options.cache, args.out)))
 
 
 def _out_not_in_saved_runs(args) -> None:
@@ -64,22 +64,21 @@ def _out_not_in_saved_runs(args) -> None:
                                                 f"{Path(args.runs_from).parent})")
 
 
-def run(args) -> int:
+def run(args, options: Options) -> int:
     from reports._figure_pool import FIGURE_MEMO, FigureWriter
 
-    opts = RunOptions.from_args(args)
     baseline = accepted_findings(args.baseline)   # read before the figures' helper starts: a bad one writes nothing
     # the figures drawn before from the same runs are kept in the run cache's folder, which --from reads too; a
     # folder of tables, or one this user cannot write, keeps none
-    memo: Path | None = Path(opts.cache if opts.cache is not None else Path(args.out) / "runs") / FIGURE_MEMO
+    memo: Path | None = Path(options.cache if options.cache is not None else Path(args.out) / "runs") / FIGURE_MEMO
     if args.runs_from is not None:
         folder = Path(args.runs_from)
         memo = folder / FIGURE_MEMO if (folder / "runs.sqlite").is_file() and os.access(folder, os.W_OK) else None
-    with FigureWriter(Path(args.out) / "figures", process=opts.executor != "serial", memo=memo) as figures:
-        return _report(args, opts, figures, baseline)
+    with FigureWriter(Path(args.out) / "figures", process=options.executor != "serial", memo=memo) as figures:
+        return _report(args, options, figures, baseline)
 
 
-def _report(args, opts: RunOptions, figures, baseline) -> int:
+def _report(args, options: Options, figures, baseline) -> int:
     from certify import DEFAULT_POLICIES
     from reports._report import budget_sweep, default_config, make_report
     from reports._runs_view import saved_config, saved_runs
@@ -96,17 +95,18 @@ def _report(args, opts: RunOptions, figures, baseline) -> int:
     else:
         config = default_config()
     warn_unmatched_baseline("report", baseline, [config])
-    seeds = read_seeds(args.seeds) if args.seeds is not None else (None if saved else read_seeds("1000"))
-    show = show_progress(opts.progress)
+    seeds = read_seeds(options.seeds) if options.seeds is not None else (None if saved else read_seeds("1000"))
+    show = show_progress(options.progress)
     if not saved:
         assert seeds is not None  # parsed, or the default 1000, when no saved runs are read
         show = plan([config], DEFAULT_POLICIES, len(seeds), what="tacc report",
-                    budgets_per_config=len(budget_sweep(1.0)), workers=opts.planned_workers, progress=opts.progress,
-                    resume=resume_hint(opts.cache, Path(args.out) / "runs"))
+                    budgets_per_config=len(budget_sweep(1.0)), workers=options.planned_workers,
+                    progress=options.progress, resume=resume_hint(options.cache, Path(args.out) / "runs"))
     t = time.perf_counter()
-    res = make_report(config, seeds=seeds, out_dir=args.out, executor=opts.executor, workers=opts.workers,
-                      scheduler=opts.scheduler, cache=opts.cache, progress=show, figures=figures, baseline=baseline,
-                      **saved)
+    assert options.executor is not None             # report's --executor has a default
+    res = make_report(config, seeds=seeds, out_dir=args.out, executor=options.executor, workers=options.workers,
+                      scheduler=options.scheduler, cache=options.cache, progress=show, figures=figures,
+                      baseline=baseline, **saved)
     print(res.summary)
     print()
     for line in res.results["conclusions"]:

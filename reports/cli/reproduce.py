@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 
 from reports.cli._files import Files, Written, cache_not_an_output, run_cache
-from reports.cli._options import RunOptions, add_run_options
+from reports.cli._options import Options, add_run_options
 from reports.cli._parser import EXIT_OK, int_at_least
 from reports.cli._plan import plan, resume_hint
 
@@ -20,40 +20,41 @@ def arguments(p) -> None:
     keys = [e.key for e in EXPERIMENTS]
     add_run_options(p, "processes", cache="OUT/runs")
     p.add_argument("experiment", nargs="*", metavar="EXPERIMENT", help=f"{', '.join(keys)} or all (default all)")
-    p.add_argument("--seeds", type=int_at_least(2), default=None, metavar="N",
+    p.add_argument("--seeds", dest="seeds_per_experiment", type=int_at_least(2), default=None, metavar="N",
                    help="seeds per experiment, at least 2 (paired intervals); default: the paper's counts")
     p.add_argument("--quick", action="store_true", help="a small version for CI: few seeds, two budgets")
     p.add_argument("--out", default="tacc-reproduce", metavar="DIR", help="output folder (default ./tacc-reproduce)")
 
 
-def files(args) -> Files:
-    return Files(out_dirs=tuple((o, v) for o, v in (("--out", args.out), ("--cache", args.cache)) if v is not None),
+def files(args, options: Options) -> Files:
+    return Files(out_dirs=tuple((o, v) for o, v in (("--out", args.out), ("--cache", options.cache)) if v is not None),
                  written=(Written("--out", args.out, Path(args.out), True),),
-                 cache=run_cache(args.cache, out=args.out), runs=RunOptions.from_args(args),
-                 checks=(lambda: cache_not_an_output(args.cache, args.out, (".md", ".json")),))
+                 cache=run_cache(options.cache, out=args.out), runs=options,
+                 checks=(lambda: cache_not_an_output(options.cache, args.out, (".md", ".json")),))
 
 
-def run(args) -> int:
+def run(args, options: Options) -> int:
     from reports._paper import at_paper_seed_counts
     from simulate import CACHE_ENTRIES, started_workers
 
-    opts = RunOptions.from_args(args)
     t = time.perf_counter()
     # at the paper's seed counts the local workers start now, importing the engines while the work is planned; not
     # when the run cache holds runs already (resuming, or all made: workers started for nothing took the cores)
-    cache = run_cache(opts.cache, out=args.out)
-    early = (at_paper_seed_counts(args.seeds, args.quick) and opts.executor == "processes"      # (no --scheduler)
+    cache = run_cache(options.cache, out=args.out)
+    early = (at_paper_seed_counts(args.seeds_per_experiment, args.quick)
+             and options.executor == "processes"                                                 # (no --scheduler)
              and not (cache is not None and (cache.path / CACHE_ENTRIES[0]).exists()))         # runs.sqlite
-    with started_workers(opts.workers) if early else contextlib.nullcontext() as pool:
+    with started_workers(options.workers) if early else contextlib.nullcontext() as pool:
         from reports._reproduce import reproduce, work
         keys = args.experiment or ["all"]
-        groups = [(c, m, n, "fast") for c, m, n in work(keys, seeds=args.seeds, quick=args.quick)]
+        groups = [(c, m, n, "fast") for c, m, n in work(keys, seeds=args.seeds_per_experiment, quick=args.quick)]
         # one experiment (two groups: its variants, its rho sweep) is analysed while the next one's runs are made
-        show = plan([], (), 0, what="tacc reproduce", workers=opts.planned_workers, progress=opts.progress,
-                    resume=resume_hint(opts.cache, Path(args.out) / "runs"), groups=groups, at_once=4)
-        results = reproduce(keys, seeds=args.seeds, quick=args.quick, out_dir=args.out,
-                            executor=opts.executor, workers=opts.workers, scheduler=opts.scheduler, cache=opts.cache,
-                            progress=show, pool=pool)
+        show = plan([], (), 0, what="tacc reproduce", workers=options.planned_workers, progress=options.progress,
+                    resume=resume_hint(options.cache, Path(args.out) / "runs"), groups=groups, at_once=4)
+        assert options.executor is not None         # reproduce's --executor has a default
+        results = reproduce(keys, seeds=args.seeds_per_experiment, quick=args.quick, out_dir=args.out,
+                            executor=options.executor, workers=options.workers, scheduler=options.scheduler,
+                            cache=options.cache, progress=show, pool=pool)
     from reports._tables import table
     print(table(["experiment", "seeds", "claims reproduced", "seconds"],
                 [(r.key, r.results["seeds"], f"{sum(ok for _, ok, _ in r.claims)} of {len(r.claims)}",

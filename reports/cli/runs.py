@@ -6,6 +6,7 @@ from pathlib import Path
 
 from reports.cli._files import Files, Written
 from reports.cli._options import need_tables
+from reports.cli._options import Options
 from reports.cli._parser import EXIT_OK
 
 HELP = "saved runs (a cache folder or tables) as a summary, or exported as tables"
@@ -21,7 +22,7 @@ def arguments(p) -> None:
                    help=f"with --to: folder for the exported tables (default ./{DEFAULT_OUT})")
 
 
-def files(args) -> Files:
+def files(args, options: Options) -> Files:
     from bounds import TaccInputError
 
     if args.to is None and args.out is not None:    # --out without --to would write nothing
@@ -51,7 +52,7 @@ def _tables_folder(out: str, to: str) -> None:
                                            f"would be read one way only; give another folder")
 
 
-def run(args) -> int:
+def run(args, options: Options) -> int:
     from reports._runs_view import TOML_FOLDER, render, saved_runs, write_config_files
     from simulate import save_frames
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from reports.cli._files import Files, json_file, run_cache
-from reports.cli._options import RunOptions, add_run_options, as_option, config_help, read_config, read_seeds, \
+from reports.cli._options import Options, add_run_options, as_option, config_help, read_config, read_seeds, \
     write_json
 from reports.cli._parser import EXIT_OK, OnePolicy, int_at_least
 from reports.cli._plan import plan, resume_hint
@@ -26,36 +26,36 @@ def arguments(p) -> None:
                    help="arms shown in the per-arm table (default 40)")
 
 
-def files(args) -> Files:
-    return Files(configs=(args.config,), out_files=json_file(args.json), cache=run_cache(args.cache),
-                 out_dirs=(("--cache", args.cache),) if args.cache is not None else (),
-                 runs=RunOptions.from_args(args))
+def files(args, options: Options) -> Files:
+    return Files(configs=(args.config,), out_files=json_file(options.json), cache=run_cache(options.cache),
+                 out_dirs=(("--cache", options.cache),) if options.cache is not None else (),
+                 runs=options)
 
 
-def run(args) -> int:
+def run(args, options: Options) -> int:
     from reports._simulate_view import SimulateSummary, check_json_size, render, to_json
     from reports._tables import dumps
     from simulate import iter_runs, iter_tasks, make_problem
 
-    opts = RunOptions.from_args(args)
     config = read_config(args.config)
-    seeds = read_seeds(args.seeds)
-    if args.json:
-        as_option("--json", lambda dest: check_json_size(len(seeds), dest), args.json)
-    show = plan([config], [args.policy], len(seeds), what="tacc simulate", workers=opts.planned_workers,
-                progress=opts.progress, engine=args.engine, resume=resume_hint(opts.cache))
+    assert options.seeds is not None and options.executor is not None    # simulate's --seeds, --executor: defaults
+    seeds = read_seeds(options.seeds)
+    if options.json:
+        as_option("--json", lambda dest: check_json_size(len(seeds), dest), options.json)
+    show = plan([config], [args.policy], len(seeds), what="tacc simulate", workers=options.planned_workers,
+                progress=options.progress, engine=args.engine, resume=resume_hint(options.cache))
     problem = make_problem(config)
     summary, records = SimulateSummary(problem), []
-    for rec in iter_runs(iter_tasks([config], [args.policy], seeds), executor=opts.executor, workers=opts.workers,
-                         scheduler=opts.scheduler, cache=opts.cache, engine=args.engine, total=len(seeds),
+    for rec in iter_runs(iter_tasks([config], [args.policy], seeds), executor=options.executor, workers=options.workers,
+                         scheduler=options.scheduler, cache=options.cache, engine=args.engine, total=len(seeds),
                          progress=show):
         summary.add(rec)
-        if args.json:
+        if options.json:
             records.append(rec)
-    if args.json:
-        write_json(dumps(to_json(problem, records, args.engine)), args.json)
-    if args.json != "-":
+    if options.json:
+        write_json(dumps(to_json(problem, records, args.engine)), options.json)
+    if options.json != "-":
         print(render(summary, args.engine, max_arms=args.max_arms))
-        if args.json:
-            print(f"\nJSON written to {args.json}")
+        if options.json:
+            print(f"\nJSON written to {options.json}")
     return EXIT_OK

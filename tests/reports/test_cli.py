@@ -614,7 +614,7 @@ def test_sigterm_handler_is_restored_after_the_command(monkeypatch, capsys):
     before = signal.getsignal(signal.SIGTERM)
     seen = []
 
-    def command(args):
+    def command(args, options):
         seen.append(signal.getsignal(signal.SIGTERM))
         signal.raise_signal(signal.SIGTERM)
         raise AssertionError("not reached: SIGTERM ends the command")
@@ -633,7 +633,7 @@ def test_an_interrupt_or_error_ends_every_child_process(monkeypatch, capsys):
     from simulate._runner import _Pool
     workers = []
 
-    def stopped(args):
+    def stopped(args, options):
         pool = _Pool("processes", 2, None)
         pool.start()                                     # (a pool starts with its first task)
         workers.extend(pool.pool._processes.values())
@@ -881,3 +881,28 @@ def test_a_misspelled_preset_or_repo_gets_the_nearest_suggested(capsys, argv, hi
     err = capsys.readouterr().err
     assert "neither a file nor a preset" in err or "no such file" in err
     assert (hint in err) if hint else "did you mean" not in err
+
+
+@pytest.mark.parametrize("argv, shared", [
+    (["simulate", "set-a", "--policy", "tacc", "--json", "s.json", "--cache", "c"],
+     dict(executor="serial", cache="c", seeds="0:10", json="s.json")),
+    (["check", "set-a", "--executor", "processes", "--workers", "2", "--no-progress"],
+     dict(executor="processes", workers=2, progress=False, seeds="10")),
+    (["bounds", "set-a", "--json", "-"], dict(json="-")),
+    (["reproduce", "set-a", "--seeds", "3"], dict(executor="processes")),   # its --seeds counts per experiment
+    (["bench", "--workers", "3"], dict(workers=3)),
+])
+def test_the_shared_options_are_read_once_and_are_none_where_a_command_has_none(argv, shared):
+    from reports.cli import Options, build_parser
+
+    assert Options.from_args(build_parser().parse_args(argv)) == Options(**shared)
+
+
+def test_a_command_gets_the_options_its_files_were_checked_with(monkeypatch):
+    from reports.cli import Files, Options
+
+    seen = []
+    monkeypatch.setattr("reports.cli.bounds.files", lambda args, options: seen.append(options) or Files())
+    monkeypatch.setattr("reports.cli.bounds.run", lambda args, options: seen.append(options) or 0)
+    assert main(["bounds", "set-a", "--json", "x.json"]) == 0
+    assert seen[0] is seen[1] and seen[0] == Options(json="x.json")

@@ -335,7 +335,7 @@ def test_library_warnings_keep_pythons_display(monkeypatch, capsys):
     import reports.cli as cli
     from reports._figure_memo import FigureMemoWarning
 
-    def warn(args):
+    def warn(args, options):
         warnings.warn("figure memo M: damaged; the figure is drawn again", FigureMemoWarning, stacklevel=1)
         return 0
 
@@ -347,7 +347,7 @@ def test_library_warnings_keep_pythons_display(monkeypatch, capsys):
         assert capsys.readouterr().err == "warning: figure memo M: damaged; the figure is drawn again\n"
         assert warnings.showwarning is before
         with pytest.warns(FigureMemoWarning):
-            warn(None)
+            warn(None, None)
 
 
 def test_a_scheduler_address_that_does_not_parse_exits_2_naming_the_option(tmp_path):

@@ -44,7 +44,7 @@ def test_release_frees_the_traceback_s_objects_without_printing(monkeypatch, rel
 def test_a_command_interrupted_mid_construction_ends_with_its_one_line(monkeypatch, capsys):
     log: list = []
     hooked: list = []
-    monkeypatch.setattr("reports.cli.bounds.run", lambda args: _interrupted_while_building(log))
+    monkeypatch.setattr("reports.cli.bounds.run", lambda args, options: _interrupted_while_building(log))
     monkeypatch.setattr(sys, "unraisablehook", lambda u: hooked.append(u))
     assert cli.main(["bounds", "llm-residual"]) == 130
     assert log == ["finalized"] and hooked == []
