@@ -532,7 +532,7 @@ def _make_report(config, out: Path, figures: FigureWriter, *, seeds, policies, b
     analyses = {b: analyze(c) for b, c in zip(budgets, configs, strict=True)}
     a = analyses[full]
     if runs is not None:                                       # load: saved runs, no simulation
-        from reports._runs_view import runs_by_budget
+        from reports._saved_runs import runs_by_budget
         # first: saved runs that are missing or damaged exit 2 with nothing written (the figure below was drawn
         # before it, and an --out folder holding only figures/continuation_window was left by a refused command)
         by, policies, seeds = runs_by_budget(runs, configs, policies=policies, seeds=seeds)

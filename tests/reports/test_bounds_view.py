@@ -35,7 +35,7 @@ def test_the_best_arms_count_bounds_are_not_stated_in_table_json_and_explain():
     import json
 
     from reports._bounds_view import OPTIMAL_NO_COUNT_BOUND
-    from reports._explain_view import explain
+    from reports._explain import explain
     from reports._explain_view import to_json as explain_json
     a = analyze(load_config("llm-residual"))
     best = a.instance.best_arm

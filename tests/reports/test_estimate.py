@@ -153,7 +153,7 @@ def test_explain_of_a_tiny_low_cost_is_accepted_and_its_trace_fits_the_estimate(
     """tiny.toml of issue s7-explain (lambda_L = 1e-9, horizon 10^14): explain was refused ("needs about 728 TiB")
     for a TACC run of 72,556 rounds. The estimate now bounds the rounds by TACC's algorithm, and the measured peak
     of the traced run told arm by arm (tracemalloc) is below it."""
-    from reports._explain_view import explain
+    from reports._explain import explain
     tiny = _user_config(tmp_path, mu_high="[0.5, 0.499999999, 0.4]", low="1e-9", delta="1e-12")
     est = estimate([tiny], ["tacc"], 1, workers=1, trace=True)
     est.refuse_if_too_large(limit=1 << 30)                 # under 1 GiB, on any machine

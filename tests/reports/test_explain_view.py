@@ -7,8 +7,9 @@ import numpy as np
 import pytest
 
 from bounds import TaccInputError, analyze
-from reports import _explain_view
-from reports._explain_view import explain, render, to_json
+from reports import _explain, _explain_view
+from reports._explain import explain
+from reports._explain_view import render, to_json
 from reports._report import default_config
 from reports.cli import main
 from simulate import HIGH, LOW, make_problem, run
@@ -53,7 +54,7 @@ def test_continuation_that_certifies_is_told(story):
     assert cd, [(s.arm, s.run_class, s.continuation) for s in story.arms]
     s = cd[0]
     assert s.continuation > 0 and s.certified_by.startswith("L") and s.high_in_window == 0
-    assert "carried it to tau_k" in story.story(s.arm)
+    assert "carried it to tau_k" in _explain_view.story(story, s.arm)
     assert s.bound_after <= s.bound_before     # here the outlier query itself certifies: B_k stays D / tau_k
 
 
@@ -81,13 +82,13 @@ def test_another_policy_is_told_against_taccs_theory_not_bound_by_it(policy, sto
 
 
 def test_a_record_that_disagrees_with_its_trace_is_refused(monkeypatch):
-    real = _explain_view.run
+    real = _explain.run
 
     def broken(*args, **kw):
         rec = real(*args, **kw)
         return dataclasses.replace(rec, continuation=tuple(c + 1 for c in rec.continuation))
 
-    monkeypatch.setattr(_explain_view, "run", broken)
+    monkeypatch.setattr(_explain, "run", broken)
     with pytest.raises(TaccInputError) as e:
         explain(default_config(), "tacc", 0)
     assert e.value.field == "trace"
@@ -168,7 +169,7 @@ def test_an_arm_never_queried_is_told_so():
     e = explain(parse_config(d), "tacc", 0)
     never = [k for k, a in enumerate(e.arms) if a.last_round == -1]
     assert e.rounds == 1 and len(never) == len(e.arms) - 1        # one low query fits the budget of 1
-    stories = [e.story(k) for k in never]
+    stories = [_explain_view.story(e, k) for k in never]
     assert all("; never queried;" in s and "round -1" not in s for s in stories), stories
 
 
