@@ -136,10 +136,9 @@ def test_bounds_imports_neither_simulate_nor_numba(extra):
     """``tacc bounds`` and ``tacc --help`` import what they need only: the other commands' choices (policy and
     engine names, which live in ``simulate``) are read when those commands are used (importing ``simulate`` for
     them brought numba and scipy, 0.7 s of the 2.8 s of ``tacc bounds`` on 10^5 arms)."""
-    names = ("bounds", "simulate", "check", "proofs", "report", "runs", "reproduce", "explain", "bench")
-    code = ("import sys; from reports.cli import build_parser, main; "
+    code = ("import sys; from reports.cli import COMMANDS, build_parser, main; "
             f"assert main(['bounds', 'llm-residual', *{extra!r}]) == 0; "
-            f"text = build_parser().format_help(); assert all(name in text for name in {names!r}), text; "
+            "text = build_parser().format_help(); assert all(name in text for name in COMMANDS), text; "
             "print('imported:', sorted(m for m in ('simulate', 'numba', 'scipy') if m in sys.modules))")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
@@ -906,3 +905,24 @@ def test_a_command_gets_the_options_its_files_were_checked_with(monkeypatch):
     monkeypatch.setattr("reports.cli.bounds.run", lambda args, options: seen.append(options) or 0)
     assert main(["bounds", "set-a", "--json", "x.json"]) == 0
     assert seen[0] is seen[1] and seen[0] == Options(json="x.json")
+
+
+def test_every_command_of_the_registry_has_one_shape_and_its_help():
+    """A command is its module in the registry: a one-line HELP, its arguments, what it reads and writes, and its
+    run; ``tacc --help`` lists each with that line, and ``tacc COMMAND --help`` works."""
+    import inspect
+
+    from reports.cli import COMMANDS, build_parser, command
+
+    top = " ".join(build_parser().format_help().split())
+    for name in COMMANDS:
+        module = command(name)
+        assert isinstance(module.HELP, str) and "\n" not in module.HELP and " ".join(module.HELP.split()) in top
+        assert list(inspect.signature(module.arguments).parameters) == ["p"]
+        assert list(inspect.signature(module.files).parameters) == ["args", "options"]
+        assert list(inspect.signature(module.run).parameters) == ["args", "options"]
+        with pytest.raises(SystemExit) as e:
+            build_parser().parse_args([name, "--help"])
+        assert e.value.code == 0
+    with pytest.raises(KeyError):
+        command("bound")

@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from reports.cli import COMMANDS
+
 _RECORD = Path(__file__).parent / "data" / "cli_record.json"
 _TACC = str(Path(sys.executable).with_name("tacc"))
 _CONFIG = str(Path(__file__).parents[2] / "reports" / "data" / "default.toml")
@@ -25,8 +27,7 @@ CASES: dict[str, tuple[list[str], list[str]]] = {
     "top-help": (["--help"], []),
     "version-missing-command": ([], []),
     "unknown-command": (["bound", "CONFIG"], []),
-    **{f"{c}-help": ([c, "--help"], []) for c in
-       ("bounds", "simulate", "check", "proofs", "report", "runs", "reproduce", "explain", "bench")},
+    **{f"{c}-help": ([c, "--help"], []) for c in COMMANDS},
     "bounds-text": (["bounds", "CONFIG"], []),
     "bounds-json": (["bounds", "CONFIG", "--json", "b.json"], ["b.json"]),
     "bounds-preset-max-arms": (["bounds", "set-b", "--max-arms", "3"], []),
