@@ -3,7 +3,7 @@ inputs, each through the installed console script, compared with ``tests/reports
 
 A change to the command line that changes any output, file written or exit status fails here; an intended change is
 recorded again with ``python -m tests.reports.test_cli_record --update`` and reviewed in the diff. Timing figures,
-the temporary folder and cache file names are masked (:func:`_masked`).
+the temporary and repository folders and cache file names are masked (:func:`_masked`).
 """
 
 import json
@@ -20,7 +20,8 @@ from reports.cli import COMMANDS
 
 _RECORD = Path(__file__).parent / "data" / "cli_record.json"
 _TACC = str(Path(sys.executable).with_name("tacc"))
-_CONFIG = str(Path(__file__).parents[2] / "reports" / "data" / "default.toml")
+_ROOT = Path(__file__).parents[2]
+_CONFIG = str(_ROOT / "reports" / "data" / "default.toml")
 
 #: name -> (arguments, files the command writes whose text is recorded); ``CONFIG`` is the default report's instance
 CASES: dict[str, tuple[list[str], list[str]]] = {
@@ -67,8 +68,10 @@ _CACHE_NAME = re.compile(r"\b(?=[0-9e]*[abcdf])[0-9a-f]{16,64}\b")
 
 
 def _masked(text: str, tmp: str) -> str:
-    """``text`` with the temporary folder, timing figures and cache file names (hex digests) replaced by tokens."""
+    """``text`` with the temporary folder, the repository's folder (where CONFIG lies), timing figures and cache file
+    names (hex digests) replaced by tokens."""
     text = text.replace(os.path.realpath(tmp), "<tmp>").replace(tmp, "<tmp>")
+    text = text.replace(str(_ROOT.resolve()), "<repo>").replace(str(_ROOT), "<repo>")
     text = _CACHE_NAME.sub("<hex>", text)
     return _TIMING.sub("<time>", text)
 
