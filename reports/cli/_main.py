@@ -121,7 +121,8 @@ def _main(argv: list[str], term: SignalsTaken) -> int:
 
     from reports.cli._options import Options
 
-    module, options = command(args.command), Options.from_args(args)
+    name = args.command                    # the one read of the command's name: which module runs
+    module, options = command(name), Options.from_args(args)
     try:
         with warnings.catch_warnings():    # restores Python's own display when the command ends (library use)
             warnings.showwarning = _one_line_warning
@@ -138,16 +139,16 @@ def _main(argv: list[str], term: SignalsTaken) -> int:
         return EXIT_OK
     except KeyboardInterrupt as exc:
         _end_children()
-        return stopped(f"tacc {args.command}", term.terminated, exc)
+        return stopped(f"tacc {name}", term.terminated, exc)
     except Exception as exc:  # noqa: BLE001 -- the one place an unexpected error becomes exit 3
         _end_children()
         # a worker killed by the same SIGTERM broke the pool before it reached us; or the signal's exception was
         # dropped by C code that raised another (numpy's import_array: an ImportError)
         if term.terminated or term.interrupted:
-            return stopped(f"tacc {args.command}", term.terminated)
+            return stopped(f"tacc {name}", term.terminated)
         if args.debug:
             traceback.print_exc()
-        print(_internal_error(exc, args.command), file=sys.stderr)
+        print(_internal_error(exc, name), file=sys.stderr)
         return EXIT_INTERNAL
 
 
