@@ -65,8 +65,8 @@ def test_configuration_block_is_a_valid_configuration(tmp_path):
 
 def test_baseline_example_is_the_accepted_finding_of_the_tests():
     """The README's ``wide.toml`` (the ``--baseline repo`` example of ``tacc report``) is the configuration the tests
-    show the accepted finding on (``tests/reports/test_cli.py``: exit 1 without the baseline, 0 with it), so the
-    example's exit statuses are tested ones."""
+    show the accepted finding on (``tests/reports/cli/test_report.py``: exit 1 without the baseline, 0 with it), so
+    the example's exit statuses are tested ones."""
     import tomllib
 
     from tests.certify.test_properties import WIDE_GAP

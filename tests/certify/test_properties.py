@@ -85,7 +85,7 @@ def test_the_search_was_not_vacuous(request):
 
 
 #: the accepted finding as the deep profile found it: a gap of 3.4 > 2 (targeted decay stratum, RDFE); also
-#: tests/reports/test_cli.py's tacc report --baseline case.
+#: tests/reports/cli/test_report.py's tacc report --baseline case.
 WIDE_GAP = """
 name = "targeted-decay"
 [instance]
