@@ -48,3 +48,8 @@ def _one_line(r, status, *names):
     for n in names:
         assert n in lines[0], lines[0]
     return lines[0]
+
+
+def _tree(root: Path) -> list:
+    """Every path under ``root``, relative to it, with its bytes (None for what is not a file)."""
+    return sorted((str(p.relative_to(root)), p.read_bytes() if p.is_file() else None) for p in root.rglob("*"))
