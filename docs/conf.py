@@ -21,7 +21,7 @@ extensions = [
     "tacc_api",
 ]
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
-exclude_patterns = ["_build", "_ext"]
+exclude_patterns = ["_build", "_ext", "paper"]  # paper/: tacc reproduce's output, committed as written
 root_doc = "index"
 
 # nitpicky (-n): every cross-reference must resolve. Without network access there is no intersphinx, so the
