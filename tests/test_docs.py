@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bounds import parse_config
-from reports import readme
+from tests import readme_blocks as readme
 from reports.cli import build_parser
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,5 +1,5 @@
 """The README is executable documentation: every code block runs as a user would run it, and every output it shows
-is what ``python -m reports.readme`` produces now (issue 13)."""
+is what ``python -m tests.readme_blocks`` produces now (issue 13)."""
 
 import re
 import subprocess
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from reports import readme
+from tests import readme_blocks as readme
 
 ROOT = Path(__file__).resolve().parents[1]
 assert readme.README == ROOT / "README.md", (readme.README, "run the tests from the repository root")
@@ -32,8 +32,9 @@ def test_every_block_is_covered_by_a_test_below():
 
 @pytest.mark.parametrize("key", list(readme.OUTPUTS))
 def test_shown_output_is_current(key):
-    """Stale? Run ``python -m reports.readme --update`` and commit the README."""
-    assert readme.render(key) == GENERATED[key], f"README block {key!r} is stale: python -m reports.readme --update"
+    """Stale? Run ``python -m tests.readme_blocks --update`` and commit the README."""
+    assert readme.render(key) == GENERATED[key], \
+        f"README block {key!r} is stale: python -m tests.readme_blocks --update"
 
 
 @pytest.mark.parametrize("index", range(len(_python_blocks())))

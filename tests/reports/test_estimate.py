@@ -137,7 +137,7 @@ def _user_config(tmp_path, **changes):
     """The README's example configuration with some keys changed (what a user reading only the README writes)."""
     import tomllib
 
-    from reports.readme import README, blocks
+    from tests.readme_blocks import README, blocks
     (text,) = [b for lang, b in blocks(README.read_text()) if lang == "toml" and tomllib.loads(b)["name"] == "example"]
     lines = []
     for line in text.splitlines():

@@ -1,14 +1,15 @@
-"""Every output the README shows, produced by running what the README says (``python -m reports.readme``).
+"""Every output the README shows, produced by running what the README says (``python -m tests.readme_blocks``).
 
 A generated block in README.md is a fenced block right after a marker line ``<!-- generated: KEY -->``; KEY names
 an entry of :data:`OUTPUTS`, which runs the command through the installed ``tacc`` console script (or a Python
 block of the README as a file in a temporary folder) and keeps the lines the README shows.
 
-    python -m reports.readme --update   # rewrite every generated block (after a change that moves a number)
-    python -m reports.readme --check    # exit 1 and show the difference if any block is stale (the tests do this)
-    python -m reports.readme --check bounds simulate   # only these keys
+    python -m tests.readme_blocks --update   # rewrite every generated block (after a change that moves a number)
+    python -m tests.readme_blocks --check    # exit 1 and show the difference if any block is stale (the tests do this)
+    python -m tests.readme_blocks --check bounds simulate   # only these keys
 
-This module is a development tool: it reads and writes the repository's README, so it runs from a source tree.
+This module is a development tool, kept out of the installed packages: it reads and writes the repository's README,
+so it runs from a source tree.
 """
 
 from __future__ import annotations
@@ -27,14 +28,8 @@ from typing import Callable
 __all__ = ["README", "OUTPUTS", "Output", "blocks", "generated", "render", "tacc_script", "run_python_block",
            "main"]
 
-def _source_readme() -> Path:
-    """The repository's README.md: beside this package in a source tree (an editable install), else in the working
-    directory (the tests run from the repository root, also when the package is installed from a wheel)."""
-    beside = Path(__file__).resolve().parents[1] / "README.md"
-    return beside if beside.is_file() else Path.cwd().resolve() / "README.md"
-
-
-README = _source_readme()
+#: the repository's README.md (this tool lives in the source tree's tests/, beside it)
+README = Path(__file__).resolve().parents[1] / "README.md"
 _MARKER = re.compile(r"^<!-- generated: (\S+) -->\n```[^\n]*\n(.*?)^```$", re.M | re.S)
 _FENCE = re.compile(r"^```(\w*)\n(.*?)^```$", re.M | re.S)
 
@@ -162,7 +157,7 @@ def update(text: str, fresh: dict[str, str]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m reports.readme", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="python -m tests.readme_blocks", description=__doc__.split("\n\n")[0])
     mode = p.add_mutually_exclusive_group(required=True)
     mode.add_argument("--check", action="store_true", help="compare; exit 1 on a stale block")
     mode.add_argument("--update", action="store_true", help="rewrite the stale blocks in README.md")
