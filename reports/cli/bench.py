@@ -51,7 +51,7 @@ def _check_smpy(shown: str) -> None:
 
 
 def run(args, options: Options) -> int:
-    from reports._bench import render, run_bench, work
+    from reports.bench import render, run_bench, work
     from reports._tables import dumps
 
     plan([], (), 0, what="tacc bench (timed serially: the bound counts one worker)", workers=1, progress=True,

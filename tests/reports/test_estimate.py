@@ -178,7 +178,7 @@ def test_explain_of_a_tiny_low_cost_is_accepted_and_its_trace_fits_the_estimate(
 def test_reproduce_and_bench_announce_their_work_before_it_starts(argv, what, tmp_path, monkeypatch, capsys):
     """Long work is announced on standard error before it starts (here every work counts as long), with the
     estimate: reproduce from its experiments' runs, bench from the runs it times. They printed nothing before."""
-    import reports._bench as bench
+    import reports.bench as bench
     import reports._estimate as est
     import reports._reproduce as rep
     from reports.cli import main
@@ -283,7 +283,7 @@ def test_more_workers_than_memory_holds_are_refused_naming_workers(tmp_path, cap
 
 def test_bench_takes_workers(tmp_path, monkeypatch):
     """`tacc bench --workers 2` crashed reading an --executor it does not have (exit 3)."""
-    import reports._bench as bench
+    import reports.bench as bench
     from reports.cli import main
     seen = {}
     monkeypatch.setattr(bench, "run_bench", lambda **kw: seen.update(kw) or {})

@@ -2,7 +2,7 @@
 
 import pytest
 
-from reports._bench import render, run_bench
+from reports.bench import render, run_bench
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +72,7 @@ def test_the_kernel_ratio_is_of_two_timings_made_in_turn(bench):
 
 
 def test_interleaved_timings_alternate_their_calls():
-    from reports._bench_kernel import interleaved_cpu
+    from reports.bench._kernel import interleaved_cpu
     calls = []
     out = interleaved_cpu([lambda: calls.append("a") or 1, lambda: calls.append("b") or 2], 3)
     assert calls == ["a", "b"] * 3 and [x[1] for x in out] == [1, 2] and all(x[0] >= 0 for x in out)

@@ -1,10 +1,10 @@
 """``tacc bench``: speed of the engines against references measured in the same run (issue 7).
 
 Every number is a ratio against the fast engine measured in the same process and the same call: the reference
-engine (the readable step form), a per-round numpy TACC (``reports._bench_numpy``, research-code style) and,
+engine (the readable step form), a per-round numpy TACC (``reports.bench._numpy``, research-code style) and,
 when a second interpreter with SMPyBandits is given, SMPyBandits' UCB on the same arms and horizon. Compile time
 (the first call of each compiled loop in this process) is reported apart from the per-round cost. The floor is
-measured too (``reports._bench_kernel``): a minimal compiled TACC with the same observation generator and no
+measured too (``reports.bench._kernel``): a minimal compiled TACC with the same observation generator and no
 bookkeeping (target: the fast engine within 1.5 times it per round), and the generator's cost per draw
 (target: at most 10 ns). The numpy and SMPyBandits ratios are reported figures, not targets.
 """
@@ -24,13 +24,13 @@ from pathlib import Path
 
 from bounds import config_to_dict, horizon, load_config, parse_config
 from reports import _figures as figs
-from reports._bench_kernel import draw_cost, interleaved_cpu, least_cpu, previous_draw_cost, tacc_kernel
-from reports._bench_numpy import numpy_tacc
-from reports._bench_sweep import render_sweep, sweep_bench, sweep_targets
+from reports.bench._kernel import draw_cost, interleaved_cpu, least_cpu, previous_draw_cost, tacc_kernel
+from reports.bench._numpy import numpy_tacc
+from reports.bench._sweep import render_sweep, sweep_bench, sweep_targets
 from reports._tables import fmt_apart_all, table
 from simulate import POLICIES, make_problem, run
 
-__all__ = ["run_bench", "work", "INSTANCES"]
+__all__ = ["run_bench", "work", "render", "INSTANCES"]
 
 #: the two instances of issue 7: LLM-sized (K = 4, cost_high = 500, budget 128000), Set-B-sized (K = 500).
 INSTANCES = {"llm (K=4)": "llm-residual", "set-b (K=500)": "set-b"}
@@ -165,7 +165,7 @@ def work(quick: bool = False) -> list[tuple]:
     scaling sweep; the end-to-end sweep (three passes: cached runner, engine alone, full cache, counted as two),
     ``tacc report`` on an empty cache (five budgets), and ``tacc reproduce`` with its runs made again alone."""
     from certify import DEFAULT_POLICIES
-    from reports._bench_sweep import REPORT_SEEDS, REPRODUCE_RUN, SWEEP_SEEDS
+    from reports.bench._sweep import REPORT_SEEDS, REPRODUCE_RUN, SWEEP_SEEDS
     from reports._reproduce import work as reproduce_work
     from reports._report import _at_budget, budget_sweep, default_config
 

@@ -45,7 +45,8 @@ REPRODUCE_RUN: dict[str, tuple[tuple[str, ...], int | None] | None] = {
 #: is paid once per sweep, so a sweep much smaller than the report's understates the engine's share.
 SWEEP_SEEDS = {"full": 1000, "quick": 200, "smoke": 2}
 #: passes of the timed sweep, its full-cache repeat and the engine alone, interleaved; each is the least of its passes
-#: (as the per-round rows, ``reports._bench.REPEATS``): on a shared virtual machine one pass's wall time varied by 40%.
+#: (as the per-round rows, ``reports.bench._bench.REPEATS``): on a shared virtual machine one pass's wall time varied
+#: by 40%.
 SWEEP_REPEATS = 3
 REPORT_SEEDS = {"full": 1000, "quick": 50, "smoke": 2}
 
