@@ -165,8 +165,9 @@ def _check_nothing_read_is_written(files: Files) -> None:
     cache = files.cache
     for w in written:
         if not w.folder and cache is not None and inside(w.path, cache.path):
-            raise TaccInputError(w.option, w.value, "lies in the run cache's folder this command uses; writing it "
-                                                    "there would damage the cache (give a file outside it)")
+            kind = "folder" if w.option in ("--out", "--cache") else "file"     # --out names the folder of the file
+            raise TaccInputError(w.option, w.value, f"lies in the run cache's folder this command uses; writing it "
+                                                    f"there would damage the cache (give a {kind} outside it)")
     folders = [(w.option, w.path) for w in written if w.folder] + [(o, Path(p)) for o, p in files.out_dirs]
     for w in written:
         for other, path in folders:

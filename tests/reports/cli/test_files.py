@@ -172,6 +172,9 @@ def test_an_output_folder_whose_parent_does_not_exist_is_refused(args, option, t
      "the run cache's folder"),
     (["simulate", "k2.toml", "--policy", "ucb", "--seeds", "1", "--cache", "cache", "--json", "cache/configs/x.json"],
      "--json", "the run cache's folder"),
+    # --out names the folder its files are written in: another folder is asked for
+    (["report", "k2.toml", "--seeds", "2", "--cache", "cache", "--out", "cache"], "--out",
+     "the run cache's folder this command uses; writing it there would damage the cache (give a folder outside it)"),
 ])
 def test_no_output_is_written_over_an_input(tmp_path, args, option, what):
     """``tacc bounds k2.toml --json k2.toml`` wrote the JSON over the configuration, ``--baseline acc.json --json
