@@ -175,6 +175,10 @@ def test_an_output_folder_whose_parent_does_not_exist_is_refused(args, option, t
     # --out names the folder its files are written in: another folder is asked for
     (["report", "k2.toml", "--seeds", "2", "--cache", "cache", "--out", "cache"], "--out",
      "the run cache's folder this command uses; writing it there would damage the cache (give a folder outside it)"),
+    # tacc reproduce wrote its reproduction into the cache it was given as --out too, where tacc report refused
+    (["reproduce", "decay", "--quick", "--cache", "cache", "--out", "cache"], "--out",
+     "the run cache's folder this command uses; writing it there would damage the cache (give a folder outside it)"),
+    (["reproduce", "decay", "--quick", "--cache", "cache", "--out", "cache/repro"], "--out", "the run cache's folder"),
 ])
 def test_no_output_is_written_over_an_input(tmp_path, args, option, what):
     """``tacc bounds k2.toml --json k2.toml`` wrote the JSON over the configuration, ``--baseline acc.json --json
