@@ -39,7 +39,8 @@ def files(args, options: Options) -> Files:
     from reports._figure_pool import FIGURE_MEMO
 
     if args.runs_from is not None:
-        for option, value in (("--cache", options.cache), ("--scheduler", options.scheduler)):
+        for option, value in (("--cache", options.cache), ("--scheduler", options.scheduler),
+                              ("--workers", options.workers)):
             if value is not None:
                 raise TaccInputError(option, value, "makes no run with --from (the runs are read from there)")
     cache = None if args.runs_from is not None else run_cache(options.cache, out=args.out)

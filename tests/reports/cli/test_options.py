@@ -79,6 +79,7 @@ def test_a_refused_scheduler_writes_nothing(command, address, folders, tmp_path,
     (["report", "--from", ".", "--out", "../out", "--executor", "dask", "--scheduler", "tcp://h:8786"],
      "--scheduler = 'tcp://h:8786': makes no run with --from"),
     (["report", "--from", ".", "--out", "../out", "--cache", "c"], "--cache = 'c': makes no run with --from"),
+    (["report", "--from", ".", "--out", "../out", "--workers", "2"], "--workers = 2: makes no run with --from"),
 ])
 def test_a_scheduler_or_cache_the_runs_would_not_use_is_refused(args, option, tmp_path, monkeypatch, capsys):
     """--scheduler without --executor dask was ignored without a word (the runs were made here); with
