@@ -17,6 +17,7 @@ class TaccInputError(ValueError):
         field: dotted name of the offending argument or configuration key.
         value: the offending value, as given.
         reason: what is wrong with it.
+        shown: the value as the message prints it (None: its ``repr``).
 
     ``shown`` is the value as the message prints it, when its Python ``repr`` is not how the user wrote it (a
     configuration's ``true``, TOML's spelling of Python's ``True``); by default the ``repr``.
@@ -26,4 +27,5 @@ class TaccInputError(ValueError):
         self.field = field
         self.value = value
         self.reason = reason
+        self.shown = shown
         super().__init__(f"{field} = {repr(value) if shown is None else shown}: {reason}")

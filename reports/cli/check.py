@@ -77,6 +77,18 @@ def run(args, options: Options) -> int:
         return _check(args, options)
 
 
+def _read_one_of(config: str, given: list[str]):
+    """``read_config(config)``; of several configurations, a refusal names the file it is in."""
+    from bounds import TaccInputError
+
+    try:
+        return read_config(config)
+    except TaccInputError as e:
+        if len(given) < 2 or e.field == "config":      # one file, or the refusal names it already
+            raise
+        raise TaccInputError(e.field, e.value, f"{e.reason} (in {config})", shown=e.shown) from None
+
+
 def _check(args, options: Options) -> int:
     from bounds import PRESETS, TaccInputError, dump_config
     from certify import DEFAULT_POLICIES, assumption_evidence, check, reproducer_path, sample_configs, unique_names
@@ -85,7 +97,7 @@ def _check(args, options: Options) -> int:
     from reports._simulate_view import MAX_JSON_RUNS
     from reports._tables import dumps
 
-    configs = [read_config(c) for c in args.config]
+    configs = [_read_one_of(c, args.config) for c in args.config]
     n_random = args.random if args.random is not None else (20 if not args.config else 0)
     if not args.config:
         configs = [read_config(c) for c in PRESETS]

@@ -4,7 +4,7 @@ its reproducers."""
 import pytest
 
 from reports.cli import main
-from tests.reports.cli._helpers import _one_line, tacc
+from tests.reports.cli._helpers import _config, _one_line, tacc
 
 
 def test_check_passes_and_writes_junit(tmp_path, capsys):
@@ -86,3 +86,17 @@ def test_the_printed_reproducer_command_reruns_the_violation(tmp_path):
                         first.stdout)[1]
     again = tacc(shlex.split(command)[1:], tmp_path)
     assert again.returncode == 1, again.stderr
+
+
+def test_a_refused_configuration_among_several_names_its_file(tmp_path, monkeypatch, capsys):
+    """``tacc check c1.toml bad.toml``: the one line names bad.toml (it named the key and value only, which of the
+    files left unsaid); given alone, the file is the one given."""
+    monkeypatch.chdir(tmp_path)
+    _config(tmp_path, "bad", "gamma = 0.1", "gamma = -0.1")
+    assert main(["check", "llm-residual", "bad.toml", "--seeds", "2"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("tacc: error: params.gamma = -0.1: ") and err.endswith(" (in bad.toml)\n")
+    assert err.count("\n") == 1
+    assert main(["check", "bad.toml", "--seeds", "2"]) == 2
+    assert "(in bad.toml)" not in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == [tmp_path / "bad.toml"]
