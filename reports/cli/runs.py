@@ -31,12 +31,13 @@ def files(args, options: Options) -> Files:
     out = (args.out if args.out is not None else DEFAULT_OUT) if args.to is not None else None
     return Files(input_dirs=(("dir", args.dir),), out_dirs=(("--out", out),) if out is not None else (),
                  written=(Written("--out", out, Path(out), True),) if out is not None else (),
-                 checks=(lambda: _tables_folder(out, args.to),) if out is not None else ())
+                 checks=(lambda: _tables_folder(out, args.to, args.dir),) if out is not None else ())
 
 
-def _tables_folder(out: str, to: str) -> None:
-    """Tables are never written into a run cache (they would be read instead of its runs, or mixed with what it
-    keeps) nor beside tables of the other format (a folder of both is read one way only)."""
+def _tables_folder(out: str, to: str, read: str) -> None:
+    """Tables are never written into the folder the command reads (over the tables read), into a run cache
+    (they would be read instead of its runs, or mixed with what it keeps) nor beside tables of the other format (a
+    folder of both is read one way only)."""
     from bounds import TaccInputError
     from simulate import CACHE_ENTRIES, FORMATS
 
@@ -50,6 +51,9 @@ def _tables_folder(out: str, to: str) -> None:
     if other:
         raise TaccInputError("--out", out, f"holds tables in another format ({', '.join(other)}): a folder of both "
                                            f"would be read one way only; give another folder")
+    if folder == Path(read).resolve():
+        raise TaccInputError("--out", out, f"is the folder dir reads ({read}): the tables would be written over "
+                                           f"the runs they are read from; give another folder")
 
 
 def run(args, options: Options) -> int:

@@ -17,3 +17,20 @@ def test_runs_out_without_to_is_refused_naming_both(tmp_path):
     assert r.returncode == 0 and (out / "runs.csv").is_file()
     r = tacc(["runs", str(cache)], tmp_path)                  # no --out, no --to: the summary, nothing written
     assert r.returncode == 0 and not (tmp_path / "tacc-runs").exists()
+
+
+def test_tables_are_not_written_over_the_tables_they_are_read_from(tmp_path):
+    """`tacc runs T --to csv --out T` rewrote the tables it was reading, exit 0: refused before any work (exit 2, one
+    line naming --out), every file as it was; a folder inside T is another folder and is written."""
+    cache = tmp_path / "cache"
+    assert tacc(["simulate", _config(tmp_path, "ok"), "--policy", "tacc", "--seeds", "2", "--cache", str(cache)],
+                tmp_path).returncode == 0
+    tables = tmp_path / "tables"
+    assert tacc(["runs", str(cache), "--to", "csv", "--out", str(tables)], tmp_path).returncode == 0
+    before = {p: p.read_bytes() for p in tables.rglob("*") if p.is_file()}
+    line = _one_line(tacc(["runs", str(tables), "--to", "csv", "--out", str(tables)], tmp_path), 2, "--out",
+                     "is the folder dir reads")
+    assert line.startswith(f"tacc: error: --out = '{tables}': ")
+    assert {p: p.read_bytes() for p in tables.rglob("*") if p.is_file()} == before
+    r = tacc(["runs", str(tables), "--to", "csv", "--out", str(tables / "again")], tmp_path)
+    assert r.returncode == 0 and (tables / "again" / "runs.csv").is_file()
