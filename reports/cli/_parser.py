@@ -65,7 +65,10 @@ class Parser(argparse.ArgumentParser):
                         if isinstance(a, argparse._SubParsersAction) and command in a.choices), None)
             parser = sub or self
             option = next((x.split("=", 1)[0] for x in extra if x.startswith("--")), None)
-            hint = did_you_mean(option, [o for a in parser._actions for o in a.option_strings]) if option else ""
+            # compared without their dashes, which every option shares (--baseline was "near" --engine, --cache
+            # "near" --help)
+            names = {o.lstrip("-"): o for a in parser._actions for o in a.option_strings}
+            hint = did_you_mean(option.lstrip("-"), names) if option else ""
             parser.error(f"unrecognized arguments: {' '.join(extra)}{hint}")
         return parsed
 

@@ -359,3 +359,17 @@ def test_an_argument_the_command_does_not_take_points_to_the_commands_help(tmp_p
     r = tacc(args, tmp_path)
     line = _one_line(r, 2, "unrecognized arguments")
     assert line.startswith(f"tacc {command}: error:") and line.endswith(f"(see tacc {command} --help)")
+
+
+@pytest.mark.parametrize("argv, hint", [
+    (["simulate", "set-a", "--policy", "tacc", "--seds", "2"], " (did you mean --seeds?)"),
+    (["bounds", "set-a", "--jsn", "x"], " (did you mean --json?)"),
+    (["simulate", "set-a", "--policy", "tacc", "--baseline", "repo"], ""),    # was "did you mean --engine?"
+    (["explain", "set-a", "--cache", "cc"], ""),                              # was "did you mean --help?"
+])
+def test_an_unknown_option_is_matched_on_its_name_not_its_dashes(argv, hint, capsys):
+    """The options' shared ``--`` made unrelated ones look near (``--baseline`` and ``--engine``): a suggestion is
+    made from the names alone, and none when nothing is near."""
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert f"unrecognized arguments: {' '.join(argv[-2:])}{hint} (see tacc {argv[0]} --help)" in err
