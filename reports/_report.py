@@ -460,6 +460,11 @@ FROM_SAVED_NOTE = (" This report was rebuilt from saved runs (`--from`): its VIO
                    " and not confirmed on a fresh run; `tacc report` without `--from` (or `tacc check`) confirms them.")
 
 
+#: why a report rebuilt from saved runs has no metamorphic relations (``results.json``'s ``metamorphic_reason``)
+METAMORPHIC_NOT_RUN = ("this report was rebuilt from saved runs (`--from`), and the relations need fresh paired runs "
+                       "of altered instances; `tacc report` without `--from` runs them")
+
+
 #: the report's figures, in the order its file list names them.
 _FIGURES = ("regret_vs_budget", "low_counts", "high_counts", "continuation_window", "tightness")
 
@@ -667,7 +672,7 @@ def _make_report(config, out: Path, figures: FigureWriter, *, seeds, policies, b
                        else {})},
         "classes_after_run": classes_after,
         "continuation": _continuation_view.to_record(cont),
-        "metamorphic": metamorphic,
+        "metamorphic": metamorphic, **({} if metamorphic is not None else {"metamorphic_reason": METAMORPHIC_NOT_RUN}),
         "identical_runs": [list(g) for g in same],
         "non_monotone_bounds": non_monotone_bounds(budgets, bound_lines, analyses),
         "seed_free": tally.seed_free(),
@@ -790,8 +795,7 @@ def _markdown(res: dict, files: list, cert) -> str:
               "", "![tightness per claim](figures/tightness.png)",
               "", "## Metamorphic relations (full budget, first seeds)", "",
               *(_metamorphic_view.markdown(res["metamorphic"]) if res["metamorphic"] is not None else
-                ["Not run: this report was rebuilt from saved runs (`--from`), and the relations need fresh paired "
-                 "runs of altered instances; `tacc report` without `--from` runs them."]),
+                [f"Not run: {METAMORPHIC_NOT_RUN}."]),
               "", "## Confidence event (lem:ci)", "",
               table(["policy", "runs", "event failed", "frequency", "delta"],
                     [(e["policy"], e["runs"], e["failures"], e["frequency"], res["delta"])

@@ -40,6 +40,7 @@ def _report(folder):
     it is the configuration saved with the runs, read from there (and everything else must be identical)."""
     res = json.loads((folder / "results.json").read_text())
     res.pop("metamorphic")
+    res.pop("metamorphic_reason", None)
     res.pop("source")
     from reports._report import FROM_SAVED_NOTE
     md = re.sub("^Source: `[^`]*`", "Source:", (folder / "report.md").read_text().replace(FROM_SAVED_NOTE, ""),
@@ -78,6 +79,10 @@ def test_a_report_is_rebuilt_from_exported_tables_with_zero_runs(swept, tmp_path
     assert md.startswith(f"# Bound-versus-empirical report: {name}\n")
     assert md == _report(made)[1].replace("report: classes\n", f"report: {name}\n", 1)
     assert f"Source: `saved with the runs in {tmp_path / 'tables'}`" in (tmp_path / "again" / "report.md").read_text()
+    from reports._report import METAMORPHIC_NOT_RUN      # results.json's null says why, as report.md does
+    again, first = (json.loads((d / "results.json").read_text()) for d in (tmp_path / "again", made))
+    assert again["metamorphic"] is None and again["metamorphic_reason"] == METAMORPHIC_NOT_RUN
+    assert first["metamorphic"] and "metamorphic_reason" not in first
 
 
 def test_a_report_is_rebuilt_from_the_cache_folder_too(swept, tmp_path, no_runs):
