@@ -211,7 +211,7 @@ def _remedy(frames, configs, wanted: set, complete: set, *, made_before: bool = 
         if made_before:             # the report's own runs, lost since: its own command makes them again
             where = f"--out {shlex.quote(str(report_dir))}"
         else:                       # seeds it never had: into its run cache, the report beside it (--out of the
-            # report there replaced it with one over those seeds alone, a README-only user noticed)
+            # report itself would replace it with one over those seeds alone)
             beside = report_dir.with_name(f"{report_dir.name}-seeds-{min(wanted)}-{max(wanted) + 1}")
             where = f"--cache {shlex.quote(str(folder))} --out {shlex.quote(str(beside))}"
         if arg is None and toml is not None:

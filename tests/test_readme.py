@@ -1,5 +1,5 @@
 """The README is executable documentation: every code block runs as a user would run it, and every output it shows
-is what ``python -m tests.readme_blocks`` produces now (issue 13)."""
+is what ``python -m tests.readme_blocks`` produces now."""
 
 import re
 import subprocess

@@ -1,4 +1,4 @@
-"""``tacc bench``: speed of the engines against references measured in the same run (issue 7).
+"""``tacc bench``: speed of the engines against references measured in the same run.
 
 Every number is a ratio against the fast engine measured in the same process and the same call: the reference
 engine (the readable step form), a per-round numpy TACC (``reports.bench._numpy``, research-code style) and,
@@ -32,7 +32,7 @@ from simulate import POLICIES, make_problem, run
 
 __all__ = ["run_bench", "work", "render", "INSTANCES"]
 
-#: the two instances of issue 7: LLM-sized (K = 4, cost_high = 500, budget 128000), Set-B-sized (K = 500).
+#: the two instances timed: LLM-sized (K = 4, cost_high = 500, budget 128000), Set-B-sized (K = 500).
 INSTANCES = {"llm (K=4)": "llm-residual", "set-b (K=500)": "set-b"}
 
 _SMPY = r"""
@@ -216,8 +216,8 @@ def run_bench(*, quick: bool = False, smpy_python: str | None = None, out_dir="t
             steady = seconds / len(seeds)
             rows.append(_row(label, policy, "fast", seconds, rounds, len(seeds), max(0.0, first_s - steady)))
             # the reference engine timed on its second run: its first on a problem pays once for what the problem
-            # builds on first use (the first policy's row read 949x against 162 to 523x for the others; a
-            # README-only user)
+            # builds on first use (timed on its first run, the first policy's row read 949x against 162 to 523x for
+            # the others)
             ref = run(problem, policy, 999, engine="reference")
             t = time.process_time()
             again = run(problem, policy, 999, engine="reference")
@@ -332,7 +332,7 @@ def run_bench(*, quick: bool = False, smpy_python: str | None = None, out_dir="t
 
 def _against(target: dict, f) -> str:
     """A target's value as ``f`` prints it, or with the digits it takes to print it apart from the target's
-    ``limit`` (3.004 against "<= 3" printed as 3, NOT met: a README-only user)."""
+    ``limit`` (3.004 against "<= 3" printed as 3, NOT met)."""
     value, limit = target["value"], target.get("limit")
     if isinstance(value, float) and limit is not None and value != limit and f(value) == f(float(limit)):
         return fmt_apart_all([value, float(limit)], 3)[0]

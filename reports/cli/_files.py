@@ -165,9 +165,7 @@ def _check_nothing_read_is_written(files: Files) -> None:
     cache = files.cache
     for w in written:
         # a file in the cache's folder, or an output folder that is the cache's or lies in it (--out rp --cache rp)
-        if cache is None or w is cache or not inside(w.path, cache.path):
-            continue
-        if not w.folder or w.option != cache.option:
+        if cache is not None and w is not cache and inside(w.path, cache.path):
             kind = "folder" if w.option in ("--out", "--cache") else "file"     # --out names the folder of the file
             raise TaccInputError(w.option, w.value, f"lies in the run cache's folder this command uses; writing it "
                                                     f"there would damage the cache (give a {kind} outside it)")

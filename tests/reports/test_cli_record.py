@@ -9,7 +9,6 @@ the temporary and repository folders and cache file names are masked (:func:`_ma
 import json
 import os
 import re
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -17,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from reports.cli import COMMANDS
+from tests.reports.cli._helpers import tacc
 
 _RECORD = Path(__file__).parent / "data" / "cli_record.json"
-_TACC = str(Path(sys.executable).with_name("tacc"))
 _ROOT = Path(__file__).parents[2]
 _CONFIG = str(_ROOT / "reports" / "data" / "default.toml")
 
@@ -86,7 +85,7 @@ def _run(args: list[str], tmp: str) -> list[dict]:
         if a != "&&":
             cmd.append(_CONFIG if a == "CONFIG" else a)
             continue
-        p = subprocess.run([_TACC, *cmd], cwd=tmp, env=env, capture_output=True, text=True, timeout=600)
+        p = tacc(cmd, tmp, env=env)
         out.append({"exit": p.returncode, "stdout": _masked(p.stdout, tmp), "stderr": _masked(p.stderr, tmp)})
         cmd = []
     return out

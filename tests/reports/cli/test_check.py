@@ -62,7 +62,7 @@ def test_check_writes_no_state_into_the_working_directory(tmp_path):
 ])
 def test_a_junit_path_that_is_not_its_own_file_exits_2(tmp_path, args, reason):
     """``--junit -`` wrote a file named "-"; ``--json o1.json --junit o1.json`` wrote the JSON, then the JUnit XML
-    over it, exit 0 (a README-only user): now one line naming --junit, exit 2, nothing written."""
+    over it, exit 0: now one line naming --junit, exit 2, nothing written."""
     before = sorted(tmp_path.iterdir())
     r = tacc(args, tmp_path)
     _one_line(r, 2, "--junit", reason)

@@ -206,7 +206,7 @@ def _preset_text(name):
 
 
 def test_a_file_option_ending_in_a_slash_is_a_folder_and_refused(tmp_path):
-    """``--json nd/`` (no such folder) wrote a file named nd, exit 0 (a README-only user)."""
+    """``--json nd/`` (no such folder) wrote a file named nd, exit 0; now refused."""
     r = tacc(["bounds", "set-a", "--json", "nd/"], tmp_path)
     _one_line(r, 2, "--json", "is a folder, not a file")
     assert list(tmp_path.iterdir()) == []
@@ -222,7 +222,7 @@ def test_a_file_option_ending_in_a_slash_is_a_folder_and_refused(tmp_path):
 ])
 def test_one_path_given_to_a_file_option_and_a_folder_option_exits_2_before_any_work(tmp_path, args):
     """``--json X --cache X``, ``explain --json X --out X``, ``report --cache OUT/report.md``: exit 3 after all the work
-    (IsADirectoryError, FileExistsError; a README-only user); now one line, exit 2, nothing made."""
+    (IsADirectoryError, FileExistsError); now one line, exit 2, nothing made."""
     (tmp_path / "k2.toml").write_text("name = \"k2\"\n" + "\n".join(
         line for line in _preset_text("llm-residual").splitlines() if not line.startswith("name")))
     before = sorted(tmp_path.iterdir())

@@ -4,7 +4,7 @@ errors and warnings. Signals are tested in ``test_signals.py``, the shared optio
 checked before any work in ``test_files.py``.
 
 The tests through the installed console script run as a user would: a subprocess, in a temporary working directory
-(issue 13: exit 2 with one line on standard error naming the field or option, exit 3 with one line for an internal
+(exit 2 with one line on standard error naming the field or option, exit 3 with one line for an internal
 error, never a traceback)."""
 
 import os
@@ -36,7 +36,7 @@ def test_a_command_help_lists_its_choices(capsys):
     (["check", "set-a", "--policy", "mfucb"], "(did you mean mf-ucb?)"),
     (["report", "--executor", "proc"], "(did you mean processes?)"),
     (["check", "set-a", "--policy", "zzz"], None),
-    # an abbreviated option is refused: --seed was taken for --seeds, and "3" ran seeds 0, 1, 2 (a README-only user)
+    # an abbreviated option is refused: --seed was taken for --seeds, and "3" ran seeds 0, 1, 2
     (["simulate", "set-a", "--policy", "tacc", "--seed", "3"], "(did you mean --seeds?)"),
     (["bounds", "set-a", "--jsn", "x.json"], "(did you mean --json?)"),
     (["check", "set-a", "--policy", "MF-UCB"], "(did you mean mf-ucb?)"),                 # another case
@@ -79,8 +79,8 @@ def test_a_policy_given_twice_to_a_one_policy_command_is_refused(command, tmp_pa
     (["bounds", "no-such-preset-or-file"], None),
 ])
 def test_a_misspelled_preset_or_repo_gets_the_nearest_suggested(capsys, argv, hint):
-    """A preset name or the repository's baseline misspelled read as a missing file with no word of the name meant
-    (a README-only user): exit 2, one line, the nearest suggested; none when none is near."""
+    """A preset name or the repository's baseline misspelled read as a missing file with no word of the name meant:
+    exit 2, one line, the nearest suggested; none when none is near."""
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert "neither a file nor a preset" in err or "no such file" in err
@@ -109,7 +109,7 @@ def test_every_command_of_the_registry_has_one_shape_and_its_help():
 
 
 def _cases(tmp_path):
-    """(arguments, names the one line must contain) for each bad input class of issue 13."""
+    """(arguments, names the one line must contain) for each class of bad input."""
     binary = tmp_path / "binary.toml"
     binary.write_bytes(bytes(range(256)))
     latin1 = tmp_path / "latin1.toml"
@@ -355,7 +355,7 @@ def test_library_warnings_keep_pythons_display(monkeypatch, capsys):
                                                                                     "bounds")])
 def test_an_argument_the_command_does_not_take_points_to_the_commands_help(tmp_path, args, command):
     """``tacc report --json -`` said "unrecognized arguments: --json - (see tacc --help)": the top-level help, which
-    lists no option of report (a README-only user); now the command's parser refuses it."""
+    lists no option of report; now the command's parser refuses it."""
     r = tacc(args, tmp_path)
     line = _one_line(r, 2, "unrecognized arguments")
     assert line.startswith(f"tacc {command}: error:") and line.endswith(f"(see tacc {command} --help)")
