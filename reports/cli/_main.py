@@ -18,7 +18,7 @@ from pathlib import Path
 
 from reports.cli._interrupted import stopped
 from reports.cli._parser import EXIT_HELP, EXIT_INPUT, EXIT_INTERNAL, EXIT_OK, Parser, version
-from reports.cli._registry import COMMANDS, command, stopped_name
+from reports.cli._registry import COMMANDS, command, name_of, stopped_name
 from reports.cli._signals import SignalsTaken, Terminated
 
 __all__ = ["build_parser", "main"]
@@ -51,8 +51,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = p.add_subparsers(dest="command", required=True, parser_class=Parser, metavar="COMMAND")
     for name in COMMANDS:
         module = command(name)
-        sub.add_parser(name, help=module.HELP, description=module.HELP, parents=[debug], epilog=EXIT_HELP,
-                       formatter_class=argparse.RawDescriptionHelpFormatter, arguments=module.arguments)
+        parser = sub.add_parser(name, help=module.HELP, description=module.HELP, parents=[debug], epilog=EXIT_HELP,
+                                formatter_class=argparse.RawDescriptionHelpFormatter, arguments=module.arguments)
+        parser.set_defaults(declared_by=module)     # the module that runs: main dispatches on it, not on the name
     return p
 
 
@@ -121,8 +122,8 @@ def _main(argv: list[str], term: SignalsTaken) -> int:
 
     from reports.cli._options import Options
 
-    name = args.command                    # the one read of the command's name: which module runs
-    module, options = command(name), Options.from_args(args)
+    module, options = args.declared_by, Options.from_args(args)
+    name = name_of(module)
     try:
         with warnings.catch_warnings():    # restores Python's own display when the command ends (library use)
             warnings.showwarning = _one_line_warning

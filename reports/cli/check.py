@@ -65,7 +65,23 @@ def files(args, options: Options) -> Files:
                      if v is not None)
     return Files(configs=tuple(args.config),
                  inputs=baseline_file(args.baseline),
-                 out_files=out_files, out_dirs=out_dirs, cache=run_cache(options.cache), runs=options)
+                 out_files=out_files, out_dirs=out_dirs, cache=run_cache(options.cache), runs=options,
+                 checks=(lambda: _json_fits(options),))
+
+
+def _json_fits(options: Options) -> None:
+    """The certificate's ``--json`` lists every seed: refused above ``MAX_JSON_RUNS`` seeds, before any run."""
+    from bounds import TaccInputError
+    from reports._simulate_view import MAX_JSON_RUNS
+
+    if not options.json:
+        return
+    assert options.seeds is not None                                # check's --seeds has a default
+    seeds = read_seeds(options.seeds)
+    if len(seeds) > MAX_JSON_RUNS:
+        raise TaccInputError("--json", options.json,
+                             f"would list {len(seeds):,} seeds; at most {MAX_JSON_RUNS:,} (run fewer seeds, or drop "
+                             f"--json: the tables and --junit list no seed)")
 
 
 def run(args, options: Options) -> int:
@@ -94,7 +110,6 @@ def _check(args, options: Options) -> int:
     from certify import DEFAULT_POLICIES, assumption_evidence, check, reproducer_path, sample_configs, unique_names
     from certify.strategies import BREAKABLE
     from reports._check_view import junit, passed, render, to_json
-    from reports._simulate_view import MAX_JSON_RUNS
     from reports._tables import dumps
 
     configs = [_read_one_of(c, args.config) for c in args.config]
@@ -104,9 +119,6 @@ def _check(args, options: Options) -> int:
     baseline = accepted_findings(args.baseline)
     assert options.seeds is not None and options.executor is not None    # check's --seeds and --executor: defaults
     seeds = read_seeds(options.seeds)
-    if options.json and len(seeds) > MAX_JSON_RUNS:             # the certificate's JSON lists every seed
-        raise TaccInputError("--json", options.json, f"would list {len(seeds):,} seeds; at most {MAX_JSON_RUNS:,} (run "
-                                                  f"fewer seeds, or drop --json: the tables and --junit list no seed)")
     policies = tuple(args.policy) if args.policy else DEFAULT_POLICIES
     configs += sample_configs(n_random, args.random_seed)
     warn_unmatched_baseline("check", baseline, unique_names(configs))

@@ -29,19 +29,26 @@ def arguments(p) -> None:
 def files(args, options: Options) -> Files:
     return Files(configs=(args.config,), out_files=json_file(options.json), cache=run_cache(options.cache),
                  out_dirs=(("--cache", options.cache),) if options.cache is not None else (),
-                 runs=options)
+                 runs=options, checks=(lambda: _json_fits(options),))
+
+
+def _json_fits(options: Options) -> None:
+    """``--json`` holds a record per run: refused above ``MAX_JSON_RUNS`` seeds, before any run."""
+    from reports._simulate_view import check_json_size
+
+    if options.json:
+        assert options.seeds is not None                            # simulate's --seeds has a default
+        as_option("--json", lambda dest: check_json_size(len(read_seeds(options.seeds)), dest), options.json)
 
 
 def run(args, options: Options) -> int:
-    from reports._simulate_view import SimulateSummary, check_json_size, render, to_json
+    from reports._simulate_view import SimulateSummary, render, to_json
     from reports._tables import dumps
     from simulate import iter_runs, iter_tasks, make_problem
 
     config = read_config(args.config)
     assert options.seeds is not None and options.executor is not None    # simulate's --seeds, --executor: defaults
     seeds = read_seeds(options.seeds)
-    if options.json:
-        as_option("--json", lambda dest: check_json_size(len(seeds), dest), options.json)
     show = plan([config], [args.policy], len(seeds), what="tacc simulate", workers=options.planned_workers,
                 progress=options.progress, engine=args.engine, resume=resume_hint(options.cache))
     problem = make_problem(config)
