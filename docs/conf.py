@@ -29,12 +29,12 @@ root_doc = "index"
 nitpick_ignore = [("py:class", t) for t in ("numpy.ndarray", "fractions.Fraction", "os.PathLike", "pathlib.Path",
                                                   "hypothesis.strategies.SearchStrategy", "collections.Counter",
                                                   "argparse.ArgumentParser", "argparse.Namespace", "types.ModuleType",
-                                                  "collections.abc.Callable")]
-nitpick_ignore_regex = [(r"py:.*", r"(bounds|simulate|certify|proofs_checks|reports\.cli|reports\.bench)\._.*")]
+                                                  "collections.abc.Callable", "concurrent.futures._base.Future")]
+nitpick_ignore_regex = [(r"py:.*", r"(bounds|simulate|certify|proofs_checks|reports\.(cli|bench|figures))\._.*")]
 
 # the API reference: every name of these packages' __all__ (the tacc-api directive of docs/_ext/tacc_api.py).
 tacc_api_packages = ["bounds", "simulate", "certify", "proofs_checks", "certify.strategies", "reports.cli",
-                     "reports.bench"]
+                     "reports.bench", "reports.figures"]
 # a class's members in source order, those without a docstring too (a dataclass's fields).
 autodoc_default_options = {"members": True, "undoc-members": True, "member-order": "bysource"}
 autodoc_typehints = "signature"

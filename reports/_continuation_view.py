@@ -180,10 +180,10 @@ def window_figure(c: Continuation, classes=None, order=None, max_arms: int | Non
     """Per arm, the continuation window (the low counts at which continuation fires) drawn against N_gamma, the
     cap N_gamma + S0 and tau_k (a marker at the edge when tau_k is off the axis or infinite).
 
-    At most ``max_arms`` arms are drawn (``reports._figures.MAX_ARMS`` by default): with ``gaps`` the ones with the
-    smallest gaps (k* among them, ``reports._figures.arms_shown``), else the first of ``order``; the title says how
+    At most ``max_arms`` arms are drawn (``reports.figures.MAX_ARMS`` by default): with ``gaps`` the ones with the
+    smallest gaps (k* among them, ``reports.figures.arms_shown``), else the first of ``order``; the title says how
     many are left out."""
-    from reports._figures import MAX_ARMS, arms_shown, new_figure, shown_note
+    from reports.figures import MAX_ARMS, arms_shown, new_figure, shown_note
     w = c.window
     max_arms = MAX_ARMS if max_arms is None else max_arms
     order = list(range(len(w.pulls))) if order is None else list(order)

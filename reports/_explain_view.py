@@ -150,7 +150,7 @@ def timeline_figure(e: Explanation, max_arms: int = 20):
     continuation pulls, the round N_gamma was reached and the certification round. Of more than ``max_arms`` arms
     it draws those with the largest regret shares and k* (in the bottom row when its share, 0, did not place it
     among them), and the title says so and how many are left out."""
-    from reports._figures import new_figure
+    from reports.figures import new_figure
     order, note = _timeline_arms(e, max_arms)
     fig, ax = new_figure(7.0, 0.45 * len(order) + 1.6)
     for row, k in enumerate(reversed(order)):

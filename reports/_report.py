@@ -21,12 +21,10 @@ from bounds import TIED_TERM, analyze, continuation_of, first_round_paid, parse_
 from certify import (ASSUMPTIONS, CLAIMS, DEFAULT_POLICIES, LEM_CI, Histogram, check, check_assumptions,
                      float_sums_faithful)
 from reports import _continuation_view, _metamorphic_view
-from reports._figure_pool import FIGURE_MEMO, FigureWriter
-from reports._off_event import off_event_note, undecided_note
+from reports.figures import FIGURE_MEMO, FigureWriter, arms_shown, count_note, off_event_note, undecided_note
 from reports._paths import partial
 from reports._rdfe_phases import no_phase_footnote, no_phase_sentence, regret_cell_note
 from reports._accepted import NO_REASON, accepted_findings, accepted_lines
-from reports._arms_shown import arms_shown, count_note
 from reports._bounds_view import rdfe_infinite_arms, sum_reason, tied_sentence
 from reports._check_view import verdict_table
 from reports._tables import dumps, fmt, fmt_apart_all, jsonable, table
@@ -485,7 +483,7 @@ def make_report(config=None, *, seeds=range(1000), out_dir="tacc-report", polici
     The figures are drawn by ``figures`` (a ``FigureWriter`` into ``out_dir/figures``, which a caller starts early
     so that its imports overlap its own), by default one made here: a helper process that draws them while this
     one judges the claims and runs the relations, or with the serial executor this process; a figure drawn before
-    from the same input is copied from the memo in the run cache's folder (``reports._figure_memo``).
+    from the same input is copied from the memo in the run cache's folder (``reports.figures._memo``).
     """
     with _long_lived_frozen():
         return _report_with_writer(config, seeds=seeds, out_dir=out_dir, policies=policies, budgets=budgets,
@@ -581,13 +579,13 @@ def _make_report(config, out: Path, figures: FigureWriter, *, seeds, policies, b
         labels = [f"{k} ({a.classes[k].value})" for k in shown]
         note = {f: count_note(inst.gaps, len(shown), len(sub), f) for f in ("low", "high")}
         runs_drawn = tally.lead_runs()
-        figures.draw("reports._figures:count_distribution", "low_counts", labels, tally.low,
+        figures.draw("reports.figures:count_distribution", "low_counts", labels, tally.low,
                      [float(a.low_count_bound)] * len(shown), ylabel="N^(L)_k", note=note["low"],
                      bound_label="bound N_gamma + S0 + 1 (prop:analysis-low-query-bound)",
                      off_event=tally.low_off,
                      title=f"low-fidelity counts of {lead.upper()} over {runs_drawn} seeds against their bound, by "
                            f"the arm's class in the run")
-        figures.draw("reports._figures:count_distribution", "high_counts", labels, tally.high,
+        figures.draw("reports.figures:count_distribution", "high_counts", labels, tally.high,
                      [float(a.high_count_bound[k]) for k in shown], ylabel="N^(H)_k", note=note["high"],
                      bound_label="bound 1 + ceil(4 ell / Delta^2) (prop:analysis-high-selection)",
                      off_event=tally.high_off,
@@ -619,7 +617,7 @@ def _make_report(config, out: Path, figures: FigureWriter, *, seeds, policies, b
     if "rdfe" in policies:
         bound_lines["thm:app-rdfe-regret (corrected)"] = [analyses[b].rdfe.total for b in budgets]
     same = tally.identical_runs() if len(seeds) else []
-    figures.draw("reports._figures:regret_curves", "regret_vs_budget", budgets, curves,
+    figures.draw("reports.figures:regret_curves", "regret_vs_budget", budgets, curves,
                  title=f"{config.name}: regret against budget ({len(seeds)} seeds, separate runs per budget)",
                  bounds=bound_lines, logy=True, identical=same, ticks_at_budgets=True)
     low_bound = a.low_count_bound
@@ -628,7 +626,7 @@ def _make_report(config, out: Path, figures: FigureWriter, *, seeds, policies, b
     low_sums, high_sums = tally.sums()
 
     # tightness: empirical / bound per run, per claim (asserted runs)
-    figures.draw("reports._figures:tightness", "tightness", tightness_ratios(cert),
+    figures.draw("reports.figures:tightness", "tightness", tightness_ratios(cert),
                  vacuous={f"{s.key} ({s.label})": s.vacuous for s in cert.summaries if getattr(s, "vacuous", 0)},
                  title=f"tightness at the full budget: empirical / bound per run ({len(seeds)} seeds x "
                        f"{len(policies)} policies)")

@@ -22,7 +22,7 @@ from typing import Any
 from bounds import (analyze, config_to_dict, continuation_of, load_config, min_rho, parse_config)
 from reports import _continuation_view, _diagnose
 from reports._consistency import consistency, problems_of
-from reports._figure_pool import FIGURE_MEMO, FigureWriter
+from reports.figures import FIGURE_MEMO, FigureWriter
 from reports._paper import EXPERIMENTS, Experiment, Variant, at_paper_seed_counts, experiment
 from reports._report import _long_lived_frozen
 from reports._experiment_tally import ExperimentTally
@@ -435,7 +435,7 @@ def _run_experiment(plan: _Plan, tally: ExperimentTally, *, out: Path, figures: 
         name = f"{exp.key}_{_slug(v.name)}_regret"
         # methods with identical runs drawn as one labelled line (as the report's figure), ticks on the budgets run
         same = tally.curves.identical_runs(budgets, exp.methods, key=lambda b, m, v=v.name: (v, b, m))
-        figures.draw("reports._figures:regret_curves", name, budgets, curves,
+        figures.draw("reports.figures:regret_curves", name, budgets, curves,
                      title=f"{exp.title}, {v.name} ({len(seeds)} seeds)", identical=same, ticks_at_budgets=True)
         fig_names.append((v.name, f"figures/{name}.png"))
     for v in exp.variants:
@@ -444,7 +444,7 @@ def _run_experiment(plan: _Plan, tally: ExperimentTally, *, out: Path, figures: 
         figures.draw("reports._continuation_view:window_figure", name, continuation_of(a), a.classes,
                      gaps=[float(g) for g in a.instance.gaps])        # the smallest gaps, k* among them
         fig_names.append((f"{v.name}: continuation window", f"figures/{name}.png"))
-    figures.draw("reports._figures:regret_curves", f"{exp.key}_rho", list(scales),
+    figures.draw("reports.figures:regret_curves", f"{exp.key}_rho", list(scales),
                  {m: ([x["regret"] for x in sens if x["method"] == m and x["variant"] == sv.name],
                       [0.0] * len(scales)) for m in exp.methods},
                  title=f"{exp.title}: final regret against rho / rho_min ({sv.name})",

@@ -68,3 +68,46 @@ def test_every_public_name_exists_and_is_documented(package):
     assert mod.__doc__
     for name in getattr(mod, "__all__", ()):
         assert hasattr(mod, name), f"{package}.{name} is in __all__ but not defined"
+
+
+def private_imports_of(source: str, package: str) -> list[str]:
+    """Every import in ``source`` of a private module or name of ``package`` (dotted: ``reports.figures``)."""
+    depth = package.count(".") + 1
+    out = []
+    for node in ast.walk(ast.parse(source)):
+        modules = ([alias.name for alias in node.names] if isinstance(node, ast.Import)
+                   else [node.module] if isinstance(node, ast.ImportFrom) and node.module and node.level == 0 else [])
+        for module in modules:
+            parts = module.split(".")
+            if parts[:depth] != package.split("."):
+                continue
+            if any(p.startswith("_") for p in parts[depth:]):
+                out.append(f"line {node.lineno}: {module}")
+            elif isinstance(node, ast.ImportFrom):
+                out += [f"line {node.lineno}: from {module} import {a.name}" for a in node.names
+                        if a.name.startswith("_")]
+    return out
+
+
+@pytest.mark.parametrize("source, found", [
+    ("from reports.figures._draw import save", 1),
+    ("def f():\n    import reports.figures._pool as pool", 1),
+    ("from reports.figures import _HOME", 1),
+    ("from reports.figures import save", 0),
+    ("from reports.figuresque._x import y", 0),
+    ("from reports._tables import dumps", 0),
+])
+def test_the_scanner_finds_imports_of_a_subpackages_private_names(source, found):
+    assert len(private_imports_of(source, "reports.figures")) == found
+
+
+#: the subpackages of ``reports``: each one's modules are private to it, the rest of ``reports`` uses its public names
+REPORTS_SUBPACKAGES = sorted(p.name for p in (ROOT / "reports").iterdir() if (p / "__init__.py").is_file())
+
+
+@pytest.mark.parametrize("subpackage", REPORTS_SUBPACKAGES)
+def test_no_module_of_reports_reaches_into_a_subpackage(subpackage):
+    own = ROOT / "reports" / subpackage
+    found = {str(f.relative_to(ROOT)): hits for f in sorted((ROOT / "reports").rglob("*.py"))
+             if own not in f.parents and (hits := private_imports_of(f.read_text(), f"reports.{subpackage}"))}
+    assert found == {}

@@ -114,7 +114,8 @@ def test_the_reference_covers_every_package_with_public_names():
     packages = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]
     with_all = {p for p in packages
                 if re.search(r"^__all__ = ", (ROOT / p.replace(".", "/") / "__init__.py").read_text(), re.M)}
-    assert with_all == {"bounds", "simulate", "certify", "proofs_checks", "reports.cli", "reports.bench"}
+    assert with_all == {"bounds", "simulate", "certify", "proofs_checks", "reports.cli", "reports.bench",
+                        "reports.figures"}
     assert set(conf["tacc_api_packages"]) == with_all | {"certify.strategies"}
 
 

@@ -23,7 +23,7 @@ from multiprocessing import get_context
 from pathlib import Path
 
 from bounds import config_to_dict, horizon, load_config, parse_config
-from reports import _figures as figs
+from reports import figures as figs
 from reports.bench._kernel import draw_cost, interleaved_cpu, least_cpu, previous_draw_cost, tacc_kernel
 from reports.bench._numpy import numpy_tacc
 from reports.bench._sweep import render_sweep, sweep_bench, sweep_targets

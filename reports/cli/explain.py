@@ -37,7 +37,7 @@ def files(args, options: Options) -> Files:
 def run(args, options: Options) -> int:
     from reports._explain import explain
     from reports._explain_view import render, timeline_figure, to_json
-    from reports._figures import save
+    from reports.figures import save
     from reports._tables import dumps
     from simulate import check_seed
 

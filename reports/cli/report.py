@@ -36,7 +36,7 @@ def arguments(p) -> None:
 
 def files(args, options: Options) -> Files:
     from bounds import TaccInputError
-    from reports._figure_pool import FIGURE_MEMO
+    from reports.figures import FIGURE_MEMO
 
     if args.runs_from is not None:
         for option, value in (("--cache", options.cache), ("--scheduler", options.scheduler),
@@ -66,7 +66,7 @@ def _out_not_in_saved_runs(args) -> None:
 
 
 def run(args, options: Options) -> int:
-    from reports._figure_pool import FIGURE_MEMO, FigureWriter
+    from reports.figures import FIGURE_MEMO, FigureWriter
 
     baseline = accepted_findings(args.baseline)   # read before the figures' helper starts: a bad one writes nothing
     # the figures drawn before from the same runs are kept in the run cache's folder, which --from reads too; a

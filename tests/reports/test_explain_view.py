@@ -178,7 +178,7 @@ def test_the_timeline_legend_covers_no_label(arms, tmp_path):
     """The legend sat below the axes at a fixed fraction of their height: on a figure of few arms it covered the
     x-axis label ("round"). After the layout `save` makes, it overlaps no label and stays inside the figure."""
     from bounds import parse_config
-    from reports._figures import save
+    from reports.figures import save
 
     cfg = parse_config({"name": "few", "instance": {"mu_high": [0.9, 0.5, 0.4] + [0.3] * (arms - 3),
                                                     "low": {"model": "power_decay", "zeta": 0.2, "r": 0.5}},

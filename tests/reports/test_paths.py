@@ -11,7 +11,7 @@ def test_temporary_files_are_per_process_so_two_writers_never_rename_each_others
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from reports._figures import save
+    from reports.figures import save
     from reports._paths import partial
     target = tmp_path / "f.png"
     assert partial(target).name == f".f.png.{os.getpid()}.partial" and partial(target, 7).name == ".f.png.7.partial"

@@ -175,7 +175,7 @@ def test_identical_policies_are_named_in_the_text_and_the_legend(report, monkeyp
 
 
 def test_legend_draws_an_identical_group_once():
-    from reports._figures import regret_curves
+    from reports.figures import regret_curves
     fig = regret_curves([1, 2], {"dnc": ([1.0, 2.0], [0, 0]), "mf-ucb": ([1.0, 2.0], [0, 0]),
                                  "tacc": ([0.5, 1.0], [0, 0])}, title="t", identical=[("dnc", "mf-ucb")])
     labels = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]
@@ -245,7 +245,7 @@ def test_a_small_positive_share_is_not_written_as_zero_percent():
 
 
 def test_count_distribution_tells_cd_from_cu():
-    from reports._figures import count_distribution
+    from reports.figures import count_distribution
     groups = [{"B": [3, 4, 5]}, {"C^d": [10, 11], "C^u": [20, 21, 22]}]
     fig = count_distribution(["1 (B)", "2 (C)"], groups, [6.0, 30.0], title="t", ylabel="N", bound_label="bound")
     ax = fig.axes[0]
@@ -262,7 +262,7 @@ def test_a_figure_with_nothing_labelled_draws_no_legend_and_no_warning():
     # every arm tied: no suboptimal arm to draw (matplotlib warned "No artists with labels found" twice)
     import warnings
 
-    from reports._figures import count_distribution
+    from reports.figures import count_distribution
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         fig = count_distribution([], [], [], title="t", ylabel="N", bound_label="bound")
@@ -273,7 +273,7 @@ def test_figures_are_laid_out_once_and_their_points_rasterized(tmp_path):
     """``save`` leaves no layout engine on the figure (``Figure.tight_layout`` leaves a placeholder, and with one
     every ``savefig`` lays the figure out again), and the per-seed points are drawn as an image inside the PDF while
     the boxes, bounds and text stay vector; ``Figure.tight_layout`` would fail the first assertion."""
-    from reports._figures import count_distribution, save, tightness
+    from reports.figures import count_distribution, save, tightness
     fig = count_distribution(["1 (B)"], [{"B": [3, 4, 5]}], [6.0], title="t", ylabel="N", bound_label="bound")
     assert save(fig, tmp_path, "c") == ["c.png", "c.pdf"]
     assert fig.get_layout_engine() is None
@@ -311,7 +311,7 @@ def test_figures_drawn_in_a_helper_process_make_the_same_report(report, tmp_path
     import numpy as np
     from matplotlib.image import imread
 
-    from reports._figure_pool import FigureWriter
+    from reports.figures import FigureWriter
     from reports._tables import dumps
     from simulate import load_runs
     with FigureWriter(tmp_path / "figures", process=True) as figures:
@@ -472,7 +472,7 @@ def test_count_distribution_marks_the_runs_off_the_event():
     classes and the bound; a class whose every run is off the event keeps its legend entry (an empty dot)."""
     import numpy as np
 
-    from reports._figures import OFF_EVENT_LABEL, count_distribution
+    from reports.figures import OFF_EVENT_LABEL, count_distribution
     groups = [{"B": [3, 40, 5]}, {"C^u": [20, 21]}]
     fig = count_distribution(["1 (B)", "2 (C)"], groups, [6.0, 30.0], title="t", ylabel="N", bound_label="bound",
                              off_event=[{"B": [0, 1, 0]}, {"C^u": [1, 1]}])
@@ -498,8 +498,8 @@ def test_runs_off_the_event_are_marked_in_the_count_figures_and_the_report(repor
     """rho = 1e-12: the confidence event of lem:ci fails on every run, and neither count bound is asserted there;
     the count figures drew those runs like any other, with no mark. Now the figures mark them and report.md says so
     beside them; the default report (every run on the event) says nothing of it."""
-    from reports._figure_pool import FigureWriter
-    from reports._figures import OFF_EVENT_LABEL, count_distribution
+    from reports.figures import FigureWriter
+    from reports.figures import OFF_EVENT_LABEL, count_distribution
 
     class Recording(FigureWriter):
         drawn: dict = {}

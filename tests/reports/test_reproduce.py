@@ -7,8 +7,8 @@ import pytest
 
 from bounds import TaccInputError, load_config
 from reports._paper import EXPERIMENTS, experiment
-from reports._arms_shown import MAX_ARMS, arms_shown
-from reports._figure_pool import FigureWriter
+from reports.figures import MAX_ARMS, arms_shown
+from reports.figures import FigureWriter
 from reports._reproduce import _slug, reproduce, variant_config
 from reports._tables import fmt
 from simulate import config_key
@@ -283,7 +283,7 @@ def test_a_closed_figure_writer_refuses_work(tmp_path):
     figures = FigureWriter(tmp_path, process=False)
     figures.close()
     with pytest.raises(RuntimeError, match="closed"):
-        figures.draw("reports._figures:tightness", "t", {}, title="t")
+        figures.draw("reports.figures:tightness", "t", {}, title="t")
     with pytest.raises(RuntimeError, match="closed"):
         figures.call("builtins:len", [])
 

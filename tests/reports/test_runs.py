@@ -391,7 +391,7 @@ def test_tacc_runs_names_a_damaged_run_and_its_tables_are_refused_as_incomplete(
 def test_from_a_cache_folder_copies_the_figures_drawn_before(swept, tmp_path, no_runs, monkeypatch):
     """--from drew every figure again (no figure memo), which made it about three times a plain rerun's CPU time:
     from a cache folder the figures drawn from the same numbers are now copied from its memo, the same files."""
-    import reports._figure_pool as pool
+    import reports.figures._pool as pool
 
     def boom(*args, **kwargs):
         raise AssertionError("a figure was drawn")

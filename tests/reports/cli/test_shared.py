@@ -334,7 +334,7 @@ def test_library_warnings_keep_pythons_display(monkeypatch, capsys):
     import warnings
 
     import reports.cli as cli
-    from reports._figure_memo import FigureMemoWarning
+    from reports.figures import FigureMemoWarning
 
     def warn(args, options):
         warnings.warn("figure memo M: damaged; the figure is drawn again", FigureMemoWarning, stacklevel=1)

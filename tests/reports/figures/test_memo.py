@@ -1,4 +1,4 @@
-"""Figures kept beside the runs (reports._figure_memo): a figure drawn from the same input is copied, byte for byte
+"""Figures kept beside the runs (reports.figures._memo): a figure drawn from the same input is copied, byte for byte
 what a fresh draw writes; a changed input or figure code draws it again; a damaged entry is drawn again with a
 warning, never used; no helper process is started when every figure is kept."""
 
@@ -8,11 +8,11 @@ import os
 
 import pytest
 
-from reports._figure_memo import FigureMemo, FigureMemoWarning
-from reports._figure_pool import FigureWriter
+from reports.figures import FigureMemo, FigureMemoWarning
+from reports.figures import FigureWriter
 
 CURVES = ([250.0, 500.0, 1000.0], {"tacc": ([3.0, 5.0, 8.0], [0.5, 0.25, 0.125])})
-BUILDER = "reports._figures:regret_curves"
+BUILDER = "reports.figures:regret_curves"
 
 
 def _draw(out, memo, curves=CURVES, process=False):
@@ -23,7 +23,7 @@ def _draw(out, memo, curves=CURVES, process=False):
 
 def _drawn(monkeypatch) -> list:
     """Record every figure actually drawn (not copied from the memo)."""
-    import reports._figure_pool as pool
+    import reports.figures._pool as pool
     calls: list = []
     real = pool._draw
     monkeypatch.setattr(pool, "_draw", lambda *job: calls.append(job[4]) or real(*job))
@@ -53,14 +53,14 @@ def test_a_changed_input_is_drawn_again(tmp_path, monkeypatch):
     assert (tmp_path / "a" / "curves.png").read_bytes() != b""
     memo = FigureMemo(tmp_path / "memo")
     assert memo.key(BUILDER, CURVES, {}) != memo.key(BUILDER, changed, {})
-    assert memo.key(BUILDER, CURVES, {}) != memo.key("reports._figures:tightness", CURVES, {})
+    assert memo.key(BUILDER, CURVES, {}) != memo.key("reports.figures:tightness", CURVES, {})
     assert memo.key(BUILDER, CURVES, {}) == memo.key(BUILDER, CURVES, {})
 
 
 def test_an_edit_to_any_source_of_the_toolkit_changes_the_key(tmp_path, monkeypatch):
     # a figure depends on more than its builder's module (a label's number format, a property of an argument's
     # class): every source file of the four packages is in the key
-    import reports._figure_memo as m
+    import reports.figures._memo as m
     pkg = tmp_path / "pkg"
     pkg.mkdir()
     (pkg / "a.py").write_text("x = 1\n")

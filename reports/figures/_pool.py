@@ -4,8 +4,8 @@ helper also makes other work of the report that needs none of its runs (``Figure
 A figure is named by its builder (``"module:function"``, resolved where it is drawn, so the caller never imports
 matplotlib) and the builder's arguments (plain numbers, lists and ``bounds`` objects, pickled exactly). The helper
 draws the figures one after the other in the order they were given, with the same code as in this process, so the
-files are the same wherever they are drawn (``reports._figures.save``: each file written whole or not at all).
-With a memo (``reports._figure_memo``, a folder inside the run cache's), a figure drawn before from the same input
+files are the same wherever they are drawn (``reports.figures.save``: each file written whole or not at all).
+With a memo (``reports.figures._memo``, a folder inside the run cache's), a figure drawn before from the same input
 by the same code is copied from it instead, and the helper process is started only when a figure must be drawn.
 """
 
@@ -22,7 +22,7 @@ from simulate import starting_children
 
 __all__ = ["FigureWriter", "FIGURE_MEMO"]
 
-#: the folder, inside a run cache's folder, that keeps the figures drawn from its runs (``reports._figure_memo``).
+#: the folder, inside a run cache's folder, that keeps the figures drawn from its runs (``reports.figures._memo``).
 FIGURE_MEMO = "figure-memo"
 
 
@@ -30,7 +30,7 @@ def _draw(builder: str, args: tuple, kwargs: dict, out_dir: str, name: str, memo
           formats=("png", "pdf")) -> list[str]:
     """Build the figure with ``builder(*args, **kwargs)`` and save it as ``out_dir/name``.png and .pdf (or the
     given ``formats``); with ``memo`` (a ``FigureMemo`` and the figure's key), keep the files in the memo too."""
-    from reports._figures import save
+    from reports.figures._draw import save
     module, function = builder.split(":")
     files = save(getattr(importlib.import_module(module), function)(*args, **kwargs), Path(out_dir), name,
                  formats=formats)
@@ -60,7 +60,7 @@ def _start_helper(parent: int, figures: bool = True) -> None:
     if os.getppid() != parent:                # the parent died before the line above
         os._exit(1)
     if figures:
-        import reports._figures  # noqa: F401
+        import reports.figures._draw  # noqa: F401
 
 
 class FigureWriter:
@@ -71,11 +71,11 @@ class FigureWriter:
 
     Use as a context manager: leaving it normally waits for every figure; leaving it on an error or an interrupt
     stops the helper at once and removes the partial files of the figure it was drawing (no file under a
-    figure's name is ever half-written, ``reports._figures.save``).
+    figure's name is ever half-written, ``reports.figures.save``).
     """
 
     def __init__(self, out_dir, *, process: bool, memo=None, formats=("png", "pdf")):
-        from reports._figure_memo import FigureMemo
+        from reports.figures._memo import FigureMemo
         self.out_dir = Path(out_dir)
         self.formats = tuple(formats)
         self._futures: list[tuple[str, Future]] = []

@@ -3,7 +3,7 @@ the code and libraries that draw it, so its files are reused when all of these a
 
 A memo entry is named by its key, the sha256 of: the builder (``"module:function"``) and its arguments pickled
 (``pickle`` writes every value exactly: floats bit for bit, arrays with their dtype and bytes); every source file of
-``bounds``, ``certify``, ``reports`` and ``simulate`` (the builder, the styles and dpi of ``reports._figures``, a
+``bounds``, ``certify``, ``reports`` and ``simulate`` (the builder, the styles and dpi of ``reports.figures._draw``, a
 label's number format, a property of an argument's class: any edit redraws every figure); the versions of Python,
 matplotlib and numpy. Two different inputs never share a key; the same input may get a new key (a pickle that
 shares an object where another copies it), which only costs a redraw.

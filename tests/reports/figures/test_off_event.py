@@ -1,6 +1,6 @@
 """What report.md says beside the count figures of runs off the confidence event of lem:ci."""
 
-from reports._off_event import OFF_EVENT_LABEL, off_event_note
+from reports.figures import OFF_EVENT_LABEL, off_event_note
 
 
 def test_the_note_counts_the_runs_off_the_event_and_names_the_legend_entry():
@@ -15,7 +15,7 @@ def test_the_note_counts_the_runs_off_the_event_and_names_the_legend_entry():
 def test_the_count_bounds_undecided_on_drawn_runs_are_said_beside_the_figures():
     """On means of 1e12 every count verdict is UNDECIDED (rounding) and the figures drew those runs with no word (a
     README-only user): a sentence names each claim and its runs; none when neither is undecided."""
-    from reports._off_event import undecided_note
+    from reports.figures import undecided_note
     assert undecided_note(None) == [] and undecided_note({"policy": "tacc", "runs": 5, "undecided": {
         "low-count": 0, "high-count": 0}}) == []
     (_, line) = undecided_note({"policy": "tacc", "runs": 5, "undecided": {"low-count": 5, "high-count": 2}})

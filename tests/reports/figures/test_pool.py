@@ -7,16 +7,16 @@ import numpy as np
 import pytest
 from matplotlib.image import imread
 
-from reports._figure_pool import FigureWriter
-from reports._figures import new_figure, save
+from reports.figures import FigureWriter
+from reports.figures import new_figure, save
 
 CURVES = ([250.0, 500.0, 1000.0], {"tacc": ([3.0, 5.0, 8.0], [0.5, 0.25, 0.125]),
                                     "ucb": ([4.0, 9.0, 20.0], [1.0, 1.0, 2.0])})
 
 
 def _draw_all(writer: FigureWriter) -> dict:
-    writer.draw("reports._figures:regret_curves", "curves", *CURVES, title="regret", logy=True)
-    writer.draw("reports._figures:tightness", "tight", {"claim (lem:x)": [0.5, 0.75, 1.0], "empty (lem:y)": []},
+    writer.draw("reports.figures:regret_curves", "curves", *CURVES, title="regret", logy=True)
+    writer.draw("reports.figures:tightness", "tight", {"claim (lem:x)": [0.5, 0.75, 1.0], "empty (lem:y)": []},
                 title="tightness")
     return writer.files()
 
@@ -35,7 +35,7 @@ def test_helper_process_draws_the_same_files_as_this_process(tmp_path):
 
 def test_an_error_in_the_helper_is_raised_by_files(tmp_path):
     with FigureWriter(tmp_path, process=True) as helper:
-        helper.draw("reports._figures:no_such_figure", "bad")
+        helper.draw("reports.figures:no_such_figure", "bad")
         with pytest.raises(AttributeError, match="no_such_figure"):
             helper.files()
 
@@ -44,7 +44,7 @@ def test_an_interrupt_stops_the_helper_at_once_and_leaves_no_partial_file(tmp_pa
     before = set(multiprocessing.active_children())
     with pytest.raises(KeyboardInterrupt):
         with FigureWriter(tmp_path, process=True) as helper:
-            helper.draw("reports._figures:regret_curves", "curves", *CURVES, title="regret")
+            helper.draw("reports.figures:regret_curves", "curves", *CURVES, title="regret")
             (helper_pid,) = [p.pid for p in multiprocessing.active_children() if p not in before]
             (tmp_path / f".curves.png.{helper_pid}.partial").write_bytes(b"half a file")   # as a killed draw leaves it
             (tmp_path / ".curves.png.1.partial").write_bytes(b"another command's")      # writing the same folder
@@ -79,7 +79,7 @@ def test_an_idle_helper_is_ended_at_close_and_a_busy_one_finishes_first(tmp_path
         helper, = idle._helper
     assert helper.exitcode == -signal.SIGKILL             # ended at once, not waited for while it tears down
     with FigureWriter(tmp_path / "busy", process=True) as busy:
-        busy.draw("reports._figures:regret_curves", "curves", *CURVES, title="regret", logy=True)
+        busy.draw("reports.figures:regret_curves", "curves", *CURVES, title="regret", logy=True)
         helper, = busy._helper
     assert helper.exitcode == 0                            # a figure still to draw: waited for, then ended
     assert (tmp_path / "busy" / "curves.png").exists()
@@ -99,6 +99,6 @@ def test_formats_choose_the_files_and_the_memo_keeps_them_apart(tmp_path):
 
 
 def test_a_swept_quantity_names_the_x_axis():
-    from reports._figures import regret_curves
+    from reports.figures import regret_curves
     assert regret_curves(*CURVES, title="t").axes[0].get_xlabel() == "budget Lambda (separate runs per budget)"
     assert regret_curves(*CURVES, title="t", xlabel="rho / rho_min").axes[0].get_xlabel() == "rho / rho_min"

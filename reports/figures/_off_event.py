@@ -11,7 +11,7 @@ from __future__ import annotations
 __all__ = ["OFF_EVENT_LABEL", "off_event_note", "undecided_note"]
 
 #: the legend entry of the runs off the confidence event of lem:ci in the count figures
-#: (``reports._figures.count_distribution``).
+#: (``reports.figures.count_distribution``).
 OFF_EVENT_LABEL = "confidence event of lem:ci failed: bound not asserted"
 
 

@@ -8,7 +8,7 @@ import pytest
 from matplotlib.layout_engine import TightLayoutEngine
 
 from bounds import analyze, continuation_of, parse_config
-from reports._figures import (MAX_ARMS, arms_shown, count_distribution, count_note, new_figure,
+from reports.figures import (MAX_ARMS, arms_shown, count_distribution, count_note, new_figure,
                               regret_curves, shown_note, tightness)
 
 
@@ -274,7 +274,7 @@ def test_no_library_warning_whatever_k(k):
 def test_boxes_in_one_call_are_the_boxes_of_one_call_each():
     """``count_distribution`` and ``tightness`` draw all their boxes in one ``boxplot`` call: the same lines (data,
     colour, width, style, order) as a call per box with its median colour."""
-    from reports._figures import _boxes
+    from reports.figures._draw import _boxes
     boxes = [([1.0, 2.0, 3.0, 10.0], 0.1, 0.3, "C2"), ([5.0], 0.5, 0.2, "C3"), ([2.0, 4.0], 1.0, 0.6, None)]
     _, one = new_figure(4, 3)
     _boxes(one, boxes)
@@ -299,11 +299,22 @@ def test_the_figures_module_imports_no_pyplot():
     import os
     import subprocess
     import sys
-    code = ("import sys, matplotlib, reports._figures; "
+    code = ("import sys, matplotlib, reports.figures._draw; "
             "print('matplotlib.pyplot' in sys.modules, matplotlib.rcParams._get('backend'))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env={**os.environ, "MPLBACKEND": "svg"}).stdout.split()
     assert out == ["False", "svg"]
+
+
+def test_the_package_imports_matplotlib_only_when_a_figure_is_drawn():
+    """``reports.figures`` gives what the report's main process uses (the helper, the memo's folder, which arms are
+    shown, the notes) without importing matplotlib or the engines; the first drawing function imports matplotlib."""
+    import subprocess
+    import sys
+    code = ("import sys, reports.figures as f; f.FIGURE_MEMO; f.arms_shown; f.off_event_note; f.FigureMemo; "
+            "print('matplotlib' in sys.modules, 'numba' in sys.modules); f.save; print('matplotlib' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["False", "False", "True"]
 
 
 def test_continuation_window_legend_covers_no_label_at_two_rows(tmp_path):
@@ -311,7 +322,7 @@ def test_continuation_window_legend_covers_no_label_at_two_rows(tmp_path):
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     from reports._continuation_view import window_figure
-    from reports._figures import save
+    from reports.figures import save
     params = {"budget": 20000, "delta": 0.05, "rho": "min", "gamma": 0.063, "eta": 1e-4, "s0": 10}
     rows = {"name": "m_checkpoint_rows", "instance": {
         "mu_high": [0.9, 0.8], "noise": {"model": "bernoulli"},

@@ -13,12 +13,10 @@ from matplotlib.figure import Figure
 from matplotlib.layout_engine import TightLayoutEngine
 
 from certify import MAX_DISTINCT, MAX_POINTS, Histogram
-from reports._arms_shown import MAX_ARMS, arms_shown, count_note, shown_note
-from reports._off_event import OFF_EVENT_LABEL
+from reports.figures._off_event import OFF_EVENT_LABEL
 from reports._paths import partial
 
-__all__ = ["save", "new_figure", "regret_curves", "count_distribution", "tightness", "MAX_ARMS", "arms_shown",
-           "shown_note", "LEGEND", "count_note", "OFF_EVENT_LABEL"]
+__all__ = ["save", "new_figure", "regret_curves", "count_distribution", "tightness", "LEGEND"]
 
 _STYLE = {"tacc": ("C0", "o"), "dnc": ("C1", "s"), "mf-ucb": ("C2", "^"), "ucb": ("C3", "v"), "lucb": ("C4", "D"),
           "weak-fixed": ("C5", "x"), "low-improving": ("C6", "+"), "rdfe": ("C7", "*")}
