@@ -166,7 +166,7 @@ def work(quick: bool = False) -> list[tuple]:
     ``tacc report`` on an empty cache (five budgets), and ``tacc reproduce`` with its runs made again alone."""
     from certify import DEFAULT_POLICIES
     from reports.bench._sweep import REPORT_SEEDS, REPRODUCE_RUN, SWEEP_SEEDS
-    from reports._reproduce import work as reproduce_work
+    from reports.reproduce import work as reproduce_work
     from reports._report import _at_budget, budget_sweep, default_config
 
     size = _size(quick)

@@ -111,7 +111,7 @@ def _time_reproduce(size: str, workers: int | None) -> dict | None:
     """Wall time of ``tacc reproduce`` in a fresh process on an empty cache (the default executor, ``workers``
     processes), then of the same distinct runs made by the runner alone with as many processes; None when the size
     skips it."""
-    from reports._reproduce import distinct_runs
+    from reports.reproduce import distinct_runs
     from simulate import iter_runs
 
     reproduced = REPRODUCE_RUN[size]

@@ -15,7 +15,7 @@ HELP = "the paper's experiments beside the paper's numbers"
 
 
 def arguments(p) -> None:
-    from reports._paper import EXPERIMENTS
+    from reports.reproduce import EXPERIMENTS
 
     keys = [e.key for e in EXPERIMENTS]
     add_run_options(p, "processes", cache="OUT/runs")
@@ -34,7 +34,7 @@ def files(args, options: Options) -> Files:
 
 
 def run(args, options: Options) -> int:
-    from reports._paper import at_paper_seed_counts
+    from reports.reproduce import at_paper_seed_counts
     from simulate import CACHE_ENTRIES, started_workers
 
     t = time.perf_counter()
@@ -45,7 +45,7 @@ def run(args, options: Options) -> int:
              and options.executor == "processes"                                                 # (no --scheduler)
              and not (cache is not None and (cache.path / CACHE_ENTRIES[0]).exists()))         # runs.sqlite
     with started_workers(options.workers) if early else contextlib.nullcontext() as pool:
-        from reports._reproduce import reproduce, work
+        from reports.reproduce import reproduce, work
         keys = args.experiment or ["all"]
         groups = [(c, m, n, "fast") for c, m, n in work(keys, seeds=args.seeds_per_experiment, quick=args.quick)]
         # one experiment (two groups: its variants, its rho sweep) is analysed while the next one's runs are made

@@ -10,8 +10,9 @@ builder is named ``"reports.figures:<function>"`` (``FigureWriter.draw``).
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
+
+from reports.lazy import lazy_exports
 
 if TYPE_CHECKING:
     from reports.figures._arms_shown import MAX_ARMS, arms_shown, count_note, shown_note
@@ -33,16 +34,4 @@ _HOME = {
     **dict.fromkeys(("FigureMemo", "FigureMemoWarning"), "_memo"),
 }
 
-
-
-def __getattr__(name: str):
-    """A public name, imported from its module at its first use (PEP 562)."""
-    if name not in _HOME:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{_HOME[name]}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted([*globals(), *__all__])
+__getattr__, __dir__ = lazy_exports(__name__, _HOME)

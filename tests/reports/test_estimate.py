@@ -180,7 +180,7 @@ def test_reproduce_and_bench_announce_their_work_before_it_starts(argv, what, tm
     estimate: reproduce from its experiments' runs, bench from the runs it times. They printed nothing before."""
     import reports.bench as bench
     import reports._estimate as est
-    import reports._reproduce as rep
+    import reports.reproduce._reproduce as rep
     from reports.cli import main
 
     started = []
@@ -202,7 +202,7 @@ def test_reproduce_and_bench_announce_their_work_before_it_starts(argv, what, tm
 
 def test_reproduce_estimate_counts_every_run_it_makes():
     from reports._estimate import combined
-    from reports._reproduce import work
+    from reports.reproduce import work
     groups = work(["set-a"], seeds=3, quick=True)
     e = combined([estimate(c, m, n) for c, m, n in groups])
     (configs, methods, n), (sens, _, n_sens) = groups
@@ -249,7 +249,7 @@ def test_memory_of_groups_held_together_is_their_sum():
     """`tacc reproduce` analyses one experiment (two groups) while the next one's runs are made: its estimate's
     memory is the largest total of four consecutive groups, not the largest group."""
     from reports._estimate import combined
-    from reports._reproduce import work
+    from reports.reproduce import work
     es = [estimate(c, m, n, kept=True) for c, m, n in work(["set-a", "set-b", "decay"], seeds=3, quick=True)]
     sizes = [e.memory_bytes for e in es]
     assert combined(es).memory_bytes == max(sizes)

@@ -51,7 +51,7 @@ def test_end_to_end_sweep_is_measured_against_the_engine_alone(bench):
 def test_the_reproduction_is_timed_beside_its_runs_alone(bench):
     """``tacc reproduce`` in a fresh process and its distinct runs made by the runner alone (the smoke size: one
     experiment, two seeds); the target is reported, not judged, outside a full bench."""
-    from reports._reproduce import distinct_runs
+    from reports.reproduce import distinct_runs
 
     rp = bench["sweep"]["reproduce"]
     assert rp["runs"] == len(distinct_runs(rp["experiments"], seeds=rp["seeds"])) > 0

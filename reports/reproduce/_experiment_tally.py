@@ -1,7 +1,8 @@
 """What ``tacc reproduce`` keeps of one experiment's runs, counted as they come, in memory that does not grow with
-the seeds (issue 12, item 2): the regret curves and identical-runs digests per (variant, budget, method), each
-variant's final-budget runs on common seeds (``reports._common_seeds.CommonSeeds``: summaries, paired differences,
-diagnostics, per-arm sums for the explanations), the arm classes TACC's runs refine, and the rho sweep's runs."""
+the seeds: the regret curves and identical-runs digests per (variant, budget, method), each variant's
+final-budget runs on common seeds (``reports.reproduce._common_seeds.CommonSeeds``: summaries, paired
+differences, diagnostics, per-arm sums for the explanations), the arm classes TACC's runs refine, and the rho
+sweep's runs."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from collections import Counter
 
 from bounds import arm_partition, refine_partition
 from certify import event_failure
-from reports._common_seeds import CommonSeeds
+from reports.reproduce._common_seeds import CommonSeeds
 from reports._sweep_tally import RecordStreams
 from simulate import make_problem
 
@@ -17,8 +18,8 @@ __all__ = ["ExperimentTally"]
 
 
 class ExperimentTally:
-    """One experiment's runs (``plan``: a ``reports._reproduce`` plan), given by :meth:`add` with the task each
-    answers, in any order across configurations and in seed order within one (configuration, method).
+    """One experiment's runs (``plan``: a ``reports.reproduce._reproduce`` plan), given by :meth:`add` with the task
+    each answers, in any order across configurations and in seed order within one (configuration, method).
 
     ``curves[v, b, m]`` (``RecordStreams``), ``final[v]`` (``CommonSeeds`` of the variant at the full budget, per
     arm, compared), ``sweep[j]`` (of the sweep's j-th configuration), ``priors[v]`` ((problem, arm classes before

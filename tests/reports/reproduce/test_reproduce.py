@@ -6,10 +6,10 @@ import json
 import pytest
 
 from bounds import TaccInputError, load_config
-from reports._paper import EXPERIMENTS, experiment
+from reports.reproduce import EXPERIMENTS, experiment
 from reports.figures import MAX_ARMS, arms_shown
 from reports.figures import FigureWriter
-from reports._reproduce import _slug, reproduce, variant_config
+from reports.reproduce._reproduce import _slug, reproduce, variant_config
 from reports._tables import fmt
 from simulate import config_key
 
@@ -102,7 +102,7 @@ def _llm_tasks(policy, budget=2000.0, seeds=(0, 1)):
 @pytest.mark.parametrize("policy", ["weak-fixed", "low-improving"])
 def test_a_low_only_policy_is_run_once_across_costs_high_and_the_shared_run_is_its_own(policy):
     from simulate import run_tasks
-    from reports._reproduce import _Shared
+    from reports.reproduce._reproduce import _Shared
     tasks = _llm_tasks(policy)
     shared = _Shared()
     keys = shared.keys(tasks)
@@ -116,7 +116,7 @@ def test_a_low_only_policy_is_run_once_across_costs_high_and_the_shared_run_is_i
 
 
 def test_a_policy_that_queries_the_high_fidelity_is_not_shared_across_costs_high():
-    from reports._reproduce import _Shared
+    from reports.reproduce._reproduce import _Shared
     for policy in ("tacc", "ucb", "mf-ucb", "dnc"):
         shared = _Shared()
         keys = shared.keys(_llm_tasks(policy))
@@ -127,7 +127,7 @@ def test_a_shared_run_that_differs_stops_the_reproduction():
     from dataclasses import replace
 
     from simulate import run_tasks
-    from reports._reproduce import _Shared
+    from reports.reproduce._reproduce import _Shared
     shared = _Shared()
     shared.keys(_llm_tasks("weak-fixed"))
     done = dict(zip((t.key() for t in shared.order), run_tasks(shared.order), strict=True))
@@ -141,7 +141,7 @@ def test_a_shared_run_that_differs_stops_the_reproduction():
 def test_the_sweeps_row_at_rho_min_is_the_variants_own_runs(exp):
     """At rho / rho_min = 1 the sweep runs the variant's own configuration at the final budget (rho "min"), so its
     runs are the variant's on the sweep's seeds, made once; the other scales are distinct configurations."""
-    from reports._reproduce import _plan, _Shared
+    from reports.reproduce._reproduce import _plan, _Shared
     plan = _plan(exp, seeds=list(range(exp.seeds)), quick=False)
     own = {v: plan.configs[(v, plan.budgets[-1])] for v in plan.swept}
     for (s, v), c in zip(plan.sweep_keys, plan.sens_cfgs, strict=True):
@@ -166,7 +166,7 @@ def _per_config(keys, plan):
 def test_the_paper_reproduction_starts_its_workers_with_the_first_run(kwargs, start, tmp_path, monkeypatch):
     """At the paper's seed counts (minutes of CPU) the workers start with the first run; a --quick or --seeds
     reproduction leaves it to the runner's start rule (a short one then starts none)."""
-    import reports._reproduce as rp
+    import reports.reproduce._reproduce as rp
     seen = {}
 
     class Seen(Exception):
@@ -188,9 +188,9 @@ def test_event_failures_are_decided_exactly():
     check did not flag held."""
     from dataclasses import replace
 
-    from reports._common_seeds import MethodSums
-    from reports._experiment_tally import ExperimentTally
-    from reports._reproduce import _plan
+    from reports.reproduce._common_seeds import MethodSums
+    from reports.reproduce._experiment_tally import ExperimentTally
+    from reports.reproduce._reproduce import _plan
     from simulate import Violation, make_problem, run
     exp = next(e for e in EXPERIMENTS if e.key == "llm-residual")
     low = make_problem(variant_config(exp, exp.variants[1], budget=128000.0, rho=0.026))
@@ -211,8 +211,8 @@ def test_an_exact_tie_for_the_lowest_regret_is_said_to_be_one():
     the claim that TACC is lowest holds on a tie that includes it, not on one without it."""
     from types import SimpleNamespace
 
-    from reports._paper import PaperClaim
-    from reports._reproduce import _claim
+    from reports.reproduce import PaperClaim
+    from reports.reproduce._reproduce import _claim
     c = PaperClaim("TACC has the lowest final mean regret", "best", ("v", ("tacc", "dnc", "ucb")))
 
     def final(**means):
@@ -224,7 +224,7 @@ def test_an_exact_tie_for_the_lowest_regret_is_said_to_be_one():
 
 def test_an_experiment_named_twice_runs_once():
     """`tacc reproduce set-a set-a` (or `all set-b`) ran it twice, writing its page twice (a README-only user)."""
-    from reports._reproduce import _selected
+    from reports.reproduce._reproduce import _selected
     assert [e.key for e in _selected(["set-a", "set-a"], None)] == ["set-a"]
     assert [e.key for e in _selected(["all", "set-b"], None)] == [e.key for e in EXPERIMENTS]
 
@@ -234,7 +234,7 @@ def test_an_experiments_analysis_runs_while_the_next_experiments_runs_are_collec
     are fed meanwhile); its files are written, in order, and the index lists every experiment."""
     import threading
 
-    import reports._reproduce as rp
+    import reports.reproduce._reproduce as rp
     where, collected, advanced = [], [], []
     real_run, real_iter = rp._run_experiment, rp.iter_runs
 
@@ -264,7 +264,7 @@ def test_an_experiments_analysis_runs_while_the_next_experiments_runs_are_collec
 
 
 def test_an_error_in_an_analysis_stops_the_reproduction_with_that_error(tmp_path, monkeypatch):
-    import reports._reproduce as rp
+    import reports.reproduce._reproduce as rp
 
     class Broken(Exception):
         pass
@@ -296,7 +296,7 @@ def test_the_command_starts_the_workers_before_it_plans_at_the_paper_seed_counts
     import contextlib
 
     import simulate
-    import reports._reproduce as rp
+    import reports.reproduce._reproduce as rp
     from reports.cli import main
     events = []
 
@@ -335,7 +335,7 @@ def test_the_command_starts_the_workers_before_it_plans_at_the_paper_seed_counts
     ("processes", 3, None, "processes, 3 workers"), ("dask", None, "tcp://h:8786", "the cluster at tcp://h:8786")])
 def test_the_index_says_where_the_runs_were_made(executor, workers, scheduler, said):
     """A serial reproduction's index said "(serial, all workers)" (a README-only user)."""
-    from reports._reproduce import _how_run
+    from reports.reproduce._reproduce import _how_run
     assert said in _how_run(executor, workers, scheduler)
 
 
@@ -363,7 +363,7 @@ def test_a_reproduction_in_blocks_of_seeds_writes_what_one_block_writes(tmp_path
     sweep on the first 3; the
     LLM experiment's runs shared across costs.high and their guards included), and the runner is told how many
     runs it makes (the progress bar's total and the pool's start rule)."""
-    import reports._reproduce as rp
+    import reports.reproduce._reproduce as rp
     real_iter = rp.iter_runs
     told, made = [], []
 
@@ -400,7 +400,7 @@ def test_a_reproduction_holds_memory_independent_of_the_seeds(tmp_path, monkeypa
     import tracemalloc
     from dataclasses import replace
 
-    import reports._reproduce as rp
+    import reports.reproduce._reproduce as rp
     from simulate import config_key, run_tasks
     monkeypatch.setattr(rp, "_SEED_BLOCK", 64)
     plan = rp._plan(experiment("set-a"), seeds=range(4), quick=False)
@@ -430,7 +430,7 @@ def test_a_reproduction_holds_memory_independent_of_the_seeds(tmp_path, monkeypa
 
 
 def test_a_misspelled_experiment_gets_a_did_you_mean():
-    from reports._reproduce import _selected
+    from reports.reproduce._reproduce import _selected
     with pytest.raises(TaccInputError, match=r"one of set-a, .*checkpoint \(did you mean set-b\?\)$"):
         _selected(["sett-b"], None)
     with pytest.raises(TaccInputError, match=r"checkpoint$"):             # nothing near: no guess

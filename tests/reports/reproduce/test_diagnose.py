@@ -1,15 +1,16 @@
-"""Explanations computed from the runs (``reports._diagnose``): change the numbers and the explanation changes."""
+"""Explanations computed from the runs (``reports.reproduce._diagnose``): change the numbers and the explanation
+changes."""
 
 from dataclasses import replace
 
 import pytest
 
 from bounds import arm_partition
-from reports._common_seeds import CommonSeeds, MethodSums
-from reports._diagnose import (continuation_use, equal_pairs, equality_sentence, explain_claim, regret_sources,
-                               sweep_marks)
-from reports._paper import PaperClaim, experiment
-from reports._reproduce import variant_config
+from reports.reproduce._common_seeds import CommonSeeds, MethodSums
+from reports.reproduce._diagnose import (continuation_use, equal_pairs, equality_sentence, explain_claim,
+                                         regret_sources, sweep_marks)
+from reports.reproduce import PaperClaim, experiment
+from reports.reproduce import variant_config
 from simulate import make_problem, run
 
 

@@ -1,4 +1,4 @@
-"""``tacc reproduce``: the paper's experiments (``reports._paper``) run and written beside the paper's numbers
+"""``tacc reproduce``: the paper's experiments (``reports.reproduce._paper``) run and written beside the paper's numbers
 (issue 6, item 2)."""
 
 from __future__ import annotations
@@ -20,12 +20,13 @@ from typing import Any
 
 
 from bounds import (analyze, config_to_dict, continuation_of, load_config, min_rho, parse_config)
-from reports import _continuation_view, _diagnose
-from reports._consistency import consistency, problems_of
+from reports import _continuation_view
+from reports.reproduce import _diagnose
+from reports.reproduce._consistency import consistency, problems_of
 from reports.figures import FIGURE_MEMO, FigureWriter
-from reports._paper import EXPERIMENTS, Experiment, Variant, at_paper_seed_counts, experiment
+from reports.reproduce._paper import EXPERIMENTS, Experiment, Variant, at_paper_seed_counts, experiment
 from reports._report import _long_lived_frozen
-from reports._experiment_tally import ExperimentTally
+from reports.reproduce._experiment_tally import ExperimentTally
 from reports._tables import fmt, jsonable, table
 from simulate import (LOW, SingleFidelityUcb, Task, config_key, iter_runs, make_problem, policy_class, tasks_for,
                       twins_together)
@@ -488,7 +489,8 @@ def _sweep_outcomes(c, exp, scales, swept, sweep_by, s0) -> list:
 
 
 def _explanations(exp, claims, tally, priors, scales, swept, sweep_by, s0, analysis) -> dict:
-    """The computed explanation of every claim not reproduced, and every equal-regret pair (``reports._diagnose``);
+    """The computed explanation of every claim not reproduced, and every equal-regret pair
+    (``reports.reproduce._diagnose``);
     ``analysis(v)`` is ``bounds.analyze`` of variant ``v`` at the full budget."""
     windows = {}
 
@@ -574,9 +576,9 @@ def _markdown(exp, res, final, pairs, claims, fig_names, scales) -> str:
           "Pairs of methods whose final regret is exactly equal on more than half of the seeds.", ""]
     L += [f"- {e['text']}" for e in res["equalities"]] or ["- none"]
     L += ["", "## Consistency of the paper's numbers", "",
-          "The paper's reported values checked against each other, not against our runs (`reports/_consistency.py`: "
-          "exact arithmetic on the printed numbers with half a unit of their last digit; statistical relations at a "
-          "stated family-wise level).", "",
+          "The paper's reported values checked against each other, not against our runs "
+          "(`reports/reproduce/_consistency.py`: exact arithmetic on the printed numbers with half a unit of their "
+          "last digit; statistical relations at a stated family-wise level).", "",
           table(["relation", "the paper's numbers", "consistent", "why"],
                 [(c["relation"], c["numbers"], {True: "yes", False: "NO", None: "undecided"}[c["consistent"]],
                   c["why"]) for c in res["consistency"]])]

@@ -1,5 +1,5 @@
-"""The consistency of the paper's numbers (``reports._consistency``): each relation is decided from the printed
-numbers, and a perturbed paper number turns a consistent relation into an inconsistent one (and back)."""
+"""The consistency of the paper's numbers (``reports.reproduce._consistency``): each relation is decided from the
+printed numbers, and a perturbed paper number turns a consistent relation into an inconsistent one (and back)."""
 
 from dataclasses import replace
 from fractions import Fraction
@@ -7,10 +7,10 @@ from types import SimpleNamespace
 
 import pytest
 
-from reports._consistency import (_claim_checks, _invariance_checks, _paired_checks, _range_checks,
+from reports.reproduce._consistency import (_claim_checks, _invariance_checks, _paired_checks, _range_checks,
                                   _repeated_checks, _seed_free_checks, paper_number)
-from reports._paper import experiment
-from reports._reproduce import variant_config
+from reports.reproduce import experiment
+from reports.reproduce import variant_config
 from simulate import make_problem
 
 RES = experiment("llm-residual")
@@ -117,7 +117,7 @@ def test_quantiles_are_the_ones_scipy_stats_computes(n):
     from scipy import stats
     from scipy.special import ndtri, stdtrit
 
-    from reports._consistency import _quantiles
+    from reports.reproduce._consistency import _quantiles
     assert _quantiles(n) == (float(stats.norm.ppf(0.975)) * (1 - 1e-12),
                              float(stats.t.ppf(0.975, n - 1)) * (1 + 1e-12))
     for pairs in (1, 2, 7, 40, 1000):           # the family-wise level of the invariance checks
@@ -129,7 +129,7 @@ def test_quantiles_are_the_ones_scipy_stats_computes(n):
 def test_the_consistency_checks_do_not_import_scipy_stats():
     import subprocess
     import sys
-    code = ("import sys; from reports._consistency import consistency; from reports._paper import experiment; "
+    code = ("import sys; from reports.reproduce import consistency, experiment; "
             "consistency(experiment('llm-residual')); print('scipy.stats' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"

@@ -1,6 +1,6 @@
 """The consistency of the paper's reported numbers with each other (issue 15, item 4).
 
-The values the paper reports (``reports._paper``: final-budget tables, paired differences, repeated tables,
+The values the paper reports (``reports.reproduce._paper``: final-budget tables, paired differences, repeated tables,
 published means) are checked against each other, never against our runs. Every check is a :class:`Check`: the
 relation, the paper's numbers, consistent or not, and why, decided
 
@@ -271,7 +271,7 @@ def consistency(exp, *, experiments=None, problems=None) -> list[Check]:
     ``problems`` maps (experiment key, variant name) to the ``simulate.Problem`` at the full budget (built from the
     experiment definitions when not given).
     """
-    from reports._paper import EXPERIMENTS
+    from reports.reproduce._paper import EXPERIMENTS
     experiments = EXPERIMENTS if experiments is None else experiments
     checks = _claim_checks(exp) + _repeated_checks(exp) + _paired_checks(exp, exp.seeds)
     if not exp.paper_table:             # the remaining relations read the final-budget table
@@ -285,6 +285,6 @@ def consistency(exp, *, experiments=None, problems=None) -> list[Check]:
 
 def problems_of(experiments) -> dict:
     """(experiment key, variant name) -> the problem at the experiment's full budget."""
-    from reports._reproduce import variant_config
+    from reports.reproduce._reproduce import variant_config
     from simulate import make_problem
     return {(e.key, v.name): make_problem(variant_config(e, v)) for e in experiments for v in e.variants}
