@@ -1,11 +1,11 @@
-"""``tacc runs``'s view: a summary of saved runs (``reports._saved_runs.summarize``) as a table with its notes; it
+"""``tacc runs``'s view: a summary of saved runs (``reports.report.summarize_runs``) as a table with its notes; it
 computes nothing."""
 
 from __future__ import annotations
 
 import math
 
-from reports._saved_runs import UNKNOWN, EventFailures, RunsSummary
+from reports.report import UNKNOWN, EventFailures, RunsSummary
 from reports._tables import Shown, Whole, table
 
 __all__ = ["render"]

@@ -167,7 +167,7 @@ def work(quick: bool = False) -> list[tuple]:
     from certify import DEFAULT_POLICIES
     from reports.bench._sweep import REPORT_SEEDS, REPRODUCE_RUN, SWEEP_SEEDS
     from reports.reproduce import work as reproduce_work
-    from reports._report import _at_budget, budget_sweep, default_config
+    from reports.report import at_budget, budget_sweep, default_config
 
     size = _size(quick)
     n = BENCH_SEEDS[size]
@@ -181,7 +181,7 @@ def work(quick: bool = False) -> list[tuple]:
     for preset, k, budget, seeds in _scaling_jobs(size):
         out.append(([_scaling_config(preset, k, budget)], ("tacc",), len(seeds), "fast"))
     d = default_config()
-    sweep = [_at_budget(d, b) for b in budget_sweep(d.params.budget)]
+    sweep = [at_budget(d, b) for b in budget_sweep(d.params.budget)]
     out += [(sweep, DEFAULT_POLICIES, 2 * SWEEP_SEEDS[size], "fast"),
             (sweep, DEFAULT_POLICIES, REPORT_SEEDS[size], "fast")]
     reproduced = REPRODUCE_RUN[size]

@@ -54,12 +54,12 @@ REPORT_SEEDS = {"full": 1000, "quick": 50, "smoke": 2}
 def sweep_bench(*, size: str = "full", progress=print, workers: int | None = None) -> dict:
     """Measure the sweep, the engine alone, the sweep on a full cache, and ``tacc report`` end to end."""
     from certify import DEFAULT_POLICIES
-    from reports._report import _at_budget, budget_sweep, default_config
+    from reports.report import at_budget, budget_sweep, default_config
     from simulate import make_problem, run, run_tasks, tasks_for
 
     progress("bench: end-to-end sweep")
     config = default_config()
-    configs = [_at_budget(config, b) for b in budget_sweep(config.params.budget)]
+    configs = [at_budget(config, b) for b in budget_sweep(config.params.budget)]
     seeds = range(SWEEP_SEEDS[size])
     tasks = tasks_for(configs, DEFAULT_POLICIES, seeds)
     problems = {id(c): make_problem(c) for c in configs}

@@ -81,8 +81,8 @@ def run(args, options: Options) -> int:
 
 def _report(args, options: Options, figures, baseline) -> int:
     from certify import DEFAULT_POLICIES
-    from reports._report import budget_sweep, default_config, make_report
-    from reports._saved_runs import saved_config, saved_runs
+    from reports.report import budget_sweep, default_config, make_report
+    from reports.report import saved_config, saved_runs
 
     if args.runs_from is not None:
         need_tables("--from", args.runs_from)

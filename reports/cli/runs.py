@@ -58,13 +58,13 @@ def _tables_folder(out: str, to: str, read: str) -> None:
 
 def run(args, options: Options) -> int:
     from reports._runs_view import render
-    from reports._saved_runs import TOML_FOLDER, saved_runs, summarize, write_config_files
+    from reports.report import TOML_FOLDER, saved_runs, summarize_runs, write_config_files
     from simulate import save_frames
 
     need_tables("dir", args.dir)
     out = args.out if args.out is not None else DEFAULT_OUT
     frames = saved_runs("dir", args.dir)
-    print(render(summarize(frames)))
+    print(render(summarize_runs(frames)))
     if args.to:
         written = save_frames(frames, out, args.to)
         tomls = write_config_files(frames, out)

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from reports._stats import IntSums, RunningSummary, Summary, paired_of
-from reports._sweep_tally import record_digest
+from reports.report import record_digest
 
 __all__ = ["MethodSums", "CommonSeeds"]
 

@@ -11,7 +11,7 @@ from collections import Counter
 from bounds import arm_partition, refine_partition
 from certify import event_failure
 from reports.reproduce._common_seeds import CommonSeeds
-from reports._sweep_tally import RecordStreams
+from reports.report import RecordStreams
 from simulate import make_problem
 
 __all__ = ["ExperimentTally"]

@@ -25,7 +25,7 @@ from reports.reproduce import _diagnose
 from reports.reproduce._consistency import consistency, problems_of
 from reports.figures import FIGURE_MEMO, FigureWriter
 from reports.reproduce._paper import EXPERIMENTS, Experiment, Variant, at_paper_seed_counts, experiment
-from reports._report import _long_lived_frozen
+from reports.report import long_lived_frozen
 from reports.reproduce._experiment_tally import ExperimentTally
 from reports._tables import fmt, jsonable, table
 from simulate import (LOW, SingleFidelityUcb, Task, config_key, iter_runs, make_problem, policy_class, tasks_for,
@@ -653,7 +653,7 @@ def reproduce(keys=("all",), *, seeds: int | None = None, quick: bool = False, o
     """Run the named experiments (or all) and write ``<key>.md``, figures and ``<key>.json`` to ``out_dir``, with an
     index ``README.md``. ``pool``: workers started before (``simulate.started_workers``), which the runs are made
     on (the command line starts them first at the paper's seed counts)."""
-    with _long_lived_frozen():          # the collector skips the modules (and the plans)
+    with long_lived_frozen():          # the collector skips the modules (and the plans)
         return _reproduce(keys, seeds=seeds, quick=quick, out_dir=out_dir, executor=executor, workers=workers,
                           scheduler=scheduler, cache=cache, progress=progress, pool=pool)
 

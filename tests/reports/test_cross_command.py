@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from bounds import dump_config, load_config, parse_config
 from certify.strategies import LOW_MODELS, configs
-from reports._report import make_report
+from reports.report import make_report
 from reports.cli import main
 
 PRESETS = ("set-a", "set-b", "llm-residual", "llm-vanishing", "checkpoint")

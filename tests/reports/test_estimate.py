@@ -217,7 +217,7 @@ def test_the_runs_a_sweep_keeps_fit_the_estimate_and_a_huge_seed_count_is_refuse
     before any run (exit 2, nothing written)."""
     from reports import cli
     from reports._estimate import KEPT_BYTES_PER_ARM_RUN, KEPT_BYTES_PER_RUN
-    from reports._report import budget_sweep
+    from reports.report import budget_sweep
     d = config_to_dict(load_config("set-a"))
     d["instance"].pop("means", None)
     d["instance"]["mu_high"], d["params"]["budget"] = [0.9, 0.5], 2000

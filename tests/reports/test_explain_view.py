@@ -10,7 +10,7 @@ from bounds import TaccInputError, analyze
 from reports import _explain, _explain_view
 from reports._explain import explain
 from reports._explain_view import render, to_json
-from reports._report import default_config
+from reports.report import default_config
 from reports.cli import main
 from simulate import HIGH, LOW, make_problem, run
 

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-LAZY = ("reports.figures", "reports.reproduce")
+LAZY = ("reports.figures", "reports.reproduce", "reports.report")
 
 
 @pytest.mark.parametrize("name", LAZY)

@@ -155,7 +155,7 @@ _READ_CACHE = textwrap.dedent("""
     import sys
     from dataclasses import replace
     import bounds, simulate
-    import reports._report
+    import reports.report._report
     c = bounds.load_config("llm-residual")
     c = replace(c, params=replace(c.params, budget=2000.0))
     before = "numba" in sys.modules

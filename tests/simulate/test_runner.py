@@ -223,9 +223,9 @@ def test_a_sweep_over_budgets_searches_tau_once_with_the_same_problems(config, m
     """Problems of one instance at several budgets share the built instance and tau_k(gamma), and equal the
     problems built alone (so the records are the same)."""
     import simulate._problem as problem_module
-    from reports._report import _at_budget
+    from reports.report import at_budget
     base = config()
-    configs = [_at_budget(base, b) for b in (1000.0, 2000.0, 4000.0)]
+    configs = [at_budget(base, b) for b in (1000.0, 2000.0, 4000.0)]
     calls = []
     real = problem_module.instance_certification_times
     monkeypatch.setattr(problem_module, "instance_certification_times", lambda *a: calls.append(a) or real(*a))
@@ -242,7 +242,7 @@ def test_a_sweep_over_budgets_searches_tau_once_with_the_same_problems(config, m
     calls.clear()
     other = config(**{"params.gamma": 0.11})
     runner._problem(configs[0])
-    runner._problem(_at_budget(other, 1000.0))                               # another configuration's instance
+    runner._problem(at_budget(other, 1000.0))                               # another configuration's instance
     assert len(calls) == 2
     runner._PROBLEMS.clear()
     runner._BY_OBJECT.clear()

@@ -81,7 +81,7 @@ def test_continuation_window_at_2000_arms_draws_the_smallest_gaps_and_says_how_m
 
 def test_continuation_window_labels_stay_inside_the_axes():
     from reports._continuation_view import window_figure
-    from reports._report import default_config
+    from reports.report import default_config
     a = analyze(default_config())
     fig = window_figure(continuation_of(a), a.classes)
     ax = fig.axes[0]
@@ -229,7 +229,7 @@ def test_tightness_ratios_merge_the_cells_of_a_claim_and_keep_an_undefined_ratio
     from types import SimpleNamespace
 
     from certify import Histogram
-    from reports._report import tightness_ratios
+    from reports.report._report import tightness_ratios
 
     def hist(*xs):
         h = Histogram()

@@ -1,5 +1,5 @@
-"""``reports._sweep_tally``: the report's aggregates counted one run at a time equal those of the runs held whole, and
-the report streams its sweep in memory independent of the seeds."""
+"""``reports.report._sweep_tally``: the report's aggregates counted one run at a time equal those of the runs held
+whole, and the report streams its sweep in memory independent of the seeds."""
 
 import gc
 import json
@@ -10,9 +10,9 @@ import pytest
 
 from bounds import analyze, refine_partition
 from certify import Histogram
-from reports import _report as report_module
-from reports._report import _seed_free_note, budget_sweep, default_config, make_report
-from reports._sweep_tally import SweepTally, record_digest
+from reports.report import _report as report_module
+from reports.report._report import _seed_free_note, budget_sweep, default_config, make_report
+from reports.report import SweepTally, record_digest
 from simulate import make_problem, run_tasks, tasks_for
 
 BUDGETS = (500.0, 1000.0)
@@ -105,7 +105,7 @@ def test_counts_are_grouped_by_the_arms_class_in_each_run(by):
 def test_the_sums_of_counts_are_exact_past_the_int64_range(by, monkeypatch):
     """The per-arm sums are folded into Python ints before an int64 part could overflow: with the fold at 100, the
     sums of 40 runs (each count below 100) equal those of the records, as with no fold."""
-    from reports import _sweep_tally
+    from reports.report import _sweep_tally
     monkeypatch.setattr(_sweep_tally, "_FOLD_AT", 100)
     recs = by[BUDGETS[-1], "tacc"] * 13
     t = _tally({**by, (BUDGETS[-1], "tacc"): recs}, ("tacc", "rdfe"))

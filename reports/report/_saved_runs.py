@@ -1,5 +1,5 @@
-"""Saved runs: what ``tacc runs`` summarises (:func:`summarize`, rendered by ``reports._runs_view``) and the loading
-step of ``tacc report --from``.
+"""Saved runs: what ``tacc runs`` summarises (:func:`summarize_runs`, rendered by ``reports._runs_view``) and the
+loading step of ``tacc report --from``.
 
 Saved runs are a runner's cache folder (``--cache DIR``, or a report's ``OUT/runs``) or tables written by
 ``tacc runs DIR --to parquet|csv``; both are read by ``simulate.load_runs``. The report's analysis takes the records
@@ -18,7 +18,7 @@ from pathlib import Path
 from bounds import Config, TaccInputError
 from simulate import POLICIES, config_id, frame_records, load_runs
 
-__all__ = ["saved_runs", "saved_config", "runs_by_budget", "summarize", "RunsSummary", "RunsRow", "EventFailures",
+__all__ = ["saved_runs", "saved_config", "runs_by_budget", "summarize_runs", "RunsSummary", "RunsRow", "EventFailures",
            "write_config_files", "TOML_FOLDER", "UNKNOWN"]
 
 
@@ -255,7 +255,7 @@ def _config_arg(config) -> str | None:
     """The CONFIG argument of a ``tacc report`` command that makes runs of ``config`` (a leading space; "" for the
     built-in instance), or None: it exists as no file or preset."""
     from bounds import PRESETS, load_config
-    from reports._report import default_config
+    from reports.report._report import default_config
 
     source = str(config.source or "")
     if source.startswith("preset:"):
@@ -371,7 +371,7 @@ class RunsSummary:
     damaged: tuple[str, ...]
 
 
-def summarize(frames) -> RunsSummary:
+def summarize_runs(frames) -> RunsSummary:
     """The saved runs of ``frames`` per configuration, budget and policy, with the mean regret and the confidence
     event's failures; where the seed sets of a configuration's budgets and policies differ, the seeds each lacks of
     those saved for any."""

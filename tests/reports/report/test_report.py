@@ -7,7 +7,7 @@ import re
 import pytest
 
 from bounds import arm_partition, config_to_dict, parse_config
-from reports._report import budget_sweep, default_config, make_report, report_budgets
+from reports.report._report import budget_sweep, default_config, make_report, report_budgets
 from simulate import make_problem, run_tasks, tasks_for
 from tests.reports.test_bounds_view import TIES
 
@@ -189,7 +189,7 @@ def test_legend_draws_an_identical_group_once():
     ({"tacc": 2}, "2 of 10 runs of tacc,", "most"),
 ])
 def test_event_sentence_says_the_most_only_when_informative(failures, expected, absent):
-    from reports._report import _event_sentence
+    from reports.report._report import _event_sentence
     ev = {p: {"policy": p, "runs": 10, "failures": f, "frequency": f / 10} for p, f in failures.items()}
     text = _event_sentence(ev, 0.05)
     assert expected in text and absent not in text
@@ -198,7 +198,7 @@ def test_event_sentence_says_the_most_only_when_informative(failures, expected, 
 def test_event_sentence_does_not_call_an_undecided_lemma_consistent():
     """mu_high = [1e300, 0.9e300, 0.5e300]: the report said "0 of 3 runs each ... consistent with the lemma", and two
     sentences later that lem:ci is not decided HOLDS (the float sums are not faithful). The first now agrees."""
-    from reports._report import _event_sentence
+    from reports.report._report import _event_sentence
     ev = {p: {"policy": p, "runs": 3, "failures": 0, "frequency": 0.0} for p in ("tacc", "dnc")}
     text = _event_sentence(ev, 0.05, undecided=True)
     assert "consistent" not in text and "lem:ci is undecided here (rounding" in text
@@ -209,7 +209,7 @@ def test_a_bound_that_falls_with_the_budget_gets_its_reason():
     from dataclasses import replace as dc_replace
 
     from bounds import analyze, parse_config
-    from reports._report import non_monotone_bounds
+    from reports.report._report import non_monotone_bounds
     # found by a search over certify.strategies.configs(): arms 0 and 1 are in C at small budgets and in A once
     # N_gamma (growing with ell_Lambda) passes their tau, and an A arm's term is smaller than a C arm's
     cfg = parse_config({
@@ -237,7 +237,7 @@ def test_a_bound_that_falls_with_the_budget_gets_its_reason():
 
 
 def test_a_small_positive_share_is_not_written_as_zero_percent():
-    from reports._report import _pct
+    from reports.report._report import _pct
     assert _pct(1.174e-05) == "0.0012%" and _pct(0.092) == "9.2%" and _pct(1.0, 0) == "100%" and _pct(0.0) == "0.0%"
     # a share just below 1 never reads 100% ("runs reach 100.0%" beside a table's 0.9999)
     assert _pct(0.99998) == "99.998%" and _pct(0.9999) == "99.99%" and _pct(0.999) == "99.9%" and _pct(1.0) == "100.0%"
@@ -318,7 +318,7 @@ def test_figures_drawn_in_a_helper_process_make_the_same_report(report, tmp_path
         other = make_report(default_config(), seeds=SEEDS, out_dir=tmp_path, budgets=[1000.0, 4000.0],
                             runs=load_runs(report.out_dir / "runs"), figures=figures)
     assert other.files == report.files
-    from reports._report import METAMORPHIC_NOT_RUN
+    from reports.report._report import METAMORPHIC_NOT_RUN
     expected = {}
     for key, value in report.results.items():            # the relations not run, and why, where they stand
         expected.update({key: None, "metamorphic_reason": METAMORPHIC_NOT_RUN} if key == "metamorphic"
@@ -333,7 +333,7 @@ def test_figures_drawn_in_a_helper_process_make_the_same_report(report, tmp_path
 
 def test_the_regret_table_prints_a_regret_and_its_bound_apart():
     """A budget-1e12 report printed a regret and its bound both as 1.200e+06 in one row."""
-    from reports._report import _regret_row
+    from reports.report._report import _regret_row
 
     res = {"budgets": [1e12], "policies": ["tacc", "ucb"],
            "regret": {"tacc": [{"mean": 1199987.2, "se": 3.5}], "ucb": [{"mean": 18.0, "se": 1.1}]},
@@ -362,7 +362,7 @@ def test_an_infinite_bound_is_reported_vacuous_with_its_reason_never_the_loosest
     from bounds import analyze, load_config
     from certify import VACUOUS_RATIO
     from reports._check_view import verdict_table
-    from reports._report import _conclusions, vacuous_reasons
+    from reports.report._report import _conclusions, vacuous_reasons
     from reports._tables import jsonable
     p = tmp_path / "tinygap.toml"
     p.write_text(TINYGAP)
@@ -394,7 +394,7 @@ def test_a_tied_arm_is_in_the_counts_table_with_its_class_and_no_high_bound():
     """Ties with the best arm: the counts table left arm 1 (gap 0) out without a word while the classes line
     counted it. Its row now says its class (B, tied with k*), its low-count bound, and "no bound: gap 0, tied
     with k^*" for N_H; a note says what a tied arm is. An arm with a gap keeps its plain row."""
-    from reports._report import TIED_NO_BOUND, _count_row, _tied_note
+    from reports.report._report import TIED_NO_BOUND, _count_row, _tied_note
     tied = {"arm": 1, "class": "B", "tau": float("inf"), "gap": 0.0, "low_bound": 9992, "low_mean": 9990.5,
             "low_max": 9992, "high_bound": float("inf"), "high_mean": 2000.0, "high_max": 2100,
             "tied_with_best": True, "high_bound_reason": TIED_NO_BOUND}
@@ -426,7 +426,7 @@ def _theorem_res(holds, off_event, not_applicable=0, violated=0, mean=5591.02, b
 def test_a_mean_regret_above_the_bound_says_the_runs_are_off_the_event():
     """rho = 0.01 (rho_small): every TACC run OFF_EVENT; "3250.6% of the theorem's bound" was written as if the
     theorem were contradicted. The sentence says how many runs are outside the theorem and why."""
-    from reports._report import _conclusions
+    from reports.report._report import _conclusions
     text = " ".join(_conclusions(_theorem_res(0, 5)))
     assert "3250.6% of the theorem's bound" in text
     assert ("All 5 of TACC's runs this mean averages are outside thm:analysis-main-regret, which states nothing about "
@@ -448,7 +448,7 @@ def test_the_runs_are_frozen_for_the_collector_while_judged_and_unfrozen_after(t
     cache): what is alive at the start and the runs once read are frozen (gc.freeze) until the report is written."""
     import gc
 
-    import reports._report as rep
+    import reports.report._report as rep
     seen = []
     check = rep.check
 

@@ -2,7 +2,7 @@
 
 from types import SimpleNamespace as R
 
-from reports._rdfe_phases import (completed_a_phase, no_phase_footnote, no_phase_runs, no_phase_sentence,
+from reports.report._rdfe_phases import (completed_a_phase, no_phase_footnote, no_phase_runs, no_phase_sentence,
                                   regret_cell_note)
 
 

@@ -20,18 +20,19 @@ from pathlib import Path
 from bounds import TIED_TERM, analyze, continuation_of, first_round_paid, parse_config
 from certify import (ASSUMPTIONS, CLAIMS, DEFAULT_POLICIES, LEM_CI, Histogram, check, check_assumptions,
                      float_sums_faithful)
-from reports import _continuation_view, _metamorphic_view
+from reports import _continuation_view
+from reports.report import _metamorphic
 from reports.figures import FIGURE_MEMO, FigureWriter, arms_shown, count_note, off_event_note, undecided_note
 from reports._paths import partial
-from reports._rdfe_phases import no_phase_footnote, no_phase_sentence, regret_cell_note
+from reports.report._rdfe_phases import no_phase_footnote, no_phase_sentence, regret_cell_note
 from reports._accepted import NO_REASON, accepted_findings, accepted_lines
 from reports._bounds_view import rdfe_infinite_arms, sum_reason, tied_sentence
 from reports._check_view import verdict_table
 from reports._tables import dumps, fmt, fmt_apart_all, jsonable, table
-from reports._sweep_tally import SweepTally
+from reports.report._sweep_tally import SweepTally
 from simulate import iter_runs, iter_tasks, make_problem
 
-__all__ = ["default_config", "budget_sweep", "ReportResult", "make_report"]
+__all__ = ["default_config", "budget_sweep", "ReportResult", "make_report", "at_budget", "long_lived_frozen"]
 
 def default_config():
     """The built-in default configuration (a table model built so that A, B, C^d and C^u all occur)."""
@@ -59,7 +60,8 @@ def report_budgets(config, points: int = 5) -> tuple[list[float], list[float]]:
     return kept, sweep[:len(sweep) - len(kept)]
 
 
-def _at_budget(config, budget):
+def at_budget(config, budget):
+    """``config`` with its budget Lambda set to ``budget`` (a float, as a configuration holds it)."""
     return replace(config, params=replace(config.params, budget=float(budget)))
 
 
@@ -485,14 +487,14 @@ def make_report(config=None, *, seeds=range(1000), out_dir="tacc-report", polici
     one judges the claims and runs the relations, or with the serial executor this process; a figure drawn before
     from the same input is copied from the memo in the run cache's folder (``reports.figures._memo``).
     """
-    with _long_lived_frozen():
+    with long_lived_frozen():
         return _report_with_writer(config, seeds=seeds, out_dir=out_dir, policies=policies, budgets=budgets,
                                    executor=executor, workers=workers, progress=progress, cache=cache, runs=runs,
                                    figures=figures, scheduler=scheduler, baseline=baseline)
 
 
 @contextlib.contextmanager
-def _long_lived_frozen():
+def long_lived_frozen():
     """The cyclic collector skips what lives until the report is written: every object alive when it starts (the
     imported modules: numpy's, the toolkit's) is frozen (``gc.freeze``). Without it every full collection walked
     them again: 0.5 s of the 3.7 s of `tacc report` on a full cache was the collector's. On leaving, what was
@@ -531,11 +533,11 @@ def _make_report(config, out: Path, figures: FigureWriter, *, seeds, policies, b
         budgets, left_out = report_budgets(config)
     budgets = tuple(float(b) for b in budgets)
     full = budgets[-1]
-    configs = [_at_budget(config, b) for b in budgets]
+    configs = [at_budget(config, b) for b in budgets]
     analyses = {b: analyze(c) for b, c in zip(budgets, configs, strict=True)}
     a = analyses[full]
     if runs is not None:                                       # load: saved runs, no simulation
-        from reports._saved_runs import runs_by_budget
+        from reports.report._saved_runs import runs_by_budget
         # first: saved runs that are missing or damaged exit 2 with nothing written (the figure below was drawn
         # before it, and an --out folder holding only figures/continuation_window was left by a refused command)
         by, policies, seeds = runs_by_budget(runs, configs, policies=policies, seeds=seeds)
@@ -563,7 +565,7 @@ def _make_report(config, out: Path, figures: FigureWriter, *, seeds, policies, b
         # below): in the helper process, given before the sweep, which runs in this process (the runner starts
         # workers only for a sweep whose work pays for them): on a full cache the relations were the last thing
         # waited for (0.8 s), on an empty one the helper's second core was idle during the sweep
-        relations = figures.call("reports._metamorphic_view:run_relations", configs[-1], seeds[:3], policies)
+        relations = figures.call("reports.report._metamorphic:run_relations", configs[-1], seeds[:3], policies)
         records = iter_runs(iter_tasks(configs, policies, seeds), executor=executor, workers=workers, cache=cache,
                             progress=progress, scheduler=scheduler, total=len(configs) * len(policies) * len(seeds))
     from tqdm import tqdm
@@ -642,7 +644,7 @@ def _make_report(config, out: Path, figures: FigureWriter, *, seeds, policies, b
     cells = cert.tally.cells.values() if cert.tally is not None else ()     # check() always counts its verdicts
     # the relations need fresh paired runs: a report rebuilt from saved runs (``runs``) makes none
     steps.set_postfix_str("metamorphic relations")
-    metamorphic = None if relations is None else _metamorphic_view.summarize(relations.result())
+    metamorphic = None if relations is None else _metamorphic.summarize(relations.result())
     steps.update()
     results = {
         "config": config.name, "source": config.source, "seeds": seed_ranges(seeds), "n_seeds": len(seeds),
@@ -792,7 +794,7 @@ def _markdown(res: dict, files: list, cert) -> str:
               verdict_table(cert.summaries),
               "", "![tightness per claim](figures/tightness.png)",
               "", "## Metamorphic relations (full budget, first seeds)", "",
-              *(_metamorphic_view.markdown(res["metamorphic"]) if res["metamorphic"] is not None else
+              *(_metamorphic.markdown(res["metamorphic"]) if res["metamorphic"] is not None else
                 [f"Not run: {METAMORPHIC_NOT_RUN}."]),
               "", "## Confidence event (lem:ci)", "",
               table(["policy", "runs", "event failed", "frequency", "delta"],

@@ -20,7 +20,7 @@ import numpy as np
 
 from bounds import ArmClass, refine_partition
 from certify import Histogram, event_failure
-from reports._rdfe_phases import RDFE, completed_a_phase
+from reports.report._rdfe_phases import RDFE, completed_a_phase
 from reports._stats import IntSums, RunningSummary
 
 __all__ = ["SweepTally", "RecordStreams", "record_digest", "identical_groups"]
@@ -104,7 +104,7 @@ def identical_groups(policies, same) -> list[tuple]:
 
 class RecordStreams:
     """Per key (a budget and a policy, say), the records added in seed order kept as what does not grow with them:
-    their count (``runs``), the exact summary of their regrets (``regret``, :class:`reports._stats.RunningSummary`)
+    their count (``runs``), the exact summary of their regrets (``regret``, ``reports._stats.RunningSummary``)
     and the BLAKE2b digest of their :func:`record_digest` bytes in order (``digests``)."""
 
     def __init__(self, keys):
