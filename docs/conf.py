@@ -30,11 +30,12 @@ nitpick_ignore = [("py:class", t) for t in ("numpy.ndarray", "fractions.Fraction
                                                   "hypothesis.strategies.SearchStrategy", "collections.Counter",
                                                   "argparse.ArgumentParser", "argparse.Namespace", "types.ModuleType",
                                                   "collections.abc.Callable", "concurrent.futures._base.Future")]
-nitpick_ignore_regex = [(r"py:.*", r"(bounds|simulate|certify|proofs_checks|reports\.[a-z]+)\._.*")]
+nitpick_ignore_regex = [(r"py:.*", r"(bounds|simulate|certify|proofs_checks|reports(\.[a-z]+)?)\._.*")]
 
 # the API reference: every name of these packages' __all__ (the tacc-api directive of docs/_ext/tacc_api.py).
 tacc_api_packages = ["bounds", "simulate", "certify", "proofs_checks", "certify.strategies", "reports.cli",
-                     "reports.bench", "reports.figures", "reports.reproduce", "reports.report"]
+                     "reports.bench", "reports.figures", "reports.reproduce", "reports.report",
+                     "reports.views"]
 # a class's members in source order, those without a docstring too (a dataclass's fields).
 autodoc_default_options = {"members": True, "undoc-members": True, "member-order": "bysource"}
 autodoc_typehints = "signature"

@@ -72,7 +72,7 @@ def files(args, options: Options) -> Files:
 def _json_fits(options: Options) -> None:
     """The certificate's ``--json`` lists every seed: refused above ``MAX_JSON_RUNS`` seeds, before any run."""
     from bounds import TaccInputError
-    from reports._simulate_view import MAX_JSON_RUNS
+    from reports.views import MAX_JSON_RUNS
 
     if not options.json:
         return
@@ -109,7 +109,7 @@ def _check(args, options: Options) -> int:
     from bounds import PRESETS, TaccInputError, dump_config
     from certify import DEFAULT_POLICIES, assumption_evidence, check, reproducer_path, sample_configs, unique_names
     from certify.strategies import BREAKABLE
-    from reports._check_view import junit, passed, render, to_json
+    from reports.views import junit, passed, render_check as render, check_json as to_json
     from reports._tables import dumps
 
     configs = [_read_one_of(c, args.config) for c in args.config]

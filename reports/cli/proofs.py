@@ -31,8 +31,8 @@ def files(args, options: Options) -> Files:
 
 def run(args, options: Options) -> int:
     from proofs_checks import BASELINE, STEPS, coverage_rows, load_baseline, radius_rows, run_steps
-    from reports._proofs_view import (coverage_json, coverage_summary, failures, render, render_coverage,
-                                      render_radius, to_json)
+    from reports.views import (coverage_json, coverage_summary, failures, render_coverage, render_radius,
+                               proofs_json as to_json, render_proofs as render)
     from reports._tables import dumps
 
     path = BASELINE if args.baseline == "repo" else args.baseline

@@ -57,7 +57,7 @@ def _tables_folder(out: str, to: str, read: str) -> None:
 
 
 def run(args, options: Options) -> int:
-    from reports._runs_view import render
+    from reports.views import render_runs as render
     from reports.report import TOML_FOLDER, saved_runs, summarize_runs, write_config_files
     from simulate import save_frames
 

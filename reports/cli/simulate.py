@@ -34,7 +34,7 @@ def files(args, options: Options) -> Files:
 
 def _json_fits(options: Options) -> None:
     """``--json`` holds a record per run: refused above ``MAX_JSON_RUNS`` seeds, before any run."""
-    from reports._simulate_view import check_json_size
+    from reports.views import check_json_size
 
     if options.json:
         assert options.seeds is not None                            # simulate's --seeds has a default
@@ -42,7 +42,7 @@ def _json_fits(options: Options) -> None:
 
 
 def run(args, options: Options) -> int:
-    from reports._simulate_view import SimulateSummary, render, to_json
+    from reports.views import SimulateSummary, render_simulate as render, simulate_json as to_json
     from reports._tables import dumps
     from simulate import iter_runs, iter_tasks, make_problem
 

@@ -20,14 +20,13 @@ from pathlib import Path
 from bounds import TIED_TERM, analyze, continuation_of, first_round_paid, parse_config
 from certify import (ASSUMPTIONS, CLAIMS, DEFAULT_POLICIES, LEM_CI, Histogram, check, check_assumptions,
                      float_sums_faithful)
-from reports import _continuation_view
+from reports import views
 from reports.report import _metamorphic
 from reports.figures import FIGURE_MEMO, FigureWriter, arms_shown, count_note, off_event_note, undecided_note
 from reports._paths import partial
 from reports.report._rdfe_phases import no_phase_footnote, no_phase_sentence, regret_cell_note
-from reports._accepted import NO_REASON, accepted_findings, accepted_lines
-from reports._bounds_view import rdfe_infinite_arms, sum_reason, tied_sentence
-from reports._check_view import verdict_table
+from reports.views import (NO_REASON, accepted_findings, accepted_lines, rdfe_infinite_arms, sum_reason,
+                           tied_sentence, verdict_table)
 from reports._tables import dumps, fmt, fmt_apart_all, jsonable, table
 from reports.report._sweep_tally import SweepTally
 from simulate import iter_runs, iter_tasks, make_problem
@@ -543,7 +542,7 @@ def _make_report(config, out: Path, figures: FigureWriter, *, seeds, policies, b
         by, policies, seeds = runs_by_budget(runs, configs, policies=policies, seeds=seeds)
     # the continuation window against N_gamma per arm: it needs no run, so the helper draws it during the sweep
     cont = continuation_of(a)
-    figures.draw("reports._continuation_view:window_figure", "continuation_window", cont, a.classes,
+    figures.draw("reports.views:window_figure", "continuation_window", cont, a.classes,
                  gaps=[float(g) for g in a.instance.gaps])
     final_config = configs[-1]
     problem = make_problem(final_config)
@@ -671,7 +670,7 @@ def _make_report(config, out: Path, figures: FigureWriter, *, seeds, policies, b
                     **({"bound_reason": sum_reason(a.theorem.conventions, TIED_TERM)} if a.theorem.conventions
                        else {})},
         "classes_after_run": classes_after,
-        "continuation": _continuation_view.to_record(cont),
+        "continuation": views.continuation_record(cont),
         "metamorphic": metamorphic, **({} if metamorphic is not None else {"metamorphic_reason": METAMORPHIC_NOT_RUN}),
         "identical_runs": [list(g) for g in same],
         "non_monotone_bounds": non_monotone_bounds(budgets, bound_lines, analyses),

@@ -1,4 +1,4 @@
-"""Saved runs: what ``tacc runs`` summarises (:func:`summarize_runs`, rendered by ``reports._runs_view``) and the
+"""Saved runs: what ``tacc runs`` summarises (:func:`summarize_runs`, rendered by ``reports.views._runs``) and the
 loading step of ``tacc report --from``.
 
 Saved runs are a runner's cache folder (``--cache DIR``, or a report's ``OUT/runs``) or tables written by

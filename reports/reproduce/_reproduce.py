@@ -20,7 +20,7 @@ from typing import Any
 
 
 from bounds import (analyze, config_to_dict, continuation_of, load_config, min_rho, parse_config)
-from reports import _continuation_view
+from reports import views
 from reports.reproduce import _diagnose
 from reports.reproduce._consistency import consistency, problems_of
 from reports.figures import FIGURE_MEMO, FigureWriter
@@ -442,7 +442,7 @@ def _run_experiment(plan: _Plan, tally: ExperimentTally, *, out: Path, figures: 
     for v in exp.variants:
         a = analysis(v.name)
         name = f"{exp.key}_{_slug(v.name)}_continuation"
-        figures.draw("reports._continuation_view:window_figure", name, continuation_of(a), a.classes,
+        figures.draw("reports.views:window_figure", name, continuation_of(a), a.classes,
                      gaps=[float(g) for g in a.instance.gaps])        # the smallest gaps, k* among them
         fig_names.append((f"{v.name}: continuation window", f"figures/{name}.png"))
     figures.draw("reports.figures:regret_curves", f"{exp.key}_rho", list(scales),
@@ -496,7 +496,7 @@ def _explanations(exp, claims, tally, priors, scales, swept, sweep_by, s0, analy
 
     def window(v):
         if v not in windows:
-            windows[v] = _continuation_view.summary(continuation_of(analysis(v)))
+            windows[v] = views.continuation_summary(continuation_of(analysis(v)))
         return windows[v]
 
     out: dict = {"claims": {}, "equalities": []}

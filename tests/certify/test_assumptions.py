@@ -86,7 +86,7 @@ def test_tacc_bounds_and_tacc_check_decide_the_cost_assumptions_alike(costs, s0,
     comparisons by the same functions: bounds computed them in floats (3 x 0.1 > 0.3), check in binary exact
     rationals, the engines in the written decimals, and the three could disagree."""
     from bounds import analyze
-    from reports._bounds_view import to_record
+    from reports.views._bounds import to_record
     d = {"name": "tenths", "instance": {"mu_high": [0.9, 0.5, 0.4], "low": {"model": "power_decay", "zeta": 0.2,
                                                                            "r": 0.5, "signs": [1, 1, 1]}},
          "costs": {"low": costs[0], "high": costs[1]}, "params": {"budget": budget, "gamma": 0.1, "eta": 1e-4,

@@ -15,7 +15,7 @@ from bounds import TaccInputError, load_config, parse_config
 from certify import ClaimContext, Tally, Verdict, check, claim
 from certify._check import summaries_of
 from certify._claims import Measurement
-from reports._check_view import junit, to_json
+from reports.views._check import junit, to_json
 from simulate import make_problem, run
 
 #: means near 1e12: lem:ci UNDECIDED by rounding, claims NOT_APPLICABLE or UNDECIDED on their assumptions

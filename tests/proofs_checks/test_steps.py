@@ -9,7 +9,7 @@ import pytest
 from bounds import TaccInputError
 from proofs_checks import STEPS, Outcome, load_baseline, run_steps
 from proofs_checks._run import BASELINE
-from reports._proofs_view import failures, undeclared_slack
+from reports.views._proofs import failures, undeclared_slack
 
 #: the paper's current findings (proofs_checks/README.md).
 REFUTED = {"lem-ci.union-bound", "cor.n-gamma-substitution", "cor.absorb-start", "rdfe-thm.terminal-vs-quarter",

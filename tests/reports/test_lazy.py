@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-LAZY = ("reports.figures", "reports.reproduce", "reports.report")
+LAZY = ("reports.figures", "reports.reproduce", "reports.report", "reports.views")
 
 
 @pytest.mark.parametrize("name", LAZY)
@@ -15,7 +15,8 @@ def test_every_public_name_has_a_home_and_resolves_to_its_definition(name):
     package = importlib.import_module(name)
     assert set(package._HOME) == set(package.__all__)
     for public, home in package._HOME.items():
-        assert getattr(package, public) is getattr(importlib.import_module(f"{name}.{home}"), public)
+        module, _, attribute = home.partition(":")
+        assert getattr(package, public) is getattr(importlib.import_module(f"{name}.{module}"), attribute or public)
     assert set(package.__all__) <= set(dir(package))
     with pytest.raises(AttributeError, match="no_such_name"):
         _ = package.no_such_name

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bounds import TaccInputError, parse_config
-from reports._simulate_view import SimulateSummary, per_arm_regret_mean, render
+from reports.views._simulate import SimulateSummary, per_arm_regret_mean, render
 from reports._stats import Summary, paired, summarize
 from reports._tables import fmt
 from simulate import make_problem, run

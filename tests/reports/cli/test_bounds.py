@@ -202,7 +202,7 @@ def test_a_window_no_low_count_reaches_says_so():
     # budget 11 on two arms: T = 11 < N_gamma, so the counts where the test passes are never reached (the table
     # showed the window 942..950 beside "continuation cannot fire")
     from bounds import analyze, config_to_dict, continuation_of, load_config, parse_config
-    from reports._continuation_view import render
+    from reports.views._continuation import render
     d = config_to_dict(load_config("llm-residual"))
     d["params"]["budget"] = 11.0 * d["costs"]["low"]
     c = continuation_of(analyze(parse_config(d)))

@@ -20,8 +20,8 @@ def test_simulate_labels_arms_as_bounds_does(capsys):
     """The best arm is "optimal" (as in tacc bounds and tacc explain), means print apart where 4 digits read alike
     (1e12 and 0.999999e12), and the class after the run is the class itself when every run gave it."""
     from bounds import parse_config
-    from reports import _simulate_view as view
-    from reports._simulate_view import render
+    from reports.views import _simulate as view
+    from reports.views._simulate import render
     cfg = parse_config({"name": "big", "instance": {"mu_high": [1e12, 0.999999e12, 0.99e12],
                                                     "low": {"model": "power_decay", "zeta": 0.1, "r": 0.5}},
                         "costs": {"low": 1.0, "high": 10.0},
@@ -67,7 +67,7 @@ def test_simulate_refuses_per_run_json_for_too_many_seeds(capsys):
 
 
 def test_simulate_shows_the_first_runs_and_aggregates_all(capsys, monkeypatch):
-    import reports._simulate_view as view
+    import reports.views._simulate as view
     monkeypatch.setattr(view, "MAX_ROWS", 2)
     assert main(["simulate", "llm-residual", "--policy", "tacc", "--seeds", "0:4"]) == 0
     out = capsys.readouterr().out

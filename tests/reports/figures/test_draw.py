@@ -63,7 +63,7 @@ def test_count_note_names_a_tied_best_arm_and_the_arms_left_out():
 
 
 def test_continuation_window_at_2000_arms_draws_the_smallest_gaps_and_says_how_many_are_left_out():
-    from reports._continuation_view import window_figure
+    from reports.views._continuation import window_figure
     a = analyze(_many_arms())
     gaps = [float(g) for g in a.instance.gaps]
     fig = window_figure(continuation_of(a), a.classes, gaps=gaps)
@@ -80,7 +80,7 @@ def test_continuation_window_at_2000_arms_draws_the_smallest_gaps_and_says_how_m
 
 
 def test_continuation_window_labels_stay_inside_the_axes():
-    from reports._continuation_view import window_figure
+    from reports.views._continuation import window_figure
     from reports.report import default_config
     a = analyze(default_config())
     fig = window_figure(continuation_of(a), a.classes)
@@ -321,7 +321,7 @@ def test_continuation_window_legend_covers_no_label_at_two_rows(tmp_path):
     """cfg/m_checkpoint_rows (2 arms): the legend, placed at a fraction of the axes' height, covered the x label."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-    from reports._continuation_view import window_figure
+    from reports.views._continuation import window_figure
     from reports.figures import save
     params = {"budget": 20000, "delta": 0.05, "rho": "min", "gamma": 0.063, "eta": 1e-4, "s0": 10}
     rows = {"name": "m_checkpoint_rows", "instance": {
@@ -345,7 +345,7 @@ def test_continuation_window_legend_covers_no_label_at_two_rows(tmp_path):
 
 def test_continuation_window_s_count_axis_starts_at_zero_at_the_lowest():
     # N_gamma = 1, S0 = 10 (a report on a tiny instance): the low-fidelity count axis started at -10
-    from reports._continuation_view import window_figure
+    from reports.views._continuation import window_figure
     d = {"name": "tiny", "instance": {"mu_high": [0.5, 0.4, 0.3], "noise": {"model": "gaussian", "sigma": 1e-100},
                                       "low": {"model": "power_decay", "zeta": 1e-12, "r": 0.5}},
          "costs": {"low": 1.0, "high": 10.0},

@@ -9,7 +9,7 @@ import pytest
 from bounds import arm_partition, config_to_dict, parse_config
 from reports.report._report import budget_sweep, default_config, make_report, report_budgets
 from simulate import make_problem, run_tasks, tasks_for
-from tests.reports.test_bounds_view import TIES
+from tests.reports.views.test_bounds import TIES
 
 SEEDS = range(6)
 
@@ -156,7 +156,7 @@ def test_metamorphic_section(report):
 
 def test_continuation_window_figure_is_drawn_from_the_window():
     from bounds import analyze, continuation_of
-    from reports._continuation_view import window_figure
+    from reports.views._continuation import window_figure
     a = analyze(default_config())
     c = continuation_of(a)
     fig = window_figure(c, a.classes)
@@ -361,7 +361,7 @@ def test_an_infinite_bound_is_reported_vacuous_with_its_reason_never_the_loosest
     arm) and kept out of the tightest / loosest sentence; a finite claim is still ranked."""
     from bounds import analyze, load_config
     from certify import VACUOUS_RATIO
-    from reports._check_view import verdict_table
+    from reports.views._check import verdict_table
     from reports.report._report import _conclusions, vacuous_reasons
     from reports._tables import jsonable
     p = tmp_path / "tinygap.toml"

@@ -13,8 +13,8 @@ import numpy as np
 
 from bounds import (RDFE_ZERO_GAP, TIED_LEFT_OUT, TIED_TERM, Analysis, ArmClass, continuation_cap_holds,
                     continuation_of, first_round_paid)
-from reports import _continuation_view
-from reports._arm_class import class_label
+from reports.views import _continuation
+from reports.views._arm_class import class_label
 from reports._tables import dumps, finite_numbers, fmt, fmt_apart, fmt_apart_all, jsonable, reason_of, table
 
 
@@ -200,7 +200,7 @@ def to_record(a: Analysis, continuation=None) -> dict:
     once in ``fields`` and their values as columns in ``arms``, as is the continuation window's per-arm part.
     ``continuation`` is ``bounds.continuation_of(a)`` when already computed."""
     c = continuation or continuation_of(a)
-    cont = _continuation_view.to_record(c, columns=True)
+    cont = _continuation.to_record(c, columns=True)
     cont_arms = cont.pop("arms")
     return dict(jsonable(_scalars(a)),
                 fields={k: {"label": lab, "meaning": m, "unit": u} for k, (lab, m, u) in ARM_FIELDS.items()},
@@ -209,7 +209,7 @@ def to_record(a: Analysis, continuation=None) -> dict:
 
 
 def to_json(a: Analysis, continuation=None) -> str:
-    """:func:`to_record` as strict JSON text, one line per column."""
+    """``to_record`` as strict JSON text, one line per column."""
     return dumps(to_record(a, continuation), depth=2, converted=True)
 
 
@@ -438,5 +438,5 @@ def render(a: Analysis, max_arms: int = 40, continuation=None) -> str:
     if tied:
         out.append(f"c*(D/4) of {sum_reason([best, *tied], RDFE_ZERO_GAP)}")
     out += [f"arm {k}: c*(D/4) = inf: {rdfe_cost_reason(a, k)}" for k in shown if math.isinf(a.rdfe.paper_cost[k])]
-    out += ["", _continuation_view.render(cont, a.classes, order, max_arms, tied=tied)]
+    out += ["", _continuation.render(cont, a.classes, order, max_arms, tied=tied)]
     return "\n".join(out)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bounds import analyze, config_to_dict, dump_config, load_config, parse_config
-from reports._bounds_view import _strict_columns, arm_columns
+from reports.views._bounds import _strict_columns, arm_columns
 
 
 def test_strict_columns_keep_finite_values_and_null_the_rest():
@@ -34,9 +34,9 @@ def test_the_best_arms_count_bounds_are_not_stated_in_table_json_and_explain():
     queries: none is stated (null with the reason, "-" in the table), while every other arm keeps its bound."""
     import json
 
-    from reports._bounds_view import OPTIMAL_NO_COUNT_BOUND
+    from reports.views._bounds import OPTIMAL_NO_COUNT_BOUND
     from reports._explain import explain
-    from reports._explain_view import to_json as explain_json
+    from reports.views._explain_view import to_json as explain_json
     a = analyze(load_config("llm-residual"))
     best = a.instance.best_arm
     out = _strict_columns(a, arm_columns(a))
@@ -74,7 +74,7 @@ s0 = 1
 def test_infinite_rdfe_costs_and_bounds_say_why(tmp_path):
     """A gap of 1e-10: the RDFE counts exceed 2**53, so the costs and the bounds are infinite; their reasons said
     only "+infinity" (issue s5-input), they now name the quantity, its label and the cause."""
-    from reports._bounds_view import to_record
+    from reports.views._bounds import to_record
     p = tmp_path / "tiny.toml"
     p.write_text(TINY)
     rec = to_record(analyze(load_config(p)))
@@ -116,7 +116,7 @@ def test_a_tied_arm_is_named_with_its_class_in_the_table(tmp_path):
     """Arm 1 ties with k* = 0: the table called it "B" without a word. It is class B as the paper defines it
     (k != k*, tau = inf), marked tied, and a sentence says what that means; an instance without a tie has
     neither (the mark is not printed for every B arm)."""
-    from reports._bounds_view import render
+    from reports.views._bounds import render
     p = tmp_path / "ties.toml"
     p.write_text(TIES)
     text = render(analyze(load_config(p)))
@@ -133,7 +133,7 @@ def test_a_value_taken_by_convention_is_named_in_the_table_and_the_json(tmp_path
     the corollary's total dropped its log T / Delta_k in silence. The per-arm columns now carry
     ``<key>_reason`` naming the arm and the convention, the totals a ``value_reason``, the table a line each."""
     from bounds import TIED_LEFT_OUT, TIED_TERM
-    from reports._bounds_view import render, to_record
+    from reports.views._bounds import render, to_record
     from reports._tables import fmt
     p = tmp_path / "ties.toml"
     p.write_text(TIES)
@@ -162,7 +162,7 @@ def test_a_value_taken_by_convention_is_named_in_the_table_and_the_json(tmp_path
 def test_the_rdfe_paper_form_says_where_it_is_no_bound(tmp_path):
     """Gaps above 2: the statement's form of the RDFE bound printed a value with "valid when every gap < 2" and no
     word that this instance has one (tacc check then reported it VIOLATED); its reason now names the arm."""
-    from reports._bounds_view import to_record
+    from reports.views._bounds import to_record
     p = tmp_path / "wide.toml"
     p.write_text(TIES.replace("[0.9, 0.9, 0.7, 0.5]", "[5.0, 0.9, 0.7, 0.5]"))
     q = to_record(analyze(load_config(p)))["quantities"]["rdfe_bound_paper_form"]
@@ -173,7 +173,7 @@ def test_the_rdfe_paper_form_says_where_it_is_no_bound(tmp_path):
 
 def test_means_that_differ_read_differently_in_the_per_arm_table(tmp_path):
     """mu_high = [1e12, 0.999999e12]: both arms read 1.000e+12 beside a gap of 1.000e+06 (a README-only user)."""
-    from reports._bounds_view import render
+    from reports.views._bounds import render
     p = tmp_path / "big.toml"
     p.write_text(TIES.replace("[0.9, 0.9, 0.7, 0.5]", "[1e12, 0.999999e12, 0.5e12, 0.4e12]"))
     rows = [line.split() for line in render(analyze(load_config(p))).splitlines() if line[:3] in ("  0", "  1")]
@@ -183,10 +183,11 @@ def test_means_that_differ_read_differently_in_the_per_arm_table(tmp_path):
 
 def test_a_tied_arm_is_marked_alike_in_every_per_arm_table(tmp_path):
     """Arm 1 ties with k* = 0: ``B (tied)`` in the bounds per-arm table, but plain ``B`` in its continuation table
-    and in tacc simulate's per-arm table. Every table now marks it (reports._arm_class.class_label), and only it."""
-    from reports._bounds_view import render
-    from reports._simulate_view import SimulateSummary
-    from reports._simulate_view import render as render_simulate
+    and in tacc simulate's per-arm table. Every table marks it (reports.views._arm_class.class_label), and only
+    it."""
+    from reports.views._bounds import render
+    from reports.views._simulate import SimulateSummary
+    from reports.views._simulate import render as render_simulate
     from simulate import make_problem, run
     p = tmp_path / "ties.toml"
     p.write_text(TIES)
@@ -204,7 +205,7 @@ def test_a_tied_arm_is_marked_alike_in_every_per_arm_table(tmp_path):
 def test_an_infinite_quantity_prints_its_reason_in_the_table(tmp_path):
     """The table printed rdfe_bound = inf with no reason (the JSON had one): now each infinite quantity and each
     arm with an infinite oracle cost gets its line; a finite instance prints none."""
-    from reports._bounds_view import render
+    from reports.views._bounds import render
     p = tmp_path / "tiny.toml"
     p.write_text(TINY)
     text = render(analyze(load_config(p)))
@@ -222,7 +223,7 @@ def test_the_assumption_table_never_says_yes_for_an_assumption_it_did_not_check(
     table of tacc bounds that was all "yes": ass:plugin and ass:mono-cert are not decided here, so they are "not
     checked" (null with the reason in the JSON), and what is decided can say FAILED (sigma 2: the noise)."""
     from bounds import dump_config, parse_config
-    from reports._bounds_view import NOT_CHECKED, render, to_record
+    from reports.views._bounds import NOT_CHECKED, render, to_record
     d = {"name": "tb-bad", "instance": {"mu_high": [0.75, 0.5, 0.25], "low": {
         "model": "table", "mean_low": [[0.5, 0.75], [0.5, 0.5], [0.25, 0.25]],
         "certificate": [[0.0, 0.0], [0.0, 0.0], [0.0, 0.0]]}},
@@ -251,7 +252,7 @@ def test_a_continuation_that_fires_at_no_rho_has_no_last_count_and_no_rho_max(tm
     import json
 
     from bounds import config_to_dict, parse_config
-    from reports._bounds_view import render, to_json
+    from reports.views._bounds import render, to_json
     for change in ({"s0": 0}, {"eta": 0.9999999}):
         d = config_to_dict(load_config("set-a"))
         d["instance"]["means"]["n_arms"] = 4
@@ -269,7 +270,7 @@ def test_a_continuation_that_fires_at_no_rho_has_no_last_count_and_no_rho_max(tm
         assert all(r.split()[-2:] == ["-", "-"] for r in rows), rows
         # the report's record (results.json, one mapping per arm) says the same, from the same source
         from bounds import continuation_of
-        from reports._continuation_view import to_record
+        from reports.views._continuation import to_record
         rec = to_record(continuation_of(a))
         assert rec["rho_max"] is None and rec["rho_max_reason"] == cont["rho_max_reason"]
         assert all(x["last_count"] is None and x["rho_max"] is None and x["last_count_reason"].startswith("none: ")
@@ -278,14 +279,14 @@ def test_a_continuation_that_fires_at_no_rho_has_no_last_count_and_no_rho_max(tm
     cont = json.loads(to_json(fires))["continuation"]
     assert cont["rho_max"] > 0 and "rho_max_reason" not in cont and "rho_max_reason" not in cont["arms"]
     from bounds import continuation_of
-    from reports._continuation_view import to_record
+    from reports.views._continuation import to_record
     assert all("last_count_reason" not in x and x["last_count"] > 0 for x in to_record(continuation_of(fires))["arms"])
     assert all(isinstance(x, int) and x > 0 for x in cont["arms"]["last_count"])
 
 
 def test_an_undefined_quantity_is_not_said_undefined_twice():
     """``corollary_constant = undefined: undefined: 0 / 0, ...`` with every arm tied (a README-only user)."""
-    from reports._bounds_view import _reason_line
+    from reports.views._bounds import _reason_line
     assert _reason_line("c", {"value": float("nan"), "value_reason": "undefined: 0 / 0, both 0"}) == \
         "c = undefined: 0 / 0, both 0"
     assert _reason_line("t", {"value": float("inf"), "value_reason": "no count reaches it"}) == \
@@ -332,7 +333,7 @@ def test_an_infinite_rdfe_bound_names_the_arms_whose_cost_makes_it_so(tmp_path):
     "see the arm lines under the per-arm table" (none were printed) and, in the JSON, "the arms'
     rdfe_oracle_cost_reason" (no such key): it now names each arm and why, in the table's lines and the JSON."""
     from bounds import RDFE_ZERO_GAP
-    from reports._bounds_view import render, rdfe_infinite_arms, to_record
+    from reports.views._bounds import render, rdfe_infinite_arms, to_record
     p = tmp_path / "huge.toml"
     p.write_text(HUGE_GAPS)
     a = analyze(load_config(p))

@@ -12,7 +12,7 @@ from collections import Counter
 import numpy as np
 
 from bounds import TaccInputError, arm_partition, refine_partition
-from reports._arm_class import class_label
+from reports.views._arm_class import class_label
 from reports._stats import RunningSummary
 from reports._tables import CountMean, Whole, fmt, fmt_apart_all, table
 

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from bounds import Continuation
-from reports._arm_class import class_label
+from reports.views._arm_class import class_label
 from reports._tables import fmt, fmt_apart, reason_of, table
 
 __all__ = ["to_record", "summary", "render", "window_figure"]
@@ -25,7 +25,7 @@ EMPTY_WINDOW = "empty: the continuation test passes at no low count from N_gamma
 
 def to_record(c: Continuation, columns: bool = False) -> dict:
     """Every number of the continuation diagnostics, with its meaning; ``arms`` is a list of one mapping per arm,
-    or with ``columns`` the strict columns of :func:`arm_columns` (``tacc bounds --json``)."""
+    or with ``columns`` the strict columns of ``arm_columns`` (``tacc bounds --json``)."""
     w = c.window
     return {
         "label": LABEL,

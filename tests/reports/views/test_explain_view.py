@@ -7,9 +7,10 @@ import numpy as np
 import pytest
 
 from bounds import TaccInputError, analyze
-from reports import _explain, _explain_view
+from reports import _explain
+from reports.views import _explain_view as _explain_view
 from reports._explain import explain
-from reports._explain_view import render, to_json
+from reports.views._explain_view import render, to_json
 from reports.report import default_config
 from reports.cli import main
 from simulate import HIGH, LOW, make_problem, run
@@ -138,8 +139,8 @@ def test_tied_arms_are_told_as_tacc_bounds_tells_them():
     class B with no N_H bound, as ``tacc bounds`` says. They got "certified_by": "- (best arm)" and a
     high_bound_reason "+infinity"."""
     from bounds import continuation_of, parse_config
-    from reports._bounds_view import OPTIMAL_NO_COUNT_BOUND, tied_sentence
-    from reports._bounds_view import to_json as bounds_json
+    from reports.views._bounds import OPTIMAL_NO_COUNT_BOUND, tied_sentence
+    from reports.views._bounds import to_json as bounds_json
     cfg = parse_config({"name": "equal", "instance": {"mu_high": [0.5, 0.5, 0.5, 0.5],
                                                       "low": {"model": "power_decay", "zeta": 0.2, "r": 0.5}},
                         "costs": {"low": 1.0, "high": 10.0},
@@ -235,8 +236,8 @@ def test_a_float_failure_of_the_event_that_was_rounding_is_told_as_such():
     observations stay within the radius (certify.event_failure): explain says the event held, decided exactly, and
     that the run's float sums are not the exact algorithm's; tacc simulate shows the run as held, rounding."""
     from bounds import parse_config
-    from reports._simulate_view import SimulateSummary
-    from reports._simulate_view import render as render_simulate
+    from reports.views._simulate import SimulateSummary
+    from reports.views._simulate import render as render_simulate
     config = parse_config({"name": "shift", "instance": {
         "mu_high": [1e15 + 0.5, 1e15], "noise": {"model": "gaussian", "sigma": 1.0},
         "low": {"model": "frozen", "values": [1e15 + 0.5, 1e15]}}, "costs": {"low": 1.0, "high": 10.0},

@@ -1,7 +1,7 @@
 """The findings a baseline accepted, as ``tacc report`` and ``tacc check``'s text list them (one helper for both)."""
 
 from certify import Reproducer
-from reports._accepted import NO_REASON, accepted_findings, accepted_lines
+from reports.views._accepted import NO_REASON, accepted_findings, accepted_lines
 
 
 def _rep(claim, config, accepted, why=""):

@@ -8,8 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from reports._arm_class import class_label
-from reports._bounds_view import OPTIMAL_NO_COUNT_BOUND, tied_sentence
+from reports.views._arm_class import class_label
+from reports.views._bounds import OPTIMAL_NO_COUNT_BOUND, tied_sentence
 from reports._explain import Explanation
 from reports._tables import fmt, fmt_apart, reason_of, table
 

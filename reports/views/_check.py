@@ -5,7 +5,7 @@ from __future__ import annotations
 from xml.etree import ElementTree as ET
 
 from certify import ASSUMPTIONS, VACUOUS_RATIO, Certificate, Verdict
-from reports._accepted import accepted_findings, accepted_lines
+from reports.views._accepted import accepted_findings, accepted_lines
 from reports._tables import Ratio, jsonable, table
 
 
