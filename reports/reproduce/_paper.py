@@ -169,6 +169,7 @@ EXPERIMENTS = (
 
 
 def experiment(key: str) -> Experiment:
+    """The experiment of :data:`EXPERIMENTS` named ``key``."""
     for e in EXPERIMENTS:
         if e.key == key:
             return e

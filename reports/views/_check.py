@@ -96,6 +96,9 @@ def _not_judged_tag(nj, counts) -> str:
 
 
 def render(cert: Certificate, evidence=(), max_configs: int = 12, strict: bool = False) -> str:
+    """What ``tacc check`` prints: the runs judged, the assumptions by configuration (at most ``max_configs``), each
+    claim's verdicts, the violations with the command that reruns each, the evidence about assumptions, and the
+    verdict of the gate (``strict``: as ``--strict`` decides)."""
     out = [f"tacc check: {len(cert.configs)} configuration(s) x {len(cert.policies)} policies "
            f"({', '.join(cert.policies)}) x {len(cert.seeds)} seeds"]
     out += judged_lines(cert)

@@ -142,6 +142,8 @@ def _cut(text: str, width: int) -> str:
 
 
 def render(reports, *, wide: bool = False) -> str:
+    """What ``tacc proofs`` prints: one row per proof step with its result, statement and why (cut to the terminal
+    unless ``wide``)."""
     rows, cut = [], False
     for r in reports:
         long: tuple[str, ...] = (r.step.statement, _unneeded(r), _detail(r))

@@ -115,6 +115,8 @@ def _after(counts: Counter) -> str:
 
 
 def render(summary: SimulateSummary, engine: str, max_arms: int = 40) -> str:
+    """What ``tacc simulate`` prints: a row per seed, the per-arm table over the seeds (at most ``max_arms`` rows),
+    and the regret's mean and standard error."""
     problem, s = summary.problem, summary
     inst = problem.instance
     out = [f"{problem.config.name}: {s.policy}, {s.n} seed(s), engine {engine}; "
