@@ -35,7 +35,7 @@ nitpick_ignore_regex = [(r"py:.*", r"(bounds|simulate|certify|proofs_checks|repo
 # the API reference: every name of these packages' __all__ (the tacc-api directive of docs/_ext/tacc_api.py).
 tacc_api_packages = ["bounds", "simulate", "certify", "proofs_checks", "certify.strategies", "reports.cli",
                      "reports.bench", "reports.figures", "reports.reproduce", "reports.report",
-                     "reports.views"]
+                     "reports.views", "reports.explain"]
 # a class's members in source order, those without a docstring too (a dataclass's fields).
 autodoc_default_options = {"members": True, "undoc-members": True, "member-order": "bysource"}
 autodoc_typehints = "signature"

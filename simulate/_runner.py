@@ -171,7 +171,7 @@ def _run_batch(tasks: list[Task], engine: str, fingerprint: str | None = None,
 #: a run whose horizon (``Problem.horizon``, the most rounds any policy can make) exceeds this is made, in the main
 #: thread, in a daemon thread while the main thread waits interruptibly (:func:`_run_here`); shorter runs keep the
 #: direct call, and take at most 1 s at the slowest policy's rounded-up 500 ns per round of the fast engine
-#: (``reports._estimate.NS_PER_ROUND``; 0.5 s at the 250 ns measured), the longest Ctrl-C or SIGTERM then waits.
+#: (``reports.estimate.NS_PER_ROUND``; 0.5 s at the 250 ns measured), the longest Ctrl-C or SIGTERM then waits.
 #: The handoff (a thread started, its end waited for) cost 130 to 350 microseconds of CPU per run, measured
 #: 2026-11-27 on the 2-core machine of the README under load: under 1 % of a run that makes its 2 x 10^6 rounds
 #: (40 to 250 ns per round measured), but as much as the run itself for one that stops early (UCB on a horizon of

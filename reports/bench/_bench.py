@@ -27,7 +27,7 @@ from reports import figures as figs
 from reports.bench._kernel import draw_cost, interleaved_cpu, least_cpu, previous_draw_cost, tacc_kernel
 from reports.bench._numpy import numpy_tacc
 from reports.bench._sweep import render_sweep, sweep_bench, sweep_targets
-from reports._tables import fmt_apart_all, table
+from reports.tables import fmt_apart_all, table
 from simulate import POLICIES, make_problem, run
 
 __all__ = ["run_bench", "work", "render", "INSTANCES"]
@@ -160,7 +160,7 @@ def _scaling_jobs(size: str) -> list:
 
 def work(quick: bool = False) -> list[tuple]:
     """The runs the benchmark makes, as (configurations, policies, seeds per configuration, engine) groups, for
-    ``reports._estimate``: per instance every policy on its seeds plus two first runs (fast), one reference run
+    ``reports.estimate``: per instance every policy on its seeds plus two first runs (fast), one reference run
     per policy and the numpy implementation's two (at the reference engine's cost), UCB at the horizon; the
     scaling sweep; the end-to-end sweep (three passes: cached runner, engine alone, full cache, counted as two),
     ``tacc report`` on an empty cache (five budgets), and ``tacc reproduce`` with its runs made again alone."""

@@ -162,7 +162,7 @@ def sweep_targets(res: dict, quick: bool) -> list[dict]:
 
 
 def render_sweep(res: dict) -> str:
-    from reports._tables import table
+    from reports.tables import table
 
     def rate(s):
         return f"{res['runs'] / s:.4g}"

@@ -118,31 +118,31 @@ def inside(path, folder) -> bool:
 
 
 def check_files(files: Files) -> None:
-    """Every path ``files`` declares, checked before any work starts (``reports._paths``; an empty path is refused
+    """Every path ``files`` declares, checked before any work starts (``reports.paths``; an empty path is refused
     too), then that nothing written is read or lies in the run cache, then the run options
     (:meth:`Options.check`) and the command's own ``checks``."""
     from bounds import PRESETS, TaccInputError, did_you_mean
-    from reports import _paths
+    from reports import paths
     from reports.cli._options import config_file
 
     for option, path, stdout in files.out_files:
-        _paths.output_file(option, path, allow_stdout=stdout)
+        paths.output_file(option, path, allow_stdout=stdout)
     for option, path in files.out_dirs:
-        _paths.output_dir(option, path)
+        paths.output_dir(option, path)
     if files.cache is not None:
         from simulate import check_cache_folder
         check_cache_folder(files.cache.path, option=files.cache.option, entries=files.cache_entries)
     for option, path in files.input_dirs:
-        _paths.input_dir(option, path)
+        paths.input_dir(option, path)
     for option, path, _ in files.inputs:
         near_repo = did_you_mean(path, ["repo"]) if option == "--baseline" else ""
         if near_repo and not Path(path).exists():
             raise TaccInputError(option, path, "no such file" + near_repo)
-        _paths.utf8_text(option, path)
+        paths.utf8_text(option, path)
     for c in files.configs:
         if c not in PRESETS:
             config_file(c)
-            _paths.utf8_text("config", c)
+            paths.utf8_text("config", c)
     _check_nothing_read_is_written(files)
     if files.runs is not None:
         files.runs.check()

@@ -61,7 +61,7 @@ class Options:
                                                             "scheduler's; --workers sets those of a local pool or "
                                                             "cluster)")
         if self.workers is not None:
-            from reports._estimate import refuse_too_many_workers
+            from reports.estimate import refuse_too_many_workers
             refuse_too_many_workers(self.workers)
         if self.scheduler is None:
             return
@@ -113,7 +113,7 @@ def config_file(value: str) -> None:
 def read_config(value: str):
     """A preset name, or a configuration file that must be readable UTF-8 text (checked before it is parsed)."""
     from bounds import PRESETS, load_config
-    from reports._paths import utf8_text
+    from reports.paths import utf8_text
 
     if value not in PRESETS:
         config_file(value)

@@ -1,4 +1,4 @@
-"""The work of a command estimated before it starts (``reports._estimate``): what cannot fit in memory refused,
+"""The work of a command estimated before it starts (``reports.estimate``): what cannot fit in memory refused,
 what is long announced, with how it resumes."""
 
 from __future__ import annotations
@@ -29,13 +29,13 @@ def plan(configs, policies, n_seeds: int, *, what: str, workers: int | None, pro
          seeds: str | None = None, less_memory: str | None = None) -> bool:
     """Estimate the work before it starts; refuse what cannot fit in memory, announce what is long. ``groups``:
     more (configurations, policies, seeds, engine) groups made one after the other (added up), ``at_once`` of them
-    held in memory together (``reports._estimate.combined``). ``kept``: the command keeps every run for its
+    held in memory together (``reports.estimate.combined``). ``kept``: the command keeps every run for its
     analysis (``kept_json``: with its JSON; ``kept_per_arm``: with per-arm results); ``seeds``: the ``--seeds``
     given, named when the runs kept are what does not fit; ``less_memory``: how the command runs in less.
 
     Returns whether progress should be shown (always for long work, so nothing runs silently for hours)."""
     from bounds import TaccInputError
-    from reports._estimate import announce, combined, estimate, machine_memory, size_text
+    from reports.estimate import announce, combined, estimate, machine_memory, size_text
 
     workers = workers or os.cpu_count() or 1
 

@@ -36,7 +36,7 @@ def _check_smpy(shown: str) -> None:
     import subprocess
 
     from bounds import TaccInputError
-    from reports._paths import executable
+    from reports.paths import executable
 
     program = executable("--smpy-python", shown)
     try:
@@ -52,7 +52,7 @@ def _check_smpy(shown: str) -> None:
 
 def run(args, options: Options) -> int:
     from reports.bench import render, run_bench, work
-    from reports._tables import dumps
+    from reports.tables import dumps
 
     plan([], (), 0, what="tacc bench (timed serially: the bound counts one worker)", workers=1, progress=True,
          resume="an interrupted benchmark starts again (it measures, so it keeps no runs)", groups=work(args.quick))

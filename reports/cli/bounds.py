@@ -26,7 +26,7 @@ def files(args, options: Options) -> Files:
 def run(args, options: Options) -> int:
     from bounds import analyze, continuation_of
     from reports.views import render_bounds as render, bounds_json as to_json
-    from reports._estimate import duration_text, estimate, window_length
+    from reports.estimate import duration_text, estimate, window_length
 
     config = read_config(args.config)
     est = estimate([config], (), 0, tables=False)

@@ -110,7 +110,7 @@ def _check(args, options: Options) -> int:
     from certify import DEFAULT_POLICIES, assumption_evidence, check, reproducer_path, sample_configs, unique_names
     from certify.strategies import BREAKABLE
     from reports.views import junit, passed, render_check as render, check_json as to_json
-    from reports._tables import dumps
+    from reports.tables import dumps
 
     configs = [_read_one_of(c, args.config) for c in args.config]
     n_random = args.random if args.random is not None else (20 if not args.config else 0)

@@ -35,10 +35,10 @@ def files(args, options: Options) -> Files:
 
 
 def run(args, options: Options) -> int:
-    from reports._explain import explain
+    from reports.explain import explain
     from reports.views import render_explanation as render, timeline_figure, explanation_json as to_json
     from reports.figures import save
-    from reports._tables import dumps
+    from reports.tables import dumps
     from simulate import check_seed
 
     config = read_config(args.config)

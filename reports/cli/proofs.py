@@ -33,7 +33,7 @@ def run(args, options: Options) -> int:
     from proofs_checks import BASELINE, STEPS, coverage_rows, load_baseline, radius_rows, run_steps
     from reports.views import (coverage_json, coverage_summary, failures, render_coverage, render_radius,
                                proofs_json as to_json, render_proofs as render)
-    from reports._tables import dumps
+    from reports.tables import dumps
 
     path = BASELINE if args.baseline == "repo" else args.baseline
     known = {s.sid for s in STEPS}

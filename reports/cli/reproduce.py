@@ -55,7 +55,7 @@ def run(args, options: Options) -> int:
         results = reproduce(keys, seeds=args.seeds_per_experiment, quick=args.quick, out_dir=args.out,
                             executor=options.executor, workers=options.workers, scheduler=options.scheduler,
                             cache=options.cache, progress=show, pool=pool)
-    from reports._tables import table
+    from reports.tables import table
     print(table(["experiment", "seeds", "claims reproduced", "seconds"],
                 [(r.key, r.results["seeds"], f"{sum(ok for _, ok, _ in r.claims)} of {len(r.claims)}",
                   round(r.seconds)) for r in results]))

@@ -43,7 +43,7 @@ def _json_fits(options: Options) -> None:
 
 def run(args, options: Options) -> int:
     from reports.views import SimulateSummary, render_simulate as render, simulate_json as to_json
-    from reports._tables import dumps
+    from reports.tables import dumps
     from simulate import iter_runs, iter_tasks, make_problem
 
     config = read_config(args.config)

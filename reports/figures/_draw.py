@@ -14,7 +14,7 @@ from matplotlib.layout_engine import TightLayoutEngine
 
 from certify import MAX_DISTINCT, MAX_POINTS, Histogram
 from reports.figures._off_event import OFF_EVENT_LABEL
-from reports._paths import partial
+from reports.paths import partial
 
 __all__ = ["save", "new_figure", "regret_curves", "count_distribution", "tightness", "LEGEND"]
 

@@ -27,7 +27,7 @@ import warnings
 from importlib import metadata
 from pathlib import Path
 
-from reports._paths import partial
+from reports.paths import partial
 
 __all__ = ["FigureMemo", "FigureMemoWarning"]
 

@@ -8,7 +8,7 @@ from bounds import TaccInputError
 from simulate import config_key
 from certify import (READS, RELATIONS, RelationResult, default_runner, relabel_relation, s0_zero_relation,
                      scale_relation, static_relation, unread_relation)
-from reports._tables import table
+from reports.tables import table
 
 __all__ = ["run_relations", "summarize", "markdown"]
 

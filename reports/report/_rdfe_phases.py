@@ -10,7 +10,7 @@ compares the methods, in how many runs this happened.
 
 from __future__ import annotations
 
-from reports._tables import fmt
+from reports.tables import fmt
 
 __all__ = ["completed_a_phase", "no_phase_runs", "regret_cell_note", "no_phase_footnote", "no_phase_sentence"]
 

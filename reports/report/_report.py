@@ -23,11 +23,11 @@ from certify import (ASSUMPTIONS, CLAIMS, DEFAULT_POLICIES, LEM_CI, Histogram, c
 from reports import views
 from reports.report import _metamorphic
 from reports.figures import FIGURE_MEMO, FigureWriter, arms_shown, count_note, off_event_note, undecided_note
-from reports._paths import partial
+from reports.paths import partial
 from reports.report._rdfe_phases import no_phase_footnote, no_phase_sentence, regret_cell_note
 from reports.views import (NO_REASON, accepted_findings, accepted_lines, rdfe_infinite_arms, sum_reason,
                            tied_sentence, verdict_table)
-from reports._tables import dumps, fmt, fmt_apart_all, jsonable, table
+from reports.tables import dumps, fmt, fmt_apart_all, jsonable, table
 from reports.report._sweep_tally import SweepTally
 from simulate import iter_runs, iter_tasks, make_problem
 

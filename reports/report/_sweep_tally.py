@@ -1,7 +1,7 @@
 """What ``tacc report`` reads of its sweep's runs, accumulated one run at a time as they come back: memory that does
 not grow with the number of seeds (issue 12, item 2).
 
-Per (budget, policy): the regret's exact running sums (``reports._stats.RunningSummary``), a digest of the run
+Per (budget, policy): the regret's exact running sums (``reports.stats.RunningSummary``), a digest of the run
 records in seed order (two policies made identical runs when their digests are equal at every budget), whether every
 seed made the same queries, RDFE's phases. At the full budget: the confidence event of ``lem:ci`` decided exactly per
 run and policy, and the lead policy's per-arm counts as exact histograms per (arm, class in the run), the counts
@@ -21,7 +21,7 @@ import numpy as np
 from bounds import ArmClass, refine_partition
 from certify import Histogram, event_failure
 from reports.report._rdfe_phases import RDFE, completed_a_phase
-from reports._stats import IntSums, RunningSummary
+from reports.stats import IntSums, RunningSummary
 
 __all__ = ["SweepTally", "RecordStreams", "record_digest", "identical_groups"]
 
@@ -104,7 +104,7 @@ def identical_groups(policies, same) -> list[tuple]:
 
 class RecordStreams:
     """Per key (a budget and a policy, say), the records added in seed order kept as what does not grow with them:
-    their count (``runs``), the exact summary of their regrets (``regret``, ``reports._stats.RunningSummary``)
+    their count (``runs``), the exact summary of their regrets (``regret``, ``reports.stats.RunningSummary``)
     and the BLAKE2b digest of their :func:`record_digest` bytes in order (``digests``)."""
 
     def __init__(self, keys):

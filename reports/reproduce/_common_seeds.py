@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from reports._stats import IntSums, RunningSummary, Summary, paired_of
+from reports.stats import IntSums, RunningSummary, Summary, paired_of
 from reports.report import record_digest
 
 __all__ = ["MethodSums", "CommonSeeds"]

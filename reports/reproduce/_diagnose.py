@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 
 from reports.reproduce._common_seeds import CommonSeeds, MethodSums
-from reports._tables import fmt
+from reports.tables import fmt
 
 __all__ = ["regret_sources", "continuation_use", "equal_pairs", "explain_claim", "claim_methods", "sweep_marks"]
 

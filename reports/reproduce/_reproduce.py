@@ -27,7 +27,7 @@ from reports.figures import FIGURE_MEMO, FigureWriter
 from reports.reproduce._paper import EXPERIMENTS, Experiment, Variant, at_paper_seed_counts, experiment
 from reports.report import long_lived_frozen
 from reports.reproduce._experiment_tally import ExperimentTally
-from reports._tables import fmt, jsonable, table
+from reports.tables import fmt, jsonable, table
 from simulate import (LOW, SingleFidelityUcb, Task, config_key, iter_runs, make_problem, policy_class, tasks_for,
                       twins_together)
 
@@ -157,7 +157,7 @@ def _sweep_seeds(n: int) -> int:
 
 def work(keys=("all",), *, seeds: int | None = None, quick: bool = False) -> list[tuple]:
     """The runs :func:`reproduce` makes, as (configurations, methods, seeds per configuration) groups, for
-    ``reports._estimate``: every variant at every budget, and the rho sweep (its configurations differ from the
+    ``reports.estimate``: every variant at every budget, and the rho sweep (its configurations differ from the
     variant only in rho, so each counts as the variant at the full budget: the same rounds and runs; the memory
     bound is the one at rho_min)."""
     out = []

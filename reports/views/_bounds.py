@@ -15,7 +15,7 @@ from bounds import (RDFE_ZERO_GAP, TIED_LEFT_OUT, TIED_TERM, Analysis, ArmClass,
                     continuation_of, first_round_paid)
 from reports.views import _continuation
 from reports.views._arm_class import class_label
-from reports._tables import dumps, finite_numbers, fmt, fmt_apart, fmt_apart_all, jsonable, reason_of, table
+from reports.tables import dumps, finite_numbers, fmt, fmt_apart, fmt_apart_all, jsonable, reason_of, table
 
 
 #: every per-arm quantity of ``tacc bounds``: JSON key -> (paper label, meaning, unit). The JSON states each once,

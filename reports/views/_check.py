@@ -6,7 +6,7 @@ from xml.etree import ElementTree as ET
 
 from certify import ASSUMPTIONS, VACUOUS_RATIO, Certificate, Verdict
 from reports.views._accepted import accepted_findings, accepted_lines
-from reports._tables import Ratio, jsonable, table
+from reports.tables import Ratio, jsonable, table
 
 
 #: the legend of the ratio columns: what ``undefined`` and ``-`` mean there.

@@ -12,7 +12,7 @@ import numpy as np
 
 from bounds import Continuation
 from reports.views._arm_class import class_label
-from reports._tables import fmt, fmt_apart, reason_of, table
+from reports.tables import fmt, fmt_apart, reason_of, table
 
 __all__ = ["to_record", "summary", "render", "window_figure"]
 

@@ -1,4 +1,4 @@
-"""``tacc explain``'s view: an explanation of one run (``reports._explain.explain``) as text, JSON and a timeline
+"""``tacc explain``'s view: an explanation of one run (``reports.explain.explain``) as text, JSON and a timeline
 figure; it computes nothing."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import numpy as np
 
 from reports.views._arm_class import class_label
 from reports.views._bounds import OPTIMAL_NO_COUNT_BOUND, tied_sentence
-from reports._explain import Explanation
-from reports._tables import fmt, fmt_apart, reason_of, table
+from reports.explain import Explanation
+from reports.tables import fmt, fmt_apart, reason_of, table
 
 __all__ = ["story", "to_json", "render", "timeline_figure"]
 
@@ -66,7 +66,7 @@ def _order(e: Explanation) -> list[int]:
 
 def to_json(e: Explanation, max_arms: int | None = None) -> dict:
     """The explanation as JSON (every arm unless ``max_arms``); the per-round query lists are left out."""
-    from reports._tables import jsonable
+    from reports.tables import jsonable
     order = _order(e)[:max_arms] if max_arms else range(len(e.arms))
     return {"config": e.config, "policy": e.policy, "seed": e.seed, "rounds": e.rounds, "cost": e.cost,
             "regret": e.regret, "n_gamma": e.n_gamma, "s0": e.s0, "rho": e.rho,

@@ -4,7 +4,7 @@ that check it."""
 
 from __future__ import annotations
 
-from reports._tables import jsonable, table
+from reports.tables import jsonable, table
 
 
 def _result(r) -> str:

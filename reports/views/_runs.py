@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 from reports.report import UNKNOWN, EventFailures, RunsSummary
-from reports._tables import Shown, Whole, table
+from reports.tables import Shown, Whole, table
 
 __all__ = ["render"]
 

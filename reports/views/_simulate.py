@@ -13,8 +13,8 @@ import numpy as np
 
 from bounds import TaccInputError, arm_partition, refine_partition
 from reports.views._arm_class import class_label
-from reports._stats import RunningSummary
-from reports._tables import CountMean, Whole, fmt, fmt_apart_all, table
+from reports.stats import RunningSummary
+from reports.tables import CountMean, Whole, fmt, fmt_apart_all, table
 
 __all__ = ["MAX_ROWS", "MAX_JSON_RUNS", "SimulateSummary", "check_json_size", "per_arm_regret_mean", "to_json",
            "render"]
@@ -57,7 +57,7 @@ class SimulateSummary:
         self.sums = {name: np.zeros(K) for name in ("n_low", "n_high", "continuation", "regret_share")}
         self.maxes = {name: np.zeros(K, dtype=np.int64) for name in ("n_low", "n_high", "high_in_window")}
         self.after = [Counter() for _ in range(K)]
-        self.regret = RunningSummary()     # R(Lambda)'s mean and standard error (reports._stats.mean_and_se)
+        self.regret = RunningSummary()     # R(Lambda)'s mean and standard error (reports.stats.mean_and_se)
         self.held = 0
 
     def add(self, r) -> None:

@@ -1,4 +1,4 @@
-"""Work and memory estimates (reports._estimate): upper bounds that hold when measured, and the refusals."""
+"""Work and memory estimates (reports.estimate): upper bounds that hold when measured, and the refusals."""
 
 import tracemalloc
 from dataclasses import replace
@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from bounds import TaccInputError, cost_units, horizon, load_config, parse_config
 from bounds._config import config_to_dict, dump_config
 from certify.strategies import configs
-from reports._estimate import (BASE_BYTES, LONG_SECONDS, NS_PER_WINDOW_STATE, TRACE_BYTES_PER_ROUND, estimate,
+from reports.estimate import (BASE_BYTES, LONG_SECONDS, NS_PER_WINDOW_STATE, TRACE_BYTES_PER_ROUND, estimate,
                                rounds_bound)
 from simulate import POLICIES, make_problem, run, run_tasks, tasks_for
 
@@ -89,7 +89,7 @@ def test_time_bound_counts_the_continuation_window_scan():
 # ------------------------------------------------------------------------------------------- rounds bound
 def test_most_queries_exact_values():
     """The most queries the budget pays for under caps (hand-computed), the cheaper fidelity first."""
-    from reports._estimate import _most_queries
+    from reports.estimate import _most_queries
     u = cost_units(1.0, 10.0, 100.0)
     assert _most_queries(u, None, None) == 100             # 100 low queries
     assert _most_queries(u, 30, None) == 30 + 7            # 30 low, (100 - 30) // 10 high
@@ -104,7 +104,7 @@ def test_rounds_bound_is_never_below_a_runs_rounds(config, seed):
     """For every policy, the bound is at least the rounds of a run (and at most the horizon); each policy's low
     count per arm is within its cap; UCB, Weak-Fixed and Low-Improving stop only on the budget, so for them the
     bound is exact."""
-    from reports._estimate import _LOW_PER_ARM
+    from reports.estimate import _LOW_PER_ARM
     problem = make_problem(config)
     for policy in POLICIES:
         rec = run(problem, policy, seed)
@@ -120,7 +120,7 @@ def test_low_caps_are_reached():
     """The caps are attained, so a cap one lower would be below what a run did: TACC's N_gamma + S0 low queries
     per arm (lines 7 and 9 of Algorithm 1: the best arm reaches N_gamma and gets all S0 = 2 continuation pulls) and
     DNC's N_gamma (an instance found by the strategy ``certify.strategies.configs``)."""
-    from reports._estimate import _LOW_PER_ARM
+    from reports.estimate import _LOW_PER_ARM
     config = parse_config({
         "name": "cap", "costs": {"low": 1.0, "high": 2.0},
         "instance": {"mu_high": [0.213, 0.727], "seed": 1, "noise": {"model": "gaussian", "sigma": 0.5},
@@ -153,7 +153,7 @@ def test_explain_of_a_tiny_low_cost_is_accepted_and_its_trace_fits_the_estimate(
     """tiny.toml of issue s7-explain (lambda_L = 1e-9, horizon 10^14): explain was refused ("needs about 728 TiB")
     for a TACC run of 72,556 rounds. The estimate now bounds the rounds by TACC's algorithm, and the measured peak
     of the traced run told arm by arm (tracemalloc) is below it."""
-    from reports._explain import explain
+    from reports.explain import explain
     tiny = _user_config(tmp_path, mu_high="[0.5, 0.499999999, 0.4]", low="1e-9", delta="1e-12")
     est = estimate([tiny], ["tacc"], 1, workers=1, trace=True)
     est.refuse_if_too_large(limit=1 << 30)                 # under 1 GiB, on any machine
@@ -179,7 +179,7 @@ def test_reproduce_and_bench_announce_their_work_before_it_starts(argv, what, tm
     """Long work is announced on standard error before it starts (here every work counts as long), with the
     estimate: reproduce from its experiments' runs, bench from the runs it times. They printed nothing before."""
     import reports.bench as bench
-    import reports._estimate as est
+    import reports.estimate as est
     import reports.reproduce._reproduce as rep
     from reports.cli import main
 
@@ -201,7 +201,7 @@ def test_reproduce_and_bench_announce_their_work_before_it_starts(argv, what, tm
 
 
 def test_reproduce_estimate_counts_every_run_it_makes():
-    from reports._estimate import combined
+    from reports.estimate import combined
     from reports.reproduce import work
     groups = work(["set-a"], seeds=3, quick=True)
     e = combined([estimate(c, m, n) for c, m, n in groups])
@@ -216,7 +216,7 @@ def test_the_runs_a_sweep_keeps_fit_the_estimate_and_a_huge_seed_count_is_refuse
     estimate's kept bytes, and not a vacuous bound; a command that keeps its runs is refused such a seed count
     before any run (exit 2, nothing written)."""
     from reports import cli
-    from reports._estimate import KEPT_BYTES_PER_ARM_RUN, KEPT_BYTES_PER_RUN
+    from reports.estimate import KEPT_BYTES_PER_ARM_RUN, KEPT_BYTES_PER_RUN
     from reports.report import budget_sweep
     d = config_to_dict(load_config("set-a"))
     d["instance"].pop("means", None)
@@ -248,7 +248,7 @@ def test_the_runs_a_sweep_keeps_fit_the_estimate_and_a_huge_seed_count_is_refuse
 def test_memory_of_groups_held_together_is_their_sum():
     """`tacc reproduce` analyses one experiment (two groups) while the next one's runs are made: its estimate's
     memory is the largest total of four consecutive groups, not the largest group."""
-    from reports._estimate import combined
+    from reports.estimate import combined
     from reports.reproduce import work
     es = [estimate(c, m, n, kept=True) for c, m, n in work(["set-a", "set-b", "decay"], seeds=3, quick=True)]
     sizes = [e.memory_bytes for e in es]
@@ -266,7 +266,7 @@ def test_more_workers_than_memory_holds_are_refused_naming_workers(tmp_path, cap
     import pytest
 
     from bounds import TaccInputError
-    from reports._estimate import WORKER_BYTES, refuse_too_many_workers
+    from reports.estimate import WORKER_BYTES, refuse_too_many_workers
     from reports.cli import main
     refuse_too_many_workers(10, limit=10 * WORKER_BYTES)
     with pytest.raises(TaccInputError) as e:
@@ -322,7 +322,7 @@ def test_check_json_and_arms_in_the_estimate_of_kept_runs():
     counted before: a check needing four times the machine's memory was accepted); a verdict's size does not depend
     on the arms, a kept run's does."""
     from bounds import load_config
-    from reports._estimate import JSON_BYTES_PER_RUN, KEPT_BYTES_PER_ARM_RUN, estimate
+    from reports.estimate import JSON_BYTES_PER_RUN, KEPT_BYTES_PER_ARM_RUN, estimate
     c = load_config("set-b")                                   # 500 arms
     base = estimate([c], ["tacc"], 1000, kept=True)
     as_json = estimate([c], ["tacc"], 1000, kept=True, kept_json=True)

@@ -1,4 +1,4 @@
-"""reports._paths: the temporary files written beside their targets."""
+"""reports.paths: the temporary files written beside their targets."""
 
 
 def test_temporary_files_are_per_process_so_two_writers_never_rename_each_others(tmp_path):
@@ -12,7 +12,7 @@ def test_temporary_files_are_per_process_so_two_writers_never_rename_each_others
     import matplotlib.pyplot as plt
 
     from reports.figures import save
-    from reports._paths import partial
+    from reports.paths import partial
     target = tmp_path / "f.png"
     assert partial(target).name == f".f.png.{os.getpid()}.partial" and partial(target, 7).name == ".f.png.7.partial"
     other = partial(target, os.getpid() + 1)

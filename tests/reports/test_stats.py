@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from bounds import TaccInputError, parse_config
 from reports.views._simulate import SimulateSummary, per_arm_regret_mean, render
-from reports._stats import Summary, paired, summarize
-from reports._tables import fmt
+from reports.stats import Summary, paired, summarize
+from reports.tables import fmt
 from simulate import make_problem, run
 
 
@@ -98,7 +98,7 @@ def test_a_running_summary_is_exact_and_independent_of_the_order(values):
     (Fractions), rounded once, then its square root; reversing the values changes nothing."""
     from fractions import Fraction
 
-    from reports._stats import RunningSummary
+    from reports.stats import RunningSummary
     s = RunningSummary()
     for x in values:
         s.add(x)
@@ -115,7 +115,7 @@ def test_a_running_summary_is_exact_and_independent_of_the_order(values):
 
 
 def test_a_running_summary_of_values_that_are_not_finite():
-    from reports._stats import RunningSummary
+    from reports.stats import RunningSummary
     for values, mean in (([1.0, math.inf], math.inf), ([1.0, -math.inf], -math.inf),
                          ([math.inf, -math.inf], math.nan), ([1.0, math.nan], math.nan)):
         s = RunningSummary()

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 import numpy as np
 import pytest
 
-from reports._tables import CountMean, Ratio, dumps, fmt, fmt_apart, fmt_apart_all, jsonable, table
+from reports.tables import CountMean, Ratio, dumps, fmt, fmt_apart, fmt_apart_all, jsonable, table
 
 
 def _strict(text):
@@ -61,7 +61,7 @@ def test_lists_checked_in_vector_calls_keep_every_null_and_reason():
 def test_long_lists_with_repeated_numbers_encode_as_json_does():
     """A long column repeating a few numbers encodes each distinct number once: the text is json's, including the
     cases where equal numbers have different texts (1 and 1.0, 0.0 and -0.0) and a NaN is still refused."""
-    from reports._tables import _line
+    from reports.tables import _line
 
     rng = np.random.default_rng(0)
     cases = [rng.choice([0.5, 1.25, 3e300, -2.0, 12.033526349546898], 5000).tolist(),
@@ -100,7 +100,7 @@ def _columns(draw):
 def test_line_is_json_text_for_any_column(column, wrap):
     """Whatever a long column repeats (numbers of one type or several, both zeros, text, nulls, lists), alone or
     in a mapping of columns, ``_line`` writes json's text."""
-    from reports._tables import _line
+    from reports.tables import _line
 
     x = {"column": column, "n": len(column)} if wrap else column
     assert _line(x) == json.dumps(x, allow_nan=False)
@@ -111,7 +111,7 @@ def test_line_is_json_text_for_any_column(column, wrap):
 def test_a_column_equal_to_one_already_written_takes_its_text_only_when_the_texts_agree(columns, copies, zero):
     """A record's long column equal to one written before takes its text (``tacc bounds`` writes columns equal to
     another), and only when each entry has the same text: 1, 1.0 and True are equal, so are 0.0 and -0.0."""
-    from reports._tables import dumps
+    from reports.tables import dumps
 
     columns = columns + [list(columns[i % len(columns)]) for i in copies]
     for i in copies:                             # a copy with one entry changed to an equal value of another text
@@ -124,7 +124,7 @@ def test_a_column_equal_to_one_already_written_takes_its_text_only_when_the_text
 
 
 def test_equal_columns_with_other_texts_keep_their_own():
-    from reports._tables import dumps
+    from reports.tables import dumps
 
     base = [0.5, 0.0, None, 2.0] * 400
     for other in ([0.5, -0.0, None, 2.0] * 400, [0.5, 0, None, 2] * 400, [True, False, None, 2] * 400):
@@ -216,7 +216,7 @@ def test_a_column_of_shared_objects_encodes_each_object_once_as_json_does():
     """A long column holding a few objects many times (one [first, last] list per window, shared by many arms)
     writes json's text, also when equal objects have different texts ([1, 2] and [1.0, 2.0]); a NaN inside one is
     still refused."""
-    from reports._tables import _line
+    from reports.tables import _line
 
     a, b, c = [3, 4], [3.0, 4.0], {"x": [1, None]}
     for col in ([a] * 3000, [a, None, b] * 700, [c, a, 1, "t"] * 500, [[i, i] for i in range(2000)]):
@@ -229,7 +229,7 @@ def test_an_int_beyond_2_53_prints_in_exponent_form_and_apart():
     """The counts table printed the N_H bound 4 ell / Delta^2 at Delta = 1e-12 as 27 digits beside 1.231e+15;
     an int beyond 2**53 now prints as the floats do, with the digits that tell it from its neighbours; up to
     2**53 an int prints whole."""
-    from reports._tables import fmt, fmt_apart_all
+    from reports.tables import fmt, fmt_apart_all
     big = 123078457161158599668813613
     assert fmt(big) == "1.231e+26" and fmt(-big) == "-1.231e+26"
     assert fmt(2 ** 53) == "9007199254740992" and fmt(2 ** 53 + 1) == "9.007e+15"
@@ -241,7 +241,7 @@ def test_an_int_beyond_2_53_prints_in_exponent_form_and_apart():
 def test_a_seed_prints_whole_at_any_size():
     """Seeds beyond 2**53 (up to 2**63 - 1 are accepted) printed in exponent form, two rows reading 9.223e+18: a seed
     is an identifier, printed whole (``Whole``); other ints keep the floats' form beyond 2**53."""
-    from reports._tables import Whole
+    from reports.tables import Whole
     for seed in (0, 2**53 + 1, 2**63 - 2, 2**63 - 1):
         assert fmt(Whole(seed)) == str(seed)
     assert fmt(2**63 - 1) == "9.223e+18"

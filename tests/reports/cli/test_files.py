@@ -1,4 +1,4 @@
-"""What a ``tacc`` command reads and writes, checked before any work (``reports/cli/_files.py``, ``reports/_paths.py``):
+"""What a ``tacc`` command reads and writes, checked before any work (``reports/cli/_files.py``, ``reports/paths.py``):
 empty paths, links, missing parents, an output over an input, a file option given a folder; one line, exit 2,
 nothing written."""
 

@@ -76,7 +76,7 @@ def test_simulate_shows_the_first_runs_and_aggregates_all(capsys, monkeypatch):
 
 def test_long_work_is_announced_with_its_estimate(tmp_path):
     """A budget of 1e12: one line before any run with the estimate (rounds, runs, time), then it runs. The rounds
-    are TACC's bound (reports._estimate.rounds_bound): 3 (N_gamma + S0) low queries and the high queries the rest
+    are TACC's bound (reports.estimate.rounds_bound): 3 (N_gamma + S0) low queries and the high queries the rest
     of the budget pays for, not the horizon 10^12."""
     cfg = _config(tmp_path, "budget", "budget = 1000", "budget = 1e12")
     p = subprocess.Popen([TACC, "simulate", cfg, "--policy", "tacc", "--seeds", "2"], stderr=subprocess.PIPE,

@@ -312,7 +312,7 @@ def test_figures_drawn_in_a_helper_process_make_the_same_report(report, tmp_path
     from matplotlib.image import imread
 
     from reports.figures import FigureWriter
-    from reports._tables import dumps
+    from reports.tables import dumps
     from simulate import load_runs
     with FigureWriter(tmp_path / "figures", process=True) as figures:
         other = make_report(default_config(), seeds=SEEDS, out_dir=tmp_path, budgets=[1000.0, 4000.0],
@@ -363,7 +363,7 @@ def test_an_infinite_bound_is_reported_vacuous_with_its_reason_never_the_loosest
     from certify import VACUOUS_RATIO
     from reports.views._check import verdict_table
     from reports.report._report import _conclusions, vacuous_reasons
-    from reports._tables import jsonable
+    from reports.tables import jsonable
     p = tmp_path / "tinygap.toml"
     p.write_text(TINYGAP)
     a = analyze(load_config(p))

@@ -183,7 +183,7 @@ def test_a_report_streams_its_sweep_in_memory_independent_of_the_seeds(tmp_path,
 
 def test_the_report_of_a_stream_equals_the_report_of_its_runs(by):
     """The regret summaries counted as the runs come equal those of the regrets held whole (one exact formula)."""
-    from reports._stats import summarize
+    from reports.stats import summarize
     t = _tally(by, ("dnc", "mf-ucb", "tacc", "rdfe"))
     for key, s in t.regret.items():
         assert s.summary() == summarize([r.regret for r in by[key]])

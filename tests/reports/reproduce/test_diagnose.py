@@ -73,7 +73,7 @@ def test_runs_counted_as_they_come_in_any_order_pair_seed_by_seed(runs):
     """The tally pairs each seed's runs whatever order they come in (TACC's runs after DNC's, seeds interleaved):
     the same paired differences, regret summaries and counts as the runs held whole; a seed left without one
     method's run is an error, not a smaller sample."""
-    from reports._stats import paired, summarize
+    from reports.stats import paired, summarize
     _, _, recs = runs
     held = CommonSeeds.of(recs)
     streamed = CommonSeeds(recs, per_arm=True, compare=True)

@@ -10,7 +10,7 @@ from reports.reproduce import EXPERIMENTS, experiment
 from reports.figures import MAX_ARMS, arms_shown
 from reports.figures import FigureWriter
 from reports.reproduce._reproduce import _slug, reproduce, variant_config
-from reports._tables import fmt
+from reports.tables import fmt
 from simulate import config_key
 
 

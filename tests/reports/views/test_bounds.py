@@ -35,7 +35,7 @@ def test_the_best_arms_count_bounds_are_not_stated_in_table_json_and_explain():
     import json
 
     from reports.views._bounds import OPTIMAL_NO_COUNT_BOUND
-    from reports._explain import explain
+    from reports.explain import explain
     from reports.views._explain_view import to_json as explain_json
     a = analyze(load_config("llm-residual"))
     best = a.instance.best_arm
@@ -134,7 +134,7 @@ def test_a_value_taken_by_convention_is_named_in_the_table_and_the_json(tmp_path
     ``<key>_reason`` naming the arm and the convention, the totals a ``value_reason``, the table a line each."""
     from bounds import TIED_LEFT_OUT, TIED_TERM
     from reports.views._bounds import render, to_record
-    from reports._tables import fmt
+    from reports.tables import fmt
     p = tmp_path / "ties.toml"
     p.write_text(TIES)
     a = analyze(load_config(p))

@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 from bounds import TaccInputError, analyze
-from reports import _explain
-from reports.views import _explain_view as _explain_view
-from reports._explain import explain
+from reports import explain as explain_module
+from reports.views import _explain_view
+from reports.explain import explain
 from reports.views._explain_view import render, to_json
 from reports.report import default_config
 from reports.cli import main
@@ -83,13 +83,13 @@ def test_another_policy_is_told_against_taccs_theory_not_bound_by_it(policy, sto
 
 
 def test_a_record_that_disagrees_with_its_trace_is_refused(monkeypatch):
-    real = _explain.run
+    real = explain_module.run
 
     def broken(*args, **kw):
         rec = real(*args, **kw)
         return dataclasses.replace(rec, continuation=tuple(c + 1 for c in rec.continuation))
 
-    monkeypatch.setattr(_explain, "run", broken)
+    monkeypatch.setattr(explain_module, "run", broken)
     with pytest.raises(TaccInputError) as e:
         explain(default_config(), "tacc", 0)
     assert e.value.field == "trace"
@@ -200,7 +200,7 @@ def test_the_timeline_legend_covers_no_label(arms, tmp_path):
 
 def test_a_long_traced_run_is_made_once(monkeypatch):
     """A run that could pass 2^17 rounds (a budget of 10^6 low queries) was made twice, first untraced to learn
-    its length; the trace is now allocated from the policy's rounds bound (``reports._estimate.rounds_bound``)."""
+    its length; the trace is now allocated from the policy's rounds bound (``reports.estimate.rounds_bound``)."""
     import simulate._fast as fast
 
     config = default_config()

@@ -20,7 +20,7 @@ import numpy as np
 
 from bounds import TaccInputError, analyze, confirmation_count, continuation_window, refine_partition
 from certify import event_failure, float_sums_faithful
-from reports._estimate import rounds_bound
+from reports.estimate import rounds_bound
 from simulate import HIGH, LOW, make_problem, run
 
 __all__ = ["ArmStory", "Explanation", "explain"]
