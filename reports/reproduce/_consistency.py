@@ -285,6 +285,6 @@ def consistency(exp, *, experiments=None, problems=None) -> list[Check]:
 
 def problems_of(experiments) -> dict:
     """(experiment key, variant name) -> the problem at the experiment's full budget."""
-    from reports.reproduce._reproduce import variant_config
+    from reports.reproduce._variant import variant_config
     from simulate import make_problem
     return {(e.key, v.name): make_problem(variant_config(e, v)) for e in experiments for v in e.variants}

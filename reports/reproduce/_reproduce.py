@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import contextlib
-import functools
 import json
 import os
 import re
@@ -19,11 +18,12 @@ from pathlib import Path
 from typing import Any
 
 
-from bounds import (analyze, config_to_dict, continuation_of, load_config, min_rho, parse_config)
+from bounds import analyze, continuation_of, min_rho
 from reports import views
 from reports.reproduce import _diagnose
 from reports.reproduce._consistency import consistency, problems_of
 from reports.figures import FIGURE_MEMO, FigureWriter
+from reports.reproduce._variant import preset, variant_config
 from reports.reproduce._paper import EXPERIMENTS, Experiment, Variant, at_paper_seed_counts, experiment
 from reports.report import long_lived_frozen
 from reports.reproduce._experiment_tally import ExperimentTally
@@ -31,32 +31,7 @@ from reports.tables import fmt, jsonable, table
 from simulate import (LOW, SingleFidelityUcb, Task, config_key, iter_runs, make_problem, policy_class, tasks_for,
                       twins_together)
 
-__all__ = ["work", "ExperimentResult", "reproduce", "variant_config", "distinct_runs"]
-
-
-def variant_config(exp: Experiment, variant, *, budget: float | None = None, rho=None, rho_scale=None):
-    """The configuration of one variant of an experiment (overrides applied by dotted key); a point of the rho
-    sweep other than rho_min (``rho_scale``) says so in its name (``tacc runs`` tells the sweep's points apart)."""
-    d = config_to_dict(_preset(exp.preset))
-    for key, value in variant.overrides.items():
-        *path, last = key.split(".")
-        node = d
-        for p in path:
-            node = node[p]
-        node[last] = value
-    if budget is not None:
-        d["params"]["budget"] = float(budget)
-    if rho is not None:
-        d["params"]["rho"] = rho
-    d["name"] = f"{exp.key} [{variant.name}" + (f", rho = {rho_scale:g} rho_min]" if rho_scale is not None else "]")
-    return parse_config(d, source=f"experiment:{exp.key}")
-
-
-@functools.lru_cache(maxsize=None)
-def _preset(name: str):
-    """The built-in preset ``name`` (a frozen configuration), read once per process (an experiment's variants and
-    budgets read it hundreds of times)."""
-    return load_config(name)
+__all__ = ["work", "ExperimentResult", "reproduce", "distinct_runs"]
 
 
 def _slug(text: str) -> str:
@@ -139,7 +114,7 @@ def _sweep_scales(exp, quick) -> tuple:
 
 def _budgets(exp: Experiment, quick: bool) -> list:
     fractions = exp.budget_fractions[-2:] if quick else exp.budget_fractions
-    full = _preset(exp.preset).params.budget
+    full = preset(exp.preset).params.budget
     return [full * f for f in fractions]
 
 
@@ -417,7 +392,7 @@ def _run_experiment(plan: _Plan, tally: ExperimentTally, *, out: Path, figures: 
             sens.append({"rho_scale": s, "rho": rho, "variant": v, "method": m, "regret": sums.summary().mean,
                          **{k: x for k, x in sums.diagnostics().items() if k in ("high_calls", "continuation")},
                          "event_failure_frequency": sums.failures / sums.n})
-    s0 = _preset(exp.preset).params.s0
+    s0 = preset(exp.preset).params.s0
     claims = tuple((c.text, *_claim(c, final, pairs, diag, exp, s0)) for c in exp.claims)
     analyses: dict = {}
 

@@ -9,7 +9,8 @@ from bounds import TaccInputError, load_config
 from reports.reproduce import EXPERIMENTS, experiment
 from reports.figures import MAX_ARMS, arms_shown
 from reports.figures import FigureWriter
-from reports.reproduce._reproduce import _slug, reproduce, variant_config
+from reports.reproduce._reproduce import _slug, reproduce
+from reports.reproduce import variant_config
 from reports.tables import fmt
 from simulate import config_key
 
