@@ -22,7 +22,8 @@ def arguments(p) -> None:
     p.add_argument("--policy", default="tacc", choices=POLICIES, metavar="POLICY", action=OnePolicy,
                    help=f"the policy to run (default tacc): {', '.join(POLICIES)}")
     p.add_argument("--seed", type=int_at_least(0), default=0, metavar="S", help="the reward-table seed (default 0)")
-    p.add_argument("--engine", choices=ENGINES, default="fast", help="fast (compiled) or reference (step form)")
+    p.add_argument("--engine", choices=ENGINES, default="fast",
+                   help="fast (compiled, default) or reference (step form)")
     p.add_argument("--json", metavar="PATH", help="write the explanation as JSON to PATH ('-' for stdout)")
     p.add_argument("--out", metavar="DIR", default=None, help="write a timeline figure (PNG and PDF) to DIR")
     p.add_argument("--max-arms", type=int_at_least(1), default=40, metavar="N",
