@@ -36,7 +36,7 @@ def test_a_name_is_read_from_its_module_at_every_use(tmp_path, monkeypatch):
     del sys.loaded, sys.modules["pkg"], sys.modules["pkg._mod"]
 
 
-def test_reproduce_help_imports_no_engine():
+def test_reproduce_help_imports_neither_certify_nor_numba_nor_matplotlib():
     """``tacc reproduce --help`` lists the experiments' keys (``reports.reproduce.EXPERIMENTS``) without importing
     the run pipeline (``certify``, which the reproduction's module imports), the engines or matplotlib."""
     code = ("import sys; from reports.cli import main; main(['reproduce', '--help']); "
