@@ -213,8 +213,8 @@ def test_a_window_no_low_count_reaches_says_so():
 
 def test_a_long_continuation_window_scan_is_announced(tmp_path):
     """``tacc bounds`` makes no run, but reads the continuation window state by state up to min(S0, T): with
-    S0 = 10^11 and a test every state passes (eta = 1e-12) that is hours; it scanned without a word (a README-only
-    user). One line first, with the states and the time bound; the same command with S0 = 10 says nothing."""
+    S0 = 10^11 and a test every state passes (eta = 1e-12) that is hours. One line comes first, with the states and
+    the time bound; the same command with S0 = 10 says nothing."""
     cfg = _config(tmp_path, "s0", "budget = 1000\ngamma = 0.1\neta = 1e-4\ns0 = 10",
                   "budget = 1e13\ngamma = 0.1\neta = 1e-12\ns0 = 100000000000")
     p = subprocess.Popen([TACC, "bounds", cfg], stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,

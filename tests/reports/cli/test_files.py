@@ -181,9 +181,9 @@ def test_an_output_folder_whose_parent_does_not_exist_is_refused(args, option, t
     (["reproduce", "decay", "--quick", "--cache", "cache", "--out", "cache/repro"], "--out", "the run cache's folder"),
 ])
 def test_no_output_is_written_over_an_input(tmp_path, args, option, what):
-    """``tacc bounds k2.toml --json k2.toml`` wrote the JSON over the configuration, ``--baseline acc.json --json
-    acc.json`` over the baseline, ``check k2.toml --reproducers .`` k2's reproducer over k2.toml, exit 0 (a README-only
-    user): now one line naming the option, exit 2, every file as it was."""
+    """An output that would be written over an input (``tacc bounds k2.toml --json k2.toml`` over the configuration,
+    ``--baseline acc.json --json acc.json`` over the baseline, ``check k2.toml --reproducers .`` k2's reproducer
+    over k2.toml) is refused: one line naming the option, exit 2, every file as it was."""
     config = "name = \"k2\"\n" + "\n".join(line for line in _preset_text("llm-residual").splitlines()
                                             if not line.startswith("name"))
     (tmp_path / "k2.toml").write_text(config)

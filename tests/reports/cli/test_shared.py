@@ -203,9 +203,9 @@ def _cases(tmp_path):
         "huge sigma": (["bounds", _config(tmp_path, "sigma", "sigma = 1.0", "sigma = 1e200")],
                        ["instance.noise.sigma"]),
         "--max-arms -1": (["bounds", cfg, "--max-arms", "-1"], ["--max-arms"]),
-        # a negative seed of the generated sample was accepted (exit 0), unlike a negative --seeds (issue s7-explain)
+        # a negative seed of the generated sample is refused, as a negative --seeds is
         "--random-seed -5": (["check", "--random-seed", "-5"], ["--random-seed", "must be >= 0, got -5"]),
-        # the engine's own check named its argument, "seed = ...", not the option (stranger13)
+        # the engine's own check names its argument (seed); the line names the option the user wrote
         "explain --seed 2**63": (["explain", cfg, "--seed", str(2**63)], ["--seed = 9223372036854775808",
                                                                          "must be an int in [0, 2**63)"]),
         "--workers 0": (["simulate", cfg, "--policy", "tacc", "--workers", "0"], ["--workers"]),
