@@ -71,7 +71,10 @@ def text(f) -> str:
     return sympy.sstr(f)
 
 
-class _Env:
+class Z3Env:
+    """The z3 constants and functions made for a formula's symbols, by name: one per name, so the premises and
+    the goal decided together share them."""
+
     def __init__(self):
         self.vars: dict = {}
         self.funcs: dict = {}
@@ -93,9 +96,9 @@ def _real(e):
     return z3.ToReal(e) if z3.is_int(e) else e
 
 
-def to_z3(f, env: _Env | None = None):
+def to_z3(f, env: Z3Env | None = None):
     """The z3 term for a sympy formula (``env`` shares variables between the premises and the goal)."""
-    env = env if env is not None else _Env()
+    env = env if env is not None else Z3Env()
     t = lambda x: to_z3(x, env)  # noqa: E731
     if isinstance(f, Forall):
         bound = [env.var(v) for v in f.variables]

@@ -17,7 +17,7 @@ from fractions import Fraction
 import sympy
 import z3
 
-from proofs_checks._formula import Forall, Imp, _Env, free_symbols, text, to_z3
+from proofs_checks._formula import Forall, Imp, Z3Env, free_symbols, text, to_z3
 from proofs_checks._result import Outcome, StepResult
 
 __all__ = ["Premise", "Inference", "decide", "domain", "TIMEOUT_MS", "MUTANT_TIMEOUT_MS", "DOMAIN"]
@@ -95,7 +95,7 @@ def _check(s: "z3.Solver"):
 
 
 def _z3(inf: Inference, timeout_ms: int) -> StepResult:
-    env = _Env()
+    env = Z3Env()
     s = z3.Solver()
     s.set("timeout", timeout_ms)
     for p in inf.premises:

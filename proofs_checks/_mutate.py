@@ -37,23 +37,25 @@ class Mutant:
     formula: object
 
 
-def _positions(expr, path=()):
+def positions(expr, path=()):
     """Every node with its path; the arguments of an applied function (a count such as n + 1) are not mutated."""
     yield path, expr
     if isinstance(expr, sympy.Basic) and not isinstance(expr, AppliedUndef):
         for i, a in enumerate(expr.args):
-            yield from _positions(a, path + (i,))
+            yield from positions(a, path + (i,))
 
 
-def _replace(expr, path, new):
+def replaced(expr, path, new):
+    """``expr`` with the node at ``path`` (as :func:`positions` gives it) replaced by ``new``."""
     if not path:
         return new
     args = list(expr.args)
-    args[path[0]] = _replace(args[path[0]], path[1:], new)
+    args[path[0]] = replaced(args[path[0]], path[1:], new)
     return expr.func(*args)
 
 
-def _parent(expr, path):
+def parent_of(expr, path):
+    """The node whose argument is the node at ``path`` (``path`` not empty)."""
     node = expr
     for i in path[:-1]:
         node = node.args[i]
@@ -71,8 +73,8 @@ def mutants(conclusion) -> list[Mutant]:
             seen.add(key)
             out.append(Mutant(kind, desc, f))
 
-    for path, node in _positions(conclusion):
-        parent = _parent(conclusion, path) if path else None
+    for path, node in positions(conclusion):
+        parent = parent_of(conclusion, path) if path else None
         if isinstance(node, sympy.Number) and node != 0:
             if isinstance(parent, sympy.Pow) and path[-1] == 1:
                 continue
@@ -80,19 +82,19 @@ def mutants(conclusion) -> list[Mutant]:
                 continue
             for s in _SCALES:
                 add("constant", f"constant {node} -> {node * s} in {text(parent) if parent is not None else node}",
-                    _replace(conclusion, path, node * s))
+                    replaced(conclusion, path, node * s))
         elif type(node) in _STRICT:
             new = _STRICT[type(node)](*node.args)
             kind = "strict" if type(node) in (sympy.Le, sympy.Ge) else "non-strict"
-            add(kind, f"{text(node)} made {text(new)}", _replace(conclusion, path, new))
+            add(kind, f"{text(node)} made {text(new)}", replaced(conclusion, path, new))
         elif type(node) in _SWAP:
             new = _SWAP[type(node)](*node.args)
             add("floor/ceiling" if type(node) in (sympy.floor, sympy.ceiling) else "min/max",
-                f"{text(node)} -> {text(new)}", _replace(conclusion, path, new))
+                f"{text(node)} -> {text(new)}", replaced(conclusion, path, new))
         if isinstance(node, sympy.Add) and len(node.args) >= 2:
             for i, a in enumerate(node.args):
                 rest = sympy.Add(*(node.args[:i] + node.args[i + 1:]))
-                add("term", f"term {text(a)} dropped from {text(node)}", _replace(conclusion, path, rest))
+                add("term", f"term {text(a)} dropped from {text(node)}", replaced(conclusion, path, rest))
     return out
 
 

@@ -15,7 +15,7 @@ from fractions import Fraction
 import sympy
 
 from proofs_checks._inference import MUTANT_TIMEOUT_MS, Inference, decide
-from proofs_checks._mutate import _parent, _positions, _replace
+from proofs_checks._mutate import parent_of, positions, replaced
 from proofs_checks._result import Outcome
 
 __all__ = ["Least", "least_constants"]
@@ -32,7 +32,7 @@ class Least:
 
 
 def _proved(inf: Inference, path, value) -> bool:
-    c = _replace(inf.conclusion, path, sympy.Rational(value.numerator, value.denominator))
+    c = replaced(inf.conclusion, path, sympy.Rational(value.numerator, value.denominator))
     return decide(inf.with_conclusion(c), timeout_ms=MUTANT_TIMEOUT_MS).outcome is Outcome.PROVED
 
 
@@ -40,10 +40,10 @@ def least_constants(inf: Inference, slack: tuple) -> list[Least]:
     """For each constant whose scaled mutant is in ``slack`` (descriptions from ``mutate``), its least value."""
     out = []
     done = set()
-    for path, node in _positions(inf.conclusion):
+    for path, node in positions(inf.conclusion):
         if not (isinstance(node, sympy.Number) and node != 0) or path in done:
             continue
-        parent = _parent(inf.conclusion, path)
+        parent = parent_of(inf.conclusion, path)
         where = f"constant {node} in {parent}"
         if not any(d.startswith(f"constant {node} -> ") and d.endswith(f" in {parent}") for d in slack):
             continue

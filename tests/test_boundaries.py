@@ -102,3 +102,57 @@ def test_reports_keeps_no_private_module_of_its_own():
     """What the subpackages of ``reports`` share lives in public modules (``reports.tables``, ``reports.paths``,
     ...): a module ``reports._x`` would be a private name that a subpackage imports across subpackages."""
     assert sorted(p.name for p in (ROOT / "reports").glob("_*.py") if p.name != "__init__.py") == []
+
+
+def _is_module(dotted: str) -> bool:
+    path = ROOT / dotted.replace(".", "/")
+    return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
+
+
+def private_names_taken(source: str) -> list[str]:
+    """Every private name (``_x``, not a module and not a dunder) that ``source`` takes from a module of the toolkit:
+    ``from m import _x``, or ``m._x`` where ``m`` is a toolkit module it imported. A name one module takes from
+    another is public there."""
+    tree = ast.parse(source)
+    modules: dict = {}        # local name -> the toolkit module it is bound to
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0 \
+                and node.module.split(".")[0] in PACKAGES:
+            for a in node.names:
+                if _is_module(f"{node.module}.{a.name}"):
+                    modules[a.asname or a.name] = f"{node.module}.{a.name}"
+                elif a.name.startswith("_") and not a.name.startswith("__"):
+                    out.append(f"line {node.lineno}: from {node.module} import {a.name}")
+        elif isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name.split(".")[0] in PACKAGES and a.asname:
+                    modules[a.asname] = a.name
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in modules \
+                and node.attr.startswith("_") and not node.attr.startswith("__") \
+                and not _is_module(f"{modules[node.value.id]}.{node.attr}"):
+            out.append(f"line {node.lineno}: {modules[node.value.id]}.{node.attr}")
+    return out
+
+
+@pytest.mark.parametrize("source, found", [
+    ("from proofs_checks._mutate import _parent", 1),
+    ("def f():\n    from simulate._runner import _Pool", 1),
+    ("from reports.views import _continuation\n_continuation._window()", 1),
+    ("import simulate._runner as runner\nrunner._problem(1)", 1),
+    ("from proofs_checks._mutate import parent_of", 0),
+    ("from bounds import _validate as v", 0),             # a private module of its own package: a module, no name
+    ("from reports.views import _continuation\n_continuation.window_figure()", 0),
+    ("from numba.core.caching import _CacheLocator", 0),  # another library's
+    ("x.__doc__", 0),
+])
+def test_the_scanner_finds_private_names_taken(source, found):
+    assert len(private_names_taken(source)) == found
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_no_module_takes_a_private_name_of_another(package):
+    found = {str(f.relative_to(ROOT)): hits for f in sorted((ROOT / package).rglob("*.py"))
+             if (hits := private_names_taken(f.read_text()))}
+    assert found == {}
