@@ -10,7 +10,8 @@ import numpy as np
 
 from bounds._amount import cost_units
 from bounds._certification import instance_certification_times
-from bounds._config import Config, check_gaps
+from bounds._ranges import check_gaps
+from bounds._spec import Config
 from bounds._horizon import horizon, log_factor, min_rho, n_gamma
 from bounds._instance import Instance, build_instance
 from bounds._partition import ArmClass, arm_partition, prior_partition, replace_classes

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bounds._config import InstanceSpec, NoiseSpec
+from bounds._spec import InstanceSpec, NoiseSpec
 from bounds._decay import power_decay, residual_decay
 from bounds._lowfidelity import LowFidelityModel
 from bounds._means import draw_means, suboptimality_gaps

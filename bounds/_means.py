@@ -6,12 +6,9 @@ Drawn means come from numpy's generator seeded with (instance seed, 0) (docs/des
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
-if TYPE_CHECKING:
-    from bounds._config import InstanceSpec
+from bounds._spec import InstanceSpec
 
 __all__ = ["draw_means", "suboptimality_gaps"]
 
