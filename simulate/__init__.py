@@ -26,17 +26,18 @@ from simulate._frame import (ARM_COLUMNS, DAMAGED_COLUMNS, FORMATS, INDEX_COLUMN
                              save_frames)
 from simulate._lucb import LucbStatic
 from simulate._policy import HIGH, LOW, Action, Policy
-from simulate._model_problem import problem_from_model
-from simulate._problem import Problem, config_key, make_problem
+from simulate._pool import connect, started_workers
+from simulate._model_problem import make_problem, problem_from_model
+from simulate._problem import Problem, config_key
 from simulate._rdfe import Rdfe, RdfeOracle, RdfePhase
 from simulate._record import FIDELITY_NAMES, RunRecord, Violation, default_checkpoints, regret_shares
 from simulate._reference import run_reference
-from simulate._runner import (EXECUTORS, Task, connect, iter_runs, iter_tasks, parse_seeds, run_tasks, started_workers,
-                              tasks_for)
+from simulate._runner import EXECUTORS, iter_runs, run_tasks
 from simulate._registry import POLICIES, make_policy, policy_class
 from simulate._rewards import RewardTable
 from simulate._schedule import MeanSchedule, mean_schedule
 from simulate._tacc import Dnc, MfUcb, Tacc
+from simulate._tasks import Task, iter_tasks, parse_seeds, tasks_for
 from simulate._twins import twins_together
 from simulate._ucb import LowImproving, SingleFidelityUcb, Ucb, WeakFixed
 

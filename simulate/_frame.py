@@ -26,6 +26,7 @@ from simulate._cache import CACHE_ENTRIES, CacheMismatchWarning, RunCache, check
 from simulate._group_read import add_group_read
 from simulate._problem import config_json, config_key
 from simulate._record import RunRecord
+from simulate._tasks import Task
 
 __all__ = ["RunFrames", "config_id", "records_frame", "frame_records", "save_frames", "load_frames",
            "save_configs", "load_runs", "describe_damaged", "FORMATS", "RUN_COLUMNS", "ARM_COLUMNS", "DAMAGED_COLUMNS",
@@ -393,8 +394,6 @@ class _KeyMatcher:
     def task(self, key: str, policy: str | None = None, seed: int | None = None, checkpoints=None):
         """The ``simulate.Task`` whose key is ``key`` (of ``policy`` and ``seed`` when given, with regret
         checkpoints None or ``checkpoints``), or None."""
-        from simulate._runner import Task
-
         cut = key.rfind(":") + 1
         prefix, text = key[:cut], key[cut:]
         hit = self.prefixes.get(prefix)

@@ -1,5 +1,5 @@
-"""A :class:`simulate.Problem` from a low-fidelity model written in Python, so a user's own model can be
-simulated (``simulate.run``) and certified (``certify.judge``) like a configured one.
+"""A :class:`simulate.Problem` made from a configuration or from a low-fidelity model written in Python, so a
+user's own model can be simulated (``simulate.run``) and certified (``certify.judge``) like a configured one.
 
 The costs, budget and parameters are validated by the configuration reader itself (``bounds.parse_config``), so
 a bad value is refused naming the same field a TOML file would (``params.budget``, ``costs.low``...).
@@ -11,11 +11,11 @@ from dataclasses import replace
 
 import numpy as np
 
-from bounds import Instance, LowFidelityModel, LowSpec, TaccInputError, parse_config
+from bounds import Config, Instance, LowFidelityModel, LowSpec, TaccInputError, build_instance, check_gaps, parse_config
 from simulate._certificate import TabulatedBound
 from simulate._problem import Problem, problem_of
 
-__all__ = ["problem_from_model", "PYTHON_MODEL_PREFIX"]
+__all__ = ["make_problem", "problem_from_model", "PYTHON_MODEL_PREFIX"]
 
 #: the ``instance.low.model`` of a configuration describing a Python model (no TOML reader builds it).
 PYTHON_MODEL_PREFIX = "python:"
@@ -61,3 +61,19 @@ def problem_from_model(model: LowFidelityModel, *, cost_low: float, cost_high: f
         raise TaccInputError("model", model, f"a method failed (they must accept an int or an integer array of "
                              f"counts): {type(exc).__name__}: {exc}") from exc
     return problem
+
+
+def make_problem(config, **parameters) -> Problem:
+    """Build the :class:`Problem` of a configuration (``rho = "min"`` resolves to ``bounds.min_rho``).
+
+    ``config`` may also be a low-fidelity model written in Python (a ``bounds.LowFidelityModel``), with the costs,
+    budget and parameters as keywords: see :func:`simulate.problem_from_model`.
+    """
+    if not isinstance(config, Config):
+        return problem_from_model(config, **parameters)
+    if parameters:
+        raise TaccInputError(next(iter(parameters)), parameters[next(iter(parameters))],
+                             "keywords are for a Python low-fidelity model; a configuration holds its parameters")
+    inst = build_instance(config.instance)
+    check_gaps(config, inst.mu_high)
+    return problem_of(config, inst)

@@ -15,13 +15,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bounds import (Config, Instance, TaccInputError, build_instance, check_gaps, config_to_dict, cost_units, frozen_of,
+from bounds import (Config, Instance, TaccInputError, config_to_dict, cost_units, frozen_of,
                     instance_certification_times)
 from simulate._asktell import thresholds
 from simulate._certificate import bias_length
 from simulate._schedule import MeanSchedule, mean_schedule, with_prefix
 
-__all__ = ["Problem", "make_problem", "problem_of", "config_key", "config_json"]
+__all__ = ["Problem", "problem_of", "config_key", "config_json"]
 
 #: the most counts whose tail power a problem tabulates (``Problem.schedule``): 2 MiB of float64
 _POWER_TABLE = 1 << 18
@@ -281,22 +281,6 @@ class Problem:
         from simulate._fast import rdfe_plan
         return rdfe_plan(self)
 
-
-def make_problem(config, **parameters) -> Problem:
-    """Build the :class:`Problem` of a configuration (``rho = "min"`` resolves to ``bounds.min_rho``).
-
-    ``config`` may also be a low-fidelity model written in Python (a ``bounds.LowFidelityModel``), with the costs,
-    budget and parameters as keywords: see :func:`simulate.problem_from_model`.
-    """
-    if not isinstance(config, Config):
-        from simulate._model_problem import problem_from_model
-        return problem_from_model(config, **parameters)
-    if parameters:
-        raise TaccInputError(next(iter(parameters)), parameters[next(iter(parameters))],
-                             "keywords are for a Python low-fidelity model; a configuration holds its parameters")
-    inst = build_instance(config.instance)
-    check_gaps(config, inst.mu_high)
-    return problem_of(config, inst)
 
 
 def problem_of(config: Config, inst: Instance, like: Problem | None = None) -> Problem:

@@ -17,98 +17,37 @@ workers to import the toolkit, and a long one (``tacc reproduce``) uses every co
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import itertools
-import logging
 import math
 import os
-import re
 import signal
 import sys
 import threading
 import time
 from collections import deque
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from dataclasses import dataclass
-from multiprocessing import get_context
 from typing import Any, Iterable, Iterator, Sequence, Sized
 
 from bounds import Config, TaccInputError, horizon
-from simulate._cache import RunCache, run_key, run_key_prefix
-from simulate._engine import ENGINES, SEED_END, run
-from simulate._children import starting_children
+from simulate._cache import RunCache, run_key_prefix
+from simulate._engine import ENGINES, run
 from simulate._errors import stop_flag
 from simulate._fingerprint import code_fingerprint
 from simulate._frame import save_configs
-from simulate._problem import config_key, make_problem, problem_of
+from simulate._pool import Pool, check_scheduler, worker_count
+from simulate._model_problem import make_problem
+from simulate._problem import config_key, problem_of
 from simulate._record import RunRecord
-from simulate._registry import policy_class
+from simulate._tasks import Task
 from simulate._twins import TWIN_OF, TWINNED, batch_group, from_twin, place
 
-__all__ = ["Task", "EXECUTORS", "parse_seeds", "iter_tasks", "tasks_for", "iter_runs", "run_tasks", "connect",
-           "started_workers"]
+__all__ = ["EXECUTORS", "iter_runs", "run_tasks"]
 
 #: executor names.
 EXECUTORS = ("serial", "processes", "dask")
 #: when a local pool's workers start: ``auto`` (when the work ahead pays for their start), ``always`` (with the
 #: first run not cached).
 START_POOL = ("auto", "always")
-
-
-@dataclass(frozen=True)
-class Task:
-    """One run to make: a configuration, a policy name, a seed, and the regret checkpoints (None: default)."""
-
-    config: Config
-    policy: str
-    seed: int
-    checkpoints: tuple | None = None
-
-    def key(self) -> str:
-        return run_key(config_key(self.config), self.policy, self.seed, self.checkpoints)
-
-
-def parse_seeds(text: str) -> range:
-    """``A:B`` (seeds A..B-1) or ``N`` (seeds 0..N-1), in ASCII digits; anything else names the field ``seeds``
-    (Python's ``int`` took ``5_0`` for 50, ``+5`` and other scripts' digits: a typo ran other seeds in silence)."""
-    try:
-        if not _SEEDS_TEXT.fullmatch(text):
-            raise ValueError(text)
-        if ":" in text:
-            a, b = (int(x) for x in text.split(":"))
-        else:
-            a, b = 0, int(text)
-    except ValueError:
-        raise TaccInputError("seeds", text, "must be A:B (seeds A to B-1) or a count N") from None
-    if ":" not in text and b < 1:
-        raise TaccInputError("seeds", text, "a count N of seeds must be at least 1")
-    if a < 0:
-        raise TaccInputError("seeds", text, "seeds must be >= 0 (A:B runs seeds A to B-1, 0 <= A < B)")
-    if b <= a:
-        raise TaccInputError("seeds", text, "needs 0 <= A < B (seeds A to B-1)")
-    if b > SEED_END or b - a >= SEED_END:        # a seed is an int in [0, 2**63); a range's length an index
-        raise TaccInputError("seeds", text, "seeds must be below 2**63 (9223372036854775808), at most "
-                                            "9223372036854775807 of them")
-    return range(a, b)
-
-
-#: what ``--seeds`` may be: N or A:B in ASCII digits (a negative A is refused by its own message)
-_SEEDS_TEXT = re.compile(r"-?[0-9]+(:-?[0-9]+)?", re.ASCII)
-
-
-def iter_tasks(configs: Sequence[Config], policies: Sequence[str], seeds, checkpoints=None) -> Iterator[Task]:
-    """Every (configuration, policy, seed) combination, in that nesting order, made one at a time (``seeds`` may be
-    a range of 10^8 seeds)."""
-    for p in policies:
-        policy_class(p)
-    cps = None if checkpoints is None else tuple(float(c) for c in checkpoints)
-    return (Task(c, p, int(s), cps) for c in configs for p in policies for s in seeds)
-
-
-def tasks_for(configs: Sequence[Config], policies: Sequence[str], seeds, checkpoints=None) -> list[Task]:
-    """:func:`iter_tasks` as a list."""
-    return list(iter_tasks(configs, policies, seeds, checkpoints))
 
 
 _PROBLEMS: dict = {}
@@ -247,29 +186,6 @@ def _commit_before_a_long_batch(store, tasks: list[Task]) -> None:
         store.flush()
 
 
-def _die_with_parent(parent: int) -> None:
-    """In a worker: exit when the parent process dies (Linux: at once, by the kernel; elsewhere: a watchdog
-    thread notices within half a second of the worker's next moment holding the interpreter)."""
-    try:
-        import ctypes
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGKILL)          # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
-    if os.getppid() != parent:                # the parent died before the line above
-        os._exit(1)
-    # started with SIGINT blocked (_Pool, starting_children) and now ignored: a terminal's Ctrl-C, sent to the whole
-    # process group, made a worker print "Process SpawnProcess-N:" and its traceback; the parent takes it and kills
-    # its workers
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-    def watch():
-        while os.getppid() == parent:
-            time.sleep(0.5)
-        os._exit(1)
-    threading.Thread(target=watch, daemon=True, name="tacc-parent-watchdog").start()
-
-
 def _check(executor, engine, workers, start_pool="auto", scheduler=None) -> None:
     if start_pool not in START_POOL:
         raise TaccInputError("start_pool", start_pool, f"must be one of {', '.join(START_POOL)}")
@@ -283,93 +199,7 @@ def _check(executor, engine, workers, start_pool="auto", scheduler=None) -> None
         raise TaccInputError("scheduler", scheduler, f"is used only with the executor dask (the executor is "
                                                      f"{executor}, which would make the runs without it)")
     if scheduler is not None:
-        _check_scheduler(scheduler)
-
-
-def _check_scheduler(scheduler) -> None:
-    """A Dask scheduler address distributed can parse (``tcp://host:8786``, ``host:8786``, ``tls://...``), checked
-    before any run: ``notanaddress`` ended the sweep with "ValueError: missing port number" as an internal error."""
-    from distributed.comm import get_address_host_port, parse_address
-
-    if not isinstance(scheduler, str):
-        raise TaccInputError("scheduler", scheduler, "must be a Dask scheduler address such as tcp://host:8786")
-    try:
-        if parse_address(scheduler)[0] != "inproc":     # an in-process address has no host and port
-            get_address_host_port(scheduler)
-    except ValueError as exc:
-        raise TaccInputError("scheduler", scheduler, f"is no Dask scheduler address such as tcp://host:8786 "
-                                                     f"({exc})") from None
-
-
-#: the seconds a connection to a Dask scheduler may take before :func:`connect` gives up naming the address
-#: (distributed's default is 30 s; a scheduler on a reachable network answers in milliseconds).
-_CONNECT_SECONDS = 10.0
-
-
-def connect(scheduler: str, *, timeout: float = _CONNECT_SECONDS) -> Any:
-    """A ``distributed.Client`` connected to the Dask scheduler at ``scheduler`` (``tcp://host:8786``), or a
-    :class:`bounds.TaccInputError` naming the field ``scheduler``: an address distributed cannot parse (at once),
-    no scheduler answering there within ``timeout`` seconds (the whole connection, distributed's handshake
-    included: a service that accepts and stays silent, such as an HTTP server, waited forever in the handshake's
-    read), or a service there that is not Dask (an SSH banner read as a frame length ended in "MemoryError: Unable
-    to allocate 2.82 EiB"). The caller closes the client.
-
-    A sweep with a scheduler (:func:`iter_runs`) connects through it before it writes anything; ``tacc`` connects
-    through it before a command creates any file, so a refused command (exit 2) leaves nothing behind."""
-    _check_scheduler(scheduler)
-    # distributed's log says nothing meanwhile: bytes that are not Dask's were logged as a CRITICAL "Failed to
-    # deserialize" with its traceback, besides the one-line refusal
-    try:
-        with _logging_off():
-            return _bounded_client()(scheduler, timeout=timeout)
-    except OSError:             # refused, unreachable, timed out (the connection or the handshake)
-        # no exception class named: which of distributed's connection retries (OSError) or the whole start's limit
-        # (TimeoutError) gives up first on a closed port is a race (CI saw both)
-        raise TaccInputError("scheduler", scheduler, f"no Dask scheduler answered there within {timeout:g} s; is "
-                                                     f"one running at that address?") from None
-    except Exception as exc:    # a service that is not Dask: its bytes read as Dask's frames (MemoryError, ...)
-        if isinstance(exc, MemoryError):     # "Unable to allocate 2.82 EiB for an array with shape (...)": noise
-            why = "its first bytes, read as the length of a Dask message, asked for more memory than there is"
-        else:
-            why = " ".join(str(exc).split())
-            why = f"{type(exc).__name__}: {why[:100]}{'...' if len(why) > 100 else ''}" if why else type(exc).__name__
-        raise TaccInputError("scheduler", scheduler, f"no Dask scheduler answered there: the connection failed "
-                                                     f"({why}); is that the address of a Dask scheduler, not of "
-                                                     f"another service?") from None
-
-
-@contextlib.contextmanager
-def _logging_off():
-    """Every logger silent meanwhile (``logging.disable``), the previous level put back after: distributed's
-    handlers set quiet did not hold (closing a cluster sets their levels back: an INFO "Batched Comm Closed" and its
-    traceback came through)."""
-    quiet = logging.root.manager.disable
-    logging.disable(logging.CRITICAL)
-    try:
-        yield
-    finally:
-        logging.disable(quiet)
-
-
-@functools.cache
-def _bounded_client() -> type:
-    """``distributed.Client`` whose start (the connection, distributed's handshake, the scheduler's first answer)
-    gives up after its ``timeout`` as a whole (:class:`TimeoutError`) and closes what it started: distributed
-    bounds the connection attempts but reads the handshake without a limit. Built on first use, so that importing
-    the runner does not import distributed."""
-    import distributed
-
-    class BoundedClient(distributed.Client):
-        def start(self, **kwargs):
-            if self.asynchronous:
-                return super().start(**kwargs)
-            try:
-                return super().start(callback_timeout=kwargs.get("timeout"), **kwargs)
-            except BaseException:
-                self.close()
-                raise
-
-    return BoundedClient
+        check_scheduler(scheduler)
 
 
 def iter_runs(tasks: Iterable[Task], *, executor: str = "serial", workers: int | None = None,
@@ -402,32 +232,13 @@ def iter_runs(tasks: Iterable[Task], *, executor: str = "serial", workers: int |
             sweep runs on them and leaves them to their block.
     """
     _check(executor, engine, workers, start_pool, scheduler)
-    if pool is not None and (executor != "processes" or scheduler is not None or pool.n_workers != _n_workers(workers)):
+    if pool is not None and (executor != "processes" or scheduler is not None
+                             or pool.n_workers != worker_count(workers)):
         raise ValueError("pool: workers started by started_workers(processes) with as many workers as given here")
     if total is None and isinstance(tasks, Sized):
         total = len(tasks)
-    return _stream(iter(tasks), executor, _n_workers(workers), scheduler, cache, engine, progress, total,
-                   _StartRule(_n_workers(workers), start_pool == "always", total), pool)
-
-
-def _n_workers(workers: int | None) -> int:
-    """The worker processes a sweep uses: ``workers``, or the machine's cores."""
-    return workers or os.cpu_count() or 1
-
-
-@contextlib.contextmanager
-def started_workers(workers: int | None = None) -> Iterator[Any]:
-    """Local worker processes (the ``processes`` executor) started now, for the sweep made inside the block with
-    ``iter_runs(..., executor="processes", pool=<this>)``: a caller that prepares its tasks meanwhile (``tacc
-    reproduce`` plans its runs, about 0.3 s, while the workers import the engines, about 0.8 s) gets its first run
-    sooner. The workers die with this process, and end with the block (killed at once on an error or an
-    interrupt, as a sweep's own)."""
-    pool = _Pool("processes", _n_workers(workers), None)
-    try:
-        pool.start()
-        yield pool
-    finally:
-        pool.close(abort=sys.exc_info()[0] is not None)
+    return _stream(iter(tasks), executor, worker_count(workers), scheduler, cache, engine, progress, total,
+                   _StartRule(worker_count(workers), start_pool == "always", total), pool)
 
 
 def run_tasks(tasks: Sequence[Task], *, executor: str = "serial", workers: int | None = None,
@@ -525,14 +336,14 @@ class _NoBar:
 
 
 def _stream(tasks, executor, n_workers, scheduler, cache, engine, progress, total, rule, workers=None):
-    pool: _Pool | None = None
+    pool: Pool | None = None
     store: RunCache | None = None
     bar: Any = _NoBar()
     try:
         if workers is not None:           # started by the caller (started_workers), closed by it
             pool = workers
         elif executor != "serial":
-            pool = _Pool(executor, n_workers, scheduler)
+            pool = Pool(executor, n_workers, scheduler)
             if scheduler is not None:    # connected before the cache is written: refused, the sweep leaves no file
                 pool.start()
         store = RunCache(cache) if cache is not None else None
@@ -668,106 +479,3 @@ def _pipeline(tasks, pool, store, engine, n_workers, bar, rule):
             done, g = flight.pop(f)
             records, seconds = f.result()
             finished(done, g, records, seconds)
-
-
-def _started() -> int:
-    """A worker's first task: nothing (its submit started the worker)."""
-    return os.getpid()
-
-
-class _Pool:
-    """A local process pool (workers that die with this process) or a Dask client, behind submit / wait_first.
-
-    Started by the first :meth:`submit` (or :meth:`start`), not when made: a sweep whose every run is cached
-    starts no worker (spawning them, each importing the engines, cost a full-cache report 0.6 s of shutdown and
-    took the cores from the parent's reading)."""
-
-    def __init__(self, executor: str, n_workers: int, scheduler: str | None):
-        self.kind, self.n_workers, self.scheduler = executor, n_workers, scheduler
-        self.cluster: Any = None
-        self.client: Any = None
-        self.pool: ProcessPoolExecutor | None = None
-
-    @property
-    def started(self) -> bool:
-        return self.pool is not None or self.client is not None
-
-    def start(self) -> None:
-        """Start the workers (or connect to Dask) now; nothing if started already."""
-        if self.started:
-            return
-        if self.kind == "processes":
-            pool = self.pool = ProcessPoolExecutor(max_workers=self.n_workers, mp_context=get_context("spawn"),
-                                                   initializer=_die_with_parent, initargs=(os.getpid(),))
-            with starting_children():          # every worker starts now, inheriting SIGINT blocked
-                for _ in range(self.n_workers):  # (each submit to a pool without an idle worker starts one)
-                    pool.submit(_started)
-        else:
-            if self.scheduler is not None:
-                self.client = connect(self.scheduler)
-                return
-            import distributed
-            # the cluster's event-loop thread, made now, inherits SIGINT blocked, and so does every worker process
-            # it spawns (now or on a restart): a terminal's Ctrl-C reaches the process group, and a worker that
-            # took it printed KeyboardInterrupt tracebacks; this process takes it and closes the cluster
-            with starting_children():
-                # no dashboard; the scheduler's HTTP server (health, metrics) on a free port: on its default 8787
-                # a second cluster on the machine printed "warning: Port 8787 is already in use"
-                self.cluster = distributed.LocalCluster(n_workers=self.n_workers, threads_per_worker=1,
-                                                        processes=True, dashboard_address=None,
-                                                        scheduler_kwargs={"dashboard_address": ":0"})
-                self.client = distributed.Client(self.cluster)
-
-    def submit(self, fn, *args):
-        self.start()
-        if self.client is not None:
-            return self.client.submit(fn, *args, pure=False)
-        return self.pool.submit(fn, *args)
-
-    def wait_first(self, futures, timeout: float | None = None) -> set:
-        """The futures done, waiting until one is (or ``timeout`` seconds: then possibly none)."""
-        if self.client is not None:
-            import distributed
-            try:
-                return set(distributed.wait(futures, timeout=timeout, return_when="FIRST_COMPLETED").done)
-            except TimeoutError:
-                return set()
-        return wait(futures, timeout=timeout, return_when=FIRST_COMPLETED).done
-
-    def close(self, abort: bool = False) -> None:
-        """Shut the pool down; with ``abort`` (an interrupt, an error) local workers are killed, not waited for:
-        a worker that had not yet taken Ctrl-C (still starting, SIGINT ignored) would finish its batch first."""
-        if self.client is not None:
-            if abort and self.cluster is not None:
-                self._close_cluster_at_once()
-                return
-            self.client.close()
-            if self.cluster is not None:
-                self.cluster.close()
-        elif self.pool is not None:
-            if abort:
-                self._kill_workers()
-            self.pool.shutdown(wait=True, cancel_futures=True)
-
-    def _close_cluster_at_once(self) -> None:
-        """Close the local Dask cluster on an interrupt or an error, quietly: its worker processes (Ctrl-C blocked,
-        :meth:`start`) are killed, not asked to stop (a worker in a batch was killed by its nanny 4 s later, and
-        the workers and nannies logged warnings and tracebacks of the cancelled tasks and closed connections);
-        each nanny is told first not to restart its worker, and distributed's log says nothing meanwhile."""
-        with _logging_off():
-            nannies = list(self.cluster.workers.values())
-            for nanny in nannies:
-                nanny.close_gracefully(reason="tacc-interrupted")
-            for nanny in nannies:
-                pid = getattr(nanny, "pid", None)
-                if pid:
-                    with contextlib.suppress(ProcessLookupError):
-                        os.kill(pid, signal.SIGKILL)
-            self.client.close()
-            self.cluster.close()
-
-    def _kill_workers(self) -> None:
-        if self.pool is None:
-            return
-        for p in list((self.pool._processes or {}).values()):
-            p.kill()

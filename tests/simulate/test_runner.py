@@ -19,7 +19,9 @@ import warnings
 
 import pytest
 
+import simulate._pool
 import simulate._runner as runner
+from simulate._pool import Pool
 from bounds import TaccInputError, dump_config, load_config
 from simulate import (RunCache, config_key, connect, iter_runs, iter_tasks, make_problem, parse_seeds, run,
                       run_key, run_tasks, tasks_for)
@@ -512,7 +514,7 @@ def test_runs_that_came_back_are_committed_while_the_next_result_is_awaited(task
         if self.pool is None:
             self.pool = ThreadPoolExecutor(max_workers=1)
     monkeypatch.setattr(runner, "_run_batch", held)
-    monkeypatch.setattr(runner._Pool, "start", start)
+    monkeypatch.setattr(Pool, "start", start)
     watcher = threading.Thread(target=watch, daemon=True)
     watcher.start()
     records = run_tasks(tasks, executor="processes", workers=2, cache=tmp_path, start_pool="always")
@@ -551,7 +553,7 @@ def test_a_sweep_whose_every_run_is_cached_starts_no_worker(tasks, tmp_path, mon
     def start(self):
         started.append(self)
         raise RuntimeError("a worker was started")
-    monkeypatch.setattr(runner._Pool, "start", start)
+    monkeypatch.setattr(Pool, "start", start)
     assert run_tasks(tasks[:4], executor="processes", workers=2, cache=cache) == first
     assert started == []                      # every run cached: no worker spawned
     with pytest.raises(RuntimeError, match="worker was started"):      # one run not cached: the pool starts
@@ -566,9 +568,8 @@ def test_workers_start_and_stay_with_ctrl_c_ignored():
     # Ctrl-C and kills its workers; this process's handler is unchanged.
     import signal
 
-    from simulate._runner import _Pool
     before = signal.getsignal(signal.SIGINT)
-    pool = _Pool("processes", 2, None)
+    pool = Pool("processes", 2, None)
     try:
         assert not pool.started                                  # started by its first task, not when made
         pool.start()
@@ -757,7 +758,7 @@ def test_a_scheduler_that_does_not_answer_names_the_address_within_the_connect_t
                                              f"0.5 s"):
         connect(address, timeout=0.5).close()
     assert time.monotonic() - t < 5
-    monkeypatch.setattr(runner, "connect", functools.partial(connect, timeout=0.5))    # the sweep connects with it
+    monkeypatch.setattr(simulate._pool, "connect", functools.partial(connect, timeout=0.5))  # what the sweep uses
     with pytest.raises(TaccInputError, match=f"scheduler = '{address}': no Dask scheduler answered there within "
                                              f"0.5 s"):
         run_tasks(tasks, executor="dask", scheduler=address)
@@ -849,7 +850,7 @@ def test_a_sweep_refused_by_its_scheduler_leaves_its_cache_as_it_was(tasks, tmp_
     """A scheduler that does not parse or does not answer ends the sweep before the cache is written: its folder
     is not made, or is left as it was (the configurations were saved in CACHE/configs before the connection, at the
     first run to make)."""
-    monkeypatch.setattr(runner, "connect", functools.partial(connect, timeout=0.3))
+    monkeypatch.setattr(simulate._pool, "connect", functools.partial(connect, timeout=0.3))
     cache = tmp_path / "cache"
     if folder == "with content":
         (cache / "configs").mkdir(parents=True)

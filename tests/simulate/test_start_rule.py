@@ -4,6 +4,7 @@ within its first batches, ``start_pool="always"`` starts it with the first run; 
 import pytest
 
 import simulate._runner as runner
+from simulate._pool import Pool
 from bounds import load_config
 from simulate import run_tasks, tasks_for
 from simulate._runner import _WORKER_START_SECONDS, _StartRule
@@ -77,13 +78,13 @@ def test_nothing_measured_yet_starts_nothing_and_always_starts_at_once(monkeypat
 def starts(monkeypatch):
     """The pools started (their start is recorded, then done)."""
     seen = []
-    real = runner._Pool.start
+    real = Pool.start
 
     def start(self):
         if not self.started:
             seen.append(self)
         real(self)
-    monkeypatch.setattr(runner._Pool, "start", start)
+    monkeypatch.setattr(Pool, "start", start)
     monkeypatch.setattr(runner.os, "cpu_count", lambda: 2)
     return seen
 

@@ -13,10 +13,10 @@ from tests.reports.cli._helpers import _one_line, _tree, tacc
 def quick_connect(monkeypatch):
     """``simulate.connect`` (the command's and the runner's) giving up after 0.3 s instead of 10 s."""
     import simulate
-    import simulate._runner as runner
-    quick = functools.partial(runner.connect, timeout=0.3)
+    import simulate._pool as pool
+    quick = functools.partial(pool.connect, timeout=0.3)
     monkeypatch.setattr(simulate, "connect", quick)
-    monkeypatch.setattr(runner, "connect", quick)
+    monkeypatch.setattr(pool, "connect", quick)
 
 
 def test_a_scheduler_that_does_not_answer_exits_2_naming_the_option(quick_connect, capsys):

@@ -156,11 +156,11 @@ def test_an_interrupt_or_error_ends_every_child_process(monkeypatch, capsys):
     # its children before it returns
     import multiprocessing
 
-    from simulate._runner import _Pool
+    from simulate._pool import Pool
     workers = []
 
     def stopped(args, options):
-        pool = _Pool("processes", 2, None)
+        pool = Pool("processes", 2, None)
         pool.start()                                     # (a pool starts with its first task)
         workers.extend(pool.pool._processes.values())
         assert len(workers) == 2 and all(p.is_alive() for p in workers)
