@@ -12,57 +12,27 @@ import gc
 import math
 import os
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
-from importlib import resources
+from dataclasses import dataclass
 from pathlib import Path
 
 
-from bounds import TIED_TERM, analyze, continuation_of, first_round_paid, parse_config
+from bounds import TIED_TERM, analyze, continuation_of
 from certify import (ASSUMPTIONS, CLAIMS, DEFAULT_POLICIES, LEM_CI, Histogram, check, check_assumptions,
                      float_sums_faithful)
 from reports import views
 from reports.report import _metamorphic
 from reports.figures import FIGURE_MEMO, FigureWriter, arms_shown, count_note, off_event_note, undecided_note
 from reports.paths import partial
+from reports.report._budgets import at_budget, default_config, report_budgets
 from reports.report._rdfe_phases import no_phase_footnote, no_phase_sentence, regret_cell_note
 from reports.views import (NO_REASON, accepted_findings, accepted_lines, rdfe_infinite_arms, sum_reason,
                            tied_sentence, verdict_table)
 from reports.tables import dumps, fmt, fmt_apart_all, jsonable, table
+from reports.report._saved_runs import runs_by_budget
 from reports.report._sweep_tally import SweepTally
 from simulate import iter_runs, iter_tasks, make_problem
 
-__all__ = ["default_config", "budget_sweep", "ReportResult", "make_report", "at_budget", "long_lived_frozen"]
-
-def default_config():
-    """The built-in default configuration (a table model built so that A, B, C^d and C^u all occur)."""
-    import tomllib
-    text = resources.files("reports").joinpath("data", "default.toml").read_text()
-    return parse_config(tomllib.loads(text), source="builtin:default")
-
-
-def budget_sweep(budget: float, points: int = 5) -> list[float]:
-    """``points`` budgets, halving from the full budget: budget / 2^(points-1), ..., budget / 2, budget."""
-    return [budget / 2 ** (points - 1 - i) for i in range(points)]
-
-
-def report_budgets(config, points: int = 5) -> tuple[list[float], list[float]]:
-    """The budgets of ``tacc report``'s sweep: :func:`budget_sweep` of the configuration's budget, less those that
-    do not pay for Algorithm 1's start (``alg:start``, K (lambda^(L) + lambda^(H)) <= Lambda, decided exactly by
-    ``bounds.first_round_paid``, as the engines count); the full budget is always kept (its assumptions are
-    checked and reported). Returns (kept, left out). Before, costs 1e9 and 1e10 on six arms and a budget of 1e12
-    gave a first budget of 6.25e10 below the start's 6.6e10: its runs ended before every arm was queried,
-    identical on every seed, and the regret table printed the theorem's bound beside them while the report said
-    every assumption held (a README-only user)."""
-    sweep = budget_sweep(config.params.budget, points)
-    K, c = config.instance.n_arms, config.costs
-    kept = [b for b in sweep[:-1] if first_round_paid(K, c.low, c.high, b)] + sweep[-1:]
-    return kept, sweep[:len(sweep) - len(kept)]
-
-
-def at_budget(config, budget):
-    """``config`` with its budget Lambda set to ``budget`` (a float, as a configuration holds it)."""
-    return replace(config, params=replace(config.params, budget=float(budget)))
-
+__all__ = ["ReportResult", "make_report", "long_lived_frozen"]
 
 def _regret_row(res: dict, i: int) -> list:
     """The regret table's row of budget ``i``: each policy's mean regret +- its standard error, then the bounds,
@@ -536,7 +506,6 @@ def _make_report(config, out: Path, figures: FigureWriter, *, seeds, policies, b
     analyses = {b: analyze(c) for b, c in zip(budgets, configs, strict=True)}
     a = analyses[full]
     if runs is not None:                                       # load: saved runs, no simulation
-        from reports.report._saved_runs import runs_by_budget
         # first: saved runs that are missing or damaged exit 2 with nothing written (the figure below was drawn
         # before it, and an --out folder holding only figures/continuation_window was left by a refused command)
         by, policies, seeds = runs_by_budget(runs, configs, policies=policies, seeds=seeds)

@@ -12,11 +12,14 @@ import json
 import re
 import shlex
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 from bounds import Config, TaccInputError
 from simulate import POLICIES, config_id, frame_records, load_runs
+
+from reports.report._budgets import default_config
+from reports.views import UNKNOWN, EventFailures, RunsRow, RunsSummary
 
 __all__ = ["saved_runs", "saved_config", "runs_by_budget", "summarize_runs", "RunsSummary", "RunsRow", "EventFailures",
            "write_config_files", "TOML_FOLDER", "UNKNOWN"]
@@ -255,7 +258,6 @@ def _config_arg(config) -> str | None:
     """The CONFIG argument of a ``tacc report`` command that makes runs of ``config`` (a leading space; "" for the
     built-in instance), or None: it exists as no file or preset."""
     from bounds import PRESETS, load_config
-    from reports.report._report import default_config
 
     source = str(config.source or "")
     if source.startswith("preset:"):
@@ -327,48 +329,6 @@ def _spans(seeds: list, most: int = 6) -> str:
             spans.append([x, x + 1])
     text = [f"{a}:{b}" for a, b in spans]
     return ", ".join(text[:most]) + (f", ... ({len(text) - most} more)" if len(text) > most else "")
-
-
-#: the configuration and budget ``tacc runs`` shows for runs of no known configuration.
-UNKNOWN = "(unknown)"
-
-
-@dataclass(frozen=True)
-class EventFailures:
-    """The runs of a row on which the confidence event of ``lem:ci`` failed, decided exactly on the observations
-    (``failed``), the runs whose float check reported a failure the exact sums do not confirm (``rounding``), and
-    the runs of no known configuration counted by the engine's float check alone (``float_check``)."""
-
-    failed: int = 0
-    rounding: int = 0
-    float_check: int = 0
-
-
-@dataclass(frozen=True)
-class RunsRow:
-    """The saved runs of one configuration, budget (NaN: unknown) and policy: how many, their first and last seed,
-    their mean regret, the confidence event's failures, and the seeds saved for another budget or policy of the
-    configuration but not for this one (as ``A:B`` spans; empty: none)."""
-
-    config: str
-    budget: float
-    policy: str
-    runs: int
-    first_seed: int
-    last_seed: int
-    mean_regret: float
-    event: EventFailures
-    missing_seeds: str
-
-
-@dataclass(frozen=True)
-class RunsSummary:
-    """What ``tacc runs DIR`` shows: a row per configuration, budget and policy, the runs of no known configuration
-    (``unknown``) and each damaged run described (``simulate.describe_damaged``)."""
-
-    rows: tuple[RunsRow, ...]
-    unknown: int
-    damaged: tuple[str, ...]
 
 
 def summarize_runs(frames) -> RunsSummary:

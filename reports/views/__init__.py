@@ -2,8 +2,9 @@
 ``bounds_json``), ``tacc check`` (``render_check``, ``check_json``, ``junit``), ``tacc simulate``
 (``SimulateSummary``, ``render_simulate``, ``simulate_json``), ``tacc proofs`` (``render_proofs``,
 ``proofs_json``, the coverage), ``tacc explain`` (``render_explanation``, ``explanation_json``,
-``timeline_figure``), ``tacc runs`` (``render_runs``), the continuation window (``render_continuation``,
-``continuation_record``, ``window_figure``), and the lines about accepted findings (``accepted_lines``).
+``timeline_figure``), ``tacc runs`` (``RunsSummary``, ``render_runs``), the continuation window
+(``render_continuation``, ``continuation_record``, ``window_figure``), and the lines about accepted findings
+(``accepted_lines``).
 
 Several views define ``render`` and ``to_json``; the package names each after its command. Each name is imported
 from its module when it is first used: ``tacc bounds`` imports neither the engines nor ``certify``'s gate.
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
     from reports.views._proofs import coverage_json, coverage_summary, failures, render_coverage, render_radius
     from reports.views._proofs import render as render_proofs
     from reports.views._proofs import to_json as proofs_json
+    from reports.views._runs import UNKNOWN, EventFailures, RunsRow, RunsSummary
     from reports.views._runs import render as render_runs
     from reports.views._simulate import MAX_JSON_RUNS, SimulateSummary, check_json_size
     from reports.views._simulate import render as render_simulate
@@ -44,7 +46,7 @@ __all__ = ["render_bounds", "bounds_json", "rdfe_infinite_arms", "sum_reason", "
            "render_proofs", "proofs_json", "coverage_json", "coverage_summary", "failures", "render_coverage",
            "render_radius",
            "render_explanation", "explanation_json", "timeline_figure",
-           "render_runs",
+           "render_runs", "RunsSummary", "RunsRow", "EventFailures", "UNKNOWN",
            "render_continuation", "continuation_record", "continuation_summary", "window_figure",
            "NO_REASON", "accepted_findings", "accepted_lines"]
 
@@ -61,6 +63,7 @@ _HOME = {
     "render_explanation": "_explain_view:render", "explanation_json": "_explain_view:to_json",
     "timeline_figure": "_explain_view",
     "render_runs": "_runs:render",
+    **dict.fromkeys(("RunsSummary", "RunsRow", "EventFailures", "UNKNOWN"), "_runs"),
     "render_continuation": "_continuation:render", "continuation_record": "_continuation:to_record",
     "continuation_summary": "_continuation:summary", "window_figure": "_continuation",
     **dict.fromkeys(("NO_REASON", "accepted_findings", "accepted_lines"), "_accepted"),

@@ -1,14 +1,55 @@
-"""``tacc runs``'s view: a summary of saved runs (``reports.report.summarize_runs``) as a table with its notes; it
-computes nothing."""
+"""``tacc runs``'s view: a summary of saved runs (:class:`RunsSummary`, made by ``reports.report.summarize_runs``)
+as a table with its notes; it computes nothing."""
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
-from reports.report import UNKNOWN, EventFailures, RunsSummary
 from reports.tables import Shown, Whole, table
 
-__all__ = ["render"]
+__all__ = ["render", "UNKNOWN", "EventFailures", "RunsRow", "RunsSummary"]
+
+#: the configuration and budget ``tacc runs`` shows for runs of no known configuration.
+UNKNOWN = "(unknown)"
+
+
+@dataclass(frozen=True)
+class EventFailures:
+    """The runs of a row on which the confidence event of ``lem:ci`` failed, decided exactly on the observations
+    (``failed``), the runs whose float check reported a failure the exact sums do not confirm (``rounding``), and
+    the runs of no known configuration counted by the engine's float check alone (``float_check``)."""
+
+    failed: int = 0
+    rounding: int = 0
+    float_check: int = 0
+
+
+@dataclass(frozen=True)
+class RunsRow:
+    """The saved runs of one configuration, budget (NaN: unknown) and policy: how many, their first and last seed,
+    their mean regret, the confidence event's failures, and the seeds saved for another budget or policy of the
+    configuration but not for this one (as ``A:B`` spans; empty: none)."""
+
+    config: str
+    budget: float
+    policy: str
+    runs: int
+    first_seed: int
+    last_seed: int
+    mean_regret: float
+    event: EventFailures
+    missing_seeds: str
+
+
+@dataclass(frozen=True)
+class RunsSummary:
+    """What ``tacc runs DIR`` shows: a row per configuration, budget and policy, the runs of no known configuration
+    (``unknown``) and each damaged run described (``simulate.describe_damaged``)."""
+
+    rows: tuple[RunsRow, ...]
+    unknown: int
+    damaged: tuple[str, ...]
 
 
 def _event_cell(e: EventFailures):

@@ -139,7 +139,7 @@ def test_the_float_bound_compiles_nothing():
     import subprocess
     import sys
     code = ("import sys; from certify import float_sums_faithful; from simulate import make_problem; "
-            "from reports.report._report import default_config; from bounds import load_config; "
+            "from reports.report import default_config; from bounds import load_config; "
             "print(float_sums_faithful(make_problem(default_config()))[0], "
             "float_sums_faithful(make_problem(load_config('llm-residual')))[0], 'numba' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout

@@ -7,7 +7,8 @@ import re
 import pytest
 
 from bounds import arm_partition, config_to_dict, parse_config
-from reports.report._report import budget_sweep, default_config, make_report, report_budgets
+from reports.report import make_report
+from reports.report._budgets import budget_sweep, default_config, report_budgets
 from simulate import make_problem, run_tasks, tasks_for
 from tests.reports.views.test_bounds import TIES
 

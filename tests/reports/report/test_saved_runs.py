@@ -9,7 +9,7 @@ pd = pytest.importorskip("pandas")
 
 import simulate._engine as engine  # noqa: E402
 from bounds import TaccInputError  # noqa: E402
-from reports.report._report import budget_sweep, default_config  # noqa: E402
+from reports.report import budget_sweep, default_config  # noqa: E402
 from reports.report._saved_runs import runs_by_budget, saved_config  # noqa: E402
 from reports.cli import main  # noqa: E402
 from simulate import RUN_COLUMNS, config_id, load_frames, load_runs, save_frames  # noqa: E402

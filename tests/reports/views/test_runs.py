@@ -3,7 +3,7 @@ exactly when a row needs them."""
 
 import math
 
-from reports.report import UNKNOWN, EventFailures, RunsRow, RunsSummary
+from reports.views import UNKNOWN, EventFailures, RunsRow, RunsSummary
 from reports.views import render_runs
 
 
