@@ -85,7 +85,7 @@ def test_setup_block_is_what_ci_and_the_report_block_run():
     r = subprocess.run(["bash", str(ROOT / ".ci" / "run"), "--dry-run"], capture_output=True, text=True, check=True)
     assert f"command: {lines['tests']}\n" in r.stdout
     assert f"lint: {lines['lint']}\n" in r.stdout  # run by CI after the tests (tests/test_lint.py: it has teeth)
-    assert lines["lint"].startswith(".venv/bin/ruff check") and lines["lint"].endswith(".venv/bin/mypy")
+    assert lines["lint"].startswith(".venv/bin/ruff check") and lines["lint"].endswith(".venv/bin/lint-imports")
     assert f"docs: {lines['docs']}\n" in r.stdout
     folder = Path(re.search(r"folder: (.*)", r.stdout).group(1))
     assert ROOT not in folder.parents, ".ci/run must not build inside the repository"
