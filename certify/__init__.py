@@ -17,9 +17,10 @@ from certify._check import (BASELINE, DEFAULT_POLICIES, Certificate, ClaimSummar
                             KEEP, Reproducer, VACUOUS_RATIO, accepted, check, file_stem, load_baseline, reproducer_path,
                             sample_configs, unique_names)
 from certify._event import Z_MAX, event_failure, event_failures, float_sums_faithful
-from certify._claims import (CLAIMS, LEM_CI, UNDEFINED_RATIO, Claim, ClaimContext, Measurement, Refutation, claim,
-                             claims_for, ucb_count_bound)
+from certify._claims import CLAIMS, LEM_CI, Claim, Refutation, claim, claims_for
+from certify._context import ClaimContext, ucb_count_bound
 from certify._histogram import MAX_DISTINCT, MAX_POINTS, Histogram
+from certify._measurement import UNDEFINED_RATIO, Measurement
 from certify._metamorphic import (READS, RELATIONS, RelationResult, changed_parts, default_runner, relabel_relation,
                                   s0_zero_relation, scale_relation, static_relation, unread_relation)
 from certify._search import Evidence, assumption_evidence

@@ -15,7 +15,9 @@ from bounds import Config, TaccInputError, dump_config
 from bounds import validate
 from certify._assumptions import check_assumptions
 from certify._draws import seed_only_draws
-from certify._claims import CLAIMS, LEM_CI, UNDEFINED_RATIO, ClaimContext, claims_for
+from certify._claims import CLAIMS, LEM_CI, claims_for
+from certify._context import ClaimContext
+from certify._measurement import UNDEFINED_RATIO
 from certify._tally import Tally, merged_reasons, reason_lines, reason_of
 from certify._verdict import RunVerdict, Verdict, judge, judge_lem_ci_counts
 from simulate import iter_runs, iter_tasks, make_problem, run

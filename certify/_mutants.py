@@ -20,7 +20,9 @@ from typing import Callable
 
 from bounds import ArmClass, dump_config, high_query_bound, low_query_bound
 from certify._assumptions import check_assumptions
-from certify._claims import ClaimContext, Measurement, claim, claims_for
+from certify._claims import claim, claims_for
+from certify._context import ClaimContext
+from certify._measurement import Measurement
 from certify._search import search
 from certify._verdict import Verdict, judge
 from hypothesis import target

@@ -8,7 +8,9 @@ from dataclasses import dataclass
 from bounds import dump_config
 from certify._assumptions import check_assumptions
 from certify._draws import seed_only_draws
-from certify._claims import ClaimContext, Measurement, claims_for
+from certify._claims import claims_for
+from certify._context import ClaimContext
+from certify._measurement import Measurement
 from certify._verdict import Verdict, judge
 from simulate import make_problem, run
 

@@ -6,8 +6,9 @@ import enum
 import math
 from dataclasses import dataclass
 
-from certify._claims import (LEM_CI, SUBOPTIMAL, Claim, ClaimContext, KeyedMeasure, Measurement, ScannedMeasure,
-                             memo_room, rank)
+from certify._claims import LEM_CI, SUBOPTIMAL, Claim
+from certify._context import ClaimContext, memo_room
+from certify._measurement import KeyedMeasure, Measurement, ScannedMeasure, rank
 from certify._exact import Decision
 
 __all__ = ["Verdict", "RunVerdict", "judge", "judge_lem_ci", "judge_lem_ci_counts", "violation_reason",

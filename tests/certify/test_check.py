@@ -9,7 +9,7 @@ import certify._check as check_module
 from bounds import TaccInputError, load_config
 from certify import ClaimContext, check, claim, load_baseline
 from certify._check import sample_configs, unique_names
-from certify._claims import Measurement
+from certify._measurement import Measurement
 
 
 def test_presets_pass(tmp_path):

@@ -130,7 +130,7 @@ def test_zero_over_zero_is_undefined_with_a_reason_in_the_summary():
 def test_an_infinite_rdfe_bound_is_compared_as_a_value(llm):
     """Gaps near 0 (means 1e-9 apart) make RDFE's bound infinite: the claim holds against it (it crashed with
     OverflowError converting inf to a fraction); a finite bound below the regret is still exceeded."""
-    from certify._claims import _rdfe_regret
+    from certify._measures import _rdfe_regret
     p, ctx = llm
     rec = run(p, "rdfe", 0)
     (m,) = _rdfe_regret(ctx, rec, math.inf)
@@ -140,18 +140,18 @@ def test_an_infinite_rdfe_bound_is_compared_as_a_value(llm):
 
 
 # ------------------------------------------------------------------- exact values, decided in integers
-from certify._claims import _scaled_measurement, _with_exact  # noqa: E402
+from certify._measurement import scaled_measurement, with_exact  # noqa: E402
 from certify._exact import Decision, compare_le, exact  # noqa: E402
 
 
 def test_exact_values_decide_not_the_floats_shown():
     """R = 2^60 + 1 against a bound of 2^60: both are shown as the float 2^60 (ratio 1.0), yet R exceeds the bound
     exactly. Deciding on the floats shown (the mutant) would say it holds."""
-    m = _scaled_measurement("R", 2**60, 2**60 + 1, 0)
+    m = scaled_measurement("R", 2**60, 2**60 + 1, 0)
     assert m.bound == m.empirical == 2.0**60 and m.ratio == 1.0
     assert m.exceeded and m.comparison.decision is Decision.FAILS and m.comparison.margin == -1
     assert Measurement("R", m.bound, m.empirical).decision is Decision.HOLDS        # the mutant's answer
-    tie = _scaled_measurement("R", 2**60, 2**60, 0)
+    tie = scaled_measurement("R", 2**60, 2**60, 0)
     assert tie.decision is Decision.HOLDS and not tie.exceeded
 
 
@@ -159,10 +159,10 @@ def test_a_near_tie_inside_the_error_bound_is_undecided_and_decided_without_it()
     """An exceedance of one unit over 2**shift with an error bound of two units is UNDECIDED; the same values with
     the error bound set to 0 (the mutant) are decided FAILS, and beyond the bound they are FAILS."""
     shift = 70
-    inside = _scaled_measurement("x", 2**70, 2**70 + 1, shift, error=2 * 2.0**-70)
+    inside = scaled_measurement("x", 2**70, 2**70 + 1, shift, error=2 * 2.0**-70)
     assert inside.undecided and inside.comparison.decision is Decision.UNDECIDED
-    assert _scaled_measurement("x", 2**70, 2**70 + 1, shift).exceeded                 # error bound 0
-    assert _scaled_measurement("x", 2**70, 2**70 + 3, shift, error=2 * 2.0**-70).exceeded
+    assert scaled_measurement("x", 2**70, 2**70 + 1, shift).exceeded                 # error bound 0
+    assert scaled_measurement("x", 2**70, 2**70 + 3, shift, error=2 * 2.0**-70).exceeded
 
 
 @given(st.integers(0, 2**70), st.integers(-2, 2), st.integers(0, 80),
@@ -170,10 +170,10 @@ def test_a_near_tie_inside_the_error_bound_is_undecided_and_decided_without_it()
 def test_scaled_measurement_decides_as_fractions(bound, delta, shift, error):
     """Near ties (empirical within 2 units over 2**shift of the bound), any error bound: the integer decision is
     the Fraction decision of compare_le on the same exact values."""
-    m = _scaled_measurement("x", bound, bound + delta, shift, error=error)
+    m = scaled_measurement("x", bound, bound + delta, shift, error=error)
     expected = compare_le(Fraction(bound + delta, 2**shift), Fraction(bound, 2**shift), error).decision
     assert m.decision is expected is m.comparison.decision
-    w = _with_exact(Measurement("x", 0.0, 0.0, error=error), Fraction(bound, 2**shift),
+    w = with_exact(Measurement("x", 0.0, 0.0, error=error), Fraction(bound, 2**shift),
                     Fraction(bound + delta, 2**shift))
     assert w.decision is expected
 

@@ -5,7 +5,7 @@ from dataclasses import replace
 import certify._check as check_module
 from bounds import load_config
 from certify import Verdict, check, claim
-from certify._claims import Measurement
+from certify._measurement import Measurement
 from simulate import make_problem, run
 
 

@@ -10,11 +10,11 @@ from dataclasses import replace
 import pytest
 
 import certify._check as check_module
-import certify._claims as claims_module
+import certify._context as context_module
 from bounds import TaccInputError, load_config, parse_config
 from certify import ClaimContext, Tally, Verdict, check, claim
 from certify._check import summaries_of
-from certify._claims import Measurement
+from certify._measurement import Measurement
 from reports.views._check import junit, to_json
 from simulate import make_problem, run
 
@@ -106,7 +106,7 @@ def test_a_check_keeping_only_violated_verdicts_runs_in_memory_independent_of_th
     verdict grows by about 2 KB a run. The claim context's memos hold at most 64 entries here (MEMO_ENTRIES, 1,024
     by default, whose filling would otherwise be measured): full after the first runs, so a memo that skipped the
     bound (or any other per-run state kept) would grow between the two."""
-    monkeypatch.setattr(claims_module, "MEMO_ENTRIES", 64)
+    monkeypatch.setattr(context_module, "MEMO_ENTRIES", 64)
     configs, policies = [load_config("llm-vanishing")], ("tacc",)
     check(configs, policies=policies, seeds=range(3))                              # compile, import
     small, large = _peak(configs, policies, 600, "violated"), _peak(configs, policies, 2400, "violated")
@@ -118,7 +118,7 @@ def test_a_check_keeping_only_violated_verdicts_runs_in_memory_independent_of_th
 def test_memos_are_bounded(monkeypatch):
     """A full memo is emptied before it takes one more entry: the count measurements of 2,000 distinct values
     leave at most MEMO_ENTRIES."""
-    monkeypatch.setattr(claims_module, "MEMO_ENTRIES", 50)
+    monkeypatch.setattr(context_module, "MEMO_ENTRIES", 50)
     ctx = ClaimContext(make_problem(load_config("llm-vanishing")), {})
     for n in range(2000):
         ctx.count("N_L", 10, n)

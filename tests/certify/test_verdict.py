@@ -8,7 +8,7 @@ import pytest
 from bounds import load_config
 from certify import ClaimContext, Verdict, check_assumptions, claim, claims_for, judge, judge_lem_ci
 from certify._assumptions import AssumptionResult
-from certify._claims import Measurement
+from certify._measurement import Measurement
 from simulate import Violation, make_problem, run
 
 
@@ -234,7 +234,7 @@ def _kept_and_measured(claims, problem, assumptions, records) -> tuple:
     scan; the same, every run measured (the claims' plain measures)): pickled, the bytes of both."""
     import pickle
 
-    from certify._claims import KeyedMeasure, ScannedMeasure
+    from certify._measurement import KeyedMeasure, ScannedMeasure
     kept_ctx, plain_ctx = ClaimContext(problem, assumptions), ClaimContext(problem, assumptions)
     kept = [judge(c, kept_ctx, r) for r in records for c in claims]
     plain = [judge(replace(c, measure=c.measure.measure) if isinstance(c.measure, (KeyedMeasure, ScannedMeasure))
@@ -263,7 +263,7 @@ def test_kept_scans_give_the_verdicts_of_measuring_every_run(setup, policy):
 def test_a_count_one_above_its_bound_is_violated_from_the_kept_scan(setup):
     """The second run with a count one above its bound is judged from the kept scan (not measured again) and is
     still VIOLATED; at the bound it HOLDS at ratio 1; the same counts off the event are OFF_EVENT."""
-    from certify._claims import KeyedMeasure
+    from certify._measurement import KeyedMeasure
     p, assumptions, rec = setup
     ctx = ClaimContext(p, assumptions)
     base = claim("high-count")
@@ -293,11 +293,12 @@ def test_a_count_one_above_its_bound_is_violated_from_the_kept_scan(setup):
 def test_a_key_that_misses_a_value_the_measure_reads_is_caught(setup):
     """The comparison above has teeth: DNC's theorem keyed on N^(H) alone (it reads N^(L) too) serves a run whose
     low counts were pushed over the bound the verdict of the run before it, and the bytes differ."""
-    from certify._claims import KeyedMeasure, _high_key
+    from certify._measurement import KeyedMeasure
+    from certify._measures import high_key
     p, assumptions, _ = setup
     rec = run(p, "dnc", 3)
     base = claim("theorem-dnc")
-    wrong = replace(base, measure=KeyedMeasure(base.measure.measure, _high_key, shared=False))
+    wrong = replace(base, measure=KeyedMeasure(base.measure.measure, high_key, shared=False))
     records = [rec, replace(rec, n_low=tuple(x + 10**8 for x in rec.n_low))]
     kept, plain, verdicts = _kept_and_measured((wrong,), p, assumptions, records)
     assert kept != plain and [v.verdict for v in verdicts] == [Verdict.HOLDS, Verdict.HOLDS]

@@ -22,7 +22,7 @@ def test_check_exits_1_on_a_violation_and_0_once_accepted(tmp_path, monkeypatch,
 
     import certify._check as check_module
     from certify import claim
-    from certify._claims import Measurement
+    from certify._measurement import Measurement
 
     bad = replace(claim("high-count"), measure=lambda ctx, rec: [Measurement("N_H", 0, 1, arm=1)])
     real = check_module.claims_for

@@ -143,9 +143,9 @@ def test_a_report_streams_its_sweep_in_memory_independent_of_the_seeds(tmp_path,
     anyway); the claim context's memos hold at most 8 entries and a figure draws at most 50 points per box (both
     filled by the first runs: the points a figure draws grow with the runs up to certify.MAX_POINTS, and a memo's
     size goes up and down)."""
-    from certify import _claims as claims_module
+    from certify import _context as context_module
     from certify import _histogram as histogram_module
-    monkeypatch.setattr(claims_module, "MEMO_ENTRIES", 8)
+    monkeypatch.setattr(context_module, "MEMO_ENTRIES", 8)
     monkeypatch.setattr(histogram_module, "MAX_POINTS", 50)
     policies = report_module.DEFAULT_POLICIES
     budgets = budget_sweep(2000.0)

@@ -101,7 +101,7 @@ def test_every_printed_reproducer_reproduces_its_verdict(tmp_path, monkeypatch, 
     VIOLATED on the same policy and seed, and nothing else is."""
     import certify._check as check_module
     from certify import claim
-    from certify._claims import Measurement
+    from certify._measurement import Measurement
 
     # exceeded exactly on the runs whose arm-1 low count is odd: a verdict that depends on the seed
     odd = replace(claim("low-count"), measure=lambda ctx, rec: [Measurement("N_L mod 2", 0, rec.n_low[1] % 2,
