@@ -16,7 +16,8 @@ from reports.lazy import lazy_exports
 if TYPE_CHECKING:
     from reports.reproduce._consistency import LEVEL, Check, consistency, paper_number
     from reports.reproduce._paper import EXPERIMENTS, Experiment, PaperClaim, Variant, at_paper_seed_counts, experiment
-    from reports.reproduce._reproduce import ExperimentResult, distinct_runs, reproduce, work
+    from reports.reproduce._plan import distinct_runs, work
+    from reports.reproduce._reproduce import ExperimentResult, reproduce
     from reports.reproduce._variant import variant_config
 
 __all__ = ["reproduce", "work", "ExperimentResult", "variant_config", "distinct_runs", "EXPERIMENTS", "Experiment",
@@ -25,7 +26,8 @@ __all__ = ["reproduce", "work", "ExperimentResult", "variant_config", "distinct_
 
 #: each public name and the module that defines it
 _HOME = {
-    **dict.fromkeys(("reproduce", "work", "ExperimentResult", "distinct_runs"), "_reproduce"),
+    **dict.fromkeys(("reproduce", "ExperimentResult"), "_reproduce"),
+    **dict.fromkeys(("work", "distinct_runs"), "_plan"),
     "variant_config": "_variant",
     **dict.fromkeys(("EXPERIMENTS", "Experiment", "Variant", "PaperClaim", "experiment", "at_paper_seed_counts"),
                     "_paper"),

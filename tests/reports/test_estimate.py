@@ -180,6 +180,7 @@ def test_reproduce_and_bench_announce_their_work_before_it_starts(argv, what, tm
     estimate: reproduce from its experiments' runs, bench from the runs it times. They printed nothing before."""
     import reports.bench as bench
     import reports.estimate as est
+    import reports.reproduce as reproduce
     import reports.reproduce._reproduce as rep
     from reports.cli import main
 
@@ -195,8 +196,8 @@ def test_reproduce_and_bench_announce_their_work_before_it_starts(argv, what, tm
     monkeypatch.setattr(bench, "render", lambda res: "")
     assert main([*argv, "--out", str(tmp_path / "o")]) == 0
     assert started and started[0].startswith(f"{what}") and "runs" in started[0] and "time at most" in started[0]
-    exp = rep.experiment("set-a")
-    full = rep.work(["set-a"])[0]                      # every variant at every budget, the paper's seeds
+    exp = reproduce.experiment("set-a")
+    full = reproduce.work(["set-a"])[0]                      # every variant at every budget, the paper's seeds
     assert len(full[0]) == len(exp.variants) * len(exp.budget_fractions) and full[2] == exp.seeds == 10
 
 

@@ -103,9 +103,9 @@ def _llm_tasks(policy, budget=2000.0, seeds=(0, 1)):
 @pytest.mark.parametrize("policy", ["weak-fixed", "low-improving"])
 def test_a_low_only_policy_is_run_once_across_costs_high_and_the_shared_run_is_its_own(policy):
     from simulate import run_tasks
-    from reports.reproduce._reproduce import _Shared
+    from reports.reproduce._plan import Shared
     tasks = _llm_tasks(policy)
-    shared = _Shared()
+    shared = Shared()
     keys = shared.keys(tasks)
     assert keys[0::2] == [keys[0]] * 3 and keys[1::2] == [keys[1]] * 3     # one run per seed for the 3 variants
     assert len(shared.guards) == 2                                          # the first seed of the 2 other variants
@@ -117,9 +117,9 @@ def test_a_low_only_policy_is_run_once_across_costs_high_and_the_shared_run_is_i
 
 
 def test_a_policy_that_queries_the_high_fidelity_is_not_shared_across_costs_high():
-    from reports.reproduce._reproduce import _Shared
+    from reports.reproduce._plan import Shared
     for policy in ("tacc", "ucb", "mf-ucb", "dnc"):
-        shared = _Shared()
+        shared = Shared()
         keys = shared.keys(_llm_tasks(policy))
         assert len(set(keys)) == 6 and not shared.guards
 
@@ -128,8 +128,8 @@ def test_a_shared_run_that_differs_stops_the_reproduction():
     from dataclasses import replace
 
     from simulate import run_tasks
-    from reports.reproduce._reproduce import _Shared
-    shared = _Shared()
+    from reports.reproduce._plan import Shared
+    shared = Shared()
     shared.keys(_llm_tasks("weak-fixed"))
     done = dict(zip((t.key() for t in shared.order), run_tasks(shared.order), strict=True))
     real, _, _ = shared.guards[0]
@@ -142,15 +142,15 @@ def test_a_shared_run_that_differs_stops_the_reproduction():
 def test_the_sweeps_row_at_rho_min_is_the_variants_own_runs(exp):
     """At rho / rho_min = 1 the sweep runs the variant's own configuration at the final budget (rho "min"), so its
     runs are the variant's on the sweep's seeds, made once; the other scales are distinct configurations."""
-    from reports.reproduce._reproduce import _plan, _Shared
-    plan = _plan(exp, seeds=list(range(exp.seeds)), quick=False)
+    from reports.reproduce._plan import Shared, plan_of
+    plan = plan_of(exp, seeds=list(range(exp.seeds)), quick=False)
     own = {v: plan.configs[(v, plan.budgets[-1])] for v in plan.swept}
     for (s, v), c in zip(plan.sweep_keys, plan.sens_cfgs, strict=True):
         assert (c.params.rho == "min") is (s == 1)
         assert (config_key(c) == config_key(own[v])) is (s == 1)
         # named apart, so that tacc runs never pools two points of the sweep
         assert c.name == (own[v].name if s == 1 else f"{exp.key} [{v}, rho = {s:g} rho_min]")
-    shared = _Shared()
+    shared = Shared()
     main, sweep = shared.keys(plan.tasks_in(plan.seeds)), shared.keys(plan.sweep_tasks_in(plan.seeds))
     per = list(zip(plan.sweep_keys, _per_config(sweep, plan), strict=True))
     at_one = {k for (s, _), ks in per if s == 1 for k in ks}
@@ -191,7 +191,7 @@ def test_event_failures_are_decided_exactly():
 
     from reports.reproduce._common_seeds import MethodSums
     from reports.reproduce._experiment_tally import ExperimentTally
-    from reports.reproduce._reproduce import _plan
+    from reports.reproduce._plan import plan_of
     from simulate import Violation, make_problem, run
     exp = next(e for e in EXPERIMENTS if e.key == "llm-residual")
     low = make_problem(variant_config(exp, exp.variants[1], budget=128000.0, rho=0.026))
@@ -201,7 +201,7 @@ def test_event_failures_are_decided_exactly():
     assert held.event_held
     rounding = replace(held, event_held=False, violation=Violation(0, "L", 1))      # as a rounding flag would read
     config = {id(real): low.config, id(held): ok.config, id(rounding): ok.config}
-    tally = ExperimentTally(_plan(exp, seeds=range(2), quick=True))
+    tally = ExperimentTally(plan_of(exp, seeds=range(2), quick=True))
     assert [tally.off_event(config[id(r)], r) for r in (real, held, rounding)] == [True, False, False]
     sums = MethodSums.of([real, held, rounding], lambda r: tally.off_event(config[id(r)], r))
     assert sums.diagnostics()["event_failures"] == 1
@@ -225,9 +225,9 @@ def test_an_exact_tie_for_the_lowest_regret_is_said_to_be_one():
 
 def test_an_experiment_named_twice_runs_once():
     """`tacc reproduce set-a set-a` (or `all set-b`) ran it twice, writing its page twice (a README-only user)."""
-    from reports.reproduce._reproduce import _selected
-    assert [e.key for e in _selected(["set-a", "set-a"], None)] == ["set-a"]
-    assert [e.key for e in _selected(["all", "set-b"], None)] == [e.key for e in EXPERIMENTS]
+    from reports.reproduce._plan import selected
+    assert [e.key for e in selected(["set-a", "set-a"], None)] == ["set-a"]
+    assert [e.key for e in selected(["all", "set-b"], None)] == [e.key for e in EXPERIMENTS]
 
 
 def test_an_experiments_analysis_runs_while_the_next_experiments_runs_are_collected(tmp_path, monkeypatch):
@@ -297,6 +297,7 @@ def test_the_command_starts_the_workers_before_it_plans_at_the_paper_seed_counts
     import contextlib
 
     import simulate
+    import reports.reproduce._plan as plan_module
     import reports.reproduce._reproduce as rp
     from reports.cli import main
     events = []
@@ -316,7 +317,7 @@ def test_the_command_starts_the_workers_before_it_plans_at_the_paper_seed_counts
         return []
 
     monkeypatch.setattr(simulate, "started_workers", started)
-    monkeypatch.setattr(rp, "work", work)
+    monkeypatch.setattr(plan_module, "work", work)
     monkeypatch.setattr(rp, "reproduce", reproduce)
     monkeypatch.setattr("reports.cli.reproduce.plan", lambda *a, **k: False)
     assert main(["reproduce", "--out", str(tmp_path / "r"), *argv]) == 0
@@ -359,11 +360,12 @@ def _without_times(folder):
 
 
 def test_a_reproduction_in_blocks_of_seeds_writes_what_one_block_writes(tmp_path, monkeypatch):
-    """Seeds beyond one block (``_SEED_BLOCK``) are made block by block, each block's runs paired and let go: the
+    """Seeds beyond one block (``SEED_BLOCK``) are made block by block, each block's runs paired and let go: the
     same pages, numbers and explanations as in one block (blocks of 2 of 7 seeds here, the last of one seed, the rho
     sweep on the first 3; the
     LLM experiment's runs shared across costs.high and their guards included), and the runner is told how many
     runs it makes (the progress bar's total and the pool's start rule)."""
+    import reports.reproduce._plan as plan_module
     import reports.reproduce._reproduce as rp
     real_iter = rp.iter_runs
     told, made = [], []
@@ -376,10 +378,11 @@ def test_a_reproduction_in_blocks_of_seeds_writes_what_one_block_writes(tmp_path
             yield r
 
     monkeypatch.setattr(rp, "iter_runs", iter_runs)
-    monkeypatch.setattr(rp, "_sweep_seeds", lambda n: min(n, 3))          # the sweep over two blocks
+    for module in (rp, plan_module):                                        # the sweep over two blocks
+        monkeypatch.setattr(module, "sweep_seeds", lambda n: min(n, 3))
     keys, cache = ["set-b", "llm-residual"], tmp_path / "runs"
     rp.reproduce(keys, seeds=7, out_dir=tmp_path / "one", executor="serial", cache=cache)
-    monkeypatch.setattr(rp, "_SEED_BLOCK", 2)
+    monkeypatch.setattr(rp, "SEED_BLOCK", 2)
     rp.reproduce(keys, seeds=7, out_dir=tmp_path / "blocks", executor="serial", cache=cache)
     assert told == made and made[0] == made[1]             # the guards' runs in the first block only
     one, blocks = _without_times(tmp_path / "one"), _without_times(tmp_path / "blocks")
@@ -403,8 +406,8 @@ def test_a_reproduction_holds_memory_independent_of_the_seeds(tmp_path, monkeypa
 
     import reports.reproduce._reproduce as rp
     from simulate import config_key, run_tasks
-    monkeypatch.setattr(rp, "_SEED_BLOCK", 64)
-    plan = rp._plan(experiment("set-a"), seeds=range(4), quick=False)
+    monkeypatch.setattr(rp, "SEED_BLOCK", 64)
+    plan = rp.plan_of(experiment("set-a"), seeds=range(4), quick=False)
     tasks = plan.tasks_in(range(4)) + plan.sweep_tasks_in(range(4))
     pool = {}
     for t, r in zip(tasks, run_tasks(tasks), strict=True):
@@ -431,8 +434,8 @@ def test_a_reproduction_holds_memory_independent_of_the_seeds(tmp_path, monkeypa
 
 
 def test_a_misspelled_experiment_gets_a_did_you_mean():
-    from reports.reproduce._reproduce import _selected
+    from reports.reproduce._plan import selected
     with pytest.raises(TaccInputError, match=r"one of set-a, .*checkpoint \(did you mean set-b\?\)$"):
-        _selected(["sett-b"], None)
+        selected(["sett-b"], None)
     with pytest.raises(TaccInputError, match=r"checkpoint$"):             # nothing near: no guess
-        _selected(["zzz"], None)
+        selected(["zzz"], None)
