@@ -190,7 +190,7 @@ def test_legend_draws_an_identical_group_once():
     ({"tacc": 2}, "2 of 10 runs of tacc,", "most"),
 ])
 def test_event_sentence_says_the_most_only_when_informative(failures, expected, absent):
-    from reports.report._report import _event_sentence
+    from reports.report._markdown import _event_sentence
     ev = {p: {"policy": p, "runs": 10, "failures": f, "frequency": f / 10} for p, f in failures.items()}
     text = _event_sentence(ev, 0.05)
     assert expected in text and absent not in text
@@ -199,7 +199,7 @@ def test_event_sentence_says_the_most_only_when_informative(failures, expected, 
 def test_event_sentence_does_not_call_an_undecided_lemma_consistent():
     """mu_high = [1e300, 0.9e300, 0.5e300]: the report said "0 of 3 runs each ... consistent with the lemma", and two
     sentences later that lem:ci is not decided HOLDS (the float sums are not faithful). The first now agrees."""
-    from reports.report._report import _event_sentence
+    from reports.report._markdown import _event_sentence
     ev = {p: {"policy": p, "runs": 3, "failures": 0, "frequency": 0.0} for p in ("tacc", "dnc")}
     text = _event_sentence(ev, 0.05, undecided=True)
     assert "consistent" not in text and "lem:ci is undecided here (rounding" in text
@@ -238,7 +238,7 @@ def test_a_bound_that_falls_with_the_budget_gets_its_reason():
 
 
 def test_a_small_positive_share_is_not_written_as_zero_percent():
-    from reports.report._report import _pct
+    from reports.report._markdown import _pct
     assert _pct(1.174e-05) == "0.0012%" and _pct(0.092) == "9.2%" and _pct(1.0, 0) == "100%" and _pct(0.0) == "0.0%"
     # a share just below 1 never reads 100% ("runs reach 100.0%" beside a table's 0.9999)
     assert _pct(0.99998) == "99.998%" and _pct(0.9999) == "99.99%" and _pct(0.999) == "99.9%" and _pct(1.0) == "100.0%"
@@ -319,7 +319,7 @@ def test_figures_drawn_in_a_helper_process_make_the_same_report(report, tmp_path
         other = make_report(default_config(), seeds=SEEDS, out_dir=tmp_path, budgets=[1000.0, 4000.0],
                             runs=load_runs(report.out_dir / "runs"), figures=figures)
     assert other.files == report.files
-    from reports.report._report import METAMORPHIC_NOT_RUN
+    from reports.report._markdown import METAMORPHIC_NOT_RUN
     expected = {}
     for key, value in report.results.items():            # the relations not run, and why, where they stand
         expected.update({key: None, "metamorphic_reason": METAMORPHIC_NOT_RUN} if key == "metamorphic"
@@ -334,7 +334,7 @@ def test_figures_drawn_in_a_helper_process_make_the_same_report(report, tmp_path
 
 def test_the_regret_table_prints_a_regret_and_its_bound_apart():
     """A budget-1e12 report printed a regret and its bound both as 1.200e+06 in one row."""
-    from reports.report._report import _regret_row
+    from reports.report._markdown import _regret_row
 
     res = {"budgets": [1e12], "policies": ["tacc", "ucb"],
            "regret": {"tacc": [{"mean": 1199987.2, "se": 3.5}], "ucb": [{"mean": 18.0, "se": 1.1}]},
@@ -363,7 +363,8 @@ def test_an_infinite_bound_is_reported_vacuous_with_its_reason_never_the_loosest
     from bounds import analyze, load_config
     from certify import VACUOUS_RATIO
     from reports.views._check import verdict_table
-    from reports.report._report import _conclusions, vacuous_reasons
+    from reports.report._markdown import conclusions
+    from reports.report._report import vacuous_reasons
     from reports.tables import jsonable
     p = tmp_path / "tinygap.toml"
     p.write_text(TINYGAP)
@@ -380,7 +381,7 @@ def test_an_infinite_bound_is_reported_vacuous_with_its_reason_never_the_loosest
            "policies": ["tacc"], "assumptions": {}, "theorem": None, "identical_runs": [],
            "non_monotone_bounds": [], "classes_after_run": {}, "delta": 0.05, "vacuous": [vac],
            "event": {"tacc": {"policy": "tacc", "runs": 5, "failures": 0, "frequency": 0.0}}}
-    text = " ".join(_conclusions(res))
+    text = " ".join(conclusions(res))
     assert "The loosest is high-count (prop:analysis-high-selection) at 25.0%" in text, text
     assert "rdfe-theorem at" not in text and "0.0%" not in text
     assert "rdfe-theorem and rdfe-theorem-sharp (thm:app-rdfe-regret) hold only vacuously" in text
@@ -395,7 +396,7 @@ def test_a_tied_arm_is_in_the_counts_table_with_its_class_and_no_high_bound():
     """Ties with the best arm: the counts table left arm 1 (gap 0) out without a word while the classes line
     counted it. Its row now says its class (B, tied with k*), its low-count bound, and "no bound: gap 0, tied
     with k^*" for N_H; a note says what a tied arm is. An arm with a gap keeps its plain row."""
-    from reports.report._report import TIED_NO_BOUND, _count_row, _tied_note
+    from reports.report._markdown import TIED_NO_BOUND, _count_row, _tied_note
     tied = {"arm": 1, "class": "B", "tau": float("inf"), "gap": 0.0, "low_bound": 9992, "low_mean": 9990.5,
             "low_max": 9992, "high_bound": float("inf"), "high_mean": 2000.0, "high_max": 2100,
             "tied_with_best": True, "high_bound_reason": TIED_NO_BOUND}
@@ -427,19 +428,19 @@ def _theorem_res(holds, off_event, not_applicable=0, violated=0, mean=5591.02, b
 def test_a_mean_regret_above_the_bound_says_the_runs_are_off_the_event():
     """rho = 0.01 (rho_small): every TACC run OFF_EVENT; "3250.6% of the theorem's bound" was written as if the
     theorem were contradicted. The sentence says how many runs are outside the theorem and why."""
-    from reports.report._report import _conclusions
-    text = " ".join(_conclusions(_theorem_res(0, 5)))
+    from reports.report._markdown import conclusions
+    text = " ".join(conclusions(_theorem_res(0, 5)))
     assert "3250.6% of the theorem's bound" in text
     assert ("All 5 of TACC's runs this mean averages are outside thm:analysis-main-regret, which states nothing about "
             "them: 5 OFF_EVENT (the confidence event of lem:ci failed on the run), so the excess over the bound is no "
             "counterexample to the theorem.") in text
-    some = " ".join(_conclusions(_theorem_res(3, 2)))
+    some = " ".join(conclusions(_theorem_res(3, 2)))
     assert "2 of the 5 of TACC's runs" in some and "on the other 3 the theorem HOLDS on 3 and is VIOLATED on 0" in some
     assert "the excess of the mean comes from the runs outside it" in some
-    na = " ".join(_conclusions(_theorem_res(0, 0, not_applicable=4, mean=10.0)))
+    na = " ".join(conclusions(_theorem_res(0, 0, not_applicable=4, mean=10.0)))
     assert "All 4 of TACC's runs" in na and "4 NOT_APPLICABLE" in na and "counterexample" not in na
     # every run on the event: the sentence is as before, nothing added
-    plain = [s for s in _conclusions(_theorem_res(5, 0, mean=10.0)) if "mean regret" in s]
+    plain = [s for s in conclusions(_theorem_res(5, 0, mean=10.0)) if "mean regret" in s]
     assert plain == ["At the full budget TACC's mean regret is 10, 5.8% of the theorem's bound with every C arm in H "
                      "(172) and 5.8% of its smallest form, every C arm in C^d (172)."]
 

@@ -42,7 +42,7 @@ def _report(folder):
     res.pop("metamorphic")
     res.pop("metamorphic_reason", None)
     res.pop("source")
-    from reports.report._report import FROM_SAVED_NOTE
+    from reports.report._markdown import FROM_SAVED_NOTE
     md = re.sub("^Source: `[^`]*`", "Source:", (folder / "report.md").read_text().replace(FROM_SAVED_NOTE, ""),
                 count=1, flags=re.M)
     head, rest = md.split("## Metamorphic relations", 1)
@@ -79,7 +79,7 @@ def test_a_report_is_rebuilt_from_exported_tables_with_zero_runs(swept, tmp_path
     assert md.startswith(f"# Bound-versus-empirical report: {name}\n")
     assert md == _report(made)[1].replace("report: classes\n", f"report: {name}\n", 1)
     assert f"Source: `saved with the runs in {tmp_path / 'tables'}`" in (tmp_path / "again" / "report.md").read_text()
-    from reports.report._report import METAMORPHIC_NOT_RUN      # results.json's null says why, as report.md does
+    from reports.report._markdown import METAMORPHIC_NOT_RUN      # results.json's null says why, as report.md does
     again, first = (json.loads((d / "results.json").read_text()) for d in (tmp_path / "again", made))
     assert again["metamorphic"] is None and again["metamorphic_reason"] == METAMORPHIC_NOT_RUN
     assert first["metamorphic"] and "metamorphic_reason" not in first

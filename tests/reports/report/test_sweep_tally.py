@@ -12,7 +12,7 @@ from bounds import analyze, refine_partition
 from certify import Histogram
 from reports.report import _report as report_module
 from reports.report import budget_sweep, default_config, make_report
-from reports.report._report import _seed_free_note
+from reports.report._markdown import _seed_free_note
 from reports.report import SweepTally, record_digest
 from simulate import make_problem, run_tasks, tasks_for
 
