@@ -21,8 +21,12 @@ from tests.reports.cli._helpers import tacc
 _RECORD = Path(__file__).parent / "data" / "cli_record.json"
 _ROOT = Path(__file__).parents[2]
 _CONFIG = str(_ROOT / "reports" / "data" / "default.toml")
+#: an instance with an arm tied with the best (``TIED`` in a case's arguments)
+_TIED = str(Path(__file__).parent / "data" / "tied.toml")
 
-#: name -> (arguments, files the command writes whose text is recorded); ``CONFIG`` is the default report's instance
+#: name -> (arguments, files the command writes whose text is recorded); ``CONFIG`` is the default report's instance.
+#: The ``report-*`` cases pin the report's ``report.md`` and ``results.json``: on the default instance, on one with a
+#: tie for the best arm, and rebuilt from saved runs (``--from``).
 CASES: dict[str, tuple[list[str], list[str]]] = {
     "top-help": (["--help"], []),
     "version-missing-command": ([], []),
@@ -50,6 +54,12 @@ CASES: dict[str, tuple[list[str], list[str]]] = {
     "report-text": (["report", "--seeds", "0:2", "--executor", "serial", "--cache", "cache", "--out", "rep",
                      "&&", "runs", "cache", "&&", "runs", "cache", "--to", "csv", "--out", "tables"],
                     ["rep/report.md", "rep/results.json"]),
+    "report-default": (["report", "--seeds", "0:20", "--executor", "serial", "--out", "rep"],
+                       ["rep/report.md", "rep/results.json"]),
+    "report-tied": (["report", "TIED", "--seeds", "0:10", "--executor", "serial", "--out", "rep"],
+                    ["rep/report.md", "rep/results.json"]),
+    "report-from": (["report", "--seeds", "0:10", "--executor", "serial", "--cache", "cache", "--out", "rep", "&&",
+                     "report", "--from", "cache", "--out", "again"], ["again/report.md", "again/results.json"]),
     "report-bad-seeds": (["report", "--seeds", "x"], []),
     "runs-missing": (["runs", "nowhere"], []),
     "reproduce-unknown": (["reproduce", "set-c"], []),
@@ -83,7 +93,7 @@ def _run(args: list[str], tmp: str) -> list[dict]:
     out, cmd = [], []
     for a in [*args, "&&"]:
         if a != "&&":
-            cmd.append(_CONFIG if a == "CONFIG" else a)
+            cmd.append({"CONFIG": _CONFIG, "TIED": _TIED}.get(a, a))
             continue
         p = tacc(cmd, tmp, env=env)
         out.append({"exit": p.returncode, "stdout": _masked(p.stdout, tmp), "stderr": _masked(p.stderr, tmp)})
