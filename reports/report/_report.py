@@ -15,6 +15,7 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 
 from bounds import TIED_TERM, analyze, continuation_of
@@ -33,7 +34,7 @@ from reports.report._saved_runs import runs_by_budget
 from reports.report._sweep_tally import SweepTally
 from simulate import iter_runs, iter_tasks, make_problem
 
-__all__ = ["ReportResult", "make_report", "long_lived_frozen"]
+__all__ = ["ReportResult", "ReportOptions", "make_report", "long_lived_frozen"]
 
 @dataclass(frozen=True)
 class ReportResult:
@@ -128,6 +129,24 @@ def non_monotone_bounds(budgets, bound_lines: dict, analyses: dict) -> list[dict
     return out
 
 
+@dataclass(frozen=True)
+class ReportOptions:
+    """How a report is made: :func:`make_report`'s keywords (each documented there) as one object, passed whole
+    to the stages that read it."""
+
+    seeds: Any = range(1000)
+    out_dir: Any = "tacc-report"
+    policies: Any = DEFAULT_POLICIES
+    budgets: Any = None
+    executor: str = "serial"
+    workers: int | None = None
+    progress: bool = False
+    cache: Any = None
+    runs: Any = None
+    scheduler: str | None = None
+    baseline: Any = None
+
+
 #: the report's figures, in the order its file list names them.
 _FIGURES = ("regret_vs_budget", "low_counts", "high_counts", "continuation_window", "tightness")
 
@@ -150,10 +169,11 @@ def make_report(config=None, *, seeds=range(1000), out_dir="tacc-report", polici
     one judges the claims and runs the relations, or with the serial executor this process; a figure drawn before
     from the same input is copied from the memo in the run cache's folder (``reports.figures._memo``).
     """
+    options = ReportOptions(seeds=seeds, out_dir=out_dir, policies=policies, budgets=budgets, executor=executor,
+                            workers=workers, progress=progress, cache=cache, runs=runs, scheduler=scheduler,
+                            baseline=baseline)
     with long_lived_frozen():
-        return _report_with_writer(config, seeds=seeds, out_dir=out_dir, policies=policies, budgets=budgets,
-                                   executor=executor, workers=workers, progress=progress, cache=cache, runs=runs,
-                                   figures=figures, scheduler=scheduler, baseline=baseline)
+        return _report_with_writer(config, options, figures)
 
 
 @contextlib.contextmanager
@@ -171,26 +191,22 @@ def long_lived_frozen():
             gc.unfreeze()
 
 
-def _report_with_writer(config, *, seeds, out_dir, policies, budgets, executor, workers, progress, cache, runs,
-                        figures, scheduler, baseline) -> ReportResult:
+def _report_with_writer(config, options: ReportOptions, figures: FigureWriter | None) -> ReportResult:
     config = default_config() if config is None else config
-    out = Path(out_dir)
+    out = Path(options.out_dir)
     if figures is not None:
-        return _make_report(config, out, figures, seeds=seeds, policies=policies, budgets=budgets,
-                            executor=executor, workers=workers, progress=progress, cache=cache, runs=runs,
-                            scheduler=scheduler, baseline=baseline)
+        return _make_report(config, out, figures, options)
     memo = None
-    if runs is None:
-        folder = cache if cache is not None else out / "runs"
+    if options.runs is None:
+        folder = options.cache if options.cache is not None else out / "runs"
         memo = Path(folder) / FIGURE_MEMO if isinstance(folder, (str, os.PathLike)) else None
-    with FigureWriter(out / "figures", process=executor != "serial", memo=memo) as figures:
-        return _make_report(config, out, figures, seeds=seeds, policies=policies, budgets=budgets,
-                            executor=executor, workers=workers, progress=progress, cache=cache, runs=runs,
-                            scheduler=scheduler, baseline=baseline)
+    with FigureWriter(out / "figures", process=options.executor != "serial", memo=memo) as figures:
+        return _make_report(config, out, figures, options)
 
 
-def _make_report(config, out: Path, figures: FigureWriter, *, seeds, policies, budgets, executor, workers,
-                 progress, cache, runs, scheduler, baseline) -> ReportResult:
+def _make_report(config, out: Path, figures: FigureWriter, options: ReportOptions) -> ReportResult:
+    seeds, policies, budgets, runs = options.seeds, options.policies, options.budgets, options.runs
+    cache, progress, baseline = options.cache, options.progress, options.baseline
     left_out: list[float] = []
     if not budgets:
         budgets, left_out = report_budgets(config)
@@ -228,8 +244,9 @@ def _make_report(config, out: Path, figures: FigureWriter, *, seeds, policies, b
         # workers only for a sweep whose work pays for them): on a full cache the relations were the last thing
         # waited for (0.8 s), on an empty one the helper's second core was idle during the sweep
         relations = figures.call("reports.report._metamorphic:run_relations", configs[-1], seeds[:3], policies)
-        records = iter_runs(iter_tasks(configs, policies, seeds), executor=executor, workers=workers, cache=cache,
-                            progress=progress, scheduler=scheduler, total=len(configs) * len(policies) * len(seeds))
+        records = iter_runs(iter_tasks(configs, policies, seeds), executor=options.executor, workers=options.workers,
+                            cache=cache, progress=progress, scheduler=options.scheduler,
+                            total=len(configs) * len(policies) * len(seeds))
     from tqdm import tqdm
     steps = tqdm(total=7, disable=not progress, unit="step", desc="report", leave=False)  # 5 figures, 2 steps here
     steps.set_postfix_str("runs, judged at the full budget")
