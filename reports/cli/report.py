@@ -110,8 +110,8 @@ def _report(args, options: Options, figures, baseline) -> int:
                       baseline=baseline, **saved)
     print(res.summary)
     print()
-    for line in res.results["conclusions"]:
+    for line in res.results.conclusions:
         print(f"- {line}")
     print(f"\nreport written to {res.out_dir / 'report.md'} ({len(res.files)} files, "
           f"{time.perf_counter() - t:.0f} s)")
-    return EXIT_OK if res.results["certificate"]["ok"] else EXIT_FINDING
+    return EXIT_OK if res.results.certificate["ok"] else EXIT_FINDING

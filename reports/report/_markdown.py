@@ -10,23 +10,24 @@ from collections.abc import Sequence
 from certify import CLAIMS, LEM_CI
 from reports.figures import off_event_note, undecided_note
 from reports.report import _metamorphic
+from reports.report._results import TIED_NO_BOUND, ArmRow, ReportResults, TheoremRow
 from reports.report._rdfe_phases import no_phase_footnote, no_phase_sentence, regret_cell_note
 from reports.tables import fmt, fmt_apart_all, table
 from reports.views import NO_REASON, accepted_lines, tied_sentence, verdict_table
 
-__all__ = ["conclusions", "markdown", "FROM_SAVED_NOTE", "METAMORPHIC_NOT_RUN", "TIED_NO_BOUND"]
+__all__ = ["conclusions", "markdown", "FROM_SAVED_NOTE", "METAMORPHIC_NOT_RUN"]
 
 
-def _regret_row(res: dict, i: int) -> list:
+def _regret_row(res: ReportResults, i: int) -> list:
     """The regret table's row of budget ``i``: each policy's mean regret +- its standard error, then the bounds,
     the means and bounds printed apart (``fmt_apart_all``: a regret and a bound of 1.200e+06 both); RDFE's cell
     says in how many runs it completed no phase (``alg:app-rdfe``), if any."""
-    means = [res["regret"][pol][i]["mean"] for pol in res["policies"]]
-    texts = fmt_apart_all(means + [v[i] for v in res["bounds_by_budget"].values()])
-    rows = res.get("rdfe_no_phase") or []                   # one per budget when RDFE ran
+    means = [res.regret[pol][i].mean for pol in res.policies]
+    texts = fmt_apart_all(means + [v[i] for v in res.bounds_by_budget.values()])
+    rows = res.rdfe_no_phase                                # one per budget when RDFE ran
     note = {"rdfe": regret_cell_note(rows[i])} if rows else {}
-    return ([fmt(res["budgets"][i])] + [f"{t} +- {fmt(res['regret'][pol][i]['se'])}{note.get(pol, '')}"
-                                       for t, pol in zip(texts, res["policies"], strict=False)]
+    return ([fmt(res.budgets[i])] + [f"{t} +- {fmt(res.regret[pol][i].se)}{note.get(pol, '')}"
+                                     for t, pol in zip(texts, res.policies, strict=False)]
             + [str(t) for t in texts[len(means):]])          # left-aligned, as the cells beside them
 
 
@@ -55,18 +56,18 @@ def _violations_sentence(viol: int, cert: dict) -> str:
             f"See {_VIOLATIONS_PLACE}; each has a reproducer.")
 
 
-def conclusions(res: dict) -> list[str]:
+def conclusions(res: ReportResults) -> list[str]:
     out = []
-    cert = res["certificate"]
+    cert = res.certificate
     viol = sum(c["counts"]["VIOLATED"] for c in cert["claims"])
-    runs = res["runs_at_full_budget"]
+    runs = res.runs_at_full_budget
     if viol == 0:
-        n = _n_seeds(res)
+        n = res.n_seeds
         out.append(f"No claim of the paper was VIOLATED: 0 VIOLATED verdicts over {runs} runs at the full budget "
-                   f"({n} seed{'s' * (n != 1)} x {len(res['policies'])} policies)." + _not_judged(cert))
+                   f"({n} seed{'s' * (n != 1)} x {len(res.policies)} policies)." + _not_judged(cert))
     else:
         out.append(_violations_sentence(viol, cert) + _not_judged(cert))
-    failed = [k for k, a in res["assumptions"].items() if not a["held"]]
+    failed = [k for k, a in res.assumptions.items() if not a.held]
     if failed:
         judged = {c["key"] for c in cert["claims"]}
         needing = [c.key for c in (*CLAIMS, LEM_CI) if c.key in judged and set(c.assumptions) & set(failed)]
@@ -78,7 +79,7 @@ def conclusions(res: dict) -> list[str]:
                        f"so every claim is judged as usual.")
     else:
         out.append("Every assumption the claims need holds on this instance.")
-    if res.get("budgets_left_out"):                       # said where the terminal shows it too
+    if res.budgets_left_out:                       # said where the terminal shows it too
         out.append(_left_out_note(res).strip())
     asserted = [c for c in cert["claims"] if c["key"] in _QUANTITATIVE and isinstance(c["max_ratio"], float)
                 and math.isfinite(c["max_ratio"]) and c["counts"]["HOLDS"] > 0]
@@ -110,38 +111,38 @@ def conclusions(res: dict) -> list[str]:
         out.append(f"How tight {_and(undefined)} {'is' if len(undefined) == 1 else 'are'} is undefined: bound and "
                    f"empirical value are both 0 on every run where {'it was' if len(undefined) == 1 else 'they were'}"
                    f" judged (0 / 0).")
-    for x in res.get("vacuous", ()):
+    for x in res.vacuous:
         out.append(f"{_and(x['claims'])} ({x['label']}) {'holds' if len(x['claims']) == 1 else 'hold'} only "
                    f"vacuously (HOLDS on {x['runs']} run(s), bound infinite: vacuous), so no tightness is stated for "
                    f"{'it' if len(x['claims']) == 1 else 'them'}: {x['reason']}")
-    th = res["theorem"]
-    if th and th["bound_prior"] == 0 and th["bound_all_cd"] == 0:
-        out.append(f"At the full budget TACC's mean regret is {fmt(th['tacc_mean'])} and the theorem's bound is 0 "
+    th = res.theorem
+    if th and th.bound_prior == 0 and th.bound_all_cd == 0:
+        out.append(f"At the full budget TACC's mean regret is {fmt(th.tacc_mean)} and the theorem's bound is 0 "
                    f"in both forms: no arm has a positive gap, so every query is free of regret.")
     elif th:
-        mean, prior, all_cd = fmt_apart_all([th["tacc_mean"], th["bound_prior"], th["bound_all_cd"]])
+        mean, prior, all_cd = fmt_apart_all([th.tacc_mean, th.bound_prior, th.bound_all_cd])
         out.append(f"At the full budget TACC's mean regret is {mean}, "
-                   f"{_share(th['tacc_mean'], th['bound_prior'])} the theorem's bound with every C arm in H "
-                   f"({prior}) and {_share(th['tacc_mean'], th['bound_all_cd'])} its "
+                   f"{_share(th.tacc_mean, th.bound_prior)} the theorem's bound with every C arm in H "
+                   f"({prior}) and {_share(th.tacc_mean, th.bound_all_cd)} its "
                    f"smallest form, every C arm in C^d ({all_cd})." + _outside_theorem(cert, th)
-                   + (f" Both forms take the term of {th['bound_reason']}." if th.get("bound_reason") else ""))
-    rows = res.get("rdfe_no_phase") or []                   # one per budget when RDFE ran
-    rdfe = rows and no_phase_sentence(rows, {q: res["regret"][q][-1]["mean"] for q in res["policies"]})
+                   + (f" Both forms take the term of {th.bound_reason}." if th.bound_reason else ""))
+    rows = res.rdfe_no_phase                                # one per budget when RDFE ran
+    rdfe = rows and no_phase_sentence(rows, {q: res.regret[q][-1].mean for q in res.policies})
     if rdfe:
         out.append(rdfe)
-    for names in res["identical_runs"]:
+    for names in res.identical_runs:
         out.append(f"{_and(names)} made identical runs on every seed at every budget (their run records are equal "
                    f"apart from the policy's name): their numbers are the same and the figure draws them as one "
                    f"line, labelled {' = '.join(names)}.")
-    out += [x["text"] for x in res["non_monotone_bounds"]]
-    cls = res["classes_after_run"]
+    out += [x["text"] for x in res.non_monotone_bounds]
+    cls = res.classes_after_run
     if cls:
         parts = ", ".join(f"{k}: {v}" for k, v in sorted(cls.items()))
         out.append(f"Arm classes over TACC's runs (arm-runs): {parts}.")
-    floats = res.get("float_sums") or {"faithful": True}    # absent from a results dict made before it was recorded
+    floats = res.float_sums
     unfaithful = not floats["faithful"]
-    out.append(_event_sentence(res["event"], res["delta"], _lem_ci_fails(res["assumptions"]), undecided=unfaithful))
-    rounding = _rounding_sentence(res["event"])
+    out.append(_event_sentence(res.event, res.delta, _lem_ci_fails(res.assumptions), undecided=unfaithful))
+    rounding = _rounding_sentence(res.event)
     if rounding:
         out.append(rounding)
     if unfaithful:
@@ -168,23 +169,23 @@ def _not_judged(cert: dict) -> str:
             f"about those runs, so they are no evidence for it either way.")
 
 
-def _first_query(res: dict, first: list) -> str:
+def _first_query(res: ReportResults, first: list) -> str:
     """Whether the runs make the first round's one high-fidelity query that class-A and class-Cd allow: every run
     does when the budget covers the first round (alg:start of alg:adaptive-mf-mab); otherwise some or none do."""
-    start = res["assumptions"].get("alg:start")
-    if start is None or start["held"]:
+    start = res.assumptions.get("alg:start")
+    if start is None or start.held:
         return "which every run makes"
     made = "no run makes" if all(c["max_ratio"] == 0 for c in first) else "not every run makes"
-    return f"which {made} here: the budget does not cover the first round (alg:start fails: {start['detail']})"
+    return f"which {made} here: the budget does not cover the first round (alg:start fails: {start.detail})"
 
 
 def _lem_ci_fails(assumptions: dict) -> list[tuple[str, str]]:
     """The assumptions of lem:ci that fail on the instance, as (label, detail): lem:ci does not apply when any
     does (its verdicts NOT_APPLICABLE)."""
-    return [(a["label"], a["detail"]) for k, a in assumptions.items() if k in LEM_CI.assumptions and not a["held"]]
+    return [(a.label, a.detail) for k, a in assumptions.items() if k in LEM_CI.assumptions and not a.held]
 
 
-def _outside_theorem(cert: dict, th: dict) -> str:
+def _outside_theorem(cert: dict, th: TheoremRow) -> str:
     """What the comparison of TACC's mean regret with the theorem's bound leaves out: how many of the runs it
     averages are outside the theorem (the claim ``theorem``'s verdicts on them: OFF_EVENT, the confidence event of
     lem:ci failed; NOT_APPLICABLE, an assumption fails; UNDECIDED), so an excess is not read as a counterexample.
@@ -209,7 +210,7 @@ def _outside_theorem(cert: dict, th: dict) -> str:
     which = f"All {runs}" if n_out == runs else f"{n_out} of the {runs}"
     text = (f" {which} of TACC's runs this mean averages are outside thm:analysis-main-regret, which states "
             f"nothing about them: {_and(parts)}")
-    excess = th["tacc_mean"] > min(th["bound_prior"], th["bound_all_cd"])
+    excess = th.tacc_mean > min(th.bound_prior, th.bound_all_cd)
     if n_out == runs:
         return text + (", so the excess over the bound is no counterexample to the theorem." if excess else ".")
     asserted = counts["HOLDS"] + counts["VIOLATED"]
@@ -249,8 +250,8 @@ def _event_sentence(event: dict, delta: float, lem_ci_fails: Sequence[tuple[str,
     (``undecided``: ``certify.float_sums_faithful`` false at these magnitudes) it is neither either: lem:ci is
     UNDECIDED on every run (rounding), as the report's later sentence on the float sums says."""
     ev = list(event.values())
-    worst = max(ev, key=lambda e: e["frequency"])
-    verdict = "consistent with the lemma" if worst["frequency"] <= delta else "above the lemma"
+    worst = max(ev, key=lambda e: e.frequency)
+    verdict = "consistent with the lemma" if worst.frequency <= delta else "above the lemma"
     if undecided:
         verdict = ("lem:ci is undecided here (rounding: at these magnitudes the runs' float sums are not the exact "
                    "algorithm's, certify.float_sums_faithful), so this frequency is no test of it")
@@ -259,33 +260,33 @@ def _event_sentence(event: dict, delta: float, lem_ci_fails: Sequence[tuple[str,
         which = _and(f"{label} ({detail})" for label, detail in lem_ci_fails)
         verdict = (f"lem:ci does not apply (its assumption{'s' if many else ''} {which} fail{'' if many else 's'}: "
                    f"NOT_APPLICABLE), so this frequency is no test of it")
-    tied = [e["policy"] for e in ev if e["frequency"] == worst["frequency"]]
+    tied = [e.policy for e in ev if e.frequency == worst.frequency]
     if len(ev) > 1 and len(tied) == len(ev):
-        return (f"The confidence event of lem:ci failed equally often for every policy: {worst['failures']} of "
-                f"{worst['runs']} runs each, frequency {fmt(worst['frequency'])} against delta = {delta}: {verdict}.")
+        return (f"The confidence event of lem:ci failed equally often for every policy: {worst.failures} of "
+                f"{worst.runs} runs each, frequency {fmt(worst.frequency)} against delta = {delta}: {verdict}.")
     most = "" if len(ev) == 1 else (" (the most of any policy)" if len(tied) == 1 else
                                     f" (tied with {_and(tied[1:])} for the most)")
-    return (f"The confidence event of lem:ci failed on {worst['failures']} of {worst['runs']} runs of "
-            f"{worst['policy']}{most}, frequency {fmt(worst['frequency'])} against delta = {delta}: {verdict}.")
+    return (f"The confidence event of lem:ci failed on {worst.failures} of {worst.runs} runs of "
+            f"{worst.policy}{most}, frequency {fmt(worst.frequency)} against delta = {delta}: {verdict}.")
 
 
 def _rounding_sentence(event: dict) -> str | None:
     """What the engines' float check reported as event failures that the exact check does not confirm (the float
     running sums' rounding, on large means), or None when there was none."""
-    ev = [e for e in event.values() if e.get("rounding")]
+    ev = [e for e in event.values() if e.rounding]
     if not ev:
         return None
-    per = _and([f"{e['rounding']} of {e['runs']} runs of {e['policy']}" for e in ev])
+    per = _and([f"{e.rounding} of {e.runs} runs of {e.policy}" for e in ev])
     return (f"The engines' float check of the confidence event reported failures that the exact sums of the "
             f"observations do not confirm ({per}): the float running sums' rounding, not a deviation. lem:ci is judged "
             f"on the exact decision; on those runs the float sums the policies' indices use are off by more than the "
             f"radius too, so the claims that need the event are UNDECIDED there (rounding), not judged.")
 
 
-def _seed_free_note(res: dict) -> list[str]:
+def _seed_free_note(res: ReportResults) -> list[str]:
     """The regret table's footnote on each +- 0 that is a policy making the same queries on every seed."""
     out = []
-    for x in res.get("seed_free", ()):
+    for x in res.seed_free:
         at = _and([fmt(b) for b in x["budgets"]])
         line = (f"+- 0: {x['policy']} made the same queries on all {x['seeds']} seeds at budget(s) {at} (equal "
                 f"N_k^(L) and N_k^(H) per arm), and its regret is a function of these counts.")
@@ -302,16 +303,11 @@ def _seed_free_note(res: dict) -> list[str]:
     return out
 
 
-def _no_phase_note(res: dict) -> list[str]:
+def _no_phase_note(res: ReportResults) -> list[str]:
     """The regret table's footnote on RDFE's cells marked "no phase" (runs that completed no phase of
     ``alg:app-rdfe``), when there is one."""
-    note = no_phase_footnote(res.get("rdfe_no_phase", []))
+    note = no_phase_footnote(res.rdfe_no_phase)
     return ["", note] if note else []
-
-
-def _n_seeds(res: dict) -> int:
-    """The seeds of a results dict (``n_seeds``; a dict made before it was recorded lists them)."""
-    return res["n_seeds"] if "n_seeds" in res else len(res["seeds"])
 
 
 #: what a report rebuilt from saved runs says about its VIOLATED verdicts (it makes no run, so it confirms none).
@@ -324,101 +320,93 @@ METAMORPHIC_NOT_RUN = ("this report was rebuilt from saved runs (`--from`), and 
                        "of altered instances; `tacc report` without `--from` runs them")
 
 
-#: the N_H bound cell of an arm tied with k^*: prop:analysis-high-selection's 1 + ceil(4 ell / Delta_k^2) is no
-#: bound at Delta_k = 0.
-TIED_NO_BOUND = "no bound: gap 0, tied with k^*"
-
-
-def _count_row(x: dict) -> tuple:
+def _count_row(x: ArmRow) -> tuple:
     """One arm's row of the counts table: an arm tied with k^* says so in its class and N_H bound cells."""
-    low = fmt_apart_all([x["low_bound"], x["low_mean"], x["low_max"]])
-    high = fmt_apart_all([x["high_bound"], x["high_mean"], x["high_max"]])
-    if x.get("tied_with_best"):
-        return (x["arm"], f"{x['class']} (tied with k*)", x["tau"], x["gap"], *low, TIED_NO_BOUND, *high[1:])
-    return (x["arm"], x["class"], x["tau"], x["gap"], *low, *high)
+    low = fmt_apart_all([x.low_bound, x.low_mean, x.low_max])
+    high = fmt_apart_all([x.high_bound, x.high_mean, x.high_max])
+    if x.tied_with_best:
+        return (x.arm, f"{x.arm_class} (tied with k*)", x.tau, x.gap, *low, TIED_NO_BOUND, *high[1:])
+    return (x.arm, x.arm_class, x.tau, x.gap, *low, *high)
 
 
-def _tied_note(res: dict) -> list[str]:
+def _tied_note(res: ReportResults) -> list[str]:
     """The lines saying what a tied optimal arm is (``tacc bounds``'s sentence), when the instance has one."""
-    tied = [x["arm"] for x in res["arms"] if x.get("tied_with_best")]
-    return ["", tied_sentence(tied, res["instance"]["best_arm"])] if tied else []
+    tied = [x.arm for x in res.arms if x.tied_with_best]
+    return ["", tied_sentence(tied, res.instance.best_arm)] if tied else []
 
 
-def _left_out_note(res: dict) -> str:
+def _left_out_note(res: ReportResults) -> str:
     """The sentence on the budgets of the sweep left out (:func:`report_budgets`), if any, and on the full budget when
     it does not pay for the first round either (it is run all the same: a README-only user read the sentence as if
     it did)."""
-    out = res.get("budgets_left_out") or []
+    out = res.budgets_left_out
     if not out:
         return ""
-    start = res.get("assumptions", {}).get("alg:start", {})
-    full = (f"; the full budget {fmt(res['budgets'][-1])} is below it too and is run all the same (alg:start fails, "
-            f"{start.get('detail', '')})" if start.get("held") is False else "")
+    start = res.assumptions.get("alg:start")
+    full = (f"; the full budget {fmt(res.budgets[-1])} is below it too and is run all the same (alg:start fails, "
+            f"{start.detail})" if start is not None and not start.held else "")
     return (f" The sweep's {_and([fmt(b) for b in out])} {'is' if len(out) == 1 else 'are'} left out: below the cost "
             f"of the first round of Algorithm 1, K (lambda^(L) + lambda^(H)) (alg:start), no run could query every "
             f"arm{full}.")
 
 
-def markdown(res: dict, files: list, cert) -> str:
-    p, inst = res["parameters"], res["instance"]
-    lines = [f"# Bound-versus-empirical report: {res['config']}", "",
-             f"Source: `{res['source']}`. {_n_seeds(res)} seeds, policies {', '.join(res['policies'])}; "
-             f"budgets {', '.join(fmt(b) for b in res['budgets'])} (separate runs per budget)."
+def markdown(res: ReportResults, files: list, cert) -> str:
+    p, inst = res.parameters, res.instance
+    lines = [f"# Bound-versus-empirical report: {res.config}", "",
+             f"Source: `{res.source}`. {res.n_seeds} seeds, policies {', '.join(res.policies)}; "
+             f"budgets {', '.join(fmt(b) for b in res.budgets)} (separate runs per budget)."
              + _left_out_note(res), "",
              "## What to conclude", ""]
-    lines += [f"- {c}" for c in res["conclusions"]]
+    lines += [f"- {c}" for c in res.conclusions]
     lines += ["", "## Instance and parameters", "",
-              table(["quantity", "value"], [("K", inst["n_arms"]), ("best arm k*", inst["best_arm"]),
-                                            ("low-fidelity model", inst["low_model"]), ("noise", inst["noise"]),
-                                            ("T_Lambda", p["horizon"]),
+              table(["quantity", "value"], [("K", inst.n_arms), ("best arm k*", inst.best_arm),
+                                            ("low-fidelity model", inst.low_model), ("noise", inst.noise),
+                                            ("T_Lambda", p.horizon),
                                             ("rho (least valid: sub-Gaussian; noise's exact tail)",
-                                             f"{fmt(p['rho'])} ({fmt(p['rho_min'])}; "
-                                             f"{fmt(p['rho_min_exact_tail'])})"),
-                                            ("ell_Lambda", p["ell"]), ("N_gamma", p["n_gamma"]), ("gamma", p["gamma"]),
-                                            ("eta", p["eta"]), ("S0", p["s0"]),
-                                            ("costs (low, high)", f"{fmt(p['cost_low'])}, {fmt(p['cost_high'])}")]),
-              "", f"Continuation window (`eq:fidelity-selection`): {res['continuation']['summary']}",
+                                             f"{fmt(p.rho)} ({fmt(p.rho_min)}; {fmt(p.rho_min_exact_tail)})"),
+                                            ("ell_Lambda", p.ell), ("N_gamma", p.n_gamma), ("gamma", p.gamma),
+                                            ("eta", p.eta), ("S0", p.s0),
+                                            ("costs (low, high)", f"{fmt(p.cost_low)}, {fmt(p.cost_high)}")]),
+              "", f"Continuation window (`eq:fidelity-selection`): {res.continuation['summary']}",
               "", "![continuation window](figures/continuation_window.png)",
               "", "## Assumptions", "",
               table(["label", "held", "statement", "detail"],
-                    [(k, "yes" if a["held"] else "NO", a["statement"], a["detail"])
-                     for k, a in res["assumptions"].items()]),
+                    [(k, "yes" if a.held else "NO", a.statement, a.detail) for k, a in res.assumptions.items()]),
               "", "## Counts against their bounds (TACC, full budget)", "",
               "Bounds: `prop:analysis-low-query-bound` (N_L <= N_gamma + S0 + 1) and `prop:analysis-high-selection` "
               "(N_H <= 1 + ceil(4 ell / Delta^2)); mean and max over seeds.", "",
               table(["arm", "class", "tau", "gap", "N_L bound", "N_L mean", "N_L max", "N_H bound", "N_H mean",
-                     "N_H max"], [_count_row(x) for x in res["arms"]]),
+                     "N_H max"], [_count_row(x) for x in res.arms]),
               *_tied_note(res),
               "", "The figures draw every seed's count (points) and its spread (box) per arm against the bound (bar), "
               "the runs in which a C arm was in C^d apart from those in which it was in C^u.",
-              *off_event_note(res.get("counts_off_event")), *undecided_note(res.get("counts_undecided")), "",
+              *off_event_note(res.counts_off_event), *undecided_note(res.counts_undecided), "",
               "![low-fidelity counts](figures/low_counts.png)", "",
               "![high-fidelity counts](figures/high_counts.png)", "",
               "## Regret against budget", "",
-              table(["budget"] + res["policies"] + list(res["bounds_by_budget"]),
-                    [_regret_row(res, i) for i in range(len(res["budgets"]))]),
+              table(["budget"] + res.policies + list(res.bounds_by_budget),
+                    [_regret_row(res, i) for i in range(len(res.budgets))]),
               *_seed_free_note(res),
               *_no_phase_note(res),
               "", "![regret against budget](figures/regret_vs_budget.png)", "",
               "## Tightness and verdicts (full budget)", "",
               "ratio = empirical / bound, largest over asserted runs (HOLDS or VIOLATED) and over all runs that "
               "measured something; undefined: 0 / 0 on every such run; -: no such run."
-              + ("" if res["metamorphic"] is not None else FROM_SAVED_NOTE),
+              + ("" if res.metamorphic is not None else FROM_SAVED_NOTE),
               "",
               verdict_table(cert.summaries),
               "", "![tightness per claim](figures/tightness.png)",
               "", "## Metamorphic relations (full budget, first seeds)", "",
-              *(_metamorphic.markdown(res["metamorphic"]) if res["metamorphic"] is not None else
+              *(_metamorphic.markdown(res.metamorphic) if res.metamorphic is not None else
                 [f"Not run: {METAMORPHIC_NOT_RUN}."]),
               "", "## Confidence event (lem:ci)", "",
               table(["policy", "runs", "event failed", "frequency", "delta"],
-                    [(e["policy"], e["runs"], e["failures"], e["frequency"], res["delta"])
-                     for e in res["event"].values()]), ""]
+                    [(e.policy, e.runs, e.failures, e.frequency, res.delta) for e in res.event.values()]), ""]
     if cert.reproducers:
         lines += ["## Violations", ""] + [f"- [{'accepted by the baseline' if r.accepted else 'NEW'}] {r.claim} "
                                           f"({r.label}), {r.policy}, seed {r.seed}: `{r.command}`"
                                           for r in cert.reproducers] + [""]
-        accepted = res["certificate"]["accepted"]
+        accepted = res.certificate["accepted"]
         if accepted:
             lines += ["Accepted by the baseline (`--baseline`), with its reason:", ""]
             lines += [f"- {line}" for line in accepted_lines(accepted)] + [""]

@@ -13,7 +13,7 @@ import gc
 import math
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +25,9 @@ from reports import views
 from reports.report import _metamorphic
 from reports.figures import FIGURE_MEMO, FigureWriter, arms_shown, count_note
 from reports.paths import partial
-from reports.report._markdown import METAMORPHIC_NOT_RUN, TIED_NO_BOUND, conclusions, markdown
+from reports.report._markdown import METAMORPHIC_NOT_RUN, conclusions, markdown
+from reports.report._results import (ArmRow, AssumptionRow, EventRow, InstanceFacts, Parameters, ReportResults,
+                                     TheoremRow, results_json)
 from reports.report._budgets import at_budget, default_config, report_budgets
 from reports.views import (accepted_findings, rdfe_infinite_arms, sum_reason,
                            verdict_table)
@@ -41,7 +43,7 @@ class ReportResult:
     out_dir: Path
     files: tuple
     summary: str
-    results: dict
+    results: ReportResults
 
 
 def tightness_ratios(cert) -> dict:
@@ -317,65 +319,60 @@ def _make_report(config, out: Path, figures: FigureWriter, options: ReportOption
     event = {}
     for p in policies:              # failures decided exactly (off_event): a float one may be rounding
         failed, n = tally.failures[p], tally.runs[full, p]
-        event[p] = {"policy": p, "runs": n, "failures": failed, "frequency": failed / n if n else math.nan,
-                    "rounding": tally.float_failures[p] - failed}
+        event[p] = EventRow(p, n, failed, failed / n if n else math.nan, tally.float_failures[p] - failed)
     tacc_mean = regret[full, lead].mean
     cells = cert.tally.cells.values() if cert.tally is not None else ()     # check() always counts its verdicts
     # the relations need fresh paired runs: a report rebuilt from saved runs (``runs``) makes none
     steps.set_postfix_str("metamorphic relations")
     metamorphic = None if relations is None else _metamorphic.summarize(relations.result())
     steps.update()
-    results = {
-        "config": config.name, "source": config.source, "seeds": seed_ranges(seeds), "n_seeds": len(seeds),
-        "policies": list(policies),
-        "budgets": list(budgets), "budgets_left_out": left_out, "delta": config.params.delta,
-        "instance": {"n_arms": inst.n_arms, "best_arm": inst.best_arm, "mu_high": inst.mu_high.tolist(),
-                     "gaps": inst.gaps.tolist(), "low_model": inst.low.name, "noise": inst.noise.model},
-        "parameters": {"horizon": a.horizon, "rho": a.rho, "rho_min": a.rho_min,
-                       "rho_min_exact_tail": a.rho_readings.exact, "ell": a.ell, "n_gamma": a.n_gamma,
-                       "gamma": config.params.gamma, "eta": config.params.eta, "s0": config.params.s0,
-                       "cost_low": config.costs.low, "cost_high": config.costs.high},
-        "assumptions": {k: {"label": k, "statement": ASSUMPTIONS[k], "held": r.held, "detail": r.detail,
-                            "witness": r.witness} for k, r in assumptions.items()},
-        "regret": {p: [{"budget": b, **regret[b, p].__dict__} for b in budgets] for p in policies},
-        "bounds_by_budget": {name: list(v) for name, v in bound_lines.items()},
-        "arms": [{"arm": k, "class": a.classes[k].value, "tau": a.tau[k], "gap": float(inst.gaps[k]),
-                  "low_bound": low_bound, "low_mean": _mean(low_sums[i], n_lead),
-                  "low_max": int(tally.low_max[i]), "high_bound": high_bound[i],
-                  "high_mean": _mean(high_sums[i], n_lead), "high_max": int(tally.high_max[i]),
-                  **({"tied_with_best": True, "high_bound_reason": TIED_NO_BOUND} if inst.gaps[k] == 0 else {})}
-                 for i, k in enumerate(sub)],
-        "vacuous": vacuous_reasons(cert.summaries, a),
-        "theorem": {"tacc_mean": tacc_mean, "bound_prior": a.theorem.total, "bound_all_cd": a.theorem_if_all_cd.total,
-                    **({"bound_reason": sum_reason(a.theorem.conventions, TIED_TERM)} if a.theorem.conventions
-                       else {})},
-        "classes_after_run": classes_after,
-        "continuation": views.continuation_record(cont),
-        "metamorphic": metamorphic, **({} if metamorphic is not None else {"metamorphic_reason": METAMORPHIC_NOT_RUN}),
-        "identical_runs": [list(g) for g in same],
-        "non_monotone_bounds": non_monotone_bounds(budgets, bound_lines, analyses),
-        "seed_free": tally.seed_free(),
-        "rdfe_no_phase": tally.no_phase_runs(),
-        "counts_off_event": {"policy": lead, "runs": n_lead, "off_event": tally.lead_off},
-        "counts_undecided": {"policy": lead, "runs": n_lead,
-                             "undecided": {key: sum(c.counts["UNDECIDED"] for c in cells
-                                                    if c.claim == key and c.policy == lead)
-                                           for key in ("low-count", "high-count")}},
-        "event": event,
-        "float_sums": dict(zip(("faithful", "bound"), float_sums_faithful(problem), strict=True)),
-        "runs_at_full_budget": len(seeds) * len(policies),
-        "certificate": {"ok": cert.ok, "claims": [jsonable(s) for s in cert.summaries],
-                        "violations": [jsonable(r) for r in cert.reproducers], "baseline": baseline is not None,
-                        "accepted": accepted_findings(cert.reproducers)},
-    }
-    results["conclusions"] = conclusions(results)
+    results = ReportResults(
+        config=config.name, source=config.source, seeds=seed_ranges(seeds), n_seeds=len(seeds),
+        policies=list(policies), budgets=list(budgets), budgets_left_out=left_out, delta=config.params.delta,
+        instance=InstanceFacts(inst.n_arms, inst.best_arm, inst.mu_high.tolist(), inst.gaps.tolist(), inst.low.name,
+                               inst.noise.model),
+        parameters=Parameters(a.horizon, a.rho, a.rho_min, a.rho_readings.exact, a.ell, a.n_gamma,
+                              config.params.gamma, config.params.eta, config.params.s0, config.costs.low,
+                              config.costs.high),
+        assumptions={k: AssumptionRow(k, ASSUMPTIONS[k], r.held, r.detail, r.witness)
+                     for k, r in assumptions.items()},
+        regret={p: [regret[b, p] for b in budgets] for p in policies},
+        bounds_by_budget={name: list(v) for name, v in bound_lines.items()},
+        arms=[ArmRow(k, a.classes[k].value, a.tau[k], float(inst.gaps[k]), low_bound, _mean(low_sums[i], n_lead),
+                     int(tally.low_max[i]), high_bound[i], _mean(high_sums[i], n_lead), int(tally.high_max[i]),
+                     tied_with_best=bool(inst.gaps[k] == 0))
+              for i, k in enumerate(sub)],
+        vacuous=vacuous_reasons(cert.summaries, a),
+        theorem=TheoremRow(tacc_mean, a.theorem.total, a.theorem_if_all_cd.total,
+                           sum_reason(a.theorem.conventions, TIED_TERM) if a.theorem.conventions else None),
+        classes_after_run=classes_after,
+        continuation=views.continuation_record(cont),
+        metamorphic=metamorphic,
+        identical_runs=[list(g) for g in same],
+        non_monotone_bounds=non_monotone_bounds(budgets, bound_lines, analyses),
+        seed_free=tally.seed_free(),
+        rdfe_no_phase=tally.no_phase_runs(),
+        counts_off_event={"policy": lead, "runs": n_lead, "off_event": tally.lead_off},
+        counts_undecided={"policy": lead, "runs": n_lead,
+                          "undecided": {key: sum(c.counts["UNDECIDED"] for c in cells
+                                                 if c.claim == key and c.policy == lead)
+                                        for key in ("low-count", "high-count")}},
+        event=event,
+        float_sums=dict(zip(("faithful", "bound"), float_sums_faithful(problem), strict=True)),
+        runs_at_full_budget=len(seeds) * len(policies),
+        certificate={"ok": cert.ok, "claims": [jsonable(s) for s in cert.summaries],
+                     "violations": [jsonable(r) for r in cert.reproducers], "baseline": baseline is not None,
+                     "accepted": accepted_findings(cert.reproducers)},
+    )
+    results = replace(results, conclusions=tuple(conclusions(results)))
     steps.set_postfix_str("figures")
     drawn = figures.files(progress=steps.update)
     files = [f for name in _FIGURES for f in drawn[name]]
     steps.close()
     md = markdown(results, files, cert)
     out.mkdir(parents=True, exist_ok=True)
-    _write_whole(out / "results.json", dumps(results))       # the report last: it names the files above
+    # the report last: it names the files above
+    _write_whole(out / "results.json", dumps(results_json(results, METAMORPHIC_NOT_RUN)))
     _write_whole(out / "report.md", md)
     summary = verdict_table(cert.summaries, all_runs=False)
     return ReportResult(out, tuple(["report.md", "results.json"] + [f"figures/{f}" for f in files]), summary, results)

@@ -10,7 +10,24 @@ from bounds import arm_partition, config_to_dict, parse_config
 from reports.report import make_report
 from reports.report._budgets import budget_sweep, default_config, report_budgets
 from simulate import make_problem, run_tasks, tasks_for
+from reports.report._results import ArmRow, EventRow, InstanceFacts, Parameters, ReportResults, TheoremRow
+from reports.stats import Summary
 from tests.reports.views.test_bounds import TIES
+
+
+def _results(**fields) -> ReportResults:
+    """A report's results with ``fields`` set and every other one neutral (one policy, no notes), for the views'
+    tests."""
+    neutral = dict(config="x", source="", seeds=[[0, 1]], n_seeds=1, policies=["tacc"], budgets=[1000.0],
+                   budgets_left_out=[], delta=0.05,
+                   instance=InstanceFacts(2, 0, [0.5, 0.4], [0.0, 0.1], "frozen", "gaussian"),
+                   parameters=Parameters(1000, 1.0, 1.0, 1.0, 1.0, 10, 0.1, 0.01, 10, 1.0, 10.0),
+                   assumptions={}, regret={}, bounds_by_budget={}, arms=[], vacuous=[], theorem=None,
+                   classes_after_run={}, continuation={}, metamorphic=None, identical_runs=[],
+                   non_monotone_bounds=[], seed_free=[], rdfe_no_phase=[], counts_off_event={}, counts_undecided={},
+                   event={}, float_sums={"faithful": True, "bound": ""}, runs_at_full_budget=1,
+                   certificate={"claims": []})
+    return ReportResults(**{**neutral, **fields})
 
 SEEDS = range(6)
 
@@ -168,7 +185,7 @@ def test_continuation_window_figure_is_drawn_from_the_window():
 
 # --- what the numbers mean (identical policies, informative sentences, non-monotone bounds) -------------------
 def test_identical_policies_are_named_in_the_text_and_the_legend(report, monkeypatch):
-    res = report.results
+    res = json.loads((report.out_dir / "results.json").read_text())
     assert ["dnc", "mf-ucb"] in res["identical_runs"]          # on the default instance they coincide
     assert any("dnc and mf-ucb made identical runs" in c for c in res["conclusions"])
     md = (report.out_dir / "report.md").read_text()
@@ -191,7 +208,7 @@ def test_legend_draws_an_identical_group_once():
 ])
 def test_event_sentence_says_the_most_only_when_informative(failures, expected, absent):
     from reports.report._markdown import _event_sentence
-    ev = {p: {"policy": p, "runs": 10, "failures": f, "frequency": f / 10} for p, f in failures.items()}
+    ev = {p: EventRow(p, 10, f, f / 10, 0) for p, f in failures.items()}
     text = _event_sentence(ev, 0.05)
     assert expected in text and absent not in text
 
@@ -200,7 +217,7 @@ def test_event_sentence_does_not_call_an_undecided_lemma_consistent():
     """mu_high = [1e300, 0.9e300, 0.5e300]: the report said "0 of 3 runs each ... consistent with the lemma", and two
     sentences later that lem:ci is not decided HOLDS (the float sums are not faithful). The first now agrees."""
     from reports.report._markdown import _event_sentence
-    ev = {p: {"policy": p, "runs": 3, "failures": 0, "frequency": 0.0} for p in ("tacc", "dnc")}
+    ev = {p: EventRow(p, 3, 0, 0.0, 0) for p in ("tacc", "dnc")}
     text = _event_sentence(ev, 0.05, undecided=True)
     assert "consistent" not in text and "lem:ci is undecided here (rounding" in text
     assert "consistent with the lemma" in _event_sentence(ev, 0.05)
@@ -319,11 +336,12 @@ def test_figures_drawn_in_a_helper_process_make_the_same_report(report, tmp_path
         other = make_report(default_config(), seeds=SEEDS, out_dir=tmp_path, budgets=[1000.0, 4000.0],
                             runs=load_runs(report.out_dir / "runs"), figures=figures)
     assert other.files == report.files
+    from dataclasses import replace as dc_replace
+
     from reports.report._markdown import METAMORPHIC_NOT_RUN
-    expected = {}
-    for key, value in report.results.items():            # the relations not run, and why, where they stand
-        expected.update({key: None, "metamorphic_reason": METAMORPHIC_NOT_RUN} if key == "metamorphic"
-                        else {key: value})
+    from reports.report._results import results_json
+    # the relations not run, and why, where they stand
+    expected = results_json(dc_replace(report.results, metamorphic=None), METAMORPHIC_NOT_RUN)
     assert (tmp_path / "results.json").read_text() == dumps(expected)
     for f in report.files:
         if f.endswith(".png"):
@@ -336,12 +354,14 @@ def test_the_regret_table_prints_a_regret_and_its_bound_apart():
     """A budget-1e12 report printed a regret and its bound both as 1.200e+06 in one row."""
     from reports.report._markdown import _regret_row
 
-    res = {"budgets": [1e12], "policies": ["tacc", "ucb"],
-           "regret": {"tacc": [{"mean": 1199987.2, "se": 3.5}], "ucb": [{"mean": 18.0, "se": 1.1}]},
-           "bounds_by_budget": {"thm:analysis-main-regret (C in H)": [1200000.0], "other": [2240.0]}}
-    assert _regret_row(res, 0) == ["1.000e+12", "1.19999e+06 +- 3.5", "18 +- 1.1", "1.20000e+06", "2240"]
-    res["regret"]["tacc"][0]["mean"] = 80.55               # already apart: printed as before
-    assert _regret_row(res, 0) == ["1.000e+12", "80.55 +- 3.5", "18 +- 1.1", "1.200e+06", "2240"]
+    def res(tacc_mean):
+        return _results(budgets=[1e12], policies=["tacc", "ucb"],
+                        regret={"tacc": [Summary(2, tacc_mean, 3.5, 0.0, 0.0)],
+                                "ucb": [Summary(2, 18.0, 1.1, 0.0, 0.0)]},
+                        bounds_by_budget={"thm:analysis-main-regret (C in H)": [1200000.0], "other": [2240.0]})
+    assert _regret_row(res(1199987.2), 0) == ["1.000e+12", "1.19999e+06 +- 3.5", "18 +- 1.1", "1.20000e+06", "2240"]
+    # already apart: printed as before
+    assert _regret_row(res(80.55), 0) == ["1.000e+12", "80.55 +- 3.5", "18 +- 1.1", "1.200e+06", "2240"]
 
 
 #: three arms, the second 1e-12 below the best: RDFE's oracle cost of that arm, and its bound, are infinite.
@@ -377,10 +397,8 @@ def test_an_infinite_bound_is_reported_vacuous_with_its_reason_never_the_loosest
     assert vac["claims"] == ["rdfe-theorem", "rdfe-theorem-sharp"] and vac["runs"] == 10
     assert "infinite (thm:app-rdfe-regret)" in vac["reason"] and "arm 1 (gap 1.000e-12)" in vac["reason"]
     assert "exceeds 2**53" in vac["reason"]
-    res = {"certificate": {"claims": [jsonable(s) for s in sums]}, "runs_at_full_budget": 5, "seeds": [0],
-           "policies": ["tacc"], "assumptions": {}, "theorem": None, "identical_runs": [],
-           "non_monotone_bounds": [], "classes_after_run": {}, "delta": 0.05, "vacuous": [vac],
-           "event": {"tacc": {"policy": "tacc", "runs": 5, "failures": 0, "frequency": 0.0}}}
+    res = _results(certificate={"claims": [jsonable(s) for s in sums]}, runs_at_full_budget=5, vacuous=[vac],
+                   event={"tacc": EventRow("tacc", 5, 0, 0.0, 0)})
     text = " ".join(conclusions(res))
     assert "The loosest is high-count (prop:analysis-high-selection) at 25.0%" in text, text
     assert "rdfe-theorem at" not in text and "0.0%" not in text
@@ -396,20 +414,20 @@ def test_a_tied_arm_is_in_the_counts_table_with_its_class_and_no_high_bound():
     """Ties with the best arm: the counts table left arm 1 (gap 0) out without a word while the classes line
     counted it. Its row now says its class (B, tied with k*), its low-count bound, and "no bound: gap 0, tied
     with k^*" for N_H; a note says what a tied arm is. An arm with a gap keeps its plain row."""
-    from reports.report._markdown import TIED_NO_BOUND, _count_row, _tied_note
-    tied = {"arm": 1, "class": "B", "tau": float("inf"), "gap": 0.0, "low_bound": 9992, "low_mean": 9990.5,
-            "low_max": 9992, "high_bound": float("inf"), "high_mean": 2000.0, "high_max": 2100,
-            "tied_with_best": True, "high_bound_reason": TIED_NO_BOUND}
+    from dataclasses import replace as dc_replace
+
+    from reports.report._markdown import _count_row, _tied_note
+    tied = ArmRow(1, "B", float("inf"), 0.0, 9992, 9990.5, 9992, float("inf"), 2000.0, 2100, tied_with_best=True)
     row = _count_row(tied)
     assert row[1] == "B (tied with k*)" and row[7] == "no bound: gap 0, tied with k^*"
     assert [str(x) for x in row[4:7]] == ["9992", "9990", "9992"] and [str(x) for x in row[8:]] == ["2000", "2100"]
-    plain = dict(tied, arm=2, gap=0.2, high_bound=123078457161158599668813613, high_mean=5.0, high_max=7)
-    del plain["tied_with_best"]
+    plain = dc_replace(tied, arm=2, gap=0.2, high_bound=123078457161158599668813613, high_mean=5.0, high_max=7,
+                       tied_with_best=False)
     row = _count_row(plain)
     assert row[1] == "B" and str(row[7]) == "1.231e+26"
-    note = " ".join(_tied_note({"arms": [tied, plain], "instance": {"best_arm": 0}}))
+    note = " ".join(_tied_note(_results(arms=[tied, plain])))
     assert "Tied with k* = 0 (gap 0): arm(s) 1." in note and "its class is B" in note
-    assert _tied_note({"arms": [plain], "instance": {"best_arm": 0}}) == []
+    assert _tied_note(_results(arms=[plain])) == []
 
 
 def _theorem_res(holds, off_event, not_applicable=0, violated=0, mean=5591.02, bound=172.0):
@@ -418,11 +436,9 @@ def _theorem_res(holds, off_event, not_applicable=0, violated=0, mean=5591.02, b
     claim = {"key": "theorem", "label": "thm:analysis-main-regret", "counts": counts, "max_ratio": None,
              "max_ratio_all": None, "vacuous": 0}
     runs = holds + off_event + not_applicable + violated
-    return {"certificate": {"claims": [claim]}, "runs_at_full_budget": runs, "seeds": list(range(runs)),
-            "policies": ["tacc"], "assumptions": {}, "identical_runs": [], "non_monotone_bounds": [],
-            "classes_after_run": {}, "delta": 0.05, "vacuous": [],
-            "theorem": {"tacc_mean": mean, "bound_prior": bound, "bound_all_cd": bound},
-            "event": {"tacc": {"policy": "tacc", "runs": runs, "failures": off_event, "frequency": off_event / runs}}}
+    return _results(certificate={"claims": [claim]}, runs_at_full_budget=runs, seeds=[[0, runs]], n_seeds=runs,
+                    theorem=TheoremRow(mean, bound, bound),
+                    event={"tacc": EventRow("tacc", runs, off_event, off_event / runs, 0)})
 
 
 def test_a_mean_regret_above_the_bound_says_the_runs_are_off_the_event():
@@ -513,8 +529,8 @@ def test_runs_off_the_event_are_marked_in_the_count_figures_and_the_report(repor
     with Recording(tmp_path / "figures", process=False) as figures:
         res = make_report(_config({"params": {"rho": 1e-12}}), seeds=range(2), out_dir=tmp_path, budgets=[1000.0],
                           policies=("tacc",), figures=figures)
-    assert res.results["event"]["tacc"]["failures"] == 2
-    assert res.results["counts_off_event"] == {"policy": "tacc", "runs": 2, "off_event": 2}
+    assert res.results.event["tacc"].failures == 2
+    assert res.results.counts_off_event == {"policy": "tacc", "runs": 2, "off_event": 2}
     md = (tmp_path / "report.md").read_text()
     section = md.split("## Counts against their bounds")[1].split("## Regret against budget")[0]
     assert "All 2 runs of tacc drawn here are off the confidence event of lem:ci" in section
@@ -524,7 +540,7 @@ def test_runs_off_the_event_are_marked_in_the_count_figures_and_the_report(repor
         fig = count_distribution(*args, **kwargs)
         assert OFF_EVENT_LABEL in [t.get_text() for t in fig.axes[0].get_legend().get_texts()], name
     default = (report.out_dir / "report.md").read_text()
-    assert report.results["counts_off_event"]["off_event"] == 0
+    assert report.results.counts_off_event["off_event"] == 0
     assert "off the confidence event" not in default and OFF_EVENT_LABEL not in default
 
 
@@ -546,11 +562,11 @@ def test_rdfe_without_a_completed_phase_is_not_ranked_without_a_note(report, tmp
     # the reproduction: no run completes a phase, and RDFE's mean regret is the lowest at the full budget
     recs = run_tasks(tasks_for([dc_replace(cfg, params=dc_replace(cfg.params, budget=2000.0))], ["rdfe"], range(2)))
     assert all(len(r.phases) == 1 and not r.phases[0].completed for r in recs)
-    means = {p: res["regret"][p][-1]["mean"] for p in res["policies"]}
+    means = {p: res.regret[p][-1].mean for p in res.policies}
     assert min(means, key=means.__getitem__) == "rdfe"
-    assert res["rdfe_no_phase"] == [{"budget": 1000.0, "runs": 2, "no_phase": 2},
+    assert res.rdfe_no_phase == [{"budget": 1000.0, "runs": 2, "no_phase": 2},
                                     {"budget": 2000.0, "runs": 2, "no_phase": 2}]
-    (sentence,) = [c for c in res["conclusions"] if c.startswith("RDFE completed no phase")]
+    (sentence,) = [c for c in res.conclusions if c.startswith("RDFE completed no phase")]
     assert "in 2 of 2 runs at the full budget" in sentence and "not the best" in sentence
     md = (tmp_path / "report.md").read_text()
     table_part = md.split("## Regret against budget")[1].split("![regret against budget]")[0]
@@ -558,8 +574,8 @@ def test_rdfe_without_a_completed_phase_is_not_ranked_without_a_note(report, tmp
     assert len(rows) == 2 and all("(no phase: 2 of 2 runs)" in line for line in rows)
     assert "no phase: RDFE completed no phase of `alg:app-rdfe` in that many of its runs" in table_part
     # the default report: RDFE completes a phase at the full budget (no conclusion), not at budget 1000 (marked)
-    assert not any(c.startswith("RDFE completed no phase") for c in report.results["conclusions"])
-    assert [x["no_phase"] for x in report.results["rdfe_no_phase"]] == [6, 0]
+    assert not any(c.startswith("RDFE completed no phase") for c in report.results.conclusions)
+    assert [x["no_phase"] for x in report.results.rdfe_no_phase] == [6, 0]
     default = (report.out_dir / "report.md").read_text().split("## Regret against budget")[1]
     assert [("(no phase: 6 of 6 runs)" in line) for line in default.splitlines()
             if line.startswith(("1000 ", "4000 "))] == [True, False]
@@ -580,9 +596,9 @@ def test_no_violation_says_how_many_verdicts_were_not_judged_and_lem_ci_not_appl
     lem:ci does not apply."""
     res = make_report(parse_config(_stranger("offev", [0.9, 0.9, 0.5], 2000.0, 0.05)), seeds=range(3),
                       out_dir=tmp_path, budgets=[2000.0], executor="serial").results
-    off = sum(c["counts"]["OFF_EVENT"] for c in res["certificate"]["claims"])
-    total = sum(sum(c["counts"].values()) for c in res["certificate"]["claims"])
-    first, last = res["conclusions"][0], res["conclusions"][-1]
+    off = sum(c["counts"]["OFF_EVENT"] for c in res.certificate["claims"])
+    total = sum(sum(c["counts"].values()) for c in res.certificate["claims"])
+    first, last = res.conclusions[0], res.conclusions[-1]
     assert first.startswith("No claim of the paper was VIOLATED: 0 VIOLATED verdicts over 15 runs") and off > 0
     assert f" {off} of the {total} verdicts were not judged: {off} OFF_EVENT (the confidence event" in first
     assert "exceeded" not in first
@@ -591,7 +607,7 @@ def test_no_violation_says_how_many_verdicts_were_not_judged_and_lem_ci_not_appl
     assert "by the Gaussian exact tail, 2.112 by the sub-Gaussian union bound (the paper's reading)) fails" in last
     assert "above the lemma" not in last and "consistent with" not in last
     # every run on the event, every assumption of lem:ci held: as before, nothing added
-    first, last = report.results["conclusions"][0], report.results["conclusions"][-1]
+    first, last = report.results.conclusions[0], report.results.conclusions[-1]
     assert first.startswith("No claim of the paper was VIOLATED") and "not judged" not in first
     assert last.endswith("consistent with the lemma.")
 
@@ -601,11 +617,11 @@ def test_the_first_query_is_said_made_by_every_run_only_when_the_budget_covers_i
     conclusion said class-A allows "the first round's one high-fidelity query, which every run makes"."""
     res = make_report(parse_config(_stranger("nostart", [0.9, 0.1], 15.0, "min")), seeds=range(3),
                       out_dir=tmp_path, budgets=[15.0], executor="serial").results
-    (text,) = [c for c in res["conclusions"] if c.startswith("Besides class-A")]
+    (text,) = [c for c in res.conclusions if c.startswith("Besides class-A")]
     assert "which every run makes" not in text
     assert ("(at most the first round's one high-fidelity query, which no run makes here: the budget does not cover "
             "the first round (alg:start fails: first round costs 22, budget 15))") in text
-    (text,) = [c for c in report.results["conclusions"] if c.startswith("Besides")]
+    (text,) = [c for c in report.results.conclusions if c.startswith("Besides")]
     assert "high-fidelity query, which every run makes)" in text
 
 

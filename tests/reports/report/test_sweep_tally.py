@@ -13,6 +13,7 @@ from certify import Histogram
 from reports.report import _report as report_module
 from reports.report import budget_sweep, default_config, make_report
 from reports.report._markdown import _seed_free_note
+from tests.reports.report.test_report import _results
 from reports.report import SweepTally, record_digest
 from simulate import make_problem, run_tasks, tasks_for
 
@@ -124,7 +125,7 @@ def test_a_policy_with_the_same_counts_on_every_seed_gets_the_footnote(by):
     assert all(r.n_low == recs[0].n_low for r in recs)      # RDFE's plan: the same queries on every seed
     (x,) = rdfe
     assert x["budgets"][0] == BUDGETS[0] and x["seeds"] == 3
-    (line,) = [s for s in _seed_free_note({"seed_free": [x]}) if s]
+    (line,) = [s for s in _seed_free_note(_results(seed_free=[x])) if s]
     assert line.startswith(f"+- 0: rdfe made the same queries on all 3 seeds at budget(s) {BUDGETS[0]:g}")
     other = dict(by)
     other[BUDGETS[0], "rdfe"] = [*recs[:2], replace(recs[2], n_low=(recs[2].n_low[0] + 1, *recs[2].n_low[1:]))]

@@ -1,0 +1,187 @@
+"""What ``tacc report`` found, as frozen objects: :class:`ReportResults` and its rows, made once the runs are judged,
+rendered by the views of ``reports.report._markdown`` and written to ``results.json`` by one function
+(:func:`results_json`).
+
+The records that other parts of the toolkit make for the report (the certificate's claims and violations as JSON,
+the continuation window, the metamorphic relations, the notes on seed-free and RDFE runs) are held as those parts
+give them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from reports.stats import Summary
+
+__all__ = ["TIED_NO_BOUND", "InstanceFacts", "Parameters", "AssumptionRow", "ArmRow", "TheoremRow", "EventRow",
+           "ReportResults", "results_json"]
+
+#: the N_H bound cell of an arm tied with k^*: prop:analysis-high-selection's 1 + ceil(4 ell / Delta_k^2) is no
+#: bound at Delta_k = 0.
+TIED_NO_BOUND = "no bound: gap 0, tied with k^*"
+
+
+@dataclass(frozen=True)
+class InstanceFacts:
+    """The instance: K, the best arm k^*, the high-fidelity means and gaps, the low-fidelity model and the noise."""
+
+    n_arms: int
+    best_arm: int
+    mu_high: list
+    gaps: list
+    low_model: str
+    noise: str
+
+
+@dataclass(frozen=True)
+class Parameters:
+    """The quantities of ``bounds.analyze`` at the full budget and the configuration's parameters."""
+
+    horizon: int
+    rho: float
+    rho_min: float
+    rho_min_exact_tail: float
+    ell: float
+    n_gamma: int
+    gamma: float
+    eta: float
+    s0: int
+    cost_low: float
+    cost_high: float
+
+
+@dataclass(frozen=True)
+class AssumptionRow:
+    """One assumption checked on the instance (``certify.check_assumptions``)."""
+
+    label: str
+    statement: str
+    held: bool
+    detail: str
+    witness: object
+
+
+@dataclass(frozen=True)
+class ArmRow:
+    """One arm k != k^* of the counts table (the lead policy at the full budget): its prior class, tau_k, gap, and
+    its counts' bound, mean and maximum over seeds at each fidelity. An arm tied with k^* (``tied_with_best``) has
+    no high-count bound (:data:`TIED_NO_BOUND`)."""
+
+    arm: int
+    arm_class: str
+    tau: float
+    gap: float
+    low_bound: int
+    low_mean: float
+    low_max: int
+    high_bound: float
+    high_mean: float
+    high_max: int
+    tied_with_best: bool = False
+
+
+@dataclass(frozen=True)
+class TheoremRow:
+    """TACC's mean regret at the full budget against thm:analysis-main-regret's bound in its two forms; ``bound_reason``
+    the convention a term took (0 x inf), if any."""
+
+    tacc_mean: float
+    bound_prior: float
+    bound_all_cd: float
+    bound_reason: str | None = None
+
+
+@dataclass(frozen=True)
+class EventRow:
+    """The confidence event of lem:ci over one policy's runs at the full budget: failures decided exactly, and the
+    float check's reports that were rounding."""
+
+    policy: str
+    runs: int
+    failures: int
+    frequency: float
+    rounding: int
+
+
+@dataclass(frozen=True)
+class ReportResults:
+    """Every number of a report: the configuration and sweep, the instance and parameters, the assumptions, the regret
+    per policy and budget (``regret[policy][i]`` at ``budgets[i]``) beside the bounds, the counts per arm, the
+    theorem's comparison, the confidence event, the certificate, and the notes; ``conclusions`` are the sentences
+    ``reports.report._markdown.conclusions`` says of them."""
+
+    config: str
+    source: str
+    seeds: list
+    n_seeds: int
+    policies: list
+    budgets: list
+    budgets_left_out: list
+    delta: float
+    instance: InstanceFacts
+    parameters: Parameters
+    assumptions: dict                  # assumption key -> AssumptionRow
+    regret: dict                       # policy -> [Summary per budget]
+    bounds_by_budget: dict             # bound's name -> [value per budget]
+    arms: list                         # [ArmRow]
+    vacuous: list
+    theorem: TheoremRow | None
+    classes_after_run: dict
+    continuation: dict
+    metamorphic: list | None          # the relations run (None: a report from saved runs runs none)
+    identical_runs: list
+    non_monotone_bounds: list
+    seed_free: list
+    rdfe_no_phase: list
+    counts_off_event: dict
+    counts_undecided: dict
+    event: dict                        # policy -> EventRow
+    float_sums: dict
+    runs_at_full_budget: int
+    certificate: dict
+    conclusions: tuple = ()
+
+
+def _regret_json(budgets: list, row: list[Summary]) -> list[dict]:
+    return [{"budget": b, **s.__dict__} for b, s in zip(budgets, row, strict=True)]
+
+
+def _arm_json(x: ArmRow) -> dict:
+    out = {"arm": x.arm, "class": x.arm_class, "tau": x.tau, "gap": x.gap, "low_bound": x.low_bound,
+           "low_mean": x.low_mean, "low_max": x.low_max, "high_bound": x.high_bound, "high_mean": x.high_mean,
+           "high_max": x.high_max}
+    return {**out, "tied_with_best": True, "high_bound_reason": TIED_NO_BOUND} if x.tied_with_best else out
+
+
+def results_json(r: ReportResults, metamorphic_reason: str) -> dict:
+    """``results.json``'s mapping of ``r`` (``reports.tables.dumps`` writes it): every field under its name, the
+    rows as mappings; ``metamorphic_reason`` is said when no relation was run."""
+    th = r.theorem
+    return {
+        "config": r.config, "source": r.source, "seeds": r.seeds, "n_seeds": r.n_seeds, "policies": r.policies,
+        "budgets": r.budgets, "budgets_left_out": r.budgets_left_out, "delta": r.delta,
+        "instance": dict(r.instance.__dict__), "parameters": dict(r.parameters.__dict__),
+        "assumptions": {k: dict(a.__dict__) for k, a in r.assumptions.items()},
+        "regret": {p: _regret_json(r.budgets, row) for p, row in r.regret.items()},
+        "bounds_by_budget": r.bounds_by_budget,
+        "arms": [_arm_json(x) for x in r.arms],
+        "vacuous": r.vacuous,
+        "theorem": None if th is None else {
+            "tacc_mean": th.tacc_mean, "bound_prior": th.bound_prior, "bound_all_cd": th.bound_all_cd,
+            **({"bound_reason": th.bound_reason} if th.bound_reason is not None else {})},
+        "classes_after_run": r.classes_after_run,
+        "continuation": r.continuation,
+        "metamorphic": r.metamorphic,
+        **({} if r.metamorphic is not None else {"metamorphic_reason": metamorphic_reason}),
+        "identical_runs": r.identical_runs,
+        "non_monotone_bounds": r.non_monotone_bounds,
+        "seed_free": r.seed_free,
+        "rdfe_no_phase": r.rdfe_no_phase,
+        "counts_off_event": r.counts_off_event,
+        "counts_undecided": r.counts_undecided,
+        "event": {p: dict(e.__dict__) for p, e in r.event.items()},
+        "float_sums": r.float_sums,
+        "runs_at_full_budget": r.runs_at_full_budget,
+        "certificate": r.certificate,
+        "conclusions": list(r.conclusions),
+    }
