@@ -19,7 +19,7 @@ from typing import Any
 
 
 from bounds import TIED_TERM, analyze, continuation_of
-from certify import (ASSUMPTIONS, DEFAULT_POLICIES, Histogram, check, check_assumptions,
+from certify import (ASSUMPTIONS, DEFAULT_POLICIES, Histogram, check_assumptions,
                      float_sums_faithful)
 from reports import views
 from reports.report import _metamorphic
@@ -28,6 +28,7 @@ from reports.paths import partial
 from reports.report._markdown import METAMORPHIC_NOT_RUN, conclusions, markdown
 from reports.report._results import (ArmRow, AssumptionRow, EventRow, InstanceFacts, Parameters, ReportResults,
                                      TheoremRow, results_json)
+from reports.report._judge import tally_and_judge
 from reports.report._budgets import at_budget, default_config, report_budgets
 from reports.views import (accepted_findings, rdfe_infinite_arms, sum_reason,
                            verdict_table)
@@ -275,21 +276,9 @@ def _make_report(config, out: Path, figures: FigureWriter, options: ReportOption
                      title=f"high-fidelity counts of {lead.upper()} over {runs_drawn} seeds against their bound, by "
                            f"the arm's class in the run")
 
-    def full_budget_runs():
-        drawn = False
-        keys = ((b, p) for b in budgets for p in policies for _ in range(len(seeds)))
-        for (b, p), r in zip(keys, records, strict=True):
-            if not drawn and b == full and p != lead and tally.lead_runs():
-                draw_counts()
-                drawn = True
-            tally.add(b, p, r)
-            if b == full:
-                yield r
-        if not drawn:
-            draw_counts()
-
-    cert = check([final_config], policies=policies, seeds=seeds, reproducer_dir=out / "reproducers",
-                 records=full_budget_runs(), confirm_violations=runs is None, baseline=baseline, keep="violated")
+    cert = tally_and_judge(tally, final_config, records, budgets=budgets, policies=policies, seeds=seeds,
+                           reproducer_dir=out / "reproducers", confirm=runs is None, baseline=baseline,
+                           lead_counted=draw_counts)
     steps.update()
 
     # regret against budget, with the theorem's and RDFE's bounds

@@ -9,7 +9,7 @@ give them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from reports.stats import Summary
 
@@ -147,9 +147,10 @@ def _regret_json(budgets: list, row: list[Summary]) -> list[dict]:
 
 
 def _arm_json(x: ArmRow) -> dict:
-    out = {"arm": x.arm, "class": x.arm_class, "tau": x.tau, "gap": x.gap, "low_bound": x.low_bound,
-           "low_mean": x.low_mean, "low_max": x.low_max, "high_bound": x.high_bound, "high_mean": x.high_mean,
-           "high_max": x.high_max}
+    """An arm's row: every field in its order (``arm_class`` as ``class``), and for an arm tied with k^* the flag
+    and why its N_H bound is none (a row of an arm with a gap has neither key)."""
+    out = {("class" if f.name == "arm_class" else f.name): getattr(x, f.name) for f in fields(x)
+           if f.name != "tied_with_best"}
     return {**out, "tied_with_best": True, "high_bound_reason": TIED_NO_BOUND} if x.tied_with_best else out
 
 

@@ -466,7 +466,7 @@ def test_the_runs_are_frozen_for_the_collector_while_judged_and_unfrozen_after(t
     cache): what is alive at the start and the runs once read are frozen (gc.freeze) until the report is written."""
     import gc
 
-    import reports.report._report as rep
+    import reports.report._judge as rep
     seen = []
     check = rep.check
 
