@@ -207,57 +207,146 @@ def _report_with_writer(config, options: ReportOptions, figures: FigureWriter | 
         return _make_report(config, out, figures, options)
 
 
-def _make_report(config, out: Path, figures: FigureWriter, options: ReportOptions) -> ReportResult:
-    seeds, policies, budgets, runs = options.seeds, options.policies, options.budgets, options.runs
-    cache, progress, baseline = options.cache, options.progress, options.baseline
-    left_out: list[float] = []
-    if not budgets:
-        budgets, left_out = report_budgets(config)
+@dataclass(frozen=True)
+class SweepPlan:
+    """The plan stage: the configuration at each budget of the sweep (``budgets``, those left out below the first
+    round: ``left_out``) with its analysis, the policies and seeds run (for saved runs: those saved), the lead
+    policy whose counts the tables and figures show, and the arms they show (every arm but k^*: an arm tied with
+    k^* is in the partition too, eq:analysis-arm-partition quantifying over k != k^*)."""
+
+    config: Any
+    budgets: tuple
+    left_out: list
+    configs: list
+    analyses: dict
+    policies: tuple
+    seeds: Any
+    lead: str
+    arms: list
+
+    @property
+    def full(self) -> float:
+        return self.budgets[-1]
+
+    @property
+    def analysis(self):
+        """``bounds.analyze`` of the configuration at the full budget."""
+        return self.analyses[self.full]
+
+
+def plan_sweep(config, options: ReportOptions) -> tuple[SweepPlan, dict | None]:
+    """The plan of a report, and with saved runs (``options.runs``) their records by (budget, policy), read first:
+    saved runs that are missing or damaged exit 2 before anything is written."""
+    budgets, left_out = (options.budgets, []) if options.budgets else report_budgets(config)
     budgets = tuple(float(b) for b in budgets)
-    full = budgets[-1]
     configs = [at_budget(config, b) for b in budgets]
     analyses = {b: analyze(c) for b, c in zip(budgets, configs, strict=True)}
-    a = analyses[full]
-    if runs is not None:                                       # load: saved runs, no simulation
-        # first: saved runs that are missing or damaged exit 2 with nothing written (the figure below was drawn
-        # before it, and an --out folder holding only figures/continuation_window was left by a refused command)
-        by, policies, seeds = runs_by_budget(runs, configs, policies=policies, seeds=seeds)
-    # the continuation window against N_gamma per arm: it needs no run, so the helper draws it during the sweep
-    cont = continuation_of(a)
-    figures.draw("reports.views:window_figure", "continuation_window", cont, a.classes,
-                 gaps=[float(g) for g in a.instance.gaps])
-    final_config = configs[-1]
-    problem = make_problem(final_config)
-    assumptions = check_assumptions(problem)
-    inst = a.instance
-    lead = "tacc" if "tacc" in policies else policies[0]
-    # every arm but k^*: an arm tied with k^* (Delta_k = 0) is in the partition too (eq:analysis-arm-partition
-    # quantifies over k != k^*), with the low-count bound and no high-count bound
-    sub = [k for k in range(inst.n_arms) if k != inst.best_arm]
-    records: Iterator
-    if runs is not None:
-        relations = None
-        records = (r for b in budgets for p in policies for r in by[b, p])
-    else:                                                      # load: run (or resume from the cache)
+    policies, seeds, by = options.policies, options.seeds, None
+    if options.runs is not None:
+        by, policies, seeds = runs_by_budget(options.runs, configs, policies=policies, seeds=seeds)
+    else:
         seeds = seeds if isinstance(seeds, range) else tuple(int(s) for s in seeds)
         policies = tuple(policies)
-        cache = cache if cache is not None else out / "runs"
-        # the metamorphic relations on the first seeds (fresh paired runs of altered instances, none of the runs
-        # below): in the helper process, given before the sweep, which runs in this process (the runner starts
-        # workers only for a sweep whose work pays for them): on a full cache the relations were the last thing
-        # waited for (0.8 s), on an empty one the helper's second core was idle during the sweep
-        relations = figures.call("reports.report._metamorphic:run_relations", configs[-1], seeds[:3], policies)
-        records = iter_runs(iter_tasks(configs, policies, seeds), executor=options.executor, workers=options.workers,
-                            cache=cache, progress=progress, scheduler=options.scheduler,
-                            total=len(configs) * len(policies) * len(seeds))
+    inst = analyses[budgets[-1]].instance
+    arms = [k for k in range(inst.n_arms) if k != inst.best_arm]
+    lead = "tacc" if "tacc" in policies else policies[0]
+    return SweepPlan(config, budgets, list(left_out), configs, analyses, policies, seeds, lead, arms), by
+
+
+def sweep_runs(plan: SweepPlan, options: ReportOptions, by: dict | None, figures: FigureWriter,
+               out: Path) -> tuple[Iterator, Any]:
+    """The runs stage: the records of the sweep in its order (budgets, policies, seeds), read from the saved runs
+    ``by`` or made by the engine (resumed from the run cache), and the metamorphic relations' pending result (None
+    for saved runs: the relations need fresh paired runs)."""
+    if by is not None:
+        return (r for b in plan.budgets for p in plan.policies for r in by[b, p]), None
+    cache = options.cache if options.cache is not None else out / "runs"
+    # the relations on the first seeds run in the figures' helper process, handed to it before the sweep (which runs
+    # here): it saves their time on a full cache and keeps the helper's core busy on an empty one
+    relations = figures.call("reports.report._metamorphic:run_relations", plan.configs[-1], plan.seeds[:3],
+                             plan.policies)
+    records = iter_runs(iter_tasks(plan.configs, plan.policies, plan.seeds), executor=options.executor,
+                        workers=options.workers, cache=cache, progress=options.progress, scheduler=options.scheduler,
+                        total=len(plan.configs) * len(plan.policies) * len(plan.seeds))
+    return records, relations
+
+
+def report_results(plan: SweepPlan, tally: SweepTally, cert, problem, assumptions: dict, metamorphic,
+                   baseline) -> ReportResults:
+    """The results stage: every number of the report from the plan, the tally of the runs and the certificate."""
+    config, a, budgets, policies, seeds = plan.config, plan.analysis, plan.budgets, plan.policies, plan.seeds
+    inst, full, lead, sub = a.instance, plan.full, plan.lead, plan.arms
+    regret = {k: s.summary() for k, s in tally.regret.items()}
+    bound_lines = {"thm:analysis-main-regret (C in H)": [plan.analyses[b].theorem.total for b in budgets],
+                   "thm:analysis-main-regret (C in C^d)": [plan.analyses[b].theorem_if_all_cd.total for b in budgets]}
+    if "rdfe" in policies:
+        bound_lines["thm:app-rdfe-regret (corrected)"] = [plan.analyses[b].rdfe.total for b in budgets]
+    n_lead = tally.lead_runs()
+    low_sums, high_sums = tally.sums()
+    high_bound = [a.high_count_bound[k] for k in sub]
+    event = {}
+    for p in policies:              # failures decided exactly (off_event): a float one may be rounding
+        failed, n = tally.failures[p], tally.runs[full, p]
+        event[p] = EventRow(p, n, failed, failed / n if n else math.nan, tally.float_failures[p] - failed)
+    cells = cert.tally.cells.values() if cert.tally is not None else ()     # check() always counts its verdicts
+    results = ReportResults(
+        config=config.name, source=config.source, seeds=seed_ranges(seeds), n_seeds=len(seeds),
+        policies=list(policies), budgets=list(budgets), budgets_left_out=plan.left_out, delta=config.params.delta,
+        instance=InstanceFacts(inst.n_arms, inst.best_arm, inst.mu_high.tolist(), inst.gaps.tolist(), inst.low.name,
+                               inst.noise.model),
+        parameters=Parameters(a.horizon, a.rho, a.rho_min, a.rho_readings.exact, a.ell, a.n_gamma,
+                              config.params.gamma, config.params.eta, config.params.s0, config.costs.low,
+                              config.costs.high),
+        assumptions={k: AssumptionRow(k, ASSUMPTIONS[k], r.held, r.detail, r.witness)
+                     for k, r in assumptions.items()},
+        regret={p: [regret[b, p] for b in budgets] for p in policies},
+        bounds_by_budget={name: list(v) for name, v in bound_lines.items()},
+        arms=[ArmRow(k, a.classes[k].value, a.tau[k], float(inst.gaps[k]), a.low_count_bound,
+                     _mean(low_sums[i], n_lead), int(tally.low_max[i]), high_bound[i], _mean(high_sums[i], n_lead),
+                     int(tally.high_max[i]), tied_with_best=bool(inst.gaps[k] == 0))
+              for i, k in enumerate(sub)],
+        vacuous=vacuous_reasons(cert.summaries, a),
+        theorem=TheoremRow(regret[full, lead].mean, a.theorem.total, a.theorem_if_all_cd.total,
+                           sum_reason(a.theorem.conventions, TIED_TERM) if a.theorem.conventions else None),
+        classes_after_run=dict(tally.classes_after),
+        continuation=views.continuation_record(continuation_of(a)),
+        metamorphic=metamorphic,
+        identical_runs=[list(g) for g in (tally.identical_runs() if len(seeds) else [])],
+        non_monotone_bounds=non_monotone_bounds(budgets, bound_lines, plan.analyses),
+        seed_free=tally.seed_free(),
+        rdfe_no_phase=tally.no_phase_runs(),
+        counts_off_event={"policy": lead, "runs": n_lead, "off_event": tally.lead_off},
+        counts_undecided={"policy": lead, "runs": n_lead,
+                          "undecided": {key: sum(c.counts["UNDECIDED"] for c in cells
+                                                 if c.claim == key and c.policy == lead)
+                                        for key in ("low-count", "high-count")}},
+        event=event,
+        float_sums=dict(zip(("faithful", "bound"), float_sums_faithful(problem), strict=True)),
+        runs_at_full_budget=len(seeds) * len(policies),
+        certificate={"ok": cert.ok, "claims": [jsonable(s) for s in cert.summaries],
+                     "violations": [jsonable(r) for r in cert.reproducers], "baseline": baseline is not None,
+                     "accepted": accepted_findings(cert.reproducers)},
+    )
+    return replace(results, conclusions=tuple(conclusions(results)))
+
+
+def _make_report(config, out: Path, figures: FigureWriter, options: ReportOptions) -> ReportResult:
+    plan, by = plan_sweep(config, options)
+    a, inst, lead, sub = plan.analysis, plan.analysis.instance, plan.lead, plan.arms
+    # the continuation window against N_gamma per arm: it needs no run, so the helper draws it during the sweep
+    figures.draw("reports.views:window_figure", "continuation_window", continuation_of(a), a.classes,
+                 gaps=[float(g) for g in inst.gaps])
+    problem = make_problem(plan.configs[-1])
+    assumptions = check_assumptions(problem)
+    records, relations = sweep_runs(plan, options, by, figures, out)
     from tqdm import tqdm
-    steps = tqdm(total=7, disable=not progress, unit="step", desc="report", leave=False)  # 5 figures, 2 steps here
+    steps = tqdm(total=7, disable=not options.progress, unit="step", desc="report", leave=False)  # 5 figures, 2 here
     steps.set_postfix_str("runs, judged at the full budget")
     # the runs are read once, as they come (memory independent of the seeds): each is counted in the sweep's
     # tally, and those at the full budget are judged by the certificate as they pass through to it; the counts
     # figures are drawn as soon as the lead policy's runs at the full budget are counted, while the rest is judged
     shown = arms_shown(inst.gaps, among=sub)                           # at most MAX_ARMS arms drawn
-    tally = SweepTally(problem, a, budgets, policies, lead, sub, drawn=shown)
+    tally = SweepTally(problem, a, plan.budgets, plan.policies, lead, sub, drawn=shown)
 
     def draw_counts():
         labels = [f"{k} ({a.classes[k].value})" for k in shown]
@@ -276,84 +365,25 @@ def _make_report(config, out: Path, figures: FigureWriter, options: ReportOption
                      title=f"high-fidelity counts of {lead.upper()} over {runs_drawn} seeds against their bound, by "
                            f"the arm's class in the run")
 
-    cert = tally_and_judge(tally, final_config, records, budgets=budgets, policies=policies, seeds=seeds,
-                           reproducer_dir=out / "reproducers", confirm=runs is None, baseline=baseline,
-                           lead_counted=draw_counts)
+    cert = tally_and_judge(tally, plan.configs[-1], records, budgets=plan.budgets, policies=plan.policies,
+                           seeds=plan.seeds, reproducer_dir=out / "reproducers", confirm=options.runs is None,
+                           baseline=options.baseline, lead_counted=draw_counts)
     steps.update()
-
-    # regret against budget, with the theorem's and RDFE's bounds
-    regret = {k: s.summary() for k, s in tally.regret.items()}
-    curves = {p: ([regret[b, p].mean for b in budgets], [regret[b, p].se for b in budgets]) for p in policies}
-    bound_lines = {"thm:analysis-main-regret (C in H)": [analyses[b].theorem.total for b in budgets],
-                   "thm:analysis-main-regret (C in C^d)": [analyses[b].theorem_if_all_cd.total for b in budgets]}
-    if "rdfe" in policies:
-        bound_lines["thm:app-rdfe-regret (corrected)"] = [analyses[b].rdfe.total for b in budgets]
-    same = tally.identical_runs() if len(seeds) else []
-    figures.draw("reports.figures:regret_curves", "regret_vs_budget", budgets, curves,
-                 title=f"{config.name}: regret against budget ({len(seeds)} seeds, separate runs per budget)",
-                 bounds=bound_lines, logy=True, identical=same, ticks_at_budgets=True)
-    low_bound = a.low_count_bound
-    high_bound = [a.high_count_bound[k] for k in sub]
-    n_lead = tally.lead_runs()
-    low_sums, high_sums = tally.sums()
-
-    # tightness: empirical / bound per run, per claim (asserted runs)
-    figures.draw("reports.figures:tightness", "tightness", tightness_ratios(cert),
-                 vacuous={f"{s.key} ({s.label})": s.vacuous for s in cert.summaries if getattr(s, "vacuous", 0)},
-                 title=f"tightness at the full budget: empirical / bound per run ({len(seeds)} seeds x "
-                       f"{len(policies)} policies)")
-
-    # numbers
-    classes_after = dict(tally.classes_after)
-    event = {}
-    for p in policies:              # failures decided exactly (off_event): a float one may be rounding
-        failed, n = tally.failures[p], tally.runs[full, p]
-        event[p] = EventRow(p, n, failed, failed / n if n else math.nan, tally.float_failures[p] - failed)
-    tacc_mean = regret[full, lead].mean
-    cells = cert.tally.cells.values() if cert.tally is not None else ()     # check() always counts its verdicts
-    # the relations need fresh paired runs: a report rebuilt from saved runs (``runs``) makes none
     steps.set_postfix_str("metamorphic relations")
     metamorphic = None if relations is None else _metamorphic.summarize(relations.result())
     steps.update()
-    results = ReportResults(
-        config=config.name, source=config.source, seeds=seed_ranges(seeds), n_seeds=len(seeds),
-        policies=list(policies), budgets=list(budgets), budgets_left_out=left_out, delta=config.params.delta,
-        instance=InstanceFacts(inst.n_arms, inst.best_arm, inst.mu_high.tolist(), inst.gaps.tolist(), inst.low.name,
-                               inst.noise.model),
-        parameters=Parameters(a.horizon, a.rho, a.rho_min, a.rho_readings.exact, a.ell, a.n_gamma,
-                              config.params.gamma, config.params.eta, config.params.s0, config.costs.low,
-                              config.costs.high),
-        assumptions={k: AssumptionRow(k, ASSUMPTIONS[k], r.held, r.detail, r.witness)
-                     for k, r in assumptions.items()},
-        regret={p: [regret[b, p] for b in budgets] for p in policies},
-        bounds_by_budget={name: list(v) for name, v in bound_lines.items()},
-        arms=[ArmRow(k, a.classes[k].value, a.tau[k], float(inst.gaps[k]), low_bound, _mean(low_sums[i], n_lead),
-                     int(tally.low_max[i]), high_bound[i], _mean(high_sums[i], n_lead), int(tally.high_max[i]),
-                     tied_with_best=bool(inst.gaps[k] == 0))
-              for i, k in enumerate(sub)],
-        vacuous=vacuous_reasons(cert.summaries, a),
-        theorem=TheoremRow(tacc_mean, a.theorem.total, a.theorem_if_all_cd.total,
-                           sum_reason(a.theorem.conventions, TIED_TERM) if a.theorem.conventions else None),
-        classes_after_run=classes_after,
-        continuation=views.continuation_record(cont),
-        metamorphic=metamorphic,
-        identical_runs=[list(g) for g in same],
-        non_monotone_bounds=non_monotone_bounds(budgets, bound_lines, analyses),
-        seed_free=tally.seed_free(),
-        rdfe_no_phase=tally.no_phase_runs(),
-        counts_off_event={"policy": lead, "runs": n_lead, "off_event": tally.lead_off},
-        counts_undecided={"policy": lead, "runs": n_lead,
-                          "undecided": {key: sum(c.counts["UNDECIDED"] for c in cells
-                                                 if c.claim == key and c.policy == lead)
-                                        for key in ("low-count", "high-count")}},
-        event=event,
-        float_sums=dict(zip(("faithful", "bound"), float_sums_faithful(problem), strict=True)),
-        runs_at_full_budget=len(seeds) * len(policies),
-        certificate={"ok": cert.ok, "claims": [jsonable(s) for s in cert.summaries],
-                     "violations": [jsonable(r) for r in cert.reproducers], "baseline": baseline is not None,
-                     "accepted": accepted_findings(cert.reproducers)},
-    )
-    results = replace(results, conclusions=tuple(conclusions(results)))
+    results = report_results(plan, tally, cert, problem, assumptions, metamorphic, options.baseline)
+    n_seeds, n_policies = len(plan.seeds), len(plan.policies)
+    figures.draw("reports.figures:regret_curves", "regret_vs_budget", plan.budgets,
+                 {p: ([s.mean for s in row], [s.se for s in row]) for p, row in results.regret.items()},
+                 title=f"{config.name}: regret against budget ({n_seeds} seeds, separate runs per budget)",
+                 bounds=results.bounds_by_budget, logy=True, identical=[tuple(g) for g in results.identical_runs],
+                 ticks_at_budgets=True)
+    # tightness: empirical / bound per run, per claim (asserted runs)
+    figures.draw("reports.figures:tightness", "tightness", tightness_ratios(cert),
+                 vacuous={f"{s.key} ({s.label})": s.vacuous for s in cert.summaries if getattr(s, "vacuous", 0)},
+                 title=f"tightness at the full budget: empirical / bound per run ({n_seeds} seeds x "
+                       f"{n_policies} policies)")
     steps.set_postfix_str("figures")
     drawn = figures.files(progress=steps.update)
     files = [f for name in _FIGURES for f in drawn[name]]
