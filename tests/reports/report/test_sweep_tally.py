@@ -13,7 +13,7 @@ from certify import Histogram
 from reports.report import _report as report_module
 from reports.report import budget_sweep, default_config, make_report
 from reports.report._markdown import _seed_free_note
-from tests.reports.report.test_report import _results
+from tests.reports.report.test_markdown import _results
 from reports.report import SweepTally, record_digest
 from simulate import make_problem, run_tasks, tasks_for
 
