@@ -273,8 +273,8 @@ def load_config(path_or_preset: str | Path) -> Config:
             raise TaccInputError("config", text_source,
                                  f"is neither a file nor a preset ({', '.join(PRESETS)})"
                                  + did_you_mean(text_source, PRESETS))
-        # UTF-8, with or without the byte-order mark some editors write first (tomllib refused it as "Invalid
-        # statement (at line 1, column 1)", a README-only user)
+        # UTF-8, with or without the byte-order mark some editors write first (tomllib alone refuses it as "Invalid
+        # statement (at line 1, column 1)")
         text, source = p.read_text(encoding="utf-8-sig"), str(p)
     try:
         data = tomllib.loads(text)

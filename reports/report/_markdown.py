@@ -37,7 +37,7 @@ _QUANTITATIVE = ("low-count", "high-count", "theorem", "theorem-arms", "theorem-
 
 
 #: where a conclusion about VIOLATED verdicts points: the conclusions are printed on the terminal too, where nothing
-#: is "below" them (a README-only user looked for the violations there).
+#: is "below" them.
 _VIOLATIONS_PLACE = "the section Violations of report.md (reproducers in the reproducers folder beside it)"
 
 
@@ -88,7 +88,7 @@ def conclusions(res: ReportResults) -> list[str]:
     if asserted:
         tight = max(asserted, key=lambda c: c["max_ratio"])
         loose = min(asserted, key=lambda c: c["max_ratio"])
-        if tight["max_ratio"] == 0:         # rho = 1e-300: "reached to the same 0.0%" (a README-only user)
+        if tight["max_ratio"] == 0:         # no run reaches any of them (rho = 1e-300): said so, not "0.0%"
             out.append(f"The runs reach none of the quantitative bound{'s' * (len(asserted) > 1)} judged "
                        f"({', '.join(c['key'] for c in asserted)}): their value is 0 on every run (0% of the bound).")
         elif len(asserted) == 1:
@@ -336,9 +336,8 @@ def _tied_note(res: ReportResults) -> list[str]:
 
 
 def _left_out_note(res: ReportResults) -> str:
-    """The sentence on the budgets of the sweep left out (:func:`report_budgets`), if any, and on the full budget when
-    it does not pay for the first round either (it is run all the same: a README-only user read the sentence as if
-    it did)."""
+    """The sentence on the budgets of the sweep left out (``report_budgets``), if any, and on the full budget when it
+    does not pay for the first round either: it is run all the same, and the sentence says so."""
     out = res.budgets_left_out
     if not out:
         return ""

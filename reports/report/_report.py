@@ -175,7 +175,7 @@ def make_report(config=None, *, seeds=range(1000), out_dir="tacc-report", polici
     options = ReportOptions(seeds=seeds, out_dir=out_dir, policies=policies, budgets=budgets, executor=executor,
                             workers=workers, progress=progress, cache=cache, runs=runs, scheduler=scheduler,
                             baseline=baseline)
-    with long_lived_frozen():
+    with long_lived_frozen():               # speed: the collector skips what lives until the end (long_lived_frozen)
         return _report_with_writer(config, options, figures)
 
 
@@ -199,6 +199,8 @@ def _report_with_writer(config, options: ReportOptions, figures: FigureWriter | 
     out = Path(options.out_dir)
     if figures is not None:
         return _make_report(config, out, figures, options)
+    # speed: the figures are drawn by a helper process while this one judges (not with the serial executor), and
+    # a figure drawn before from the same input is copied from the memo beside the run cache
     memo = None
     if options.runs is None:
         folder = options.cache if options.cache is not None else out / "runs"

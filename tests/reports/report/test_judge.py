@@ -31,7 +31,7 @@ def _stage(tmp_path, lead_counted=None):
 
 def test_every_run_is_counted_and_the_full_budget_judged_as_check_judges_it(tmp_path):
     configs, records, tally, cert = _stage(tmp_path)
-    assert {key: n for key, n in tally.runs.items()} == {(b, p): len(SEEDS) for b in BUDGETS for p in POLICIES}
+    assert dict(tally.runs) == {(b, p): len(SEEDS) for b in BUDGETS for p in POLICIES}
     full = records[len(POLICIES) * len(SEEDS):]                       # the runs at the last budget
     alone = check([configs[-1]], policies=POLICIES, seeds=SEEDS, records=iter(full),
                   reproducer_dir=tmp_path / "alone", keep="violated")
