@@ -114,4 +114,4 @@ def _report(args, options: Options, figures, baseline) -> int:
         print(f"- {line}")
     print(f"\nreport written to {res.out_dir / 'report.md'} ({len(res.files)} files, "
           f"{time.perf_counter() - t:.0f} s)")
-    return EXIT_OK if res.results.certificate["ok"] else EXIT_FINDING
+    return EXIT_OK if res.results.certificate.ok else EXIT_FINDING

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from certify import CLAIMS, LEM_CI
 from reports.figures import off_event_note, undecided_note
 from reports.report import _metamorphic
-from reports.report._results import TIED_NO_BOUND, ArmRow, ReportResults, TheoremRow
+from reports.report._results import TIED_NO_BOUND, ArmRow, CertificateRecord, ReportResults, TheoremRow
 from reports.report._rdfe_phases import no_phase_footnote, no_phase_sentence, regret_cell_note
 from reports.tables import fmt, fmt_apart_all, table
 from reports.views import NO_REASON, accepted_lines, tied_sentence, verdict_table
@@ -41,11 +41,11 @@ _QUANTITATIVE = ("low-count", "high-count", "theorem", "theorem-arms", "theorem-
 _VIOLATIONS_PLACE = "the section Violations of report.md (reproducers in the reproducers folder beside it)"
 
 
-def _violations_sentence(viol: int, cert: dict) -> str:
+def _violations_sentence(viol: int, cert: CertificateRecord) -> str:
     """The conclusion about the VIOLATED verdicts: how many, which the baseline accepted and why, how many are new."""
-    accepted = cert["accepted"]
+    accepted = cert.accepted
     if not accepted:
-        hint = "" if cert["baseline"] else (" (no --baseline was given: `--baseline repo` accepts the repository's "
+        hint = "" if cert.baseline else (" (no --baseline was given: `--baseline repo` accepts the repository's "
                                             "known findings, as `tacc check` does)")
         return (f"{viol} VIOLATED verdict(s), every one new{hint}: see {_VIOLATIONS_PLACE}; each has a "
                 f"reproducer.")
@@ -59,7 +59,7 @@ def _violations_sentence(viol: int, cert: dict) -> str:
 def conclusions(res: ReportResults) -> list[str]:
     out = []
     cert = res.certificate
-    viol = sum(c["counts"]["VIOLATED"] for c in cert["claims"])
+    viol = sum(c["counts"]["VIOLATED"] for c in cert.claims)
     runs = res.runs_at_full_budget
     if viol == 0:
         n = res.n_seeds
@@ -69,7 +69,7 @@ def conclusions(res: ReportResults) -> list[str]:
         out.append(_violations_sentence(viol, cert) + _not_judged(cert))
     failed = [k for k, a in res.assumptions.items() if not a.held]
     if failed:
-        judged = {c["key"] for c in cert["claims"]}
+        judged = {c["key"] for c in cert.claims}
         needing = [c.key for c in (*CLAIMS, LEM_CI) if c.key in judged and set(c.assumptions) & set(failed)]
         if needing:
             out.append(f"Assumption(s) {', '.join(failed)} fail on this instance, so the claims that need them "
@@ -81,9 +81,9 @@ def conclusions(res: ReportResults) -> list[str]:
         out.append("Every assumption the claims need holds on this instance.")
     if res.budgets_left_out:                       # said where the terminal shows it too
         out.append(_left_out_note(res).strip())
-    asserted = [c for c in cert["claims"] if c["key"] in _QUANTITATIVE and isinstance(c["max_ratio"], float)
+    asserted = [c for c in cert.claims if c["key"] in _QUANTITATIVE and isinstance(c["max_ratio"], float)
                 and math.isfinite(c["max_ratio"]) and c["counts"]["HOLDS"] > 0]
-    undefined = [c["key"] for c in cert["claims"] if c["key"] in _QUANTITATIVE and c["max_ratio"] is None
+    undefined = [c["key"] for c in cert.claims if c["key"] in _QUANTITATIVE and c["max_ratio"] is None
                  and c["counts"]["HOLDS"] > 0 and not c.get("vacuous")]
     if asserted:
         tight = max(asserted, key=lambda c: c["max_ratio"])
@@ -101,7 +101,7 @@ def conclusions(res: ReportResults) -> list[str]:
             # class-A and class-Cd bound N^(H) by the first round's one query, which every run makes when the
             # budget covers the first round (alg:start): their ratio is then 1 by construction, so they are named
             # apart; one decimal, so 0.9988 is not shown as 100%
-            first = [c for c in cert["claims"] if c["key"] in ("class-A", "class-Cd") and c["counts"]["HOLDS"] > 0]
+            first = [c for c in cert.claims if c["key"] in ("class-A", "class-Cd") and c["counts"]["HOLDS"] > 0]
             besides = (f"Besides {_and(c['key'] for c in first)} (at most the first round's one high-fidelity "
                        f"query, {_first_query(res, first)}), the" if first else "The")
             out.append(f"{besides} tightest bound is {tight['key']} ({tight['label']}): runs reach "
@@ -112,9 +112,9 @@ def conclusions(res: ReportResults) -> list[str]:
                    f"empirical value are both 0 on every run where {'it was' if len(undefined) == 1 else 'they were'}"
                    f" judged (0 / 0).")
     for x in res.vacuous:
-        out.append(f"{_and(x['claims'])} ({x['label']}) {'holds' if len(x['claims']) == 1 else 'hold'} only "
-                   f"vacuously (HOLDS on {x['runs']} run(s), bound infinite: vacuous), so no tightness is stated for "
-                   f"{'it' if len(x['claims']) == 1 else 'them'}: {x['reason']}")
+        out.append(f"{_and(x.claims)} ({x.label}) {'holds' if len(x.claims) == 1 else 'hold'} only "
+                   f"vacuously (HOLDS on {x.runs} run(s), bound infinite: vacuous), so no tightness is stated for "
+                   f"{'it' if len(x.claims) == 1 else 'them'}: {x.reason}")
     th = res.theorem
     if th and th.bound_prior == 0 and th.bound_all_cd == 0:
         out.append(f"At the full budget TACC's mean regret is {fmt(th.tacc_mean)} and the theorem's bound is 0 "
@@ -134,29 +134,29 @@ def conclusions(res: ReportResults) -> list[str]:
         out.append(f"{_and(names)} made identical runs on every seed at every budget (their run records are equal "
                    f"apart from the policy's name): their numbers are the same and the figure draws them as one "
                    f"line, labelled {' = '.join(names)}.")
-    out += [x["text"] for x in res.non_monotone_bounds]
+    out += [x.text for x in res.non_monotone_bounds]
     cls = res.classes_after_run
     if cls:
         parts = ", ".join(f"{k}: {v}" for k, v in sorted(cls.items()))
         out.append(f"Arm classes over TACC's runs (arm-runs): {parts}.")
     floats = res.float_sums
-    unfaithful = not floats["faithful"]
+    unfaithful = not floats.faithful
     out.append(_event_sentence(res.event, res.delta, _lem_ci_fails(res.assumptions), undecided=unfaithful))
     rounding = _rounding_sentence(res.event)
     if rounding:
         out.append(rounding)
     if unfaithful:
-        out.append(f"At these magnitudes {floats['bound']}: a run's float sums, which the policies' indices "
+        out.append(f"At these magnitudes {floats.bound}: a run's float sums, which the policies' indices "
                    f"use, are not the exact algorithm's, so the claims that need the confidence event are UNDECIDED "
                    f"on every run (rounding) and lem:ci is not decided HOLDS (certify.float_sums_faithful).")
     return out
 
 
-def _not_judged(cert: dict) -> str:
+def _not_judged(cert: CertificateRecord) -> str:
     """How many verdicts the runs left unjudged: OFF_EVENT (the confidence event of lem:ci failed on the run, so a
     claim that needs it states nothing there) and UNDECIDED, over every claim; empty when there is none. A count of
     0 VIOLATED says nothing of those runs."""
-    counts = {v: sum(c["counts"][v] for c in cert["claims"]) for v in ("OFF_EVENT", "UNDECIDED")}
+    counts = {v: sum(c["counts"][v] for c in cert.claims) for v in ("OFF_EVENT", "UNDECIDED")}
     if not any(counts.values()):
         return ""
     parts = []
@@ -164,7 +164,7 @@ def _not_judged(cert: dict) -> str:
         parts.append(f"{counts['OFF_EVENT']} OFF_EVENT (the confidence event of lem:ci failed on the run)")
     if counts["UNDECIDED"]:
         parts.append(f"{counts['UNDECIDED']} UNDECIDED")
-    total = sum(sum(c["counts"].values()) for c in cert["claims"])
+    total = sum(sum(c["counts"].values()) for c in cert.claims)
     return (f" {sum(counts.values())} of the {total} verdicts were not judged: {_and(parts)}; a claim states nothing "
             f"about those runs, so they are no evidence for it either way.")
 
@@ -185,12 +185,12 @@ def _lem_ci_fails(assumptions: dict) -> list[tuple[str, str]]:
     return [(a.label, a.detail) for k, a in assumptions.items() if k in LEM_CI.assumptions and not a.held]
 
 
-def _outside_theorem(cert: dict, th: TheoremRow) -> str:
+def _outside_theorem(cert: CertificateRecord, th: TheoremRow) -> str:
     """What the comparison of TACC's mean regret with the theorem's bound leaves out: how many of the runs it
     averages are outside the theorem (the claim ``theorem``'s verdicts on them: OFF_EVENT, the confidence event of
     lem:ci failed; NOT_APPLICABLE, an assumption fails; UNDECIDED), so an excess is not read as a counterexample.
     Empty when the theorem was asserted on every run."""
-    claim = next((c for c in cert["claims"] if c["key"] == "theorem"), None)
+    claim = next((c for c in cert.claims if c["key"] == "theorem"), None)
     if claim is None:
         return ""
     counts = claim["counts"]
@@ -405,7 +405,7 @@ def markdown(res: ReportResults, files: list, cert) -> str:
         lines += ["## Violations", ""] + [f"- [{'accepted by the baseline' if r.accepted else 'NEW'}] {r.claim} "
                                           f"({r.label}), {r.policy}, seed {r.seed}: `{r.command}`"
                                           for r in cert.reproducers] + [""]
-        accepted = res.certificate["accepted"]
+        accepted = res.certificate.accepted
         if accepted:
             lines += ["Accepted by the baseline (`--baseline`), with its reason:", ""]
             lines += [f"- {line}" for line in accepted_lines(accepted)] + [""]

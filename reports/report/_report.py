@@ -26,8 +26,9 @@ from reports.report import _metamorphic
 from reports.figures import FIGURE_MEMO, FigureWriter, arms_shown, count_note
 from reports.paths import partial
 from reports.report._markdown import METAMORPHIC_NOT_RUN, conclusions, markdown
-from reports.report._results import (ArmRow, AssumptionRow, EventRow, InstanceFacts, Parameters, ReportResults,
-                                     TheoremRow, results_json)
+from reports.report._results import (ArmRow, AssumptionRow, CertificateRecord, EventRow, FloatSums, InstanceFacts,
+                                     NonMonotoneBound, Parameters, ReportResults, TheoremRow, VacuousClaims,
+                                     results_json)
 from reports.report._judge import tally_and_judge
 from reports.report._budgets import at_budget, default_config, report_budgets
 from reports.views import (accepted_findings, rdfe_infinite_arms, sum_reason,
@@ -86,7 +87,7 @@ _BOUND_OF_CLAIM = {"rdfe-theorem": "rdfe_bound", "rdfe-theorem-sharp": "rdfe_bou
                    "rdfe-theorem-as-stated": "rdfe_bound_paper_form"}
 
 
-def vacuous_reasons(summaries, analysis) -> list[dict]:
+def vacuous_reasons(summaries, analysis) -> list[VacuousClaims]:
     """The claims that held only vacuously (every asserted run's bound infinite), grouped by label, each group
     with the reason ``tacc bounds`` gives for the infinite bound and the arms that make it infinite."""
     groups: dict[str, dict] = {}
@@ -102,12 +103,12 @@ def vacuous_reasons(summaries, analysis) -> list[dict]:
             g["reasons"].append(why)
     out = []
     for g in groups.values():
-        reason = "; ".join(g.pop("reasons"))
-        out.append(dict(g, reason=reason if reason.endswith(".") else reason + "."))
+        reason = "; ".join(g["reasons"])
+        out.append(VacuousClaims(g["claims"], g["label"], g["runs"], reason if reason.endswith(".") else reason + "."))
     return out
 
 
-def non_monotone_bounds(budgets, bound_lines: dict, analyses: dict) -> list[dict]:
+def non_monotone_bounds(budgets, bound_lines: dict, analyses: dict) -> list[NonMonotoneBound]:
     """Each bound that falls somewhere as the budget grows, with the reason found in the analyses at the two
     budgets: an arm whose class (eq:analysis-arm-partition) or RDFE oracle cost changes with ell_Lambda."""
     out = []
@@ -126,9 +127,10 @@ def non_monotone_bounds(budgets, bound_lines: dict, analyses: dict) -> list[dict
             else:
                 why = (f"its terms depend on ell_Lambda ({fmt(a0.ell)} -> {fmt(a1.ell)}) and N_gamma ({a0.n_gamma} -> "
                        f"{a1.n_gamma}) through the arms' thresholds, not on Lambda alone")
-            out.append({"bound": name, "budgets": [b0, b1], "values": [values[i - 1], values[i]],
-                        "text": f"The bound {name} is not monotone in the budget: it falls from {fmt(values[i - 1])} "
-                                f"at Lambda = {fmt(b0)} to {fmt(values[i])} at Lambda = {fmt(b1)}, because {why}."})
+            out.append(NonMonotoneBound(name, [b0, b1], [values[i - 1], values[i]],
+                                        f"The bound {name} is not monotone in the budget: it falls from "
+                                        f"{fmt(values[i - 1])} at Lambda = {fmt(b0)} to {fmt(values[i])} at Lambda = "
+                                        f"{fmt(b1)}, because {why}."))
     return out
 
 
@@ -323,11 +325,11 @@ def report_results(plan: SweepPlan, tally: SweepTally, cert, problem, assumption
                                                  if c.claim == key and c.policy == lead)
                                         for key in ("low-count", "high-count")}},
         event=event,
-        float_sums=dict(zip(("faithful", "bound"), float_sums_faithful(problem), strict=True)),
+        float_sums=FloatSums(*float_sums_faithful(problem)),
         runs_at_full_budget=len(seeds) * len(policies),
-        certificate={"ok": cert.ok, "claims": [jsonable(s) for s in cert.summaries],
-                     "violations": [jsonable(r) for r in cert.reproducers], "baseline": baseline is not None,
-                     "accepted": accepted_findings(cert.reproducers)},
+        certificate=CertificateRecord(cert.ok, [jsonable(s) for s in cert.summaries],
+                                      [jsonable(r) for r in cert.reproducers], baseline is not None,
+                                      accepted_findings(cert.reproducers)),
     )
     return replace(results, conclusions=tuple(conclusions(results)))
 

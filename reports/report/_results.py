@@ -14,7 +14,7 @@ from dataclasses import dataclass, fields
 from reports.stats import Summary
 
 __all__ = ["TIED_NO_BOUND", "InstanceFacts", "Parameters", "AssumptionRow", "ArmRow", "TheoremRow", "EventRow",
-           "ReportResults", "results_json"]
+           "VacuousClaims", "NonMonotoneBound", "FloatSums", "CertificateRecord", "ReportResults", "results_json"]
 
 #: the N_H bound cell of an arm tied with k^*: prop:analysis-high-selection's 1 + ceil(4 ell / Delta_k^2) is no
 #: bound at Delta_k = 0.
@@ -104,6 +104,48 @@ class EventRow:
 
 
 @dataclass(frozen=True)
+class VacuousClaims:
+    """Claims of one label that held only vacuously (every asserted run's bound infinite), on ``runs`` runs, and
+    the reason ``tacc bounds`` gives for the infinite bound."""
+
+    claims: list
+    label: str
+    runs: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class NonMonotoneBound:
+    """A bound that falls from ``budgets[0]`` to ``budgets[1]`` (``values``), and the sentence saying why."""
+
+    bound: str
+    budgets: list
+    values: list
+    text: str
+
+
+@dataclass(frozen=True)
+class FloatSums:
+    """``certify.float_sums_faithful`` of the instance: whether the runs' float running means stay within the radius,
+    and the bound that says so."""
+
+    faithful: bool
+    bound: str
+
+
+@dataclass(frozen=True)
+class CertificateRecord:
+    """The certificate of the runs at the full budget as ``results.json`` holds it: whether it is ok, each claim's
+    summary and each violation's reproducer as JSON, whether a baseline was given, and the findings it accepted."""
+
+    ok: bool
+    claims: list
+    violations: list
+    baseline: bool
+    accepted: list
+
+
+@dataclass(frozen=True)
 class ReportResults:
     """Every number of a report: the configuration and sweep, the instance and parameters, the assumptions, the regret
     per policy and budget (``regret[policy][i]`` at ``budgets[i]``) beside the bounds, the counts per arm, the
@@ -124,21 +166,21 @@ class ReportResults:
     regret: dict                       # policy -> [Summary per budget]
     bounds_by_budget: dict             # bound's name -> [value per budget]
     arms: list                         # [ArmRow]
-    vacuous: list
+    vacuous: list                      # [VacuousClaims]
     theorem: TheoremRow | None
     classes_after_run: dict
     continuation: dict
     metamorphic: list | None          # the relations run (None: a report from saved runs runs none)
     identical_runs: list
-    non_monotone_bounds: list
+    non_monotone_bounds: list          # [NonMonotoneBound]
     seed_free: list
     rdfe_no_phase: list
     counts_off_event: dict
     counts_undecided: dict
     event: dict                        # policy -> EventRow
-    float_sums: dict
+    float_sums: FloatSums
     runs_at_full_budget: int
-    certificate: dict
+    certificate: CertificateRecord
     conclusions: tuple = ()
 
 
@@ -166,7 +208,7 @@ def results_json(r: ReportResults, metamorphic_reason: str) -> dict:
         "regret": {p: _regret_json(r.budgets, row) for p, row in r.regret.items()},
         "bounds_by_budget": r.bounds_by_budget,
         "arms": [_arm_json(x) for x in r.arms],
-        "vacuous": r.vacuous,
+        "vacuous": [dict(x.__dict__) for x in r.vacuous],
         "theorem": None if th is None else {
             "tacc_mean": th.tacc_mean, "bound_prior": th.bound_prior, "bound_all_cd": th.bound_all_cd,
             **({"bound_reason": th.bound_reason} if th.bound_reason is not None else {})},
@@ -175,14 +217,14 @@ def results_json(r: ReportResults, metamorphic_reason: str) -> dict:
         "metamorphic": r.metamorphic,
         **({} if r.metamorphic is not None else {"metamorphic_reason": metamorphic_reason}),
         "identical_runs": r.identical_runs,
-        "non_monotone_bounds": r.non_monotone_bounds,
+        "non_monotone_bounds": [dict(x.__dict__) for x in r.non_monotone_bounds],
         "seed_free": r.seed_free,
         "rdfe_no_phase": r.rdfe_no_phase,
         "counts_off_event": r.counts_off_event,
         "counts_undecided": r.counts_undecided,
         "event": {p: dict(e.__dict__) for p, e in r.event.items()},
-        "float_sums": r.float_sums,
+        "float_sums": dict(r.float_sums.__dict__),
         "runs_at_full_budget": r.runs_at_full_budget,
-        "certificate": r.certificate,
+        "certificate": dict(r.certificate.__dict__),
         "conclusions": list(r.conclusions),
     }

@@ -4,9 +4,15 @@ the regret and counts tables' cells and notes, each on results built for the cas
 
 import pytest
 
-from reports.report._results import ArmRow, EventRow, InstanceFacts, Parameters, ReportResults, TheoremRow
+from reports.report._results import (ArmRow, CertificateRecord, EventRow, FloatSums, InstanceFacts, Parameters,
+                                     ReportResults, TheoremRow)
 from reports.stats import Summary
 from tests.reports.views.test_bounds import TIES
+
+
+def _certificate(claims: list) -> CertificateRecord:
+    """An ok certificate of these claims' summaries (as JSON), no violation, no baseline."""
+    return CertificateRecord(True, claims, [], False, [])
 
 
 def _results(**fields) -> ReportResults:
@@ -19,8 +25,8 @@ def _results(**fields) -> ReportResults:
                    assumptions={}, regret={}, bounds_by_budget={}, arms=[], vacuous=[], theorem=None,
                    classes_after_run={}, continuation={}, metamorphic=None, identical_runs=[],
                    non_monotone_bounds=[], seed_free=[], rdfe_no_phase=[], counts_off_event={}, counts_undecided={},
-                   event={}, float_sums={"faithful": True, "bound": ""}, runs_at_full_budget=1,
-                   certificate={"claims": []})
+                   event={}, float_sums=FloatSums(True, ""), runs_at_full_budget=1,
+                   certificate=_certificate([]))
     return ReportResults(**{**neutral, **fields})
 
 @pytest.mark.parametrize("failures,expected,absent", [
@@ -96,10 +102,10 @@ def test_an_infinite_bound_is_reported_vacuous_with_its_reason_never_the_loosest
             _summary("low-count", "prop:analysis-low-query-bound", 5, 0.75),
             _summary("high-count", "prop:analysis-high-selection", 5, 0.25)]
     (vac,) = vacuous_reasons(sums, a)
-    assert vac["claims"] == ["rdfe-theorem", "rdfe-theorem-sharp"] and vac["runs"] == 10
-    assert "infinite (thm:app-rdfe-regret)" in vac["reason"] and "arm 1 (gap 1.000e-12)" in vac["reason"]
-    assert "exceeds 2**53" in vac["reason"]
-    res = _results(certificate={"claims": [jsonable(s) for s in sums]}, runs_at_full_budget=5, vacuous=[vac],
+    assert vac.claims == ["rdfe-theorem", "rdfe-theorem-sharp"] and vac.runs == 10
+    assert "infinite (thm:app-rdfe-regret)" in vac.reason and "arm 1 (gap 1.000e-12)" in vac.reason
+    assert "exceeds 2**53" in vac.reason
+    res = _results(certificate=_certificate([jsonable(s) for s in sums]), runs_at_full_budget=5, vacuous=[vac],
                    event={"tacc": EventRow("tacc", 5, 0, 0.0, 0)})
     text = " ".join(conclusions(res))
     assert "The loosest is high-count (prop:analysis-high-selection) at 25.0%" in text, text
@@ -138,7 +144,7 @@ def _theorem_res(holds, off_event, not_applicable=0, violated=0, mean=5591.02, b
     claim = {"key": "theorem", "label": "thm:analysis-main-regret", "counts": counts, "max_ratio": None,
              "max_ratio_all": None, "vacuous": 0}
     runs = holds + off_event + not_applicable + violated
-    return _results(certificate={"claims": [claim]}, runs_at_full_budget=runs, seeds=[[0, runs]], n_seeds=runs,
+    return _results(certificate=_certificate([claim]), runs_at_full_budget=runs, seeds=[[0, runs]], n_seeds=runs,
                     theorem=TheoremRow(mean, bound, bound),
                     event={"tacc": EventRow("tacc", runs, off_event, off_event / runs, 0)})
 

@@ -205,14 +205,14 @@ def test_a_bound_that_falls_with_the_budget_gets_its_reason():
     found = non_monotone_bounds(budgets, lines, analyses)
     falls = [(n, i) for n, v in lines.items() for i in range(1, len(budgets)) if v[i] < v[i - 1]]
     assert len(found) == len(falls) >= 1
-    theorem = [f for f in found if f["bound"] == "theorem"]
-    assert theorem and "arm 0 from C to A" in theorem[0]["text"] and "not monotone" in theorem[0]["text"]
+    theorem = [f for f in found if f.bound == "theorem"]
+    assert theorem and "arm 0 from C to A" in theorem[0].text and "not monotone" in theorem[0].text
     cfg0 = default_config()       # monotone: nothing to explain
     a0 = {b: analyze(dc_replace(cfg0, params=dc_replace(cfg0.params, budget=b))) for b in (1000.0, 4000.0)}
     assert non_monotone_bounds([1000.0, 4000.0], {"t": [a0[b].theorem.total for b in a0]}, a0) == []
     fake = {1.0: analyses[budgets[0]], 2.0: analyses[budgets[0]]}
     (only,) = non_monotone_bounds([1.0, 2.0], {"x": [2.0, 1.0]}, fake)
-    assert "depend on ell_Lambda" in only["text"]
+    assert "depend on ell_Lambda" in only.text
 
 
 def test_count_distribution_tells_cd_from_cu():
@@ -438,8 +438,8 @@ def test_no_violation_says_how_many_verdicts_were_not_judged_and_lem_ci_not_appl
     lem:ci does not apply."""
     res = make_report(parse_config(_stranger("offev", [0.9, 0.9, 0.5], 2000.0, 0.05)), seeds=range(3),
                       out_dir=tmp_path, budgets=[2000.0], executor="serial").results
-    off = sum(c["counts"]["OFF_EVENT"] for c in res.certificate["claims"])
-    total = sum(sum(c["counts"].values()) for c in res.certificate["claims"])
+    off = sum(c["counts"]["OFF_EVENT"] for c in res.certificate.claims)
+    total = sum(sum(c["counts"].values()) for c in res.certificate.claims)
     first, last = res.conclusions[0], res.conclusions[-1]
     assert first.startswith("No claim of the paper was VIOLATED: 0 VIOLATED verdicts over 15 runs") and off > 0
     assert f" {off} of the {total} verdicts were not judged: {off} OFF_EVENT (the confidence event" in first
