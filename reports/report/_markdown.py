@@ -287,16 +287,16 @@ def _seed_free_note(res: ReportResults) -> list[str]:
     """The regret table's footnote on each +- 0 that is a policy making the same queries on every seed."""
     out = []
     for x in res.seed_free:
-        at = _and([fmt(b) for b in x["budgets"]])
-        line = (f"+- 0: {x['policy']} made the same queries on all {x['seeds']} seeds at budget(s) {at} (equal "
+        at = _and([fmt(b) for b in x.budgets])
+        line = (f"+- 0: {x.policy} made the same queries on all {x.seeds} seeds at budget(s) {at} (equal "
                 f"N_k^(L) and N_k^(H) per arm), and its regret is a function of these counts.")
-        if x["policy"] == "rdfe":
+        if x.policy == "rdfe":
             line += (" RDFE's plan is deterministic: each active arm is queried to a stopping count that depends "
                      "on G, B_k and eps_r only (`alg:app-rdfe`); the rewards decide only which arms survive a "
                      "completed phase, and " + ("the budget ran out before any phase was completed."
-                                                 if not x["phase_completed"] else
+                                                 if not x.phase_completed else
                                                  "every completed phase kept the same arms on every seed."
-                                                 if x["same_survivors"] else
+                                                 if x.same_survivors else
                                                  "the completed phases kept different arms on some seeds without "
                                                  "changing any count."))
         out += ["", line]

@@ -173,8 +173,8 @@ class ReportResults:
     metamorphic: list | None          # the relations run (None: a report from saved runs runs none)
     identical_runs: list
     non_monotone_bounds: list          # [NonMonotoneBound]
-    seed_free: list
-    rdfe_no_phase: list
+    seed_free: list                    # [reports.report._sweep_tally.SeedFree]
+    rdfe_no_phase: list                # [reports.report._rdfe_phases.NoPhaseRuns] per budget, when RDFE ran
     counts_off_event: dict
     counts_undecided: dict
     event: dict                        # policy -> EventRow
@@ -218,8 +218,8 @@ def results_json(r: ReportResults, metamorphic_reason: str) -> dict:
         **({} if r.metamorphic is not None else {"metamorphic_reason": metamorphic_reason}),
         "identical_runs": r.identical_runs,
         "non_monotone_bounds": [dict(x.__dict__) for x in r.non_monotone_bounds],
-        "seed_free": r.seed_free,
-        "rdfe_no_phase": r.rdfe_no_phase,
+        "seed_free": [dict(x.__dict__) for x in r.seed_free],
+        "rdfe_no_phase": [dict(x.__dict__) for x in r.rdfe_no_phase],
         "counts_off_event": r.counts_off_event,
         "counts_undecided": r.counts_undecided,
         "event": {p: dict(e.__dict__) for p, e in r.event.items()},

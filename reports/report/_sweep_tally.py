@@ -13,17 +13,17 @@ from __future__ import annotations
 import hashlib
 import marshal
 from collections import Counter
-from dataclasses import fields, is_dataclass
+from dataclasses import dataclass, fields, is_dataclass
 from operator import attrgetter
 
 import numpy as np
 
 from bounds import ArmClass, refine_partition
 from certify import Histogram, event_failure
-from reports.report._rdfe_phases import RDFE, completed_a_phase
+from reports.report._rdfe_phases import RDFE, NoPhaseRuns, completed_a_phase
 from reports.stats import IntSums, RunningSummary
 
-__all__ = ["SweepTally", "RecordStreams", "record_digest", "identical_groups"]
+__all__ = ["SweepTally", "SeedFree", "RecordStreams", "record_digest", "identical_groups"]
 
 
 def _unnamed(record) -> tuple:
@@ -133,6 +133,19 @@ class RecordStreams:
         return identical_groups(tuple(policies), same)
 
 
+@dataclass(frozen=True)
+class SeedFree:
+    """A policy that made the same queries on every seed (equal N_k^(L) and N_k^(H) per arm) at ``budgets`` (its
+    regret, a function of those counts, then has standard error 0), over ``seeds`` runs; for RDFE, whether any phase
+    was completed and whether the completed phases kept the same arms on every seed."""
+
+    policy: str
+    budgets: list
+    seeds: int
+    phase_completed: bool
+    same_survivors: bool
+
+
 class SweepTally:
     """The report's aggregates of its sweep (``add`` each run in task order: budget, policy, seed).
 
@@ -235,7 +248,7 @@ class SweepTally:
         """:meth:`RecordStreams.identical_runs` of the sweep."""
         return self.streams.identical_runs(self.budgets, self.policies)
 
-    def seed_free(self) -> list[dict]:
+    def seed_free(self) -> list[SeedFree]:
         """Each policy and the budgets at which every seed made the same queries (equal N_k^(L) and N_k^(H) per arm),
         so that its regret, a function of those counts, has standard error 0; with, for RDFE, whether any phase was
         completed and whether the completed phases kept the same arms on every seed. Only with two runs or more."""
@@ -243,17 +256,16 @@ class SweepTally:
         for p in self.policies:
             at = [b for b in self.budgets if self.runs[b, p] >= 2 and self.same_counts[b, p]]
             if at:
-                out.append({"policy": p, "budgets": at, "seeds": self.runs[at[0], p],
-                            "phase_completed": any(self.completed[b, p] for b in at),
-                            "same_survivors": all(self.same_survivors[b, p] for b in at)})
+                out.append(SeedFree(p, at, self.runs[at[0], p], any(self.completed[b, p] for b in at),
+                                    all(self.same_survivors[b, p] for b in at)))
         return out
 
-    def no_phase_runs(self) -> list[dict]:
+    def no_phase_runs(self) -> list[NoPhaseRuns]:
         """Per budget, RDFE's runs and how many of them completed no phase of ``alg:app-rdfe``; empty when RDFE is
         not among the policies."""
         if RDFE not in self.policies:
             return []
-        return [{"budget": b, "runs": self.runs[b, RDFE], "no_phase": self.no_phase[b]} for b in self.budgets]
+        return [NoPhaseRuns(b, self.runs[b, RDFE], self.no_phase[b]) for b in self.budgets]
 
 
 #: how much a sum of counts may grow between two folds into Python ints: far from 2^63.

@@ -406,8 +406,7 @@ def test_rdfe_without_a_completed_phase_is_not_ranked_without_a_note(report, tmp
     assert all(len(r.phases) == 1 and not r.phases[0].completed for r in recs)
     means = {p: res.regret[p][-1].mean for p in res.policies}
     assert min(means, key=means.__getitem__) == "rdfe"
-    assert res.rdfe_no_phase == [{"budget": 1000.0, "runs": 2, "no_phase": 2},
-                                    {"budget": 2000.0, "runs": 2, "no_phase": 2}]
+    assert [(x.budget, x.runs, x.no_phase) for x in res.rdfe_no_phase] == [(1000.0, 2, 2), (2000.0, 2, 2)]
     (sentence,) = [c for c in res.conclusions if c.startswith("RDFE completed no phase")]
     assert "in 2 of 2 runs at the full budget" in sentence and "not the best" in sentence
     md = (tmp_path / "report.md").read_text()
@@ -417,7 +416,7 @@ def test_rdfe_without_a_completed_phase_is_not_ranked_without_a_note(report, tmp
     assert "no phase: RDFE completed no phase of `alg:app-rdfe` in that many of its runs" in table_part
     # the default report: RDFE completes a phase at the full budget (no conclusion), not at budget 1000 (marked)
     assert not any(c.startswith("RDFE completed no phase") for c in report.results.conclusions)
-    assert [x["no_phase"] for x in report.results.rdfe_no_phase] == [6, 0]
+    assert [x.no_phase for x in report.results.rdfe_no_phase] == [6, 0]
     default = (report.out_dir / "report.md").read_text().split("## Regret against budget")[1]
     assert [("(no phase: 6 of 6 runs)" in line) for line in default.splitlines()
             if line.startswith(("1000 ", "4000 "))] == [True, False]

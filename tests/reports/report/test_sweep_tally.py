@@ -120,17 +120,17 @@ def test_a_policy_with_the_same_counts_on_every_seed_gets_the_footnote(by):
     """RDFE's regret read 59.83 +- 0 over 1000 seeds with no word: the footnote says the policy made the same
     queries on every seed (equal counts) and, for RDFE, why; one seed with another count takes it out."""
     t = _tally(by, ("tacc", "rdfe"))
-    rdfe = [x for x in t.seed_free() if x["policy"] == "rdfe"]
+    rdfe = [x for x in t.seed_free() if x.policy == "rdfe"]
     recs = by[BUDGETS[0], "rdfe"]
     assert all(r.n_low == recs[0].n_low for r in recs)      # RDFE's plan: the same queries on every seed
     (x,) = rdfe
-    assert x["budgets"][0] == BUDGETS[0] and x["seeds"] == 3
+    assert x.budgets[0] == BUDGETS[0] and x.seeds == 3
     (line,) = [s for s in _seed_free_note(_results(seed_free=[x])) if s]
     assert line.startswith(f"+- 0: rdfe made the same queries on all 3 seeds at budget(s) {BUDGETS[0]:g}")
     other = dict(by)
     other[BUDGETS[0], "rdfe"] = [*recs[:2], replace(recs[2], n_low=(recs[2].n_low[0] + 1, *recs[2].n_low[1:]))]
-    assert BUDGETS[0] not in sum((x["budgets"] for x in _tally(other, ("tacc", "rdfe")).seed_free()
-                                  if x["policy"] == "rdfe"), [])
+    assert BUDGETS[0] not in sum((x.budgets for x in _tally(other, ("tacc", "rdfe")).seed_free()
+                                  if x.policy == "rdfe"), [])
     one = {k: v[:1] for k, v in by.items()}
     assert _tally(one, ("tacc", "rdfe")).seed_free() == []     # one run: nothing to say
 
