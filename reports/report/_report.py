@@ -23,7 +23,7 @@ from certify import (ASSUMPTIONS, DEFAULT_POLICIES, Histogram, check_assumptions
                      float_sums_faithful)
 from reports import views
 from reports.report import _metamorphic
-from reports.figures import FIGURE_MEMO, FigureWriter, arms_shown, count_note
+from reports.figures import FIGURE_MEMO, FigureWriter, OffEventRuns, UndecidedRuns, arms_shown, count_note
 from reports.paths import partial
 from reports.report._markdown import METAMORPHIC_NOT_RUN, conclusions, markdown
 from reports.report._results import (ArmRow, AssumptionRow, CertificateRecord, EventRow, FloatSums, InstanceFacts,
@@ -319,11 +319,10 @@ def report_results(plan: SweepPlan, tally: SweepTally, cert, problem, assumption
         non_monotone_bounds=non_monotone_bounds(budgets, bound_lines, plan.analyses),
         seed_free=tally.seed_free(),
         rdfe_no_phase=tally.no_phase_runs(),
-        counts_off_event={"policy": lead, "runs": n_lead, "off_event": tally.lead_off},
-        counts_undecided={"policy": lead, "runs": n_lead,
-                          "undecided": {key: sum(c.counts["UNDECIDED"] for c in cells
-                                                 if c.claim == key and c.policy == lead)
-                                        for key in ("low-count", "high-count")}},
+        counts_off_event=OffEventRuns(lead, n_lead, tally.lead_off),
+        counts_undecided=UndecidedRuns(lead, n_lead, {key: sum(c.counts["UNDECIDED"] for c in cells
+                                                               if c.claim == key and c.policy == lead)
+                                                      for key in ("low-count", "high-count")}),
         event=event,
         float_sums=FloatSums(*float_sums_faithful(problem)),
         runs_at_full_budget=len(seeds) * len(policies),

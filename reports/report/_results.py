@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
+from reports.figures import OffEventRuns, UndecidedRuns
 from reports.stats import Summary
 
 __all__ = ["TIED_NO_BOUND", "InstanceFacts", "Parameters", "AssumptionRow", "ArmRow", "TheoremRow", "EventRow",
@@ -175,8 +176,8 @@ class ReportResults:
     non_monotone_bounds: list          # [NonMonotoneBound]
     seed_free: list                    # [reports.report._sweep_tally.SeedFree]
     rdfe_no_phase: list                # [reports.report._rdfe_phases.NoPhaseRuns] per budget, when RDFE ran
-    counts_off_event: dict
-    counts_undecided: dict
+    counts_off_event: OffEventRuns
+    counts_undecided: UndecidedRuns
     event: dict                        # policy -> EventRow
     float_sums: FloatSums
     runs_at_full_budget: int
@@ -220,8 +221,8 @@ def results_json(r: ReportResults, metamorphic_reason: str) -> dict:
         "non_monotone_bounds": [dict(x.__dict__) for x in r.non_monotone_bounds],
         "seed_free": [dict(x.__dict__) for x in r.seed_free],
         "rdfe_no_phase": [dict(x.__dict__) for x in r.rdfe_no_phase],
-        "counts_off_event": r.counts_off_event,
-        "counts_undecided": r.counts_undecided,
+        "counts_off_event": dict(r.counts_off_event.__dict__),
+        "counts_undecided": dict(r.counts_undecided.__dict__),
         "event": {p: dict(e.__dict__) for p, e in r.event.items()},
         "float_sums": dict(r.float_sums.__dict__),
         "runs_at_full_budget": r.runs_at_full_budget,

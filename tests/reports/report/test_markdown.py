@@ -24,7 +24,7 @@ def _results(**fields) -> ReportResults:
                    parameters=Parameters(1000, 1.0, 1.0, 1.0, 1.0, 10, 0.1, 0.01, 10, 1.0, 10.0),
                    assumptions={}, regret={}, bounds_by_budget={}, arms=[], vacuous=[], theorem=None,
                    classes_after_run={}, continuation={}, metamorphic=None, identical_runs=[],
-                   non_monotone_bounds=[], seed_free=[], rdfe_no_phase=[], counts_off_event={}, counts_undecided={},
+                   non_monotone_bounds=[], seed_free=[], rdfe_no_phase=[], counts_off_event=None, counts_undecided=None,
                    event={}, float_sums=FloatSums(True, ""), runs_at_full_budget=1,
                    certificate=_certificate([]))
     return ReportResults(**{**neutral, **fields})

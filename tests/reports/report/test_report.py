@@ -372,7 +372,7 @@ def test_runs_off_the_event_are_marked_in_the_count_figures_and_the_report(repor
         res = make_report(_config({"params": {"rho": 1e-12}}), seeds=range(2), out_dir=tmp_path, budgets=[1000.0],
                           policies=("tacc",), figures=figures)
     assert res.results.event["tacc"].failures == 2
-    assert res.results.counts_off_event == {"policy": "tacc", "runs": 2, "off_event": 2}
+    assert (res.results.counts_off_event.runs, res.results.counts_off_event.off_event) == (2, 2)
     md = (tmp_path / "report.md").read_text()
     section = md.split("## Counts against their bounds")[1].split("## Regret against budget")[0]
     assert "All 2 runs of tacc drawn here are off the confidence event of lem:ci" in section
@@ -382,7 +382,7 @@ def test_runs_off_the_event_are_marked_in_the_count_figures_and_the_report(repor
         fig = count_distribution(*args, **kwargs)
         assert OFF_EVENT_LABEL in [t.get_text() for t in fig.axes[0].get_legend().get_texts()], name
     default = (report.out_dir / "report.md").read_text()
-    assert report.results.counts_off_event["off_event"] == 0
+    assert report.results.counts_off_event.off_event == 0
     assert "off the confidence event" not in default and OFF_EVENT_LABEL not in default
 
 
