@@ -13,7 +13,7 @@ from reports.report import _metamorphic
 from reports.report._results import TIED_NO_BOUND, ArmRow, CertificateRecord, ReportResults, TheoremRow
 from reports.report._rdfe_phases import no_phase_footnote, no_phase_sentence, regret_cell_note
 from reports.tables import fmt, fmt_apart_all, table
-from reports.views import NO_REASON, accepted_lines, tied_sentence, verdict_table
+from reports.views import NO_REASON, accepted_lines, continuation_summary, tied_sentence, verdict_table
 
 __all__ = ["conclusions", "markdown", "FROM_SAVED_NOTE", "METAMORPHIC_NOT_RUN"]
 
@@ -366,7 +366,7 @@ def markdown(res: ReportResults, files: list, cert) -> str:
                                             ("ell_Lambda", p.ell), ("N_gamma", p.n_gamma), ("gamma", p.gamma),
                                             ("eta", p.eta), ("S0", p.s0),
                                             ("costs (low, high)", f"{fmt(p.cost_low)}, {fmt(p.cost_high)}")]),
-              "", f"Continuation window (`eq:fidelity-selection`): {res.continuation['summary']}",
+              "", f"Continuation window (`eq:fidelity-selection`): {continuation_summary(res.continuation)}",
               "", "![continuation window](figures/continuation_window.png)",
               "", "## Assumptions", "",
               table(["label", "held", "statement", "detail"],

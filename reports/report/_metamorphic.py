@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from bounds import TaccInputError
 from simulate import config_key
@@ -10,7 +10,22 @@ from certify import (READS, RELATIONS, RelationResult, default_runner, relabel_r
                      scale_relation, static_relation, unread_relation)
 from reports.tables import table
 
-__all__ = ["run_relations", "summarize", "markdown"]
+__all__ = ["RelationRow", "run_relations", "summarize", "markdown"]
+
+
+@dataclass(frozen=True)
+class RelationRow:
+    """One metamorphic relation over the runs of the report's first seeds: the runs judged, held and failed, the
+    policies judged, each failure (policy, seed, detail) and the reasons it did not apply to the others."""
+
+    relation: str
+    statement: str
+    runs: int
+    held: int
+    failed: int
+    policies: list
+    failures: list
+    not_applicable: list
 
 
 def _variants(config):
@@ -62,7 +77,7 @@ def run_relations(config, seeds, policies=tuple(READS)) -> list[RelationResult]:
     return out
 
 
-def summarize(results) -> list[dict]:
+def summarize(results) -> list[RelationRow]:
     """One row per relation: runs judged, held, failed, the policies judged, the reasons for not applicable."""
     rows = []
     for key, statement in RELATIONS.items():
@@ -73,27 +88,26 @@ def summarize(results) -> list[dict]:
             if r.holds is None:
                 why.setdefault(r.detail, set()).add(r.policy)
         reasons = [f"{', '.join(sorted(pols))}: {detail}" for detail, pols in sorted(why.items())]
-        rows.append({"relation": key, "statement": statement, "runs": len(judged),
-                     "held": sum(r.holds is True for r in judged), "failed": sum(r.holds is False for r in judged),
-                     "policies": sorted({r.policy for r in judged}),
-                     "failures": [f"{r.policy} seed {r.seed}: {r.detail}" for r in judged if r.holds is False],
-                     "not_applicable": reasons})
+        rows.append(RelationRow(key, statement, len(judged), sum(r.holds is True for r in judged),
+                                sum(r.holds is False for r in judged), sorted({r.policy for r in judged}),
+                                [f"{r.policy} seed {r.seed}: {r.detail}" for r in judged if r.holds is False],
+                                reasons))
     return rows
 
 
-def markdown(rows: list[dict]) -> list[str]:
+def markdown(rows: list[RelationRow]) -> list[str]:
     """The report section's lines."""
     lines = ["Each policy declares the parts of an instance it reads (`certify._metamorphic.READS`); the relations "
              "that follow are checked exactly on runs of this configuration (same seeds; decisions = every query).",
              "", table(["relation", "statement", "runs judged", "held", "failed", "policies judged"],
-                       [(r["relation"], r["statement"], r["runs"], r["held"], r["failed"],
-                         ", ".join(r["policies"]) or "-") for r in rows]), ""]
+                       [(r.relation, r.statement, r.runs, r.held, r.failed, ", ".join(r.policies) or "-")
+                        for r in rows]), ""]
     for r in rows:
-        for f in r["failures"]:
-            lines.append(f"- FAILED {r['relation']}: {f}")
-        if r["not_applicable"]:
-            shown = r["not_applicable"][:4]
-            more = len(r["not_applicable"]) - len(shown)
-            lines.append(f"- `{r['relation']}` not applicable to {'; '.join(shown)}"
+        for f in r.failures:
+            lines.append(f"- FAILED {r.relation}: {f}")
+        if r.not_applicable:
+            shown = r.not_applicable[:4]
+            more = len(r.not_applicable) - len(shown)
+            lines.append(f"- `{r.relation}` not applicable to {'; '.join(shown)}"
                          + (f" (and {more} more)" if more > 0 else ""))
     return lines

@@ -21,7 +21,6 @@ from typing import Any
 from bounds import TIED_TERM, analyze, continuation_of
 from certify import (ASSUMPTIONS, DEFAULT_POLICIES, Histogram, check_assumptions,
                      float_sums_faithful)
-from reports import views
 from reports.report import _metamorphic
 from reports.figures import FIGURE_MEMO, FigureWriter, OffEventRuns, UndecidedRuns, arms_shown, count_note
 from reports.paths import partial
@@ -313,7 +312,7 @@ def report_results(plan: SweepPlan, tally: SweepTally, cert, problem, assumption
         theorem=TheoremRow(regret[full, lead].mean, a.theorem.total, a.theorem_if_all_cd.total,
                            sum_reason(a.theorem.conventions, TIED_TERM) if a.theorem.conventions else None),
         classes_after_run=dict(tally.classes_after),
-        continuation=views.continuation_record(continuation_of(a)),
+        continuation=continuation_of(a),
         metamorphic=metamorphic,
         identical_runs=[list(g) for g in (tally.identical_runs() if len(seeds) else [])],
         non_monotone_bounds=non_monotone_bounds(budgets, bound_lines, plan.analyses),

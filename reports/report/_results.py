@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
+from bounds import Continuation
 from reports.figures import OffEventRuns, UndecidedRuns
 from reports.stats import Summary
+from reports.views import continuation_record
 
 __all__ = ["TIED_NO_BOUND", "InstanceFacts", "Parameters", "AssumptionRow", "ArmRow", "TheoremRow", "EventRow",
            "VacuousClaims", "NonMonotoneBound", "FloatSums", "CertificateRecord", "ReportResults", "results_json"]
@@ -170,8 +172,8 @@ class ReportResults:
     vacuous: list                      # [VacuousClaims]
     theorem: TheoremRow | None
     classes_after_run: dict
-    continuation: dict
-    metamorphic: list | None          # the relations run (None: a report from saved runs runs none)
+    continuation: Continuation         # the continuation window (eq:fidelity-selection) at the full budget
+    metamorphic: list | None          # [RelationRow] of the relations run (None: a report from saved runs runs none)
     identical_runs: list
     non_monotone_bounds: list          # [NonMonotoneBound]
     seed_free: list                    # [reports.report._sweep_tally.SeedFree]
@@ -214,8 +216,8 @@ def results_json(r: ReportResults, metamorphic_reason: str) -> dict:
             "tacc_mean": th.tacc_mean, "bound_prior": th.bound_prior, "bound_all_cd": th.bound_all_cd,
             **({"bound_reason": th.bound_reason} if th.bound_reason is not None else {})},
         "classes_after_run": r.classes_after_run,
-        "continuation": r.continuation,
-        "metamorphic": r.metamorphic,
+        "continuation": continuation_record(r.continuation),
+        "metamorphic": None if r.metamorphic is None else [dict(x.__dict__) for x in r.metamorphic],
         **({} if r.metamorphic is not None else {"metamorphic_reason": metamorphic_reason}),
         "identical_runs": r.identical_runs,
         "non_monotone_bounds": [dict(x.__dict__) for x in r.non_monotone_bounds],
