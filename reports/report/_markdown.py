@@ -59,7 +59,7 @@ def _violations_sentence(viol: int, cert: CertificateRecord) -> str:
 def conclusions(res: ReportResults) -> list[str]:
     out = []
     cert = res.certificate
-    viol = sum(c["counts"]["VIOLATED"] for c in cert.claims)
+    viol = sum(c.counts["VIOLATED"] for c in cert.claims)
     runs = res.runs_at_full_budget
     if viol == 0:
         n = res.n_seeds
@@ -69,7 +69,7 @@ def conclusions(res: ReportResults) -> list[str]:
         out.append(_violations_sentence(viol, cert) + _not_judged(cert))
     failed = [k for k, a in res.assumptions.items() if not a.held]
     if failed:
-        judged = {c["key"] for c in cert.claims}
+        judged = {c.key for c in cert.claims}
         needing = [c.key for c in (*CLAIMS, LEM_CI) if c.key in judged and set(c.assumptions) & set(failed)]
         if needing:
             out.append(f"Assumption(s) {', '.join(failed)} fail on this instance, so the claims that need them "
@@ -81,32 +81,34 @@ def conclusions(res: ReportResults) -> list[str]:
         out.append("Every assumption the claims need holds on this instance.")
     if res.budgets_left_out:                       # said where the terminal shows it too
         out.append(_left_out_note(res).strip())
-    asserted = [c for c in cert.claims if c["key"] in _QUANTITATIVE and isinstance(c["max_ratio"], float)
-                and math.isfinite(c["max_ratio"]) and c["counts"]["HOLDS"] > 0]
-    undefined = [c["key"] for c in cert.claims if c["key"] in _QUANTITATIVE and c["max_ratio"] is None
-                 and c["counts"]["HOLDS"] > 0 and not c.get("vacuous")]
+    asserted = [c for c in cert.claims if c.key in _QUANTITATIVE and isinstance(c.max_ratio, float)
+                and math.isfinite(c.max_ratio) and c.counts["HOLDS"] > 0]
+    # no number: none judged, 0 / 0 on every run (NaN), or (vacuous) every bound infinite
+    undefined = [c.key for c in cert.claims if c.key in _QUANTITATIVE
+                 and (c.max_ratio is None or not math.isfinite(c.max_ratio))
+                 and c.counts["HOLDS"] > 0 and not c.vacuous]
     if asserted:
-        tight = max(asserted, key=lambda c: c["max_ratio"])
-        loose = min(asserted, key=lambda c: c["max_ratio"])
-        if tight["max_ratio"] == 0:         # no run reaches any of them (rho = 1e-300): said so, not "0.0%"
+        tight = max(asserted, key=lambda c: c.max_ratio)
+        loose = min(asserted, key=lambda c: c.max_ratio)
+        if tight.max_ratio == 0:         # no run reaches any of them (rho = 1e-300): said so, not "0.0%"
             out.append(f"The runs reach none of the quantitative bound{'s' * (len(asserted) > 1)} judged "
-                       f"({', '.join(c['key'] for c in asserted)}): their value is 0 on every run (0% of the bound).")
+                       f"({', '.join(c.key for c in asserted)}): their value is 0 on every run (0% of the bound).")
         elif len(asserted) == 1:
-            out.append(f"The one quantitative bound judged is {tight['key']} ({tight['label']}): runs reach "
-                       f"{_pct(tight['max_ratio'])} of it.")
-        elif tight["max_ratio"] == loose["max_ratio"]:
-            out.append(f"Every quantitative bound judged ({', '.join(c['key'] for c in asserted)}) is reached to "
-                       f"the same {_pct(tight['max_ratio'])} by the runs.")
+            out.append(f"The one quantitative bound judged is {tight.key} ({tight.label}): runs reach "
+                       f"{_pct(tight.max_ratio)} of it.")
+        elif tight.max_ratio == loose.max_ratio:
+            out.append(f"Every quantitative bound judged ({', '.join(c.key for c in asserted)}) is reached to "
+                       f"the same {_pct(tight.max_ratio)} by the runs.")
         else:
             # class-A and class-Cd bound N^(H) by the first round's one query, which every run makes when the
             # budget covers the first round (alg:start): their ratio is then 1 by construction, so they are named
             # apart; one decimal, so 0.9988 is not shown as 100%
-            first = [c for c in cert.claims if c["key"] in ("class-A", "class-Cd") and c["counts"]["HOLDS"] > 0]
-            besides = (f"Besides {_and(c['key'] for c in first)} (at most the first round's one high-fidelity "
+            first = [c for c in cert.claims if c.key in ("class-A", "class-Cd") and c.counts["HOLDS"] > 0]
+            besides = (f"Besides {_and(c.key for c in first)} (at most the first round's one high-fidelity "
                        f"query, {_first_query(res, first)}), the" if first else "The")
-            out.append(f"{besides} tightest bound is {tight['key']} ({tight['label']}): runs reach "
-                       f"{_pct(tight['max_ratio'])} of it. The loosest is {loose['key']} ({loose['label']}) at "
-                       f"{_pct(loose['max_ratio'])}.")
+            out.append(f"{besides} tightest bound is {tight.key} ({tight.label}): runs reach "
+                       f"{_pct(tight.max_ratio)} of it. The loosest is {loose.key} ({loose.label}) at "
+                       f"{_pct(loose.max_ratio)}.")
     if undefined:
         out.append(f"How tight {_and(undefined)} {'is' if len(undefined) == 1 else 'are'} is undefined: bound and "
                    f"empirical value are both 0 on every run where {'it was' if len(undefined) == 1 else 'they were'}"
@@ -156,7 +158,7 @@ def _not_judged(cert: CertificateRecord) -> str:
     """How many verdicts the runs left unjudged: OFF_EVENT (the confidence event of lem:ci failed on the run, so a
     claim that needs it states nothing there) and UNDECIDED, over every claim; empty when there is none. A count of
     0 VIOLATED says nothing of those runs."""
-    counts = {v: sum(c["counts"][v] for c in cert.claims) for v in ("OFF_EVENT", "UNDECIDED")}
+    counts = {v: sum(c.counts[v] for c in cert.claims) for v in ("OFF_EVENT", "UNDECIDED")}
     if not any(counts.values()):
         return ""
     parts = []
@@ -164,7 +166,7 @@ def _not_judged(cert: CertificateRecord) -> str:
         parts.append(f"{counts['OFF_EVENT']} OFF_EVENT (the confidence event of lem:ci failed on the run)")
     if counts["UNDECIDED"]:
         parts.append(f"{counts['UNDECIDED']} UNDECIDED")
-    total = sum(sum(c["counts"].values()) for c in cert.claims)
+    total = sum(sum(c.counts.values()) for c in cert.claims)
     return (f" {sum(counts.values())} of the {total} verdicts were not judged: {_and(parts)}; a claim states nothing "
             f"about those runs, so they are no evidence for it either way.")
 
@@ -175,7 +177,7 @@ def _first_query(res: ReportResults, first: list) -> str:
     start = res.assumptions.get("alg:start")
     if start is None or start.held:
         return "which every run makes"
-    made = "no run makes" if all(c["max_ratio"] == 0 for c in first) else "not every run makes"
+    made = "no run makes" if all(c.max_ratio == 0 for c in first) else "not every run makes"
     return f"which {made} here: the budget does not cover the first round (alg:start fails: {start.detail})"
 
 
@@ -190,10 +192,10 @@ def _outside_theorem(cert: CertificateRecord, th: TheoremRow) -> str:
     averages are outside the theorem (the claim ``theorem``'s verdicts on them: OFF_EVENT, the confidence event of
     lem:ci failed; NOT_APPLICABLE, an assumption fails; UNDECIDED), so an excess is not read as a counterexample.
     Empty when the theorem was asserted on every run."""
-    claim = next((c for c in cert.claims if c["key"] == "theorem"), None)
+    claim = next((c for c in cert.claims if c.key == "theorem"), None)
     if claim is None:
         return ""
-    counts = claim["counts"]
+    counts = claim.counts
     runs = sum(counts.values())
     outside = {v: counts[v] for v in ("OFF_EVENT", "NOT_APPLICABLE", "UNDECIDED") if counts[v]}
     if not outside:

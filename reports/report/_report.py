@@ -32,7 +32,7 @@ from reports.report._judge import tally_and_judge
 from reports.report._budgets import at_budget, default_config, report_budgets
 from reports.views import (accepted_findings, rdfe_infinite_arms, sum_reason,
                            verdict_table)
-from reports.tables import dumps, fmt, jsonable
+from reports.tables import dumps, fmt
 from reports.report._saved_runs import runs_by_budget
 from reports.report._sweep_tally import SweepTally
 from simulate import iter_runs, iter_tasks, make_problem
@@ -325,8 +325,7 @@ def report_results(plan: SweepPlan, tally: SweepTally, cert, problem, assumption
         event=event,
         float_sums=FloatSums(*float_sums_faithful(problem)),
         runs_at_full_budget=len(seeds) * len(policies),
-        certificate=CertificateRecord(cert.ok, [jsonable(s) for s in cert.summaries],
-                                      [jsonable(r) for r in cert.reproducers], baseline is not None,
+        certificate=CertificateRecord(cert.ok, list(cert.summaries), list(cert.reproducers), baseline is not None,
                                       accepted_findings(cert.reproducers)),
     )
     return replace(results, conclusions=tuple(conclusions(results)))

@@ -138,12 +138,12 @@ class FloatSums:
 
 @dataclass(frozen=True)
 class CertificateRecord:
-    """The certificate of the runs at the full budget as ``results.json`` holds it: whether it is ok, each claim's
-    summary and each violation's reproducer as JSON, whether a baseline was given, and the findings it accepted."""
+    """The certificate of the runs at the full budget: whether it is ok, each claim's summary, each violation's
+    reproducer, whether a baseline was given, and the findings it accepted."""
 
     ok: bool
-    claims: list
-    violations: list
+    claims: list                       # [certify.ClaimSummary]
+    violations: list                   # [certify.Reproducer]
     baseline: bool
     accepted: list
 

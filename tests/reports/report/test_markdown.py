@@ -4,6 +4,7 @@ the regret and counts tables' cells and notes, each on results built for the cas
 
 import pytest
 
+from certify import ClaimSummary
 from reports.report._results import (ArmRow, CertificateRecord, EventRow, FloatSums, InstanceFacts, Parameters,
                                      ReportResults, TheoremRow)
 from reports.stats import Summary
@@ -11,7 +12,7 @@ from tests.reports.views.test_bounds import TIES
 
 
 def _certificate(claims: list) -> CertificateRecord:
-    """An ok certificate of these claims' summaries (as JSON), no violation, no baseline."""
+    """An ok certificate of these claims' summaries, no violation, no baseline."""
     return CertificateRecord(True, claims, [], False, [])
 
 
@@ -78,7 +79,6 @@ TINYGAP = (TIES.replace('"ties"', '"tinygap"').replace("[0.9, 0.9, 0.7, 0.5]", "
 
 
 def _summary(key, label, holds, max_ratio, reason=None, vacuous=0):
-    from certify import ClaimSummary
     counts = {"HOLDS": holds, "VIOLATED": 0, "OFF_EVENT": 0, "NOT_APPLICABLE": 0, "UNDECIDED": 0,
               "NOTHING_TO_MEASURE": 0}
     return ClaimSummary(key, label, "", True, counts, max_ratio, max_ratio, reason, reason, vacuous)
@@ -93,7 +93,6 @@ def test_an_infinite_bound_is_reported_vacuous_with_its_reason_never_the_loosest
     from reports.views._check import verdict_table
     from reports.report._markdown import conclusions
     from reports.report._report import vacuous_reasons
-    from reports.tables import jsonable
     p = tmp_path / "tinygap.toml"
     p.write_text(TINYGAP)
     a = analyze(load_config(p))
@@ -105,7 +104,7 @@ def test_an_infinite_bound_is_reported_vacuous_with_its_reason_never_the_loosest
     assert vac.claims == ["rdfe-theorem", "rdfe-theorem-sharp"] and vac.runs == 10
     assert "infinite (thm:app-rdfe-regret)" in vac.reason and "arm 1 (gap 1.000e-12)" in vac.reason
     assert "exceeds 2**53" in vac.reason
-    res = _results(certificate=_certificate([jsonable(s) for s in sums]), runs_at_full_budget=5, vacuous=[vac],
+    res = _results(certificate=_certificate(sums), runs_at_full_budget=5, vacuous=[vac],
                    event={"tacc": EventRow("tacc", 5, 0, 0.0, 0)})
     text = " ".join(conclusions(res))
     assert "The loosest is high-count (prop:analysis-high-selection) at 25.0%" in text, text
@@ -141,8 +140,7 @@ def test_a_tied_arm_is_in_the_counts_table_with_its_class_and_no_high_bound():
 def _theorem_res(holds, off_event, not_applicable=0, violated=0, mean=5591.02, bound=172.0):
     counts = {"HOLDS": holds, "VIOLATED": violated, "OFF_EVENT": off_event, "NOT_APPLICABLE": not_applicable,
               "UNDECIDED": 0, "NOTHING_TO_MEASURE": 0}
-    claim = {"key": "theorem", "label": "thm:analysis-main-regret", "counts": counts, "max_ratio": None,
-             "max_ratio_all": None, "vacuous": 0}
+    claim = ClaimSummary("theorem", "thm:analysis-main-regret", "", True, counts, None, None)
     runs = holds + off_event + not_applicable + violated
     return _results(certificate=_certificate([claim]), runs_at_full_budget=runs, seeds=[[0, runs]], n_seeds=runs,
                     theorem=TheoremRow(mean, bound, bound),

@@ -437,8 +437,8 @@ def test_no_violation_says_how_many_verdicts_were_not_judged_and_lem_ci_not_appl
     lem:ci does not apply."""
     res = make_report(parse_config(_stranger("offev", [0.9, 0.9, 0.5], 2000.0, 0.05)), seeds=range(3),
                       out_dir=tmp_path, budgets=[2000.0], executor="serial").results
-    off = sum(c["counts"]["OFF_EVENT"] for c in res.certificate.claims)
-    total = sum(sum(c["counts"].values()) for c in res.certificate.claims)
+    off = sum(c.counts["OFF_EVENT"] for c in res.certificate.claims)
+    total = sum(sum(c.counts.values()) for c in res.certificate.claims)
     first, last = res.conclusions[0], res.conclusions[-1]
     assert first.startswith("No claim of the paper was VIOLATED: 0 VIOLATED verdicts over 15 runs") and off > 0
     assert f" {off} of the {total} verdicts were not judged: {off} OFF_EVENT (the confidence event" in first
