@@ -49,9 +49,9 @@ def _violations_sentence(viol: int, cert: CertificateRecord) -> str:
                                             "known findings, as `tacc check` does)")
         return (f"{viol} VIOLATED verdict(s), every one new{hint}: see {_VIOLATIONS_PLACE}; each has a "
                 f"reproducer.")
-    n_accepted = sum(a["verdicts"] for a in accepted)
-    which = "; ".join(f"{a['claim']} ({a['label']}) on {a['config']}, {a['verdicts']} verdict(s), because "
-                      f"{(a['why'] or NO_REASON).rstrip('.')}" for a in accepted)
+    n_accepted = sum(a.verdicts for a in accepted)
+    which = "; ".join(f"{a.claim} ({a.label}) on {a.config}, {a.verdicts} verdict(s), because "
+                      f"{(a.why or NO_REASON).rstrip('.')}" for a in accepted)
     return (f"{viol} VIOLATED verdict(s): {n_accepted} accepted by the baseline ({which}); {viol - n_accepted} new. "
             f"See {_VIOLATIONS_PLACE}; each has a reproducer.")
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from reports.lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from reports.views._accepted import NO_REASON, accepted_findings, accepted_lines
+    from reports.views._accepted import NO_REASON, AcceptedFinding, accepted_findings, accepted_lines
     from reports.views._bounds import rdfe_infinite_arms, sum_reason, tied_sentence
     from reports.views._bounds import render as render_bounds
     from reports.views._bounds import to_json as bounds_json
@@ -48,7 +48,7 @@ __all__ = ["render_bounds", "bounds_json", "rdfe_infinite_arms", "sum_reason", "
            "render_explanation", "explanation_json", "timeline_figure",
            "render_runs", "RunsSummary", "RunsRow", "EventFailures", "UNKNOWN",
            "render_continuation", "continuation_record", "continuation_summary", "window_figure",
-           "NO_REASON", "accepted_findings", "accepted_lines"]
+           "NO_REASON", "AcceptedFinding", "accepted_findings", "accepted_lines"]
 
 #: each public name and where it is defined: its module, and its name there after a colon when that differs
 _HOME = {
@@ -66,7 +66,7 @@ _HOME = {
     **dict.fromkeys(("RunsSummary", "RunsRow", "EventFailures", "UNKNOWN"), "_runs"),
     "render_continuation": "_continuation:render", "continuation_record": "_continuation:to_record",
     "continuation_summary": "_continuation:summary", "window_figure": "_continuation",
-    **dict.fromkeys(("NO_REASON", "accepted_findings", "accepted_lines"), "_accepted"),
+    **dict.fromkeys(("NO_REASON", "AcceptedFinding", "accepted_findings", "accepted_lines"), "_accepted"),
 }
 
 __getattr__, __dir__ = lazy_exports(__name__, _HOME)
