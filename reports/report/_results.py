@@ -1,10 +1,8 @@
 """What ``tacc report`` found, as frozen objects: :class:`ReportResults` and its rows, made once the runs are judged,
 rendered by the views of ``reports.report._markdown`` and written to ``results.json`` by one function
-(:func:`results_json`).
-
-The records that other parts of the toolkit make for the report (the certificate's claims and violations as JSON,
-the continuation window, the metamorphic relations, the notes on seed-free and RDFE runs) are held as those parts
-give them.
+(:func:`results_json`). The records other parts of the toolkit make for it (``certify.ClaimSummary``, bounds'
+``Continuation``, the tally's ``SeedFree``, the relations' ``RelationRow``, ...) are held as those parts make them;
+mappings are keyed by data only (a policy, an assumption, a bound's name, an arm class).
 """
 
 from __future__ import annotations
@@ -157,7 +155,7 @@ class ReportResults:
 
     config: str
     source: str
-    seeds: list
+    seeds: list                        # [[start, stop]] ranges of the seeds run
     n_seeds: int
     policies: list
     budgets: list
@@ -171,10 +169,10 @@ class ReportResults:
     arms: list                         # [ArmRow]
     vacuous: list                      # [VacuousClaims]
     theorem: TheoremRow | None
-    classes_after_run: dict
+    classes_after_run: dict            # arm class in the run -> arm-runs of the lead policy
     continuation: Continuation         # the continuation window (eq:fidelity-selection) at the full budget
     metamorphic: list | None          # [RelationRow] of the relations run (None: a report from saved runs runs none)
-    identical_runs: list
+    identical_runs: list               # [[policy, ...]] that made identical runs on every seed
     non_monotone_bounds: list          # [NonMonotoneBound]
     seed_free: list                    # [reports.report._sweep_tally.SeedFree]
     rdfe_no_phase: list                # [reports.report._rdfe_phases.NoPhaseRuns] per budget, when RDFE ran
