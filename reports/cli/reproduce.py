@@ -57,7 +57,7 @@ def run(args, options: Options) -> int:
                             cache=options.cache, progress=show, pool=pool)
     from reports.tables import table
     print(table(["experiment", "seeds", "claims reproduced", "seconds"],
-                [(r.key, r.results["seeds"], f"{sum(ok for _, ok, _ in r.claims)} of {len(r.claims)}",
+                [(r.key, r.results.seeds, f"{sum(ok for _, ok, _ in r.claims)} of {len(r.claims)}",
                   round(r.seconds)) for r in results]))
     print(f"\nwritten to {Path(args.out) / 'README.md'} ({time.perf_counter() - t:.0f} s)")
     return EXIT_OK

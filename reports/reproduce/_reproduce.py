@@ -31,7 +31,7 @@ from reports.reproduce._experiment_tally import ExperimentTally
 from reports.tables import fmt, jsonable, table
 from simulate import iter_runs, make_problem
 
-__all__ = ["ExperimentResult", "reproduce"]
+__all__ = ["ExperimentResult", "ExperimentResults", "ClaimOutcome", "Choice", "reproduce"]
 
 
 def _slug(text: str) -> str:
@@ -39,10 +39,55 @@ def _slug(text: str) -> str:
 
 
 @dataclass(frozen=True)
+class ClaimOutcome:
+    """One of the paper's claims about an experiment: whether the runs reproduce it, what they show, and where the
+    regret comes from when they do not (``explanation``, sentences; None when there is nothing to explain)."""
+
+    claim: str
+    reproduced: bool
+    ours: str
+    explanation: list | None
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A parameter the paper does not state: the value run and why."""
+
+    parameter: str
+    value: str
+    why: str
+
+
+@dataclass(frozen=True)
+class ExperimentResults:
+    """Every number of one reproduced experiment, written to ``<key>.json`` field by field: the final regret per
+    variant and method (``reports.stats.Summary``), the paired differences TACC minus each method
+    (``reports.stats.Paired``), the diagnostics and arm classes per variant, the rho sweep's rows, the claims, the
+    equal-regret pairs, the paper's numbers checked against each other (``Check``), the choices, and the seconds."""
+
+    key: str
+    title: str
+    labels: str
+    seeds: int
+    budgets: list
+    quick: bool
+    final: dict                        # variant -> method -> Summary
+    paired: dict                       # variant -> method -> Paired
+    diagnostics: dict                  # variant -> method -> diagnostics
+    classes: dict                      # variant -> arm class -> count per seed
+    rho_sensitivity: list
+    claims: list                       # [ClaimOutcome]
+    equalities: list
+    consistency: list                  # [Check]
+    choices: list                      # [Choice]
+    seconds: float
+
+
+@dataclass(frozen=True)
 class ExperimentResult:
     key: str
     markdown: str
-    results: dict
+    results: ExperimentResults
     claims: tuple
     seconds: float
 
@@ -168,17 +213,11 @@ def _run_experiment(plan: Plan, tally: ExperimentTally, *, out: Path, figures: F
                  title=f"{exp.title}: final regret against rho / rho_min ({sv.name})",
                  xlabel="rho / rho_min (log scale)")
     seconds = time.perf_counter() - t0
-    results = {"key": exp.key, "title": exp.title, "labels": exp.labels, "seeds": len(seeds), "budgets": budgets,
-               "quick": plan.quick,
-               "final": {v: {m: s.__dict__ for m, s in d.items()} for v, d in final.items()},
-               "paired": {v: {m: p.__dict__ for m, p in d.items()} for v, d in pairs.items()},
-               "diagnostics": diag, "classes": classes, "rho_sensitivity": sens,
-               "claims": [{"claim": t, "reproduced": ok, "ours": ours, "explanation": explanations["claims"].get(t)}
-                          for t, ok, ours in claims],
-               "equalities": explanations["equalities"],
-               "consistency": [c.__dict__ for c in checks],
-               "choices": [{"parameter": p, "value": v, "why": w} for p, v, w in _choices_run(exp, budgets)],
-               "seconds": seconds}
+    results = ExperimentResults(exp.key, exp.title, exp.labels, len(seeds), budgets, plan.quick, final, pairs, diag,
+                                classes, sens, [ClaimOutcome(t, ok, ours, explanations["claims"].get(t))
+                                                for t, ok, ours in claims],
+                                explanations["equalities"], list(checks),
+                                [Choice(p, v, w) for p, v, w in _choices_run(exp, budgets)], seconds)
     md = _markdown(exp, results, final, pairs, claims, fig_names, scales)
     return ExperimentResult(exp.key, md, results, claims, seconds)
 
@@ -240,7 +279,7 @@ def _explanations(exp, claims, tally, priors, scales, swept, sweep_by, s0, analy
 def _observations(exp, res, final, pairs, claims) -> list[str]:
     """Plain sentences generated from the numbers (no hand-written conclusions)."""
     out = [f"{sum(ok for _, ok, _ in claims)} of {len(claims)} of the paper's claims about this experiment are "
-           f"reproduced with {res['seeds']} seeds."]
+           f"reproduced with {res.seeds} seeds."]
     for v in exp.variants:
         f = final[v.name]
         lowest = _lowest({m: f[m].mean for m in f})
@@ -253,7 +292,7 @@ def _observations(exp, res, final, pairs, claims) -> list[str]:
                       if p.low > 0 else "the continuation's effect is not distinguishable from zero")
             line += (f"; TACC minus DNC (the continuation ablation) = {fmt(p.mean)} [{fmt(p.low)}, {fmt(p.high)}]: "
                      f"{effect}")
-        d = res["diagnostics"][v.name]["tacc"]
+        d = res.diagnostics[v.name]["tacc"]
         line += f"; TACC made {fmt(d['continuation'])} continuation and {fmt(d['high_calls'])} high-fidelity calls"
         out.append(line + ".")
     paper = [(v, m) for v, t in exp.paper_table.items() for m in t]
@@ -262,7 +301,7 @@ def _observations(exp, res, final, pairs, claims) -> list[str]:
         out.append(f"Our final regrets are {min(ratios):.2g} to {max(ratios):.2g} times the paper's: the paper does "
                    f"not state rho, delta or the budget sequence, and the sensitivity table shows how strongly rho "
                    f"moves every method.")
-    sens = res["rho_sensitivity"]
+    sens = res.rho_sensitivity
     worst = max(sens, key=lambda x: x["event_failure_frequency"])
     if worst["event_failure_frequency"] > 0:
         out.append(f"Below rho_min the confidence event fails: up to {worst['event_failure_frequency']:.0%} of "
@@ -271,9 +310,9 @@ def _observations(exp, res, final, pairs, claims) -> list[str]:
 
 
 def _markdown(exp, res, final, pairs, claims, fig_names, scales) -> str:
-    L = [f"# {exp.title}", "", f"Paper: `{exp.labels}`. {res['seeds']} seeds"
-         + (" (--quick)" if res["quick"] else "") + f"; budgets {', '.join(fmt(b) for b in res['budgets'])}, "
-         f"separate runs per budget; every method on common seeds. Took {res['seconds']:.0f} s.", "",
+    L = [f"# {exp.title}", "", f"Paper: `{exp.labels}`. {res.seeds} seeds"
+         + (" (--quick)" if res.quick else "") + f"; budgets {', '.join(fmt(b) for b in res.budgets)}, "
+         f"separate runs per budget; every method on common seeds. Took {res.seconds:.0f} s.", "",
          "## What the numbers say", ""] + [f"- {x}" for x in _observations(exp, res, final, pairs, claims)] + [
          "", "## The paper's claims", "",
          table(["claim", "reproduced", "our numbers"], [(t, "yes" if ok else "NO", ours) for t, ok, ours in claims]),
@@ -282,19 +321,19 @@ def _markdown(exp, res, final, pairs, claims, fig_names, scales) -> str:
          "arm, classes of `eq:analysis-arm-partition`), where TACC's continuation pulls went, the continuation window "
          "at the rho used, identical runs; for every claim, the rho values of the sweep at which it would "
          "reproduce and whether the confidence event of `lem:ci` holds there.", ""]
-    for x in res["claims"]:
-        L += [f"- **{x['claim']}** ({'reproduced' if x['reproduced'] else 'NOT reproduced'})"]
-        L += [f"  - {e}" for e in x["explanation"] or []]
+    for x in res.claims:
+        L += [f"- **{x.claim}** ({'reproduced' if x.reproduced else 'NOT reproduced'})"]
+        L += [f"  - {e}" for e in x.explanation or []]
     L += ["", "## Equal regret (surprising equalities)", "",
           "Pairs of methods whose final regret is exactly equal on more than half of the seeds.", ""]
-    L += [f"- {e['text']}" for e in res["equalities"]] or ["- none"]
+    L += [f"- {e['text']}" for e in res.equalities] or ["- none"]
     L += ["", "## Consistency of the paper's numbers", "",
           "The paper's reported values checked against each other, not against our runs "
           "(`reports/reproduce/_consistency.py`: exact arithmetic on the printed numbers with half a unit of their "
           "last digit; statistical relations at a stated family-wise level).", "",
           table(["relation", "the paper's numbers", "consistent", "why"],
-                [(c["relation"], c["numbers"], {True: "yes", False: "NO", None: "undecided"}[c["consistent"]],
-                  c["why"]) for c in res["consistency"]])]
+                [(c.relation, c.numbers, {True: "yes", False: "NO", None: "undecided"}[c.consistent], c.why)
+                 for c in res.consistency])]
     L += ["", "## Final-budget regret (mean +- standard error)", ""]
     for v in exp.variants:
         paper = exp.paper_table.get(v.name, {})
@@ -313,18 +352,18 @@ def _markdown(exp, res, final, pairs, claims, fig_names, scales) -> str:
           "High-fidelity calls and continuation calls are totals per run (mean over seeds); classes are those of "
           "`bounds` (C split into C^d / C^u by TACC's runs, mean per run).", ""]
     for v in exp.variants:
-        d = res["diagnostics"][v.name]
-        cls = ", ".join(f"{k} {fmt(x)}" for k, x in res["classes"][v.name].items())
+        d = res.diagnostics[v.name]
+        cls = ", ".join(f"{k} {fmt(x)}" for k, x in res.classes[v.name].items())
         L += [f"### {v.name}", "", f"arm classes: {cls}", "",
               table(["method", "high-fidelity calls", "continuation calls", "max continuation on one arm",
                          "runs with the event failed"],
                         [(m, d[m]["high_calls"], d[m]["continuation"], d[m]["max_continuation_per_arm"],
                           d[m]["event_failures"]) for m in exp.methods]), ""]
-    sens = res["rho_sensitivity"]
-    n_sweep = min(res["seeds"], sweep_seeds(res["seeds"]))
-    same = ("its rows are the tables' own runs" if n_sweep == res["seeds"] else
+    sens = res.rho_sensitivity
+    n_sweep = min(res.seeds, sweep_seeds(res.seeds))
+    same = ("its rows are the tables' own runs" if n_sweep == res.seeds else
             f"its rows are the variants' own runs on seeds 0 to {n_sweep - 1}, so their means differ from the tables "
-            f"above, which are over {res['seeds']} seeds")
+            f"above, which are over {res.seeds} seeds")
     L += [f"## Sensitivity to rho (final budget, {n_sweep} seeds; the figure: "
           f"{exp.sensitivity_variant or exp.variants[0].name})", "",
           f"rho / rho_min = 1 is the smallest rho for which `lem:ci` provably holds and the rho of the tables above "
@@ -336,8 +375,7 @@ def _markdown(exp, res, final, pairs, claims, fig_names, scales) -> str:
                   x["event_failure_frequency"]) for x in sens]),
           "", f"![rho sensitivity](figures/{exp.key}_rho.png)", "",
           "## Parameters the paper does not state", "",
-          table(["parameter", "value chosen", "why"], [(x["parameter"], x["value"], x["why"])
-                                                       for x in res["choices"]]), ""]
+          table(["parameter", "value chosen", "why"], [(x.parameter, x.value, x.why) for x in res.choices]), ""]
     return "\n".join(L)
 
 
@@ -449,7 +487,7 @@ def _reproduce(keys, *, seeds, quick, out_dir, executor, workers, scheduler, cac
     order = {e.key: i for i, e in enumerate(exps)}
     results.sort(key=lambda r: order[r.key])
     total = time.perf_counter() - t0
-    rows = [(f"[{r.key}]({r.key}.md)", experiment(r.key).title, r.results["seeds"],
+    rows = [(f"[{r.key}]({r.key}.md)", experiment(r.key).title, r.results.seeds,
              f"{sum(ok for _, ok, _ in r.claims)} of {len(r.claims)}", f"{r.seconds:.0f} s") for r in results]
     index = ["# The paper's experiments, reproduced", "",
              f"`tacc reproduce {' '.join(keys)}`{' --quick' if quick else ''}: {len(results)} experiment(s) in "
@@ -458,9 +496,9 @@ def _reproduce(keys, *, seeds, quick, out_dir, executor, workers, scheduler, cac
     for r in results:
         index += [f"## {experiment(r.key).title}", ""]
         index += [f"- {'reproduced' if ok else 'NOT reproduced'}: {t} ({ours})" for t, ok, ours in r.claims] + [""]
-        bad = [c for c in r.results["consistency"] if c["consistent"] is False]
-        index += [f"Inconsistencies in the paper's numbers ({len(bad)} of {len(r.results['consistency'])} checks):", ""]
-        index += [f"- {c['relation']}: {c['numbers']} ({c['why']})" for c in bad] or ["- none"]
+        bad = [c for c in r.results.consistency if c.consistent is False]
+        index += [f"Inconsistencies in the paper's numbers ({len(bad)} of {len(r.results.consistency)} checks):", ""]
+        index += [f"- {c.relation}: {c.numbers} ({c.why})" for c in bad] or ["- none"]
         index += [""]
     (out / "README.md").write_text("\n".join(index))
     return results
