@@ -274,9 +274,10 @@ def sweep_runs(plan: SweepPlan, options: ReportOptions, by: dict | None, figures
     return records, relations
 
 
-def report_results(plan: SweepPlan, tally: SweepTally, cert, problem, assumptions: dict, metamorphic,
+def report_results(plan: SweepPlan, tally: SweepTally, cert, problem, assumptions: dict, continuation, metamorphic,
                    baseline) -> ReportResults:
-    """The results stage: every number of the report from the plan, the tally of the runs and the certificate."""
+    """The results stage: every number of the report from the plan, the tally of the runs and the certificate
+    (``continuation``: ``bounds.continuation_of`` of the plan's analysis, made once for its figure too)."""
     config, a, budgets, policies, seeds = plan.config, plan.analysis, plan.budgets, plan.policies, plan.seeds
     inst, full, lead, sub = a.instance, plan.full, plan.lead, plan.arms
     regret = {k: s.summary() for k, s in tally.regret.items()}
@@ -312,7 +313,7 @@ def report_results(plan: SweepPlan, tally: SweepTally, cert, problem, assumption
         theorem=TheoremRow(regret[full, lead].mean, a.theorem.total, a.theorem_if_all_cd.total,
                            sum_reason(a.theorem.conventions, TIED_TERM) if a.theorem.conventions else None),
         classes_after_run=dict(tally.classes_after),
-        continuation=continuation_of(a),
+        continuation=continuation,
         metamorphic=metamorphic,
         identical_runs=[list(g) for g in (tally.identical_runs() if len(seeds) else [])],
         non_monotone_bounds=non_monotone_bounds(budgets, bound_lines, plan.analyses),
@@ -335,7 +336,8 @@ def _make_report(config, out: Path, figures: FigureWriter, options: ReportOption
     plan, by = plan_sweep(config, options)
     a, inst, lead, sub = plan.analysis, plan.analysis.instance, plan.lead, plan.arms
     # the continuation window against N_gamma per arm: it needs no run, so the helper draws it during the sweep
-    figures.draw("reports.views:window_figure", "continuation_window", continuation_of(a), a.classes,
+    continuation = continuation_of(a)
+    figures.draw("reports.views:window_figure", "continuation_window", continuation, a.classes,
                  gaps=[float(g) for g in inst.gaps])
     problem = make_problem(plan.configs[-1])
     assumptions = check_assumptions(problem)
@@ -373,7 +375,7 @@ def _make_report(config, out: Path, figures: FigureWriter, options: ReportOption
     steps.set_postfix_str("metamorphic relations")
     metamorphic = None if relations is None else _metamorphic.summarize(relations.result())
     steps.update()
-    results = report_results(plan, tally, cert, problem, assumptions, metamorphic, options.baseline)
+    results = report_results(plan, tally, cert, problem, assumptions, continuation, metamorphic, options.baseline)
     n_seeds, n_policies = len(plan.seeds), len(plan.policies)
     figures.draw("reports.figures:regret_curves", "regret_vs_budget", plan.budgets,
                  {p: ([s.mean for s in row], [s.se for s in row]) for p, row in results.regret.items()},

@@ -198,34 +198,35 @@ def _arm_json(x: ArmRow) -> dict:
 
 
 def results_json(r: ReportResults, metamorphic_reason: str) -> dict:
-    """``results.json``'s mapping of ``r`` (``reports.tables.dumps`` writes it): every field under its name, the
-    rows as mappings; ``metamorphic_reason`` is said when no relation was run."""
+    """``results.json``'s mapping of ``r``, which ``reports.tables.dumps`` writes (its ``jsonable`` writes each row,
+    a frozen dataclass, field by field); what differs from that is spelled here: the regret rows carry their budget,
+    an arm row its class under ``class``, the theorem's reason and ``metamorphic_reason`` (said when no relation was
+    run) only when there is one, and the continuation window as ``tacc bounds`` records it."""
     th = r.theorem
     return {
         "config": r.config, "source": r.source, "seeds": r.seeds, "n_seeds": r.n_seeds, "policies": r.policies,
         "budgets": r.budgets, "budgets_left_out": r.budgets_left_out, "delta": r.delta,
-        "instance": dict(r.instance.__dict__), "parameters": dict(r.parameters.__dict__),
-        "assumptions": {k: dict(a.__dict__) for k, a in r.assumptions.items()},
+        "instance": r.instance, "parameters": r.parameters, "assumptions": r.assumptions,
         "regret": {p: _regret_json(r.budgets, row) for p, row in r.regret.items()},
         "bounds_by_budget": r.bounds_by_budget,
         "arms": [_arm_json(x) for x in r.arms],
-        "vacuous": [dict(x.__dict__) for x in r.vacuous],
+        "vacuous": r.vacuous,
         "theorem": None if th is None else {
             "tacc_mean": th.tacc_mean, "bound_prior": th.bound_prior, "bound_all_cd": th.bound_all_cd,
             **({"bound_reason": th.bound_reason} if th.bound_reason is not None else {})},
         "classes_after_run": r.classes_after_run,
         "continuation": continuation_record(r.continuation),
-        "metamorphic": None if r.metamorphic is None else [dict(x.__dict__) for x in r.metamorphic],
+        "metamorphic": r.metamorphic,
         **({} if r.metamorphic is not None else {"metamorphic_reason": metamorphic_reason}),
         "identical_runs": r.identical_runs,
-        "non_monotone_bounds": [dict(x.__dict__) for x in r.non_monotone_bounds],
-        "seed_free": [dict(x.__dict__) for x in r.seed_free],
-        "rdfe_no_phase": [dict(x.__dict__) for x in r.rdfe_no_phase],
-        "counts_off_event": dict(r.counts_off_event.__dict__),
-        "counts_undecided": dict(r.counts_undecided.__dict__),
-        "event": {p: dict(e.__dict__) for p, e in r.event.items()},
-        "float_sums": dict(r.float_sums.__dict__),
+        "non_monotone_bounds": r.non_monotone_bounds,
+        "seed_free": r.seed_free,
+        "rdfe_no_phase": r.rdfe_no_phase,
+        "counts_off_event": r.counts_off_event,
+        "counts_undecided": r.counts_undecided,
+        "event": r.event,
+        "float_sums": r.float_sums,
         "runs_at_full_budget": r.runs_at_full_budget,
-        "certificate": dict(r.certificate.__dict__),
+        "certificate": r.certificate,
         "conclusions": list(r.conclusions),
     }
