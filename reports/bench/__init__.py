@@ -4,5 +4,10 @@ report's and reproduction's sweeps; every comparison first checks that the imple
 """
 
 from reports.bench._bench import INSTANCES, render, run_bench, work
+from reports.bench._results import (BenchResults, BoundsTiming, DrawCosts, Machine, MemoryRow, Reported,
+                                    ReportTiming, ReproduceTiming, SameDecisions, ScalingRow, SweepTiming, Target,
+                                    TimingRow)
 
-__all__ = ["run_bench", "work", "render", "INSTANCES"]
+__all__ = ["run_bench", "work", "render", "INSTANCES", "BenchResults", "TimingRow", "SameDecisions", "ScalingRow",
+           "MemoryRow", "BoundsTiming", "DrawCosts", "Target", "Reported", "ReportTiming", "ReproduceTiming",
+           "SweepTiming", "Machine"]

@@ -26,6 +26,8 @@ from bounds import config_to_dict, horizon, load_config, parse_config
 from reports import figures as figs
 from reports.bench._kernel import draw_cost, interleaved_cpu, least_cpu, previous_draw_cost, tacc_kernel
 from reports.bench._numpy import numpy_tacc
+from reports.bench._results import (BenchResults, BoundsTiming, DrawCosts, Machine, MemoryRow, Reported,
+                                    SameDecisions, ScalingRow, Target, TimingRow, timing_row)
 from reports.bench._sweep import render_sweep, sweep_bench, sweep_targets
 from reports.tables import fmt_apart_all, table
 from simulate import POLICIES, make_problem, run
@@ -48,7 +50,7 @@ t = time.perf_counter()
 for step in range(horizon):
     k = policy.choice()
     policy.getReward(k, arms[k].draw(step))
-print(json.dumps({"seconds": time.perf_counter() - t, "rounds": horizon}))
+print(json.dumps([time.perf_counter() - t, horizon]))
 """
 
 
@@ -69,19 +71,14 @@ def _time_runs(problem, policy, seeds, engine="fast"):
     return least_cpu(lambda: sum(run(problem, policy, s, engine=engine).rounds for s in seeds), REPEATS)
 
 
-def _row(instance, policy, impl, seconds, rounds, runs, compile_s=None):
-    return {"instance": instance, "policy": policy, "implementation": impl, "rounds": rounds, "runs": runs,
-            "seconds": seconds, "ns_per_round": 1e9 * seconds / max(rounds, 1),
-            "rounds_per_s": rounds / seconds if seconds > 0 else float("inf"),
-            "wall_per_run": seconds / runs, "compile_s": compile_s}
-
-
-def _smpy(python, means, horizon, bern, sigma):
+def _smpy(python, means, horizon, bern, sigma) -> tuple[float, int]:
+    """Seconds and rounds of SMPyBandits' UCB on these arms for ``horizon`` rounds, in ``python``."""
     out = subprocess.run([python, "-c", _SMPY, json.dumps([list(map(float, means)), int(horizon), bern, sigma])],
                          capture_output=True, text=True, timeout=3600)
     if out.returncode != 0:
         raise RuntimeError(out.stderr.strip().splitlines()[-1] if out.stderr else "SMPyBandits failed")
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    seconds, rounds = json.loads(out.stdout.strip().splitlines()[-1])
+    return float(seconds), int(rounds)
 
 
 def _scaling_config(name, k, budget):
@@ -192,8 +189,8 @@ def work(quick: bool = False) -> list[tuple]:
 
 
 def run_bench(*, quick: bool = False, smpy_python: str | None = None, out_dir="tacc-bench",
-              workers: int | None = None, progress=print, smoke: bool = False) -> dict:
-    """Measure everything; returns a dict with the rows, the checks, the scaling and the targets.
+              workers: int | None = None, progress=print, smoke: bool = False) -> BenchResults:
+    """Measure everything: the rows, the checks, the scaling, the targets.
 
     ``smoke=True`` (the test suite's size, implies ``quick``) makes every row, check and target with tiny budgets
     and seed counts: it shows the bench runs and compares what it should; its numbers measure nothing."""
@@ -202,7 +199,8 @@ def run_bench(*, quick: bool = False, smpy_python: str | None = None, out_dir="t
     quick = quick or smoke
     workers = workers or os.cpu_count() or 1
     seeds = range(BENCH_SEEDS[size])
-    rows, checks = [], []
+    rows: list[TimingRow] = []
+    checks: list[SameDecisions] = []
     for label, preset in INSTANCES.items():
         config = load_config(preset)
         config = _budget(config, config.params.budget / BENCH_SHRINK[size])
@@ -214,161 +212,153 @@ def run_bench(*, quick: bool = False, smpy_python: str | None = None, out_dir="t
             first_s = time.perf_counter() - t
             seconds, rounds = _time_runs(problem, policy, seeds)
             steady = seconds / len(seeds)
-            rows.append(_row(label, policy, "fast", seconds, rounds, len(seeds), max(0.0, first_s - steady)))
+            rows.append(timing_row(label, policy, "fast", seconds, rounds, len(seeds), max(0.0, first_s - steady)))
             # the reference engine timed on its second run: its first on a problem pays once for what the problem
             # builds on first use (timed on its first run, the first policy's row read 949x against 162 to 523x for
             # the others)
             ref = run(problem, policy, 999, engine="reference")
             t = time.process_time()
             again = run(problem, policy, 999, engine="reference")
-            rows.append(_row(label, policy, "reference", time.process_time() - t, again.rounds, 1))
-            checks.append({"instance": label, "what": f"{policy}: reference engine == fast engine (whole record)",
-                           "same": ref == first})
+            rows.append(timing_row(label, policy, "reference", time.process_time() - t, again.rounds, 1))
+            checks.append(SameDecisions(label, f"{policy}: reference engine == fast engine (whole record)",
+                                        ref == first))
         kernel = tacc_kernel(problem, 999)                 # compile (or load numba's cache)
         fast_tacc = run(problem, "tacc", 999)
-        checks.append({"instance": label, "what": "tacc: minimal kernel == fast engine (counts, continuation, rounds)",
-                       "same": (list(kernel[0]), list(kernel[1]), list(kernel[2]), kernel[3])
-                       == (list(fast_tacc.n_low), list(fast_tacc.n_high), list(fast_tacc.continuation),
-                           fast_tacc.rounds)})
+        checks.append(SameDecisions(label, "tacc: minimal kernel == fast engine (counts, continuation, rounds)",
+                                    (list(kernel[0]), list(kernel[1]), list(kernel[2]), kernel[3])
+                                    == (list(fast_tacc.n_low), list(fast_tacc.n_high), list(fast_tacc.continuation),
+                                        fast_tacc.rounds)))
         # the ratio's two sides timed in turn (interleaved_cpu), so both see the same stretches of the machine's speed
         (f_seconds, f_rounds), (k_seconds, k_rounds) = interleaved_cpu(
             [lambda p=problem: sum(run(p, "tacc", s).rounds for s in seeds),
              lambda p=problem: sum(tacc_kernel(p, s)[3] for s in seeds)], 2 * REPEATS)
-        rows.append(_row(label, "tacc", "minimal kernel", k_seconds, k_rounds, len(seeds)))
-        rows.append(_row(label, "tacc", "fast, timed in turn with the kernel", f_seconds, f_rounds, len(seeds)))
+        rows.append(timing_row(label, "tacc", "minimal kernel", k_seconds, k_rounds, len(seeds)))
+        rows.append(timing_row(label, "tacc", "fast, timed in turn with the kernel", f_seconds, f_rounds, len(seeds)))
         t = time.process_time()
         nl, nh, _, _ = numpy_tacc(problem, 7)
-        rows.append(_row(label, "tacc", "numpy per round", time.process_time() - t, int(nl.sum() + nh.sum()), 1))
+        rows.append(timing_row(label, "tacc", "numpy per round", time.process_time() - t, int(nl.sum() + nh.sum()), 1))
         _, _, _, trace = numpy_tacc(problem, 7, draws="table", trace=True)
-        checks.append({"instance": label,
-                       "what": "tacc: numpy per-round implementation == fast engine (every decision)",
-                       "same": list(trace) == list(run(problem, "tacc", 7, trace=True).trace or ())})
+        checks.append(SameDecisions(label, "tacc: numpy per-round implementation == fast engine (every decision)",
+                                    list(trace) == list(run(problem, "tacc", 7, trace=True).trace or ())))
         T = problem.horizon
         ucb_problem = make_problem(_budget(config, T * config.costs.high))
         run(ucb_problem, "ucb", 0)
         seconds, rounds = _time_runs(ucb_problem, "ucb", seeds)
-        rows.append(_row(label, "ucb", f"fast, horizon {T}", seconds, rounds, len(seeds)))
+        rows.append(timing_row(label, "ucb", f"fast, horizon {T}", seconds, rounds, len(seeds)))
         if smpy_python:
             inst = problem.instance
-            res = _smpy(smpy_python, inst.mu_high, T, inst.noise.model == "bernoulli", inst.noise.sigma)
-            rows.append(_row(label, "ucb", f"SMPyBandits 0.9.7, horizon {T}", res["seconds"], res["rounds"], 1))
+            seconds, rounds = _smpy(smpy_python, inst.mu_high, T, inst.noise.model == "bernoulli", inst.noise.sigma)
+            rows.append(timing_row(label, "ucb", f"SMPyBandits 0.9.7, horizon {T}", seconds, rounds, 1))
     progress("bench: observation generator")
     n_draws = 10**5 if smoke else 2 * 10**6 if quick else 2 * 10**7
-    draws = {"gaussian": draw_cost("gaussian", n_draws), "bernoulli": draw_cost("bernoulli", n_draws),
-             "previous (hash + Box-Muller)": previous_draw_cost(n_draws)}
+    draws = DrawCosts(draw_cost("gaussian", n_draws), draw_cost("bernoulli", n_draws), previous_draw_cost(n_draws))
     # scaling
     progress("bench: scaling")
     ks, jobs = SCALING_KS, _scaling_jobs(size)
     scale_seeds = jobs[0][3]
     with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as pool:
-        scaling = [{"n_arms": k, "budget": b, "ns_per_round": 1e9 * s / r, "rounds_per_run": r / len(scale_seeds)}
+        scaling = [ScalingRow(k, b, 1e9 * s / r, r / len(scale_seeds))
                    for k, b, s, r in pool.map(_scaling_worker, jobs)]
         bound_sizes = (1_000,) if smoke else (1_000, 100_000)
-        bounds_rows = [{"n_arms": k, "table_cpu_s": t, "json_cpu_s": j, "analyze_cpu_s": a,
-                        "analyze_us_per_arm": 1e6 * a / k} for k, t, j, a in map(_bounds_worker, bound_sizes)]
+        bounds_rows = [BoundsTiming(k, t, j, a, 1e6 * a / k) for k, t, j, a in map(_bounds_worker, bound_sizes)]
         mem_budgets = (16_000, 128_000, 1_024_000) if not quick else (16_000, 128_000)
-        memory = [{"budget": b, "rounds": r, "peak_rss_before_mb": x / 1024, "peak_rss_after_mb": y / 1024}
-                  for b, r, x, y in pool.map(_memory_worker, mem_budgets)]
-    by_k = [s for s in scaling[:len(ks)]]
-    fig = figs.regret_curves([s["n_arms"] for s in by_k], {"tacc (fast engine)": ([s["ns_per_round"] for s in by_k],
-                                                                                  [0.0] * len(by_k))},
+        memory = [MemoryRow(b, r, x / 1024, y / 1024) for b, r, x, y in pool.map(_memory_worker, mem_budgets)]
+    by_k = scaling[:len(ks)]
+    fig = figs.regret_curves([s.n_arms for s in by_k], {"tacc (fast engine)": ([s.ns_per_round for s in by_k],
+                                                                              [0.0] * len(by_k))},
                              title="cost per round against the number of arms (Set-B-like, budget fixed)")
     fig.axes[0].set_xscale("log")
     fig.axes[0].set_xlabel("number of arms K (log scale)")
     fig.axes[0].set_ylabel("nanoseconds per round")
     files = figs.save(fig, out, "scaling_arms", formats=("png",))
     by_b = scaling[len(ks):]
-    fig = figs.regret_curves([s["budget"] for s in by_b], {"tacc (fast engine)": ([s["ns_per_round"] for s in by_b],
-                                                                                  [0.0] * len(by_b))},
+    fig = figs.regret_curves([s.budget for s in by_b], {"tacc (fast engine)": ([s.ns_per_round for s in by_b],
+                                                                              [0.0] * len(by_b))},
                              title="cost per round against the budget (K = 500)")
     fig.axes[0].set_ylabel("nanoseconds per round")
     files += figs.save(fig, out, "scaling_budget", formats=("png",))
     # targets
-    fast = {(r["instance"], r["policy"]): r for r in rows if r["implementation"] == "fast"}
-    for r in rows:
-        base = fast.get((r["instance"], r["policy"]))
-        if r["implementation"].startswith("SMPy") or r["implementation"].startswith("fast, horizon"):
-            base = next(x for x in rows if x["instance"] == r["instance"] and x["implementation"].startswith("fast, h"))
-        r["ratio_vs_fast"] = r["ns_per_round"] / base["ns_per_round"] if base else None
-    targets, reported = [], []
+    rows = _with_ratios(rows)
+    targets: list[Target] = []
+    reported: list[Reported] = []
     for label in INSTANCES:
-        f_ns = next(r for r in rows if r["instance"] == label
-                    and r["implementation"] == "fast, timed in turn with the kernel")["ns_per_round"]
-        k_ns = next(r for r in rows if r["instance"] == label and r["implementation"] == "minimal kernel")
-        ratio = f_ns / k_ns["ns_per_round"]
-        targets.append({"target": f"fast TACC <= 1.5x the minimal kernel per round ({label})", "value": ratio,
-                        "met": ratio <= 1.5, "limit": 1.5})
-        npy = next(r for r in rows if r["instance"] == label and r["implementation"] == "numpy per round")
-        reported.append({"figure": f"numpy per-round TACC / fast TACC ({label})", "value": npy["ratio_vs_fast"]})
-        smpy = [r for r in rows if r["instance"] == label and r["implementation"].startswith("SMPy")]
-        reported.append({"figure": f"SMPyBandits UCB / fast UCB ({label})",
-                         "value": smpy[0]["ratio_vs_fast"] if smpy else None,
-                         "note": None if smpy else "skipped: no --smpy-python given"})
+        mine = {r.implementation: r for r in rows if r.instance == label and r.policy == "tacc"}
+        ratio = mine["fast, timed in turn with the kernel"].ns_per_round / mine["minimal kernel"].ns_per_round
+        targets.append(Target(f"fast TACC <= 1.5x the minimal kernel per round ({label})", ratio, ratio <= 1.5, 1.5))
+        reported.append(Reported(f"numpy per-round TACC / fast TACC ({label})",
+                                 mine["numpy per round"].ratio_vs_fast))
+        smpy = [r for r in rows if r.instance == label and r.implementation.startswith("SMPy")]
+        reported.append(Reported(f"SMPyBandits UCB / fast UCB ({label})", smpy[0].ratio_vs_fast if smpy else None,
+                                 None if smpy else "skipped: no --smpy-python given"))
     big = bounds_rows[-1]
-    note = None if big["n_arms"] >= 100_000 else "smoke: 100,000 arms in the quick and full runs"
-    for what, key in (("tacc bounds (the table)", "table_cpu_s"), ("tacc bounds --json", "json_cpu_s")):
-        targets.append({"target": f"{what} on {big['n_arms']:,} arms <= 5 s of CPU (imports included)",
-                        "value": big[key], "met": big[key] <= 5, "limit": 5.0, "note": note})
-    targets.append({"target": "observation draw <= 10 ns (Gaussian)", "value": draws["gaussian"],
-                    "met": draws["gaussian"] <= 10, "limit": 10.0})
-    reported.append({"figure": "ns per Bernoulli draw", "value": draws["bernoulli"]})
-    reported.append({"figure": "previous generator (hash + Box-Muller) / this one, per Gaussian draw",
-                     "value": draws["previous (hash + Box-Muller)"] / draws["gaussian"]})
-    k50 = next(s for s in by_k if s["n_arms"] == 50)["ns_per_round"]
-    k5000 = next(s for s in by_k if s["n_arms"] == 5000)["ns_per_round"]
-    targets.append({"target": "per-round cost at K = 5000 <= 3x K = 50", "value": k5000 / k50,
-                    "met": k5000 / k50 <= 3, "limit": 3.0})
-    growth = memory[-1]["peak_rss_after_mb"] - memory[-1]["peak_rss_before_mb"]
-    growth0 = memory[0]["peak_rss_after_mb"] - memory[0]["peak_rss_before_mb"]
-    targets.append({"target": "peak memory of a run independent of the budget (extra MB at the largest vs the "
-                              "smallest budget)", "value": growth - growth0, "met": abs(growth - growth0) < 5})
+    note = None if big.n_arms >= 100_000 else "smoke: 100,000 arms in the quick and full runs"
+    for what, cpu in (("tacc bounds (the table)", big.table_cpu_s), ("tacc bounds --json", big.json_cpu_s)):
+        targets.append(Target(f"{what} on {big.n_arms:,} arms <= 5 s of CPU (imports included)", cpu, cpu <= 5, 5.0,
+                              note))
+    targets.append(Target("observation draw <= 10 ns (Gaussian)", draws.gaussian, draws.gaussian <= 10, 10.0))
+    reported.append(Reported("ns per Bernoulli draw", draws.bernoulli))
+    reported.append(Reported("previous generator (hash + Box-Muller) / this one, per Gaussian draw",
+                             draws.previous / draws.gaussian))
+    k50 = next(s for s in by_k if s.n_arms == 50).ns_per_round
+    k5000 = next(s for s in by_k if s.n_arms == 5000).ns_per_round
+    targets.append(Target("per-round cost at K = 5000 <= 3x K = 50", k5000 / k50, k5000 / k50 <= 3, 3.0))
+    extra = memory[-1].growth_mb - memory[0].growth_mb
+    targets.append(Target("peak memory of a run independent of the budget (extra MB at the largest vs the smallest "
+                          "budget)", extra, abs(extra) < 5))
     sweep = sweep_bench(size=size, progress=progress, workers=workers)
     targets += sweep_targets(sweep, quick)
-    return {"machine": {"cpus": os.cpu_count(), "python": sys.version.split()[0], "platform": sys.platform},
-            "quick": quick, "rows": rows, "checks": checks, "scaling": scaling, "memory": memory,
-            "draw_ns": draws, "bounds": bounds_rows, "targets": targets, "reported": reported, "files": files,
-            "sweep": sweep}
+    return BenchResults(Machine(os.cpu_count(), sys.version.split()[0], sys.platform), quick, tuple(rows),
+                        tuple(checks), tuple(scaling), tuple(memory), draws, tuple(bounds_rows), tuple(targets),
+                        tuple(reported), tuple(files), sweep)
 
 
-def _against(target: dict, f) -> str:
+def _with_ratios(rows: list[TimingRow]) -> list[TimingRow]:
+    """Each row with its cost per round over the fast engine's for the same instance and policy (SMPyBandits and
+    UCB at the horizon: over the fast UCB at that horizon)."""
+    fast = {(r.instance, r.policy): r for r in rows if r.implementation == "fast"}
+    out = []
+    for r in rows:
+        base = fast.get((r.instance, r.policy))
+        if r.implementation.startswith("SMPy") or r.implementation.startswith("fast, horizon"):
+            base = next(x for x in rows if x.instance == r.instance and x.implementation.startswith("fast, h"))
+        out.append(replace(r, ratio_vs_fast=r.ns_per_round / base.ns_per_round if base else None))
+    return out
+
+
+def _against(target: Target, f) -> str:
     """A target's value as ``f`` prints it, or with the digits it takes to print it apart from the target's
     ``limit`` (3.004 against "<= 3" printed as 3, NOT met)."""
-    value, limit = target["value"], target.get("limit")
+    value, limit = target.value, target.limit
     if isinstance(value, float) and limit is not None and value != limit and f(value) == f(float(limit)):
         return fmt_apart_all([value, float(limit)], 3)[0]
     return f(value)
 
 
-def render(res: dict) -> str:
+def render(res: BenchResults) -> str:
     def f(x, d=3):
         return "-" if x is None else (f"{x:.{d}g}" if isinstance(x, float) else str(x))
-    rows = [(r["instance"], r["policy"], r["implementation"], r["rounds"] // r["runs"], f(r["wall_per_run"]),
-             f(r["ns_per_round"], 4), f(r["rounds_per_s"]), f(r["compile_s"]), f(r["ratio_vs_fast"]))
-            for r in res["rows"]]
+    rows = [(r.instance, r.policy, r.implementation, r.rounds // r.runs, f(r.wall_per_run), f(r.ns_per_round, 4),
+             f(r.rounds_per_s), f(r.compile_s), f(r.ratio_vs_fast)) for r in res.rows]
     out = [table(["instance", "policy", "implementation", "rounds/run", "CPU/run (s)", "ns/round", "rounds/s",
                   "compile (s)", "x fast"], rows), "",
-           "same decisions:"] + [f"  [{'ok' if c['same'] else 'DIFFERENT'}] {c['instance']}: {c['what']}"
-                                 for c in res["checks"]]
+           "same decisions:"] + [f"  [{'ok' if c.same else 'DIFFERENT'}] {c.instance}: {c.what}" for c in res.checks]
     out += ["", "scaling (TACC, fast engine, seeds spread over the cores):",
             table(["K", "budget", "rounds/run", "ns/round"],
-                  [(s["n_arms"], f(s["budget"]), f(s["rounds_per_run"]), f(s["ns_per_round"], 4))
-                   for s in res["scaling"]]),
+                  [(s.n_arms, f(s.budget), f(s.rounds_per_run), f(s.ns_per_round, 4)) for s in res.scaling]),
             "", "memory (peak RSS of a process before and after one low-fidelity-only run):",
             table(["budget", "rounds", "before (MB)", "after (MB)"],
-                  [(m["budget"], m["rounds"], f(m["peak_rss_before_mb"], 4), f(m["peak_rss_after_mb"], 4))
-                   for m in res["memory"]]),
-            "", render_sweep(res["sweep"]),
+                  [(m.budget, m.rounds, f(m.peak_rss_before_mb, 4), f(m.peak_rss_after_mb, 4)) for m in res.memory]),
+            "", render_sweep(res.sweep),
             "", "tacc bounds (Set-B-like instance; CPU seconds of the command in a fresh process, imports "
                 "included, and of analyze alone):",
             table(["K", "table (s)", "--json (s)", "analyze (s)", "analyze us/arm"],
-                  [(b["n_arms"], f(b["table_cpu_s"]), f(b["json_cpu_s"]), f(b["analyze_cpu_s"]),
-                    f(b["analyze_us_per_arm"])) for b in res["bounds"]]),
+                  [(b.n_arms, f(b.table_cpu_s), f(b.json_cpu_s), f(b.analyze_cpu_s), f(b.analyze_us_per_arm))
+                   for b in res.bounds]),
             "", "observation generator (CPU ns per draw, best of 3): " + ", ".join(
-                f"{k} {f(v, 3)}" for k, v in res["draw_ns"].items()),
+                f"{k} {f(v, 3)}" for k, v in res.draw_ns.items()),
             "", "reported figures (ratios measured in this run; not targets):"]
-    out += [f"  {r['figure']}: {f(r['value'])}{' (' + r['note'] + ')' if r.get('note') else ''}"
-            for r in res["reported"]]
+    out += [f"  {r.figure}: {f(r.value)}{' (' + r.note + ')' if r.note else ''}" for r in res.reported]
     out += ["", "targets:"]
-    out += [f"  [{'met' if t['met'] else 'NOT met' if t['met'] is False else 'skipped'}] {t['target']}: "
-            f"{_against(t, f)}{' (' + t['note'] + ')' if t.get('note') else ''}" for t in res["targets"]]
+    out += [f"  [{'met' if t.met else 'NOT met' if t.met is False else 'skipped'}] {t.target}: "
+            f"{_against(t, f)}{' (' + t.note + ')' if t.note else ''}" for t in res.targets]
     return "\n".join(out)

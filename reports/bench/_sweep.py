@@ -24,6 +24,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from reports.bench._results import ReportTiming, ReproduceTiming, SweepTiming, Target
+
 __all__ = ["sweep_bench", "sweep_targets", "render_sweep"]
 
 #: wall-time targets of ``tacc report`` with its defaults (25,000 runs), after compilation.
@@ -51,7 +53,7 @@ SWEEP_REPEATS = 3
 REPORT_SEEDS = {"full": 1000, "quick": 50, "smoke": 2}
 
 
-def sweep_bench(*, size: str = "full", progress=print, workers: int | None = None) -> dict:
+def sweep_bench(*, size: str = "full", progress=print, workers: int | None = None) -> SweepTiming:
     """Measure the sweep, the engine alone, the sweep on a full cache, and ``tacc report`` end to end."""
     from certify import DEFAULT_POLICIES
     from reports.report import at_budget, budget_sweep, default_config
@@ -86,28 +88,25 @@ def sweep_bench(*, size: str = "full", progress=print, workers: int | None = Non
     if REPRODUCE_RUN[size] is not None:
         progress("bench: tacc reproduce")
     reproduce = _time_reproduce(size, workers)
-    return {"runs": len(tasks), "sweep_s": sweep_s, "cached_s": cached_s, "engine_s": engine_s,
-            "engine_share": engine_s / sweep_s, "same": records == alone == cached, "report": report,
-            "reproduce": reproduce}
+    return SweepTiming(len(tasks), sweep_s, cached_s, engine_s, records == alone == cached, report, reproduce)
 
 
-def _time_report(size: str) -> dict:
+def _time_report(size: str) -> ReportTiming:
     """Wall time of ``tacc report`` in a fresh process, on an empty and then a full cache."""
     args = ["--seeds", str(REPORT_SEEDS[size])] if size != "full" else []
-    out = {}
+    walls = []
     with tempfile.TemporaryDirectory() as tmp:
-        for label in ("empty cache", "full cache"):
+        for _ in ("empty cache", "full cache"):
             t = time.perf_counter()
             res = subprocess.run([sys.executable, "-m", "reports.cli", "report", "--out", str(Path(tmp) / "r"),
                                   *args], capture_output=True, text=True, timeout=3600)
-            out[label] = time.perf_counter() - t
+            walls.append(time.perf_counter() - t)
             if res.returncode not in (0, 1):
                 raise RuntimeError(f"tacc report failed: {res.stderr.strip().splitlines()[-1:]}")
-    out["seeds"] = REPORT_SEEDS[size]
-    return out
+    return ReportTiming(REPORT_SEEDS[size], *walls)
 
 
-def _time_reproduce(size: str, workers: int | None) -> dict | None:
+def _time_reproduce(size: str, workers: int | None) -> ReproduceTiming | None:
     """Wall time of ``tacc reproduce`` in a fresh process on an empty cache (the default executor, ``workers``
     processes), then of the same distinct runs made by the runner alone with as many processes; None when the size
     skips it."""
@@ -131,57 +130,53 @@ def _time_reproduce(size: str, workers: int | None) -> dict | None:
     t = time.perf_counter()
     made = sum(1 for _ in iter_runs(tasks, executor="processes", workers=n_workers))
     runs_s = time.perf_counter() - t
-    return {"experiments": list(keys), "seeds": seeds, "workers": n_workers, "runs": made, "wall_s": wall,
-            "runs_alone_s": runs_s}
+    return ReproduceTiming(tuple(keys), seeds, n_workers, made, wall, runs_s)
 
 
-def sweep_targets(res: dict, quick: bool) -> list[dict]:
+def sweep_targets(res: SweepTiming, quick: bool) -> list[Target]:
     """The end-to-end targets, met / not met (the report's wall times are skipped in a quick bench)."""
-    rep = res["report"]
-    out = [{"target": f"engine share of tacc report's sweep >= {ENGINE_SHARE:.0%} (engine alone / sweep wall time)",
-            "value": res["engine_share"], "met": res["engine_share"] >= ENGINE_SHARE, "limit": ENGINE_SHARE}]
-    for label, article, limit in (("empty cache", "an", REPORT_EMPTY_CACHE_S),
-                                  ("full cache", "a", REPORT_FULL_CACHE_S)):
-        t = {"target": f"tacc report (default, 25,000 runs) on {article} {label} <= {limit:g} s after compilation",
-             "value": rep[label], "met": None if quick else rep[label] <= limit, "limit": limit}
-        if quick:
-            t["note"] = f"skipped: quick bench times {rep['seeds']} seeds, not the default"
-        out.append(t)
-    rp = res["reproduce"]
-    t = {"target": f"tacc reproduce all (the paper's seed counts) <= {REPRODUCE_S:g} s after compilation",
-         "value": None if rp is None else rp["wall_s"],
-         "met": None if quick or rp is None else rp["wall_s"] <= REPRODUCE_S, "limit": REPRODUCE_S}
+    rep = res.report
+    out = [Target(f"engine share of tacc report's sweep >= {ENGINE_SHARE:.0%} (engine alone / sweep wall time)",
+                  res.engine_share, res.engine_share >= ENGINE_SHARE, ENGINE_SHARE)]
+    skipped = f"skipped: quick bench times {rep.seeds} seeds, not the default" if quick else None
+    for label, article, wall, limit in (("empty cache", "an", rep.empty_cache_s, REPORT_EMPTY_CACHE_S),
+                                        ("full cache", "a", rep.full_cache_s, REPORT_FULL_CACHE_S)):
+        out.append(Target(f"tacc report (default, 25,000 runs) on {article} {label} <= {limit:g} s after compilation",
+                          wall, None if quick else wall <= limit, limit, skipped))
+    rp = res.reproduce
     if rp is None:
-        t["note"] = "skipped by --quick"
+        note = "skipped by --quick"
     else:
-        smoke = f"smoke: {', '.join(rp['experiments'])}, {rp['seeds']} seeds; " if quick else ""
-        t["note"] = (f"{smoke}its {rp['runs']:,} distinct runs alone (the runner, {rp['workers']} processes, no "
-                     f"cache, no analysis, no figure): {rp['runs_alone_s']:.3g} s")
-    out.append(t)
+        smoke = f"smoke: {', '.join(rp.experiments)}, {rp.seeds} seeds; " if quick else ""
+        note = (f"{smoke}its {rp.runs:,} distinct runs alone (the runner, {rp.workers} processes, no "
+                f"cache, no analysis, no figure): {rp.runs_alone_s:.3g} s")
+    out.append(Target(f"tacc reproduce all (the paper's seed counts) <= {REPRODUCE_S:g} s after compilation",
+                      None if rp is None else rp.wall_s,
+                      None if quick or rp is None else rp.wall_s <= REPRODUCE_S, REPRODUCE_S, note))
     return out
 
 
-def render_sweep(res: dict) -> str:
+def render_sweep(res: SweepTiming) -> str:
     from reports.tables import table
 
     def rate(s):
-        return f"{res['runs'] / s:.4g}"
-    rows = [("sweep (run_tasks, serial, empty cache)", res["runs"], f"{res['sweep_s']:.3g}", rate(res["sweep_s"])),
-            ("sweep (run_tasks, serial, full cache)", res["runs"], f"{res['cached_s']:.3g}", rate(res["cached_s"])),
-            ("engine alone (simulate.run in a loop)", res["runs"], f"{res['engine_s']:.3g}", rate(res["engine_s"]))]
-    rep = res["report"]
+        return f"{res.runs / s:.4g}"
+    rows = [("sweep (run_tasks, serial, empty cache)", res.runs, f"{res.sweep_s:.3g}", rate(res.sweep_s)),
+            ("sweep (run_tasks, serial, full cache)", res.runs, f"{res.cached_s:.3g}", rate(res.cached_s)),
+            ("engine alone (simulate.run in a loop)", res.runs, f"{res.engine_s:.3g}", rate(res.engine_s))]
+    rep = res.report
     return "\n".join([
-        f"end to end (tacc report's sweep; engine share {res['engine_share']:.0%}; "
-        f"{'same records' if res['same'] else 'DIFFERENT records'}):",
+        f"end to end (tacc report's sweep; engine share {res.engine_share:.0%}; "
+        f"{'same records' if res.same else 'DIFFERENT records'}):",
         table(["what", "runs", "seconds", "runs/s"], rows),
-        f"tacc report, {rep['seeds']} seeds, fresh process: {rep['empty cache']:.3g} s on an empty cache, "
-        f"{rep['full cache']:.3g} s on a full cache", *_render_reproduce(res["reproduce"])])
+        f"tacc report, {rep.seeds} seeds, fresh process: {rep.empty_cache_s:.3g} s on an empty cache, "
+        f"{rep.full_cache_s:.3g} s on a full cache", *_render_reproduce(res.reproduce)])
 
 
-def _render_reproduce(rp: dict | None) -> list[str]:
+def _render_reproduce(rp: ReproduceTiming | None) -> list[str]:
     if rp is None:
         return []
-    seeds = "the paper's seed counts" if rp["seeds"] is None else f"{rp['seeds']} seed(s)"
-    return [f"tacc reproduce {' '.join(rp['experiments'])}, {seeds}, fresh process, empty cache, {rp['workers']} "
-            f"workers: {rp['wall_s']:.3g} s; its {rp['runs']:,} distinct runs made by the runner alone: "
-            f"{rp['runs_alone_s']:.3g} s ({rp['runs_alone_s'] / rp['wall_s']:.0%} of it)"]
+    seeds = "the paper's seed counts" if rp.seeds is None else f"{rp.seeds} seed(s)"
+    return [f"tacc reproduce {' '.join(rp.experiments)}, {seeds}, fresh process, empty cache, {rp.workers} "
+            f"workers: {rp.wall_s:.3g} s; its {rp.runs:,} distinct runs made by the runner alone: "
+            f"{rp.runs_alone_s:.3g} s ({rp.runs_alone_s / rp.wall_s:.0%} of it)"]
