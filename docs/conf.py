@@ -1,4 +1,5 @@
-"""Sphinx configuration: the API reference (autodoc, napoleon, MathJax) and the user guide (MyST Markdown).
+"""Sphinx configuration: the API reference (autodoc, napoleon), the user guide (MyST Markdown), and formulas as
+MathML made at build time (``docs/_ext/tacc_mathml.py``), so the pages need no network.
 
 Build: ``sphinx-build -W --keep-going -n -b html docs docs/_build/html`` (the README's ``# docs`` line, which
 ``.ci/run`` runs): every warning, a broken cross-reference included, fails the build.
@@ -16,10 +17,12 @@ copyright = "the tacc authors"
 extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.napoleon",
-    "sphinx.ext.mathjax",
     "myst_parser",
     "tacc_api",
+    "tacc_mathml",
 ]
+# formulas as MathML made at build time (docs/_ext/tacc_mathml.py): drawn by the browser, no script or network
+html_math_renderer = "mathml"
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 exclude_patterns = ["_build", "_ext", "paper"]  # paper/: tacc reproduce's output, committed as written
 root_doc = "index"

@@ -1,6 +1,7 @@
-"""The documentation (issue 16, item 5): the user guide's examples run, and the Sphinx build that CI runs with
-warnings as errors fails on a broken cross-reference, on bad reStructuredText in a docstring and on a public name
-the API reference leaves out (each shown on a tiny project built with the repository's own configuration)."""
+"""The documentation: the user guide's examples run; the Sphinx build that CI runs with warnings as errors fails on a
+broken cross-reference, on bad reStructuredText in a docstring, on a public name the API reference leaves out and on
+a formula it cannot render (each shown on a tiny project built with the repository's own configuration); the built
+pages load nothing from the network and show their formulas as MathML."""
 
 import re
 import runpy
@@ -124,7 +125,7 @@ _GOOD = '''
 
     __all__ = ["gap", "half", "LIMIT"]
 
-    #: the largest count.
+    #: the largest count, :math:`n \\le 10`.
     LIMIT = 10
 
 
@@ -149,8 +150,10 @@ _GOOD = '''
 _BROKEN = {
     "broken cross-reference": (("See :func:`gap`", "See :func:`no_such_function`"), "no_such_function"),
     "bad reStructuredText": (("Half of ``x``", "Half of |x - y| and ``unclosed"), "docstring of tinypkg.half"),
-    "constant without its #: comment": (("#: the largest count.", "# the largest count."),
+    "constant without its #: comment": (("#: the largest count,", "# the largest count,"),
                                         "tinypkg.LIMIT has no '#:' comment"),
+    "formula that does not parse": (("\\Delta_k := \\mu^\\star", "\\Delta_k := \\left( \\mu^\\star"),
+                                    "formula not rendered (ExtraLeftOrMissingRightError)"),
 }
 
 
@@ -173,11 +176,64 @@ def _build(tmp_path: Path, package: str, index: str = ".. tacc-api:: tinypkg\n")
 
 
 def test_the_build_passes_on_a_clean_package(tmp_path):
-    """The control of the cases below: the same project without the seeded error builds, math included."""
+    """The control of the cases below: the same project without the seeded error builds, its formula as MathML
+    (the LaTeX kept as the formula's alttext, nowhere else)."""
     r = _build(tmp_path, _GOOD)
     assert r.returncode == 0, r.stderr
     html = (tmp_path / "html" / "index.html").read_text()
-    assert r"\Delta_k := \mu^\star - \mu_k^{(H)}" in html and 'id="tinypkg.LIMIT"' in html
+    assert 'id="tinypkg.LIMIT"' in html
+    formula = re.search(r'<math alttext="\\Delta_k := \\mu\^\\star - \\mu_k\^\{\(H\)\}".*?</math>', html, re.S)
+    assert formula and "<msubsup>" in formula.group(0) and "&#x00394;" in formula.group(0)
+    assert html.count("\\Delta_k") == 1
+
+
+def test_a_formula_with_a_command_the_converter_does_not_know_fails_the_build(tmp_path):
+    """latex2mathml passes an unknown command through as text: the build warns instead of showing raw LaTeX."""
+    r = _build(tmp_path, _GOOD.replace("\\mu^\\star", "\\nosuchmacro"))
+    assert r.returncode != 0 and "LaTeX command \\nosuchmacro not known" in r.stderr, r.stderr
+
+
+#: a page resource fetched over the network: a script, stylesheet, image, font or frame from http(s):// or //host.
+_REMOTE = re.compile(r"""<(?:script|link|img|iframe|source)\b[^>]*\b(?:src|href)=["'](?:https?:)?//"""
+                     r"""|url\(\s*["']?(?:https?:)?//|@import\s+["']?(?:https?:)?//""", re.I)
+
+
+@pytest.fixture(scope="module")
+def built_docs(tmp_path_factory) -> Path:
+    """docs/ built as the README's docs line builds it, into a temporary folder."""
+    words = shlex.split(_docs_line())
+    out = tmp_path_factory.mktemp("docs") / "html"
+    r = subprocess.run([sys.executable, "-m", "sphinx", *words[1:-2], str(DOCS), str(out)], capture_output=True,
+                       text=True, timeout=600)
+    assert r.returncode == 0, r.stderr
+    return out
+
+
+def test_the_built_docs_load_nothing_from_the_network(built_docs):
+    """Every page, stylesheet and script of the build is read offline: no resource is fetched from another host
+    (links a reader may follow are not fetched, and are allowed)."""
+    files = [p for p in built_docs.rglob("*") if p.suffix in (".html", ".css", ".js")]
+    assert len(files) > 20
+    remote = {str(p.relative_to(built_docs)): m.group(0) for p in files
+              for m in [_REMOTE.search(p.read_text(errors="replace"))] if m}
+    assert not remote, remote
+    assert _REMOTE.search('<script src="https://cdn.example/mathjax.js">')        # the check can fail
+    assert _REMOTE.search("@font-face { src: url(//fonts.example/x.woff) }")
+
+
+def test_formulas_are_rendered_when_the_docs_are_built(built_docs):
+    """bounds.certification_time's formula, tau_k(gamma) := inf{n >= 1 : Delta_k^(L)(n) >= 2 gamma}, is MathML in
+    its page (the browser draws it; no script): tau with subscript k, Delta with k and (L), the infimum; and no page
+    shows a formula's LaTeX outside a formula's alttext."""
+    page = (built_docs / "api" / "bounds.html").read_text()
+    entry = page[page.index('id="bounds.certification_time"'):]
+    formula = re.search(r"<math [^>]*>.*?</math>", entry, re.S).group(0)
+    assert 'alttext="\\tau_k(\\gamma) := \\inf' in formula
+    assert "<msub><mi>&#x003C4;</mi><mi>k</mi></msub>" in formula and "<mo>inf</mo>" in formula
+    assert re.search(r"<msubsup><mi>&#x00394;</mi><mi>k</mi><mrow>.*?<mi>L</mi>", formula)
+    for p in built_docs.rglob("*.html"):
+        text = re.sub(r'alttext="[^"]*"', "", p.read_text())
+        assert not re.search(r"\\(?:tau|Delta|gamma|lambda|Lambda|mu|frac|lceil)\b", text), p
 
 
 def test_the_build_fails_on_each_docstring_error(tmp_path):
