@@ -75,7 +75,7 @@ def certification_time(model: LowFidelityModel, k: int, mu_star: float, gamma: f
     Computed from the definition at every count, not only up to the horizon: counts 1..m (the model's
     irregular prefix) one by one, then a bisection past m, where Delta_k^(L) is monotone; the search stops
     at 2**53 (beyond, float counts are not distinct) and returns ``math.inf`` if no count qualifies.
-    ``bounds._certification.certification_times`` does the same for many arms at once.
+    :func:`instance_certification_times` gives every arm's at once.
 
     Args:
         model: the low-fidelity model (it carries mu^(H), bar mu^(L) and B_k).

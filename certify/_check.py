@@ -370,7 +370,7 @@ def check(configs, *, policies=DEFAULT_POLICIES, seeds=range(10), executor: str 
         records: run records already made, in ``simulate.tasks_for(configs, policies, seeds)`` order (skips the
             runs): a sequence, or an iterator read once as the runs are judged (``tacc report`` passes its sweep's
             runs at the full budget as they come); one record too many or too few is an error.
-        confirm_violations: confirm every VIOLATED verdict on a fresh run (``certify._check.confirm``). Only a caller
+        confirm_violations: confirm every VIOLATED verdict on a fresh run from scratch. Only a caller
             that promises no simulation (``tacc report --from``: saved runs) passes False, and must say that its
             VIOLATED verdicts are unconfirmed.
         keep: ``all`` keeps every verdict in ``Certificate.verdicts``; ``violated`` only the VIOLATED ones and
@@ -502,7 +502,7 @@ def confirm(verdicts, contexts: dict, stored: dict, groups: dict, seeds, engine:
 def sample_configs(n: int, seed: int = 0) -> list[Config]:
     """``n`` generated configurations (half targeted at every arm class, half from the generic strategy), drawn
     by hypothesis deterministically from ``seed``; the same arguments give the same list, in any process and
-    install (the draw ignores constants of locally imported modules: ``certify._draws``)."""
+    install (the draw ignores the constants of modules imported meanwhile)."""
     import random
 
     from hypothesis import HealthCheck, Phase, given, settings

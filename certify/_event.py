@@ -32,7 +32,7 @@ from simulate import FIDELITY_NAMES, LOW, POLICIES, RewardTable, RunRecord, Viol
 __all__ = ["event_failure", "event_failures", "float_sums_faithful"]
 
 #: a bound on ``|z|`` for the reward table's standard normals: the ziggurat's tail returns R + a with
-#: a = -log(u) / R, u >= 2^-54 (``simulate._rewards``), so ``|z| <= 3.6542 + 37.43 / 3.6542 < 13.9``.
+#: a = -log(u) / R, u >= 2^-54 (``simulate.RewardTable``), so ``|z| <= 3.6542 + 37.43 / 3.6542 < 13.9``.
 Z_MAX = 14
 
 

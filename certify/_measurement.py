@@ -32,7 +32,7 @@ class Measurement:
     :meth:`exact` (or, as integers over a power of two, ``scaled_measurement``): they are compared exactly,
     and shown (and written to JSON) as their nearest floats.
 
-    :attr:`decision` is what a verdict reads (exact, in integers: ``certify._exact.decide_le``);
+    :attr:`decision` is what a verdict reads (exact, in integers);
     :attr:`comparison` is the same comparison in ``Fraction`` with its margin, built only when asked for.
     """
 
@@ -67,8 +67,8 @@ class Measurement:
 
     @functools.cached_property
     def comparison(self) -> Comparison:
-        """empirical <= bound, decided exactly or with :attr:`error` (``certify._exact.compare_le``), with the
-        exact margin; its decision is :attr:`decision`."""
+        """empirical <= bound, decided exactly or with :attr:`error`, with the exact margin; its decision is
+        :attr:`decision`."""
         s = self.__dict__.get("_scaled")
         if s is not None:
             bound, empirical = Fraction(s[0], 1 << s[3]), Fraction(s[1], 1 << s[3])
@@ -78,7 +78,7 @@ class Measurement:
 
     @property
     def decision(self) -> Decision:
-        """``comparison.decision``, decided in integers (``certify._exact.decide_le``, ``decide_scaled``)."""
+        """``comparison.decision``, decided in integers (without building the fractions)."""
         d = self.__dict__
         out = d.get("_decision")
         if out is None:

@@ -134,7 +134,8 @@ def instance_parts(problem, length: int | None = None) -> dict:
 
 
 def changed_parts(a, b, cache: dict | None = None) -> frozenset:
-    """The parts of an instance (``PARTS`` of ``certify._metamorphic``) in which two problems differ.
+    """The parts of an instance (``high``, ``low``, ``bound``, ``gamma``, ``costs``, ...: the parts
+    ``certify.READS`` names) in which two problems differ.
 
     ``cache``: a dict kept by the caller, so that comparing many pairs tabulates each problem once per length.
     """

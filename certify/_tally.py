@@ -76,8 +76,7 @@ class Cell:
     ratios: Histogram = field(default_factory=Histogram)
 
     def why(self) -> tuple:
-        """Why the cell's verdicts were not judged: each reason once with its number of runs
-        (``certify._tally.reason_lines``)."""
+        """Why the cell's verdicts were not judged: each reason once with its number of runs."""
         return reason_lines(self.reasons)
 
     def add(self, v: RunVerdict, assumptions: dict) -> None:

@@ -4,7 +4,7 @@ evaluation (imports only ``bounds``).
 Each step's premises (with the result, definition or assumption each comes from) and conclusion are sympy
 formulas; the text a reader sees and the goal z3 is given are generated from them. A step is PROVED, REFUTED
 (with a counterexample, the corrected statement and the corrected statement's own result) or UNKNOWN (with the
-reason). Every PROVED step is mutated (``proofs_checks._mutate``): a step none of whose mutants is refused is
+reason). Every PROVED step is mutated (:func:`mutate`): a step none of whose mutants is refused is
 VACUOUS. ``COVERAGE`` maps the paper's displayed statements to the steps that check them.
 ``BASELINE`` is the path of the repository's baseline of the paper's current
 findings (``tacc proofs --baseline repo``).

@@ -8,7 +8,7 @@ high-fidelity count against ``prop:analysis-high-selection`` and its share of th
 Everything is read from the run record and its trace (the engine's decisions); the theory's counts come from
 ``bounds``. A continuation pull is, by ``eq:fidelity-selection``, a low query made at N^(L) >= N_gamma by TACC;
 the count found in the trace is checked against the record's A_k. The explanation is rendered by
-``reports.views._explain_view``.
+``reports.views.render_explanation``.
 """
 
 from __future__ import annotations

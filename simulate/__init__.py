@@ -13,7 +13,7 @@ cache folder or saved tables).
 """
 
 from simulate._asktell import Recommendation, Thresholds, recommend, thresholds
-from simulate._cache import CACHE_ENTRIES, RunCache, check_cache_folder, run_key
+from simulate._cache import CACHE_ENTRIES, CacheMismatchWarning, RunCache, check_cache_folder, run_key
 from simulate._group_read import add_group_read
 from simulate._children import starting_children
 from simulate._certificate import TabulatedBound, bound_from_certificate, check_mismatch_bound
@@ -42,8 +42,8 @@ from simulate._twins import twins_together
 from simulate._ucb import LowImproving, SingleFidelityUcb, Ucb, WeakFixed
 
 __all__ = [
-    "RunCache", "CACHE_ENTRIES", "check_cache_folder", "run_key", "EXECUTORS", "Task", "connect", "iter_runs",
-    "iter_tasks", "parse_seeds", "run_tasks", "tasks_for",
+    "RunCache", "CACHE_ENTRIES", "CacheMismatchWarning", "check_cache_folder", "run_key", "EXECUTORS", "Task",
+    "connect", "iter_runs", "iter_tasks", "parse_seeds", "run_tasks", "tasks_for",
     "ENGINES", "SEED_END", "check_seed", "run", "RunStopped", "stop_flag",
     "run_fast", "LucbStatic", "HIGH", "LOW", "Action", "Policy", "Problem", "config_key", "make_problem",
     "Rdfe", "RdfeOracle", "RdfePhase", "RunRecord", "Violation", "FIDELITY_NAMES", "default_checkpoints",

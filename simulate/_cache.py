@@ -53,8 +53,7 @@ RECORD_FORMAT = 5
 #: the cache file inside the cache folder.
 DB_NAME = "runs.sqlite"
 #: what the toolkit writes through in a cache folder: the cache file, SQLite's companions of it (the rollback
-#: journal, the write-ahead log and its index) and the configurations kept beside the runs (``configs/``,
-#: ``simulate._frame.save_configs``).
+#: journal, the write-ahead log and its index) and the configurations kept beside the runs (``configs/``).
 CACHE_ENTRIES = (DB_NAME, DB_NAME + "-journal", DB_NAME + "-wal", DB_NAME + "-shm", "configs")
 _CREATE = "CREATE TABLE IF NOT EXISTS runs (key TEXT PRIMARY KEY, checksum TEXT NOT NULL, record BLOB NOT NULL)"
 

@@ -309,7 +309,7 @@ def save_configs(root, configs) -> None:
     ``bounds.config_to_dict``, made with the configuration's key), so the runs of a cache folder can be tabulated
     with their configuration (:func:`load_runs`). A kept file that does not parse, or whose content is not the
     configuration its name says, is written again, with a
-    ``simulate._cache.CacheMismatchWarning`` naming it. The folder and its files are group-readable whatever the
+    ``simulate.CacheMismatchWarning`` naming it. The folder and its files are group-readable whatever the
     umask, as the cache's ``runs.sqlite`` (``simulate._group_read``)."""
     folder = Path(root) / "configs"
     for cid, config in {config_id(c): c for c in configs}.items():
@@ -361,7 +361,7 @@ def _read_saved(path: Path) -> tuple[Config | None, str | None]:
 def _saved_configs(folder: Path) -> tuple[list, int]:
     """The configurations :func:`save_configs` kept (``.json``; ``.toml`` in folders of earlier versions), and how
     many files were not used: one that does not parse or does not match its name is skipped with a
-    ``simulate._cache.CacheMismatchWarning`` naming it."""
+    ``simulate.CacheMismatchWarning`` naming it."""
     out, ignored = [], 0
     for p in sorted(folder.glob("*.json")) + sorted(folder.glob("*.toml")):
         config, problem = _read_saved(p)
@@ -451,9 +451,9 @@ def load_runs(path, *, index_only: bool = False) -> RunFrames:
     ``simulate.Task.key``, of the configurations kept in ``configs/``); a record whose configuration is
     not there keeps NA in ``config``, ``config_id`` and ``budget`` (and its cache key in ``key``). A kept
     configuration file that does not parse or does not match its name is not used (a
-    ``simulate._cache.CacheMismatchWarning`` names it, and one more says how many runs are then of no known
+    ``simulate.CacheMismatchWarning`` names it, and one more says how many runs are then of no known
     configuration). A stored record that is damaged (its checksum or key does not match) is not in the tables:
-    it is named in ``RunFrames.damaged`` and by a ``simulate._cache.CacheMismatchWarning`` saying so (no run
+    it is named in ``RunFrames.damaged`` and by a ``simulate.CacheMismatchWarning`` saying so (no run
     is made here; a sweep over the same cache makes it again).
 
     With ``index_only`` (a cache folder; tables are read whole) the tables are not built: ``runs`` says which run

@@ -252,3 +252,38 @@ def test_the_build_fails_on_each_docstring_error(tmp_path):
 def test_the_build_fails_on_a_package_left_out(tmp_path):
     r = _build(tmp_path, _GOOD, index="No reference here.\n")
     assert r.returncode != 0 and "tinypkg has no '.. tacc-api:: tinypkg' directive" in r.stderr, r.stderr
+
+
+#: a dotted name through a private module of a tacc package, as a page would show it.
+_PRIVATE_NAME = re.compile(r"\b(?:bounds|simulate|certify|proofs_checks|reports)(?:\.[a-z_0-9]+)*\._[a-z][a-z_0-9]*")
+
+
+def test_the_public_pages_name_public_objects_only(built_docs):
+    """Every page but the design document (which says where each change goes, private modules included) names
+    public objects only: in its text and in its links' titles, annotations and base classes included."""
+    import html
+
+    pages = [p for p in built_docs.rglob("*.html") if p.name != "design.html" and "_modules" not in p.parts]
+    assert any(p.name == "bounds.html" for p in pages)
+    found = {}
+    for p in pages:
+        page = p.read_text()
+        text = html.unescape(re.sub(r"<[^>]+>", "", page))
+        titles = " ".join(re.findall(r'title="([^"]*)"', page))
+        hits = _PRIVATE_NAME.findall(text) + _PRIVATE_NAME.findall(titles)
+        if hits:
+            found[str(p.relative_to(built_docs))] = sorted(set(hits))
+    assert not found, found
+
+
+def test_names_through_private_modules_are_written_as_their_public_names():
+    """The API extension's rewriting: a name its package exports becomes the public one; a private object keeps its
+    path (and the test above fails on the page that shows it)."""
+    sys.path.insert(0, str(DOCS / "_ext"))
+    try:
+        from tacc_api import public_names
+    finally:
+        sys.path.remove(str(DOCS / "_ext"))
+    assert public_names("noise (bounds._spec.NoiseSpec)") == "noise (bounds.NoiseSpec)"
+    assert public_names("~certify._tally.Tally | None") == "~certify.Tally | None"
+    assert public_names("certify._tally.reason_lines") == "certify._tally.reason_lines"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import re
 import sys
 
 from docutils import nodes
@@ -58,7 +59,7 @@ def _lines(package, name: str) -> list[str]:
     if doc is None:
         logger.warning("tacc-api: %s has no '#:' comment where it is defined", full, type="tacc-api")
         doc = []
-    return out + ["   " + line if line.strip() else "" for line in doc] + [""]
+    return out + ["   " + public_names(line) if line.strip() else "" for line in doc] + [""]
 
 
 class TaccApi(SphinxDirective):
@@ -121,8 +122,51 @@ def _napoleon_for_properties(app):
     def process(app, what, name, obj, options, lines):
         napoleon._process_docstring(app, "method" if what in ("attribute", "property") else what, name, obj,
                                     options, lines)
+        lines[:] = [public_names(line) for line in lines]
 
     app.connect("autodoc-process-docstring", process)
+
+
+#: a dotted name through a private module of a tacc package: ``bounds._spec.NoiseSpec``, ``~simulate._x.Y``.
+_PRIVATE_PATH = re.compile(r"\b((?:bounds|simulate|certify|proofs_checks|reports)(?:\.[a-z][a-z_0-9]*)*)"
+                           r"((?:\._[a-z_0-9]+)+)\.([A-Za-z][A-Za-z_0-9]*)\b")
+
+
+def public_names(text: str) -> str:
+    """``text`` with each name reached through a private module (``bounds._spec.NoiseSpec``) written as the public
+    name of the same object (``bounds.NoiseSpec``), where its package exports it; other private names are left, and
+    the reference pages' test finds them."""
+    def sub(m: re.Match) -> str:
+        package, private, name = m.groups()
+        try:
+            public = importlib.import_module(package)
+            module = importlib.import_module(package + private)
+        except ImportError:
+            return m.group(0)
+        same = name in getattr(public, "__all__", ()) and getattr(public, name, None) is getattr(module, name, 0)
+        return f"{package}.{name}" if same else m.group(0)
+    return _PRIVATE_PATH.sub(sub, text)
+
+
+def _public_references(app, doctree) -> None:
+    """Every cross-reference to a name reached through a private module targets its public name (the link's title
+    and text included): the type annotations autodoc writes for attributes and fields come this way."""
+    from sphinx.addnodes import pending_xref
+
+    for node in doctree.findall(pending_xref):
+        target = node.get("reftarget", "")
+        public = public_names(target)
+        if public != target:
+            node["reftarget"] = public
+            for text in list(node.findall(nodes.Text)):
+                if target in text:
+                    text.parent.replace(text, nodes.Text(text.replace(target, public)))
+
+
+def _public_signature(app, what, name, obj, options, signature, return_annotation):
+    """A signature's annotations with public names (:func:`public_names`)."""
+    return (None if signature is None else public_names(signature),
+            None if return_annotation is None else public_names(return_annotation))
 
 
 def setup(app):
@@ -132,4 +176,6 @@ def setup(app):
     app.connect("env-merge-info", _merge)
     app.connect("env-purge-doc", _purge)
     app.connect("builder-inited", _napoleon_for_properties)
+    app.connect("autodoc-process-signature", _public_signature)
+    app.connect("doctree-read", _public_references)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

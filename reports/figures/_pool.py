@@ -5,7 +5,7 @@ A figure is named by its builder (``"module:function"``, resolved where it is dr
 matplotlib) and the builder's arguments (plain numbers, lists and ``bounds`` objects, pickled exactly). The helper
 draws the figures one after the other in the order they were given, with the same code as in this process, so the
 files are the same wherever they are drawn (``reports.figures.save``: each file written whole or not at all).
-With a memo (``reports.figures._memo``, a folder inside the run cache's), a figure drawn before from the same input
+With a memo (:class:`FigureMemo`, a folder inside the run cache's), a figure drawn before from the same input
 by the same code is copied from it instead, and the helper process is started only when a figure must be drawn.
 """
 
@@ -22,7 +22,7 @@ from simulate import starting_children
 
 __all__ = ["FigureWriter", "FIGURE_MEMO"]
 
-#: the folder, inside a run cache's folder, that keeps the figures drawn from its runs (``reports.figures._memo``).
+#: the folder, inside a run cache's folder, that keeps the figures drawn from its runs (``FigureMemo``).
 FIGURE_MEMO = "figure-memo"
 
 

@@ -171,7 +171,7 @@ def make_report(config=None, *, seeds=range(1000), out_dir="tacc-report", polici
     The figures are drawn by ``figures`` (a ``FigureWriter`` into ``out_dir/figures``, which a caller starts early
     so that its imports overlap its own), by default one made here: a helper process that draws them while this
     one judges the claims and runs the relations, or with the serial executor this process; a figure drawn before
-    from the same input is copied from the memo in the run cache's folder (``reports.figures._memo``).
+    from the same input is copied from the memo in the run cache's folder (``reports.figures.FigureMemo``).
     """
     options = ReportOptions(seeds=seeds, out_dir=out_dir, policies=policies, budgets=budgets, executor=executor,
                             workers=workers, progress=progress, cache=cache, runs=runs, scheduler=scheduler,
