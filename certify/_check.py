@@ -47,7 +47,7 @@ class ClaimSummary:
     label: str
     statement: str
     paper: bool
-    counts: dict
+    counts: dict[str, int]
     max_ratio: float | None
     max_ratio_all: float | None
     max_ratio_reason: str | None = None

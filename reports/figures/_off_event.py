@@ -33,7 +33,7 @@ class UndecidedRuns:
 
     policy: str
     runs: int
-    undecided: dict
+    undecided: dict[str, int]
 
 
 def off_event_note(x: OffEventRuns | None) -> list[str]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from certify import CLAIMS, LEM_CI
+from certify import CLAIMS, LEM_CI, ClaimSummary
 from reports.figures import off_event_note, undecided_note
 from reports.report import _metamorphic
 from reports.report._results import TIED_NO_BOUND, ArmRow, CertificateRecord, ReportResults, TheoremRow
@@ -56,6 +56,12 @@ def _violations_sentence(viol: int, cert: CertificateRecord) -> str:
             f"See {_VIOLATIONS_PLACE}; each has a reproducer.")
 
 
+def _ratio(c: ClaimSummary) -> float:
+    """A claim's largest ratio empirical / bound over its asserted runs (a number: the claims that have none are
+    said apart)."""
+    return math.nan if c.max_ratio is None else c.max_ratio
+
+
 def conclusions(res: ReportResults) -> list[str]:
     out = []
     cert = res.certificate
@@ -88,17 +94,17 @@ def conclusions(res: ReportResults) -> list[str]:
                  and (c.max_ratio is None or not math.isfinite(c.max_ratio))
                  and c.counts["HOLDS"] > 0 and not c.vacuous]
     if asserted:
-        tight = max(asserted, key=lambda c: c.max_ratio)
-        loose = min(asserted, key=lambda c: c.max_ratio)
-        if tight.max_ratio == 0:         # no run reaches any of them (rho = 1e-300): said so, not "0.0%"
+        tight = max(asserted, key=_ratio)
+        loose = min(asserted, key=_ratio)
+        if _ratio(tight) == 0:           # no run reaches any of them (rho = 1e-300): said so, not "0.0%"
             out.append(f"The runs reach none of the quantitative bound{'s' * (len(asserted) > 1)} judged "
                        f"({', '.join(c.key for c in asserted)}): their value is 0 on every run (0% of the bound).")
         elif len(asserted) == 1:
             out.append(f"The one quantitative bound judged is {tight.key} ({tight.label}): runs reach "
-                       f"{_pct(tight.max_ratio)} of it.")
-        elif tight.max_ratio == loose.max_ratio:
+                       f"{_pct(_ratio(tight))} of it.")
+        elif _ratio(tight) == _ratio(loose):
             out.append(f"Every quantitative bound judged ({', '.join(c.key for c in asserted)}) is reached to "
-                       f"the same {_pct(tight.max_ratio)} by the runs.")
+                       f"the same {_pct(_ratio(tight))} by the runs.")
         else:
             # class-A and class-Cd bound N^(H) by the first round's one query, which every run makes when the
             # budget covers the first round (alg:start): their ratio is then 1 by construction, so they are named
@@ -107,8 +113,8 @@ def conclusions(res: ReportResults) -> list[str]:
             besides = (f"Besides {_and(c.key for c in first)} (at most the first round's one high-fidelity "
                        f"query, {_first_query(res, first)}), the" if first else "The")
             out.append(f"{besides} tightest bound is {tight.key} ({tight.label}): runs reach "
-                       f"{_pct(tight.max_ratio)} of it. The loosest is {loose.key} ({loose.label}) at "
-                       f"{_pct(loose.max_ratio)}.")
+                       f"{_pct(_ratio(tight))} of it. The loosest is {loose.key} ({loose.label}) at "
+                       f"{_pct(_ratio(loose))}.")
     if undefined:
         out.append(f"How tight {_and(undefined)} {'is' if len(undefined) == 1 else 'are'} is undefined: bound and "
                    f"empirical value are both 0 on every run where {'it was' if len(undefined) == 1 else 'they were'}"

@@ -23,9 +23,9 @@ class RelationRow:
     runs: int
     held: int
     failed: int
-    policies: list
-    failures: list
-    not_applicable: list
+    policies: list[str]
+    failures: list[str]
+    not_applicable: list[str]
 
 
 def _variants(config):

@@ -1,21 +1,33 @@
 """What ``tacc report`` found, as frozen objects: :class:`ReportResults` and its rows, made once the runs are judged,
-rendered by the views of ``reports.report._markdown`` and written to ``results.json`` by one function
-(:func:`results_json`). The records other parts of the toolkit make for it (``certify.ClaimSummary``, bounds'
-``Continuation``, the tally's ``SeedFree``, the relations' ``RelationRow``, ...) are held as those parts make them;
-mappings are keyed by data only (a policy, an assumption, a bound's name, an arm class).
+rendered by the views of ``reports.report._markdown``, written to ``results.json`` by one function
+(:func:`results_json`) and read back from it by one (:func:`results_from_json`). The records other parts of the
+toolkit make for it (``certify.ClaimSummary``, bounds' ``Continuation``, the tally's ``SeedFree``, the relations'
+``RelationRow``, ...) are held as those parts make them; mappings are keyed by data only (a policy, an assumption, a
+bound's name, an arm class).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+import enum
+import functools
+import math
+import types
+import typing
+from dataclasses import dataclass, fields, is_dataclass
+from typing import Any
 
-from bounds import Continuation
+from bounds import Continuation, ContinuationWindow
+from certify import ClaimSummary, Reproducer
 from reports.figures import OffEventRuns, UndecidedRuns
+from reports.report._metamorphic import RelationRow
+from reports.report._rdfe_phases import NoPhaseRuns
+from reports.report._sweep_tally import SeedFree
 from reports.stats import Summary
-from reports.views import continuation_record
+from reports.views import AcceptedFinding, continuation_record
 
 __all__ = ["TIED_NO_BOUND", "InstanceFacts", "Parameters", "AssumptionRow", "ArmRow", "TheoremRow", "EventRow",
-           "VacuousClaims", "NonMonotoneBound", "FloatSums", "CertificateRecord", "ReportResults", "results_json"]
+           "VacuousClaims", "NonMonotoneBound", "FloatSums", "CertificateRecord", "ReportResults", "results_json",
+           "results_from_json"]
 
 #: the N_H bound cell of an arm tied with k^*: prop:analysis-high-selection's 1 + ceil(4 ell / Delta_k^2) is no
 #: bound at Delta_k = 0.
@@ -28,8 +40,8 @@ class InstanceFacts:
 
     n_arms: int
     best_arm: int
-    mu_high: list
-    gaps: list
+    mu_high: list[float]
+    gaps: list[float]
     low_model: str
     noise: str
 
@@ -109,7 +121,7 @@ class VacuousClaims:
     """Claims of one label that held only vacuously (every asserted run's bound infinite), on ``runs`` runs, and
     the reason ``tacc bounds`` gives for the infinite bound."""
 
-    claims: list
+    claims: list[str]
     label: str
     runs: int
     reason: str
@@ -120,8 +132,8 @@ class NonMonotoneBound:
     """A bound that falls from ``budgets[0]`` to ``budgets[1]`` (``values``), and the sentence saying why."""
 
     bound: str
-    budgets: list
-    values: list
+    budgets: list[float]
+    values: list[float]
     text: str
 
 
@@ -140,10 +152,10 @@ class CertificateRecord:
     reproducer, whether a baseline was given, and the findings it accepted."""
 
     ok: bool
-    claims: list                       # [certify.ClaimSummary]
-    violations: list                   # [certify.Reproducer]
+    claims: list[ClaimSummary]
+    violations: list[Reproducer]
     baseline: bool
-    accepted: list
+    accepted: list[AcceptedFinding]
 
 
 @dataclass(frozen=True)
@@ -155,34 +167,34 @@ class ReportResults:
 
     config: str
     source: str
-    seeds: list                        # [[start, stop]] ranges of the seeds run
+    seeds: list[list[int]]             # [[start, stop]] ranges of the seeds run
     n_seeds: int
-    policies: list
-    budgets: list
-    budgets_left_out: list
+    policies: list[str]
+    budgets: list[float]
+    budgets_left_out: list[float]
     delta: float
     instance: InstanceFacts
     parameters: Parameters
-    assumptions: dict                  # assumption key -> AssumptionRow
-    regret: dict                       # policy -> [Summary per budget]
-    bounds_by_budget: dict             # bound's name -> [value per budget]
-    arms: list                         # [ArmRow]
-    vacuous: list                      # [VacuousClaims]
+    assumptions: dict[str, AssumptionRow]          # by assumption key
+    regret: dict[str, list[Summary]]               # by policy, one per budget
+    bounds_by_budget: dict[str, list[float]]       # by bound's name, one per budget
+    arms: list[ArmRow]
+    vacuous: list[VacuousClaims]
     theorem: TheoremRow | None
-    classes_after_run: dict            # arm class in the run -> arm-runs of the lead policy
-    continuation: Continuation         # the continuation window (eq:fidelity-selection) at the full budget
-    metamorphic: list | None          # [RelationRow] of the relations run (None: a report from saved runs runs none)
-    identical_runs: list               # [[policy, ...]] that made identical runs on every seed
-    non_monotone_bounds: list          # [NonMonotoneBound]
-    seed_free: list                    # [reports.report._sweep_tally.SeedFree]
-    rdfe_no_phase: list                # [reports.report._rdfe_phases.NoPhaseRuns] per budget, when RDFE ran
+    classes_after_run: dict[str, int]              # arm class in the run -> arm-runs of the lead policy
+    continuation: Continuation                     # the continuation window (eq:fidelity-selection) at the full budget
+    metamorphic: list[RelationRow] | None          # the relations run (None: a report from saved runs runs none)
+    identical_runs: list[list[str]]                # policies that made identical runs on every seed
+    non_monotone_bounds: list[NonMonotoneBound]
+    seed_free: list[SeedFree]
+    rdfe_no_phase: list[NoPhaseRuns]               # per budget, when RDFE ran
     counts_off_event: OffEventRuns
     counts_undecided: UndecidedRuns
-    event: dict                        # policy -> EventRow
+    event: dict[str, EventRow]                     # by policy
     float_sums: FloatSums
     runs_at_full_budget: int
     certificate: CertificateRecord
-    conclusions: tuple = ()
+    conclusions: tuple[str, ...] = ()
 
 
 def _regret_json(budgets: list, row: list[Summary]) -> list[dict]:
@@ -230,3 +242,108 @@ def results_json(r: ReportResults, metamorphic_reason: str) -> dict:
         "certificate": r.certificate,
         "conclusions": list(r.conclusions),
     }
+
+
+def results_from_json(data: dict) -> ReportResults:
+    """The one reader of ``results.json``: the ``ReportResults`` that :func:`results_json` wrote as ``data``
+    (the file's mapping, ``json.loads`` of its text), so that ``dumps(results_json(results_from_json(data),
+    reason))`` is the file's text again, ``reason`` its ``metamorphic_reason`` when it has one (a report whose
+    relations ran has none; this reader leaves the key to the caller).
+
+    Every row is rebuilt as the frozen dataclass it was (``ArmRow``, ``reports.stats.Summary``,
+    ``certify.ClaimSummary``, ``certify.Reproducer``, ``RelationRow``, ...), read field by field as the fields'
+    annotations say (tuples where a field is a tuple). A ``null`` beside a ``<key>_reason`` is the non-finite
+    number it stood for (``reports.tables.jsonable``): NaN when the reason says undefined, -inf when it says
+    ``-infinity``, +inf otherwise (an arm's infinite tau_k, a tied arm's high-count bound); in a field that may be
+    None (``ClaimSummary.max_ratio``) it is NaN when undefined and None otherwise; the null entries of a list share
+    one reason, which names the first of them, and are each read as that number. What ``results_json`` spells
+    differently is read back here: a regret row's ``budget`` (the sweep's budget, not kept), an arm's ``class``
+    and tied flag, and the continuation window, rebuilt as ``bounds.Continuation`` from its record
+    (``_continuation``).
+
+    ``AssumptionRow.witness`` is kept as the JSON holds it."""
+    rest = {k: v for k, v in data.items() if k not in ("regret", "arms", "continuation")}
+    return _from_mapping(
+        ReportResults, rest,
+        regret={p: [_from_mapping(Summary, {k: v for k, v in row.items() if k != "budget"}) for row in rows]
+                for p, rows in data["regret"].items()},
+        arms=[_from_mapping(ArmRow, {("arm_class" if k == "class" else k): v for k, v in row.items()})
+              for row in data["arms"]],
+        continuation=_continuation(data["continuation"]))
+
+
+def _continuation(rec: dict) -> Continuation:
+    """The ``bounds.Continuation`` whose record (``reports.views.continuation_record``, one mapping per arm) is
+    ``rec``. Its stored numbers are read back (an arm's null last count is 0 and its null rho_max 0.0, which the
+    record writes as null); the window's ``cut`` is S0 > T, as ``bounds.continuation_window`` sets it. The record
+    holds ``rho_least`` as ``rho_least_valid`` (rho_min when it is None), which is read as ``rho_least``: a None
+    comes back as rho_min, which every use of it (the record, the sentence, the table) reads alike."""
+    arms = rec["arms"]
+    if [a["arm"] for a in arms] != list(range(len(arms))):
+        raise ValueError("the continuation record's arms are not 0..K-1 in order")
+
+    def column(key: str, null: Any = None) -> tuple:
+        return tuple(_decode(float, a[key], a.get(f"{key}_reason")) if null is None or a[key] is not None else null
+                     for a in arms)
+
+    window = ContinuationWindow(n_gamma=rec["n_gamma"], s0=rec["s0"], threshold=rec["threshold_2_eta_gamma"],
+                                horizon=rec["horizon"], gain=column("gain_at_n_gamma"), pulls=column("pulls"),
+                                tau=column("tau"), reaches_tau=column("reaches_tau"), cut=rec["s0"] > rec["horizon"])
+    return Continuation(window=window, last_count=column("last_count", 0), rho_max=column("rho_max", 0.0),
+                        rho=rec["rho"], rho_min=rec["rho_min"], rho_least=rec["rho_least_valid"])
+
+
+def _from_mapping(cls: Any, data: dict, **given: Any) -> Any:
+    """The dataclass ``cls`` of its mapping ``data`` (as ``reports.tables.jsonable`` writes one): each field read
+    by :func:`_decode` with its ``<field>_reason``, a field absent from ``data`` left to its default; ``given``
+    fields taken as they are. A key that is neither a field nor a field's reason is an error."""
+    names = {f.name for f in fields(cls)}
+    unknown = [k for k in data if k not in names and k.removesuffix("_reason") not in names]
+    if unknown:
+        raise ValueError(f"{cls.__name__} has no field {', '.join(unknown)}")
+    hints = _hints(cls)
+    read = {n: _decode(hints[n], data[n], data.get(f"{n}_reason")) for n in names if n in data and n not in given}
+    return cls(**read, **given)
+
+
+@functools.cache
+def _hints(cls: type) -> dict:
+    return typing.get_type_hints(cls)
+
+
+def _decode(tp: Any, x: Any, reason: str | None = None) -> Any:
+    """The value of type ``tp`` written as the JSON value ``x``, ``reason`` the ``<key>_reason`` beside it (for a
+    list, the reason of its null entries)."""
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if origin in (typing.Union, types.UnionType):
+        if x is None:
+            return math.nan if float in args and reason is not None and reason.startswith("undefined") else None
+        (tp,) = [a for a in args if a is not type(None)]
+        origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if x is None:
+        return _nonfinite(reason) if tp is float and reason is not None else None
+    if origin is list or origin is tuple:
+        each = args[0]
+        out = [_decode(each, v, reason) for v in x]
+        return tuple(out) if origin is tuple else out
+    if origin is dict:
+        return {k: _decode(args[1], v, x.get(f"{k}_reason")) for k, v in x.items() if not _is_reason(k, x)}
+    if is_dataclass(tp):
+        return _from_mapping(tp, x)
+    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        return tp(x)
+    return x
+
+
+def _is_reason(key: str, mapping: dict) -> bool:
+    """Whether ``key`` of ``mapping`` is the reason beside another key's null (``<key>_reason``)."""
+    return key.endswith("_reason") and key.removesuffix("_reason") in mapping
+
+
+def _nonfinite(reason: str) -> float:
+    """The non-finite number a null stood for, by its reason (``reports.tables.reason_of``; for a list's entries
+    after ``null entries: ``): NaN when undefined, -inf for ``-infinity``, else +inf."""
+    what = reason.removeprefix("null entries: ")
+    if what.startswith("undefined"):
+        return math.nan
+    return -math.inf if what == "-infinity" else math.inf

@@ -140,7 +140,7 @@ class SeedFree:
     was completed and whether the completed phases kept the same arms on every seed."""
 
     policy: str
-    budgets: list
+    budgets: list[float]
     seeds: int
     phase_completed: bool
     same_survivors: bool
