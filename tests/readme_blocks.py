@@ -1,14 +1,15 @@
-"""Every output the README shows, produced by running what the README says (``python -m tests.readme_blocks``).
+"""Every output the README and the manual show, produced by running what they say (``python -m tests.readme_blocks``).
 
-A generated block in README.md is a fenced block right after a marker line ``<!-- generated: KEY -->``; KEY names
-an entry of :data:`OUTPUTS`, which runs the command through the installed ``tacc`` console script (or a Python
-block of the README as a file in a temporary folder) and keeps the lines the README shows.
+The pages are :data:`PAGES`: README.md and the manual's pages in docs/. A generated block is a fenced block right
+after a marker line ``<!-- generated: KEY -->`` on any of them; KEY names an entry of :data:`OUTPUTS`, which runs
+the command through the installed ``tacc`` console script (or a Python block of a page as a file in a temporary
+folder) and keeps the lines the page shows.
 
     python -m tests.readme_blocks --update   # rewrite every generated block (after a change that moves a number)
     python -m tests.readme_blocks --check    # exit 1 and show the difference if any block is stale (the tests do this)
     python -m tests.readme_blocks --check bounds simulate   # only these keys
 
-This module is a development tool, kept out of the installed packages: it reads and writes the repository's README,
+This module is a development tool, kept out of the installed packages: it reads and writes the repository's pages,
 so it runs from a source tree.
 """
 
@@ -25,11 +26,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-__all__ = ["README", "OUTPUTS", "Output", "blocks", "generated", "render", "tacc_script", "run_python_block",
-           "main"]
+__all__ = ["README", "PAGES", "OUTPUTS", "Output", "blocks", "generated", "page_blocks", "render", "tacc_script",
+           "run_python_block", "main"]
 
+ROOT = Path(__file__).resolve().parents[1]
 #: the repository's README.md (this tool lives in the source tree's tests/, beside it)
-README = Path(__file__).resolve().parents[1] / "README.md"
+README = ROOT / "README.md"
+#: the pages whose blocks are run and whose generated blocks are kept current: the README and the manual in docs/
+#: (the user guide, docs/guide.md, has its own tests in tests/test_docs.py).
+PAGES: tuple[Path, ...] = (README, *(ROOT / "docs" / page for page in ("configuration.md", "python.md")))
 _MARKER = re.compile(r"^<!-- generated: (\S+) -->\n```[^\n]*\n(.*?)^```$", re.M | re.S)
 _FENCE = re.compile(r"^```(\w*)\n(.*?)^```$", re.M | re.S)
 
@@ -48,17 +53,33 @@ def blocks(text: str) -> list[tuple[str, str]]:
 
 
 def generated(text: str) -> dict[str, str]:
-    """KEY -> the body of its generated block, as the README holds it now."""
+    """KEY -> the body of its generated block, as the page ``text`` holds it now."""
     return {m.group(1): m.group(2) for m in _MARKER.finditer(text)}
 
 
+def page_blocks() -> list[tuple[str, str]]:
+    """Every fenced block of every page of :data:`PAGES`, in their order: (language, body)."""
+    return [b for page in PAGES for b in blocks(page.read_text())]
+
+
+def _pages_of() -> dict[str, Path]:
+    """KEY -> the page that holds its generated block (a key on two pages is an error)."""
+    out: dict[str, Path] = {}
+    for page in PAGES:
+        for key in generated(page.read_text()):
+            if key in out:
+                raise ValueError(f"generated block {key!r} is on {out[key].name} and {page.name}")
+            out[key] = page
+    return out
+
+
 def run_python_block(code: str, cwd: Path) -> str:
-    """Run a README Python block as a file ``example.py`` in ``cwd`` (as a user who saved it would); its stdout."""
+    """Run a page's Python block as a file ``example.py`` in ``cwd`` (as a user who saved it would); its stdout."""
     path = cwd / "example.py"
     path.write_text(code)
     r = subprocess.run([sys.executable, str(path)], capture_output=True, text=True, cwd=cwd, timeout=1800)
     if r.returncode != 0:
-        raise RuntimeError(f"the README block failed (exit {r.returncode}):\n{r.stderr}")
+        raise RuntimeError(f"the block failed (exit {r.returncode}):\n{r.stderr}")
     return r.stdout
 
 
@@ -73,7 +94,7 @@ def _tacc(*args: str) -> Callable[[Path], str]:
 
 def _python(marker: str) -> Callable[[Path], str]:
     def run(cwd: Path) -> str:
-        code = next(b for lang, b in blocks(README.read_text()) if lang == "python" and marker in b)
+        code = next(b for lang, b in page_blocks() if lang == "python" and marker in b)
         return run_python_block(code, cwd)
     return run
 
@@ -124,7 +145,7 @@ class Output:
     note: str = ""
 
 
-#: KEY -> how its README block is produced.
+#: KEY -> how its generated block is produced.
 OUTPUTS: dict[str, Output] = {
     "report": Output(_tacc("report", "--no-progress"),
                      lambda out: [line for line in out.splitlines() if line.startswith("- ")],
@@ -160,24 +181,26 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m tests.readme_blocks", description=__doc__.split("\n\n")[0])
     mode = p.add_mutually_exclusive_group(required=True)
     mode.add_argument("--check", action="store_true", help="compare; exit 1 on a stale block")
-    mode.add_argument("--update", action="store_true", help="rewrite the stale blocks in README.md")
+    mode.add_argument("--update", action="store_true", help="rewrite the stale blocks in their pages")
     p.add_argument("keys", nargs="*", help=f"only these blocks ({', '.join(OUTPUTS)}; default all)")
     args = p.parse_args(argv)
-    text = README.read_text()
-    present = generated(text)
+    where = _pages_of()
+    present = {k: generated(page.read_text())[k] for k, page in where.items()}
     keys = args.keys or list(OUTPUTS)
     unknown = [k for k in keys if k not in OUTPUTS] + [k for k in present if k not in OUTPUTS]
     missing = [k for k in keys if k not in present]
     if unknown or missing:
-        print(f"unknown keys {unknown}; keys without a marker in README.md {missing}", file=sys.stderr)
+        print(f"unknown keys {unknown}; keys without a marker on any page {missing}", file=sys.stderr)
         return 2
     fresh = {k: render(k) for k in keys}
     stale = [k for k in keys if fresh[k] != present[k]]
     for k in stale:
+        name = where[k].relative_to(ROOT)
         sys.stdout.writelines(difflib.unified_diff(present[k].splitlines(True), fresh[k].splitlines(True),
-                                                   f"README.md ({k})", f"now ({k})"))
+                                                   f"{name} ({k})", f"now ({k})"))
     if args.update and stale:
-        README.write_text(update(README.read_text(), {k: fresh[k] for k in stale}))  # edits made meanwhile kept
+        for page in sorted({where[k] for k in stale}):       # edits made meanwhile kept
+            page.write_text(update(page.read_text(), {k: fresh[k] for k in stale if where[k] == page}))
         print(f"updated: {', '.join(stale)}")
     elif args.check:
         print(f"stale: {', '.join(stale)}" if stale else f"up to date: {', '.join(keys)}")

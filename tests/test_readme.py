@@ -1,5 +1,5 @@
-"""The README is executable documentation: every code block runs as a user would run it, and every output it shows
-is what ``python -m tests.readme_blocks`` produces now."""
+"""The README and the manual's pages (``tests.readme_blocks.PAGES``) are executable documentation: every code block
+runs as a user would run it, and every output they show is what ``python -m tests.readme_blocks`` produces now."""
 
 import re
 import subprocess
@@ -12,9 +12,11 @@ from tests import readme_blocks as readme
 
 ROOT = Path(__file__).resolve().parents[1]
 assert readme.README == ROOT / "README.md", (readme.README, "run the tests from the repository root")
-TEXT = readme.README.read_text()
-BLOCKS = readme.blocks(TEXT)
-GENERATED = readme.generated(TEXT)
+README_TEXT = readme.README.read_text()
+#: every page's text, the README first
+TEXT = "\n".join(page.read_text() for page in readme.PAGES)
+BLOCKS = readme.page_blocks()
+GENERATED = {k: v for page in readme.PAGES for k, v in readme.generated(page.read_text()).items()}
 
 
 def _python_blocks():
@@ -75,7 +77,7 @@ def test_baseline_example_is_the_accepted_finding_of_the_tests():
 
 
 def _setup_lines():
-    (bash,) = [b for lang, b in BLOCKS if lang == "bash"]
+    (bash,) = [b for lang, b in readme.blocks(README_TEXT) if lang == "bash"]
     return {line.rsplit("#", 1)[1].strip(): line.rsplit("#", 1)[0].strip() for line in bash.splitlines()}
 
 

@@ -134,11 +134,11 @@ def test_low_caps_are_reached():
 
 
 def _user_config(tmp_path, **changes):
-    """The README's example configuration with some keys changed (what a user reading only the README writes)."""
+    """The documented example configuration with some keys changed (what a user reading only the docs writes)."""
     import tomllib
 
-    from tests.readme_blocks import README, blocks
-    (text,) = [b for lang, b in blocks(README.read_text()) if lang == "toml" and tomllib.loads(b)["name"] == "example"]
+    from tests.readme_blocks import page_blocks
+    (text,) = [b for lang, b in page_blocks() if lang == "toml" and tomllib.loads(b)["name"] == "example"]
     lines = []
     for line in text.splitlines():
         key = line.split("=", 1)[0].strip()
