@@ -34,7 +34,8 @@ ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
 #: the pages whose blocks are run and whose generated blocks are kept current: the README and the manual in docs/
 #: (the user guide, docs/guide.md, has its own tests in tests/test_docs.py).
-PAGES: tuple[Path, ...] = (README, *(ROOT / "docs" / page for page in ("configuration.md", "python.md")))
+PAGES: tuple[Path, ...] = (README, *(ROOT / "docs" / page
+                                      for page in ("configuration.md", "python.md", "performance.md")))
 _MARKER = re.compile(r"^<!-- generated: (\S+) -->\n```[^\n]*\n(.*?)^```$", re.M | re.S)
 _FENCE = re.compile(r"^```(\w*)\n(.*?)^```$", re.M | re.S)
 
@@ -62,14 +63,13 @@ def page_blocks() -> list[tuple[str, str]]:
     return [b for page in PAGES for b in blocks(page.read_text())]
 
 
-def _pages_of() -> dict[str, Path]:
-    """KEY -> the page that holds its generated block (a key on two pages is an error)."""
-    out: dict[str, Path] = {}
+def _pages_of() -> dict[str, list[Path]]:
+    """KEY -> the pages that hold its generated block (the main job's conclusions are on the README and on the
+    page of ``tacc report``)."""
+    out: dict[str, list[Path]] = {}
     for page in PAGES:
         for key in generated(page.read_text()):
-            if key in out:
-                raise ValueError(f"generated block {key!r} is on {out[key].name} and {page.name}")
-            out[key] = page
+            out.setdefault(key, []).append(page)
     return out
 
 
@@ -136,13 +136,73 @@ def _continuation_sentences(cwd: Path) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _bench_json(*args: str) -> Callable[[Path], str]:
+    """``tacc bench ARGS --json``'s JSON text, run in ``cwd``."""
+    def run(cwd: Path) -> str:
+        _tacc("bench", *args, "--json", str(cwd / "bench.json"), "--out", str(cwd / "bench"))(cwd)
+        return (cwd / "bench.json").read_text()
+    return run
+
+
+def _bench_smoke(cwd: Path) -> str:
+    """The test suite's size of ``tacc bench`` (``run_bench(smoke=True)``), as ``--json`` writes it: its rows are
+    those of a quick or full bench, its numbers measure nothing."""
+    from reports.bench import run_bench
+    from reports.tables import dumps
+
+    return dumps(run_bench(smoke=True, out_dir=cwd / "bench", workers=2, progress=lambda m: None))
+
+
+def _bench_table(out: str) -> list[str]:
+    """The ratios of one ``tacc bench`` run (its ``--json``): the machine once, then one row per figure."""
+    import json
+
+    from reports.tables import table
+
+    data = json.loads(out)
+    rows = data["rows"]
+    m = data["machine"]
+
+    def ratio(instance: str, impl: str) -> float:
+        return next(r["ratio_vs_fast"] for r in rows if r["instance"] == instance and r["implementation"] == impl)
+    lines = []
+    for instance in dict.fromkeys(r["instance"] for r in rows):
+        mine = {r["implementation"]: r for r in rows if r["instance"] == instance and r["policy"] == "tacc"}
+        kernel = (mine["fast, timed in turn with the kernel"]["ns_per_round"] / mine["minimal kernel"]["ns_per_round"])
+        reference = [r["ratio_vs_fast"] for r in rows if r["instance"] == instance
+                     and r["implementation"] == "reference"]
+        lines += [(f"fast TACC / minimal compiled kernel, per round, {instance}", f"{kernel:.2f}"),
+                  (f"reference engine / fast engine, per round, {instance} (8 policies)",
+                   f"{min(reference):.0f} to {max(reference):.0f}"),
+                  (f"numpy per-round TACC / fast TACC, {instance}", f"{ratio(instance, 'numpy per round'):.0f}")]
+    k = {s["n_arms"]: s["ns_per_round"] for s in data["scaling"][:4]}
+    memory = data["memory"]
+    extra = ((memory[-1]["peak_rss_after_mb"] - memory[-1]["peak_rss_before_mb"])
+             - (memory[0]["peak_rss_after_mb"] - memory[0]["peak_rss_before_mb"]))
+    checks = data["checks"]
+    lines += [("per-round cost at K = 5000 / at K = 50 (TACC, Set-B-like)", f"{k[5000] / k[50]:.2f}"),
+              ("observation draw, Gaussian / Bernoulli (ns)",
+               f"{data['draw_ns']['gaussian']:.2f} / {data['draw_ns']['bernoulli']:.2f}"),
+              ("previous generator (hash + Box-Muller) / this one, per draw",
+               f"{data['draw_ns']['previous'] / data['draw_ns']['gaussian']:.1f}"),
+              (f"peak memory of a run, budget {memory[-1]['budget']:,} against {memory[0]['budget']:,} (extra MB)",
+               f"{extra:.1f}"),
+              ("implementations making the same decisions (checks held)",
+               f"{sum(c['same'] for c in checks)} of {len(checks)}")]
+    head = f"tacc bench{' --quick' if data['quick'] else ''}: {m['cpus']} CPUs, Python {m['python']}, {m['platform']}"
+    return [head, "", *table(["figure", "measured"], lines).splitlines()]
+
+
 @dataclass(frozen=True)
 class Output:
-    """What produces one generated block: ``produce(cwd)`` gives the text, ``keep`` the lines shown."""
+    """What produces one generated block: ``produce(cwd)`` gives the text, ``keep`` the lines shown. A block whose
+    numbers are measurements (``check`` given) is checked by running ``check(cwd)``, a smaller run with the same
+    rows, and comparing the lines with their numbers masked."""
 
     produce: Callable[[Path], str]
     keep: Callable[[str], list[str]] = lambda out: out.rstrip("\n").splitlines()
     note: str = ""
+    check: Callable[[Path], str] | None = None
 
 
 #: KEY -> how its generated block is produced.
@@ -157,14 +217,25 @@ OUTPUTS: dict[str, Output] = {
     "continuation": Output(_continuation_sentences),
     "driving-by-hand": Output(_python("cheap_judge")),
     "bounds-from-python": Output(_python("certification_time(")),
+    "bench": Output(_bench_json("--quick"), _bench_table, "tacc bench --quick (a few minutes)", check=_bench_smoke),
 }
 
+#: a number as a measured table shows it (masked when a block's numbers are measurements)
+_NUMBER = re.compile(r"\d[\d.,]*")
 
-def render(key: str) -> str:
-    """The block body for ``key``, produced now in a temporary working directory."""
+
+def masked(text: str) -> str:
+    """``text`` with every number written ``#`` and runs of spaces as one (the columns move with the numbers)."""
+    return re.sub(r" +", " ", _NUMBER.sub("#", text))
+
+
+def render(key: str, check: bool = False) -> str:
+    """The block body for ``key``, produced now in a temporary working directory (``check``: by the block's smaller
+    run, when it has one)."""
+    output = OUTPUTS[key]
     with tempfile.TemporaryDirectory(prefix="tacc-readme-") as d:
-        out = OUTPUTS[key].produce(Path(d))
-    return "\n".join(OUTPUTS[key].keep(out)) + "\n"
+        out = (output.check if check and output.check else output.produce)(Path(d))
+    return "\n".join(output.keep(out)) + "\n"
 
 
 def update(text: str, fresh: dict[str, str]) -> str:
@@ -185,22 +256,26 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("keys", nargs="*", help=f"only these blocks ({', '.join(OUTPUTS)}; default all)")
     args = p.parse_args(argv)
     where = _pages_of()
-    present = {k: generated(page.read_text())[k] for k, page in where.items()}
+    shown = {(k, page): generated(page.read_text())[k] for k, pages in where.items() for page in pages}
+    present = {k: shown[k, where[k][0]] for k in where}
     keys = args.keys or list(OUTPUTS)
     unknown = [k for k in keys if k not in OUTPUTS] + [k for k in present if k not in OUTPUTS]
     missing = [k for k in keys if k not in present]
     if unknown or missing:
         print(f"unknown keys {unknown}; keys without a marker on any page {missing}", file=sys.stderr)
         return 2
-    fresh = {k: render(k) for k in keys}
-    stale = [k for k in keys if fresh[k] != present[k]]
-    for k in stale:
-        name = where[k].relative_to(ROOT)
-        sys.stdout.writelines(difflib.unified_diff(present[k].splitlines(True), fresh[k].splitlines(True),
-                                                   f"{name} ({k})", f"now ({k})"))
+    fresh = {k: render(k, check=args.check) for k in keys}
+
+    def same(k: str, block: str) -> bool:
+        return fresh[k] == block or (OUTPUTS[k].check is not None and args.check and masked(fresh[k]) == masked(block))
+    stale_on = [(k, page) for k in keys for page in where[k] if not same(k, shown[k, page])]
+    stale = list(dict.fromkeys(k for k, _ in stale_on))
+    for k, page in stale_on:
+        sys.stdout.writelines(difflib.unified_diff(shown[k, page].splitlines(True), fresh[k].splitlines(True),
+                                                   f"{page.relative_to(ROOT)} ({k})", f"now ({k})"))
     if args.update and stale:
-        for page in sorted({where[k] for k in stale}):       # edits made meanwhile kept
-            page.write_text(update(page.read_text(), {k: fresh[k] for k in stale if where[k] == page}))
+        for page in sorted({page for _, page in stale_on}):       # edits made meanwhile kept
+            page.write_text(update(page.read_text(), {k: fresh[k] for k, p in stale_on if p == page}))
         print(f"updated: {', '.join(stale)}")
     elif args.check:
         print(f"stale: {', '.join(stale)}" if stale else f"up to date: {', '.join(keys)}")
