@@ -35,8 +35,8 @@ README = ROOT / "README.md"
 #: the pages whose blocks are run and whose generated blocks are kept current: the README and the manual in docs/
 #: (the user guide, docs/guide.md, has its own tests in tests/test_docs.py).
 PAGES: tuple[Path, ...] = (README, *(ROOT / "docs" / page
-                                      for page in ("configuration.md", "python.md", "performance.md",
-                                                   "testing.md")))
+                                      for page in ("commands.md", "configuration.md", "python.md",
+                                                   "performance.md", "testing.md")))
 _MARKER = re.compile(r"^<!-- generated: (\S+) -->\n```[^\n]*\n(.*?)^```$", re.M | re.S)
 _FENCE = re.compile(r"^```(\w*)\n(.*?)^```$", re.M | re.S)
 

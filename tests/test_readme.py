@@ -251,7 +251,7 @@ def test_the_executor_defaults_the_readme_states_are_the_parsers():
     defaults = {cmd: parser.parse_args(args).executor for cmd, args in argv.items()}
     said = 0
     for m in re.finditer(r"`--executor serial\|processes\|dask`\s+\(default\s+([^)]*)\)", TEXT):
-        section = re.findall(r"^### `tacc (\w+)", TEXT[:m.start()], re.M)[-1]
+        section = re.findall(r"^#{2,3} `tacc (\w+)", TEXT[:m.start()], re.M)[-1]
         sentence = re.split(r"\.\s", TEXT[:m.start()])[-1]
         clauses = m[1].split(";")
         given = {}
