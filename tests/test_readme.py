@@ -29,9 +29,34 @@ def test_every_block_is_covered_by_a_test_below():
     """A new kind of block fails here until a test runs it."""
     bodies = set(GENERATED.values())
     for lang, body in BLOCKS:
-        assert lang in ("python", "toml", "yaml", "bash") or body in bodies, (lang, body[:80])
+        assert lang in ("python", "toml", "yaml", "bash") or body in bodies or _is_usage(lang, body), (lang, body[:80])
     assert sorted(GENERATED) == sorted(readme.OUTPUTS)
     assert [lang for lang, _ in BLOCKS].count("bash") == 1 and [lang for lang, _ in BLOCKS].count("yaml") == 1
+
+
+def _is_usage(lang: str, body: str) -> bool:
+    """A command's synopsis, a ``text`` block of ``tacc ...`` lines (checked below)."""
+    return lang == "text" and all(line.startswith("tacc ") for line in body.splitlines())
+
+
+def test_every_synopsis_names_options_its_command_takes():
+    """Each command's synopsis (``tacc report [CONFIG] [--seeds N] ...``) names only options its parser takes, and
+    the pages give one for every command."""
+    from reports.cli import build_parser
+
+    parser = build_parser()
+    commands = {a.dest: a for a in parser._actions if a.dest == "command"}["command"].choices
+    seen = set()
+    for lang, body in BLOCKS:
+        if not _is_usage(lang, body):
+            continue
+        for line in body.splitlines():
+            name = line.split()[1]
+            seen.add(name)
+            taken = set(re.findall(r"--[a-z][a-z-]*", commands[name].format_help()))
+            unknown = [o for o in re.findall(r"--[a-z][a-z-]*", line) if o not in taken]
+            assert not unknown, (line, unknown)
+    assert seen == set(commands) - {"help"}, set(commands) - seen
 
 
 @pytest.mark.parametrize("key", list(readme.OUTPUTS))
@@ -263,3 +288,63 @@ def test_the_executor_defaults_the_readme_states_are_the_parsers():
             assert given.get(cmd, first) == defaults[cmd], (cmd, m[0])
             said += 1
     assert said >= 3
+
+
+#: the sections of the README when it was the whole manual (before the manual moved to docs/): each topic is still
+#: on a page, under its title, or as its command's synopsis, or renamed (:data:`_RENAMED`).
+_OLD_TITLES = [
+    "What exists today",
+    "`tacc report [CONFIG] [--seeds N] [--out DIR] [--baseline PATH|repo] [--executor ...] [--scheduler ADDRESS] "
+    "[--cache DIR]`",
+    "`tacc reproduce [EXPERIMENT ... | all] [--seeds N] [--quick] [--out DIR] [--executor ...]`",
+    "`tacc bounds CONFIG [--json PATH] [--max-arms N]`",
+    "`tacc explain CONFIG [--policy P] [--seed S] [--engine fast|reference] [--json PATH] [--out DIR] [--max-arms N]`",
+    "`tacc simulate CONFIG --policy P [--seeds A:B|N] [--engine fast|reference] [--json PATH] [--max-arms N]`",
+    "`tacc check [CONFIG ...] [--random N] [--seeds M] [--policy P]... (repeat --policy per policy) [--json PATH] "
+    "[--junit PATH] [--baseline PATH|repo] [--strict] [--verdicts all|violated]`",
+    "Property tests and hypothesis strategies",
+    "Tables of runs: `tacc runs DIR [--to parquet|csv [--out OUT]]` and `tacc report --from DIR`",
+    "`tacc proofs [--json PATH] [--baseline PATH|repo] [--coverage] [--wide]`",
+    "`tacc bench [--quick] [--smpy-python PYTHON] [--out DIR] [--workers N] [--json PATH]`",
+    "Exit statuses, errors and long work",
+    "Driving a policy by hand",
+    "Your own judge and your own low-fidelity model (ask/tell)",
+    "The configuration format",
+    "Using `bounds` from Python",
+    "Running many seeds from Python",
+    "Tests",
+    "Documentation",
+]
+_RENAMED = {"What exists today": "The packages"}
+
+
+def test_every_topic_of_the_old_readme_is_on_a_page():
+    """Nothing was lost when the README became a front door: every section title it had is a heading of the README
+    or of a page of the manual, or its commands' synopses are there (a command's section is headed by its name)."""
+    headings = {re.sub(r"^#+ ", "", line).strip() for line in TEXT.splitlines() if re.match(r"#{1,4} ", line)}
+    lines = set(TEXT.splitlines())
+    for title in _OLD_TITLES:
+        commands = [c.strip("`") for c in re.findall(r"`(tacc [^`]*)`", title)]
+        found = (title in headings or _RENAMED.get(title) in headings
+                 or (commands and all(c in lines for c in commands)))
+        assert found, title
+    assert len(README_TEXT.splitlines()) <= 200
+
+
+def _anchor(heading: str) -> str:
+    """The anchor a Markdown renderer gives a heading (GitHub's rule, which MyST's heading anchors follow):
+    lower case, punctuation other than hyphens dropped, spaces as hyphens."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def test_the_readme_links_to_pages_and_headings_that_exist():
+    """Every relative link of the README names a file of the repository and, with ``#``, a heading of it."""
+    links = re.findall(r"\]\(([^)#:]+)(?:#([^)]+))?\)", README_TEXT)
+    assert len(links) > 10
+    for path, anchor in links:
+        target = ROOT / path
+        assert target.is_file(), path
+        if anchor:
+            anchors = {_anchor(re.sub(r"^#+ ", "", line)) for line in target.read_text().splitlines()
+                       if re.match(r"#{1,6} ", line)}
+            assert anchor in anchors, (path, anchor, sorted(anchors))
