@@ -1,11 +1,15 @@
-"""Property tests with teeth (issue 4, item 5): on every generated instance and seed where the confidence event
-held and the claim's assumptions hold, no claim about TACC, DNC, MF-UCB or RDFE is VIOLATED, except the findings
-the repository accepts in ``certify/baseline.json`` (the gate's baseline; any profile, ``deep`` included).
+"""Property tests with teeth: on every generated instance and seed where the confidence event held and the claim's
+assumptions hold, no claim about TACC, DNC, MF-UCB or RDFE is VIOLATED, except the findings the repository accepts
+in ``certify/baseline.json`` (the gate's baseline; any profile, ``deep`` included).
 
-Not vacuous: every asserted example and every arm class seen is counted; the last test fails if a class (A, C^d,
-C^u, B) never occurred, if continuation or high-fidelity confirmation never happened, or if too few examples
-were asserted. The counts are printed in pytest's summary. Generation is stratified (``targeted_configs``: one
-regime per mechanism) and steered with ``hypothesis.target`` toward C^d arms.
+Not vacuous: every asserted example and every arm class seen is counted; a test fails if a class (A, C^d, C^u, B)
+never occurred, if continuation or high-fidelity confirmation never happened, or if too few examples were asserted.
+The counts are printed in pytest's summary. Generation is stratified (``targeted_configs``: one regime per
+mechanism) and steered with ``hypothesis.target`` toward C^d arms.
+
+Every search runs once per module, in a fixture (:func:`searched`), whatever test asks first: each test reads its
+own search's outcome and the statistics of all of them, so any test passes or fails alone as in the whole file,
+in any order.
 """
 
 from collections import Counter
@@ -19,7 +23,6 @@ from certify import BASELINE, ClaimContext, Verdict, accepted, check_assumptions
 from certify.strategies import configs, targeted_configs
 from simulate import make_problem, run
 
-STATS: Counter = Counter()
 #: the findings the repository accepts, the same baseline ``tacc check --baseline repo`` uses.
 ACCEPTED = load_baseline(BASELINE)
 EXAMPLES = max(50, settings.default.max_examples)
@@ -33,55 +36,101 @@ STRATA = {
 }
 
 
-def assert_no_new_violation(verdicts, config, seed, baseline=ACCEPTED):
+POLICIES = ("tacc", "dnc", "mf-ucb", "rdfe")
+
+
+def assert_no_new_violation(verdicts, config, seed, baseline=ACCEPTED, stats: Counter | None = None):
     """No VIOLATED verdict the baseline does not accept (the gate's mechanism, ``certify.accepted``): a finding
-    the repository accepts (``certify/baseline.json``) is counted, a new one fails."""
+    the repository accepts (``certify/baseline.json``) is counted in ``stats``, a new one fails."""
     for v in verdicts:
         if v.verdict is Verdict.VIOLATED:
             assert accepted(baseline, v.claim, config.name), ("new finding", v.claim, v.label, v.worst, config, seed)
-            STATS[f"accepted finding {v.claim}"] += 1
+            if stats is not None:
+                stats[f"accepted finding {v.claim}"] += 1
 
 
-def _assert_no_violation(policy, config, seed):
+def _assert_no_violation(policy, config, seed, stats: Counter):
     problem = make_problem(config)
     ctx = ClaimContext(problem, check_assumptions(problem))
     rec = run(problem, policy, seed)
     verdicts = [judge(c, ctx, rec) for c in claims_for(policy)]
-    assert_no_new_violation(verdicts, config, seed)
+    assert_no_new_violation(verdicts, config, seed, stats=stats)
     for c, v in zip(claims_for(policy), verdicts, strict=True):
-        STATS[f"asserted {c.key}"] += v.verdict is Verdict.HOLDS
+        stats[f"asserted {c.key}"] += v.verdict is Verdict.HOLDS
     # event held, every assumption held (a claim with nothing to measure on the run asserts nothing, and blocks nothing)
     asserted = all(v.verdict in (Verdict.HOLDS, Verdict.NOTHING_TO_MEASURE) for v in verdicts)
-    STATS[f"examples fully asserted ({policy})"] += asserted
+    stats[f"examples fully asserted ({policy})"] += asserted
     return ctx, rec, asserted
 
 
-@pytest.mark.parametrize("policy", ["tacc", "dnc", "mf-ucb", "rdfe"])
+def search(stratum: str, policy: str, stats: Counter) -> None:
+    """The property search of ``policy`` on ``stratum``'s instances: raises on a new VIOLATED verdict (hypothesis
+    shrinks it first); what it asserted and saw is added to ``stats``."""
+    @settings(max_examples=EXAMPLES)
+    @given(data=st.data(), seed=st.integers(0, 2**30))
+    def examples(data, seed):
+        config = data.draw(STRATA[stratum], label="config")
+        ctx, rec, asserted = _assert_no_violation(policy, config, seed, stats)
+        if policy == "tacc" and asserted:
+            refined = ctx.refined(rec)
+            for k in ctx.suboptimal:
+                stats[f"class {refined[k].value}"] += 1
+            stats["runs with continuation"] += sum(rec.continuation) > 0
+            stats["runs with high-fidelity confirmation"] += any(rec.n_high[k] > 1 for k in ctx.suboptimal)
+            for cls in (ArmClass.C_D, ArmClass.C_U):
+                target(float(sum(c is cls for c in refined)), label=f"{cls.value} arms")
+    examples()
+
+
+@pytest.fixture(scope="module")
+def searched() -> tuple[Counter, dict]:
+    """Every search of the file, run once: the statistics of all of them, and each one's failure (None: passed)."""
+    stats: Counter = Counter()
+    failures: dict = {}
+    for policy in POLICIES:
+        for stratum in STRATA:
+            try:
+                search(stratum, policy, stats)
+                failures[stratum, policy] = None
+            except Exception as exc:         # a new finding (AssertionError) or anything the search raised
+                failures[stratum, policy] = exc
+    return stats, failures
+
+
+@pytest.mark.parametrize("policy", POLICIES)
 @pytest.mark.parametrize("stratum", STRATA)
-@settings(max_examples=EXAMPLES)
-@given(data=st.data(), seed=st.integers(0, 2**30))
-def test_no_claim_violated_on_the_event(stratum, policy, data, seed):
-    config = data.draw(STRATA[stratum], label="config")
-    ctx, rec, asserted = _assert_no_violation(policy, config, seed)
-    if policy == "tacc" and asserted:
-        refined = ctx.refined(rec)
-        for k in ctx.suboptimal:
-            STATS[f"class {refined[k].value}"] += 1
-        STATS["runs with continuation"] += sum(rec.continuation) > 0
-        STATS["runs with high-fidelity confirmation"] += any(rec.n_high[k] > 1 for k in ctx.suboptimal)
-        for cls in (ArmClass.C_D, ArmClass.C_U):
-            target(float(sum(c is cls for c in refined)), label=f"{cls.value} arms")
+def test_no_claim_violated_on_the_event(stratum, policy, searched):
+    failure = searched[1][stratum, policy]
+    if failure is not None:
+        raise failure
 
 
-def test_the_search_was_not_vacuous(request):
-    request.config._tacc_property_stats = dict(STATS)
-    if hasattr(request.config, "workeroutput"):  # a pytest-xdist worker: the summary is printed by the controller
-        request.config.workeroutput["tacc_property_stats"] = dict(STATS)
+def not_vacuous(stats: Counter) -> None:
+    """The searches asserted something: every arm class occurred, continuation and high-fidelity confirmation
+    happened, and each policy had at least :data:`EXAMPLES` examples fully asserted."""
     for cls in ("A", "B", "C^d", "C^u"):
-        assert STATS[f"class {cls}"] > 0, f"class {cls} never occurred: {dict(STATS)}"
-    assert STATS["runs with continuation"] > 0 and STATS["runs with high-fidelity confirmation"] > 0
-    for policy in ("tacc", "dnc", "mf-ucb", "rdfe"):
-        assert STATS[f"examples fully asserted ({policy})"] >= EXAMPLES, dict(STATS)
+        assert stats[f"class {cls}"] > 0, f"class {cls} never occurred: {dict(stats)}"
+    assert stats["runs with continuation"] > 0 and stats["runs with high-fidelity confirmation"] > 0
+    for policy in POLICIES:
+        assert stats[f"examples fully asserted ({policy})"] >= EXAMPLES, dict(stats)
+
+
+def test_the_search_was_not_vacuous(request, searched):
+    stats = searched[0]
+    request.config._tacc_property_stats = dict(stats)
+    if hasattr(request.config, "workeroutput"):  # a pytest-xdist worker: the summary is printed by the controller
+        request.config.workeroutput["tacc_property_stats"] = dict(stats)
+    not_vacuous(stats)
+
+
+def test_the_vacuity_check_fails_when_a_class_or_a_policy_is_missing(searched):
+    """The statistics are the fixture's own, whatever ran before: without one class, or with one policy's
+    examples short, the check fails."""
+    stats = searched[0]
+    not_vacuous(stats)
+    for key in ("class C^d", "runs with continuation", "examples fully asserted (rdfe)"):
+        with pytest.raises(AssertionError):
+            not_vacuous(stats - Counter({key: stats[key]}))
 
 
 #: the accepted finding as the deep profile found it: a gap of 3.4 > 2 (targeted decay stratum, RDFE); also
