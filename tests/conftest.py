@@ -21,7 +21,7 @@ def pytest_testnodedown(node, error):
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
-    """Print what the property tests of tests/certify/test_properties.py asserted (issue 4: not vacuous)."""
+    """Print what the property tests of tests/certify/test_properties.py asserted (evidence they are not vacuous)."""
     stats = getattr(config, "_tacc_property_stats", None)
     if stats:
         terminalreporter.section("certify property tests: asserted examples and arm classes")
