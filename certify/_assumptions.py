@@ -1,4 +1,4 @@
-"""Assumption checks on an instance with its parameters (issue 4, item 1; decided exactly, issue 11, item 1).
+"""Assumption checks on an instance with its parameters, decided exactly or with a stated error bound.
 
 Each check is tied to its paper label and returns an :class:`AssumptionResult`: held, FAILED with a witness
 (the arm and count where it fails, with the margin), or UNDECIDED (the margin lies inside the error bound of
@@ -368,9 +368,9 @@ def check_first_round(problem) -> AssumptionResult:
 def _exactly_apart(amount: Fraction, bound: float, held: bool) -> tuple[str, str]:
     """An exact cost (``amount``, read in written decimals) and the float it is compared with, as text that shows
     the comparison's outcome: 4 significant digits, unless they print alike while the two differ (a budget of
-    0.899999999999999 against a first round of 0.9 read "first round costs 0.9, budget 0.9" beside FAILED; a
-    README-only user), then each as written (:func:`_apart`), or the exact amount as a fraction where its float
-    is the bound's own."""
+    0.899999999999999 against a first round of 0.9 must not read "first round costs 0.9, budget 0.9" beside
+    FAILED), then each as written (:func:`_apart`), or the exact amount as a fraction where its float is the
+    bound's own."""
     a = float(amount)
     texts = _apart(a, bound)
     if texts[0] == texts[1] and not held:        # the amount rounds to the bound, which it exceeds

@@ -1,5 +1,4 @@
-"""The gate: run policies on configurations and seeds, judge every claim, and aggregate a certificate
-(issue 4, items 3 and 8)."""
+"""The gate: run policies on configurations and seeds, judge every claim, and aggregate a certificate."""
 
 from __future__ import annotations
 
@@ -264,8 +263,8 @@ def reproducer_path(folder, name: str) -> Path:
 
 def _free(path: Path) -> Path:
     """``path``, or where it holds a file that is not a configuration (a reproducer of an earlier check is one, and
-    is replaced), the first ``<stem>-2.toml``, ``-3``, ... that is free: a user's file is never written over (a
-    README-only user's notes named like a reproducer were replaced in silence)."""
+    is replaced), the first ``<stem>-2.toml``, ``-3``, ... that is free: a user's file is never written over, not
+    even notes named like a reproducer."""
     from bounds import load_config
     candidate, i = path, 1
     while candidate.exists():

@@ -1,4 +1,4 @@
-"""Certified comparisons (issue 11, item 1): ``lhs <= rhs`` decided exactly, or with a stated error bound.
+"""Certified comparisons: ``lhs <= rhs`` decided exactly, or with a stated error bound.
 
 Floats are dyadic rationals, so ``Fraction(x)`` is exact and a comparison of computed values is exact. When a
 value stands for a real quantity it only approximates (a floating sum, a logarithm), the caller states an upper

@@ -1,4 +1,4 @@
-"""Teeth (issue 4, item 6): wrong bounds and broken algorithms that the property search must catch.
+"""Teeth: wrong bounds and broken algorithms that the property search must catch.
 
 A bound mutant replaces one claim's bound with a wrong one and is judged on the real TACC; an algorithm mutant
 replaces TACC by a broken step form (run on the reference engine) and is judged with the real claims. Either is

@@ -1,5 +1,5 @@
-"""Searches with hypothesis: counterexamples to mutants (issue 4, item 6) and evidence about which assumptions
-the results really need (item 7). Both shrink what they find to a small instance, printed as a configuration."""
+"""Searches with hypothesis: counterexamples to mutants and evidence about which assumptions the results really
+need. Both shrink what they find to a small instance, printed as a configuration."""
 
 from __future__ import annotations
 

@@ -85,11 +85,11 @@ def _value(v):
 
 def _check(s: "z3.Solver"):
     """``s.check()`` with SIGINT left to Python: z3 takes SIGINT itself while it checks (its ``ctrl_c`` parameter)
-    and answers unknown ("interrupted from keyboard"), so no Python handler saw it and `tacc proofs` interrupted ran
-    on to exit 0 with a step UNKNOWN and a mutant not refused; re-raising on that answer still lost the Ctrl-C that
-    came as a check was ending (its answer sat or unsat; a README-only user saw 3 exits 0 in 37 tries). With z3
-    leaving it alone, the signal's handler runs when the check returns: at once for the usual query of
-    milliseconds, at the latest at its time limit (``TIMEOUT_MS``, ``MUTANT_TIMEOUT_MS``)."""
+    and answers unknown ("interrupted from keyboard"), so no Python handler would see it and an interrupted `tacc
+    proofs` would run on to exit 0 with a step UNKNOWN and a mutant not refused; re-raising on that answer would
+    still lose a Ctrl-C that comes as a check is ending (its answer sat or unsat). With z3 leaving it alone, the
+    signal's handler runs when the check returns: at once for the usual query of milliseconds, at the latest at its
+    time limit (``TIMEOUT_MS``, ``MUTANT_TIMEOUT_MS``)."""
     s.set("ctrl_c", False)
     return s.check()
 

@@ -52,15 +52,14 @@ TRACE_BYTES_PER_ROUND = 320
 #: which stream them) holds per run and per arm of a run: its task, record and per-run rows. Measured 2026-11-27
 #: as the peak resident memory of ``tacc report --executor serial``, which kept its runs then, at two seed counts
 #: (2 arms: 2.4 KB per run; 100 arms: 9.2 KB; so about 2.3 KB + 69 B per arm), rounded up to about 1.7 times (the
-#: runs ``simulate.run_tasks`` keeps are tested against it: tests/reports/test_estimate.py): before it was counted, the
-#: estimate said "memory about 32.1 MiB" for ``tacc report --seeds 9223372036854775807`` on two arms, which then
-#: grew to 6.5 GB and was killed (a README-only user).
+#: runs ``simulate.run_tasks`` keeps are tested against it: tests/reports/test_estimate.py). Without it, a command
+#: that keeps its runs would be estimated at a few tens of MiB whatever its seed count.
 KEPT_BYTES_PER_RUN = 4096
 KEPT_BYTES_PER_ARM_RUN = 128
 #: bytes ``tacc check --json`` adds per run when it keeps every verdict (their JSON objects and text are built whole
-#: before the file is written). Measured 2026-11-27 by a README-only user: 100,000 TACC runs (ten claims each) peaked
-#: at 2.0 GB with --json against 517 MB without, about 15 KB a run; rounded up. Before it was counted, the estimate
-#: accepted a check that needed four times this machine's memory.
+#: before the file is written). Measured 2026-11-27: 100,000 TACC runs (ten claims each) peaked at 2.0 GB with
+#: --json against 517 MB without, about 15 KB a run; rounded up. Without it, a check with --json would be estimated
+#: at about a quarter of the memory it needs.
 JSON_BYTES_PER_RUN = 16 << 10
 #: fixed allocations of a command (compiled code, the tables of one configuration), rounded up.
 BASE_BYTES = 32 << 20
@@ -70,8 +69,8 @@ SCHEDULE_COLUMNS = 1 << 16
 NS_PER_ROUND = {"fast": 500.0, "reference": 30_000.0}
 #: the slowest cost per (distinct B_k, state) of the continuation window's scan (``bounds.continuation_window``, in
 #: this process, not spread over the workers: about 47 ns measured at S_0 = 10^7 under power decay with a test that
-#: passes at every state), rounded up. The scan reads min(S_0, T) states; with S_0 = 10^11 it took about an hour
-#: without a word before it was counted (a README-only user).
+#: passes at every state), rounded up. The scan reads min(S_0, T) states; with S_0 = 10^11 it takes about an hour,
+#: so it is counted and announced before it starts.
 NS_PER_WINDOW_STATE = 100.0
 #: work whose time bound exceeds this is announced before it starts.
 LONG_SECONDS = 600.0

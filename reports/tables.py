@@ -292,7 +292,7 @@ class CountMean(float):
 
 class Whole(int):
     """An identifier (a seed), printed by ``fmt`` whole at any size: beyond 2**53 an int prints in exponent form,
-    and seeds 9223372036854775806 and 9223372036854775807 both read 9.223e+18 (a README-only user)."""
+    where seeds 9223372036854775806 and 9223372036854775807 would both read 9.223e+18."""
 
 
 class Shown(str):

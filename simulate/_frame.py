@@ -466,12 +466,11 @@ def load_runs(path, *, index_only: bool = False) -> RunFrames:
         raise TaccInputError("path", str(path), "is not a folder")
     tables = [f"runs.{f}" for f in FORMATS if (root / f"runs.{f}").is_file()]
     if len(tables) > 1:
-        # one format was read and the other ignored in silence (older Parquet tables over newer CSV ones)
+        # reading one format would ignore the other in silence (older Parquet tables over newer CSV ones)
         raise TaccInputError("path", str(path), f"holds tables in more than one format ({', '.join(tables)}), "
                                                 f"which may hold different runs: keep one format per folder")
     if tables and (root / CACHE_ENTRIES[0]).exists():
-        # tables exported into a run cache hid its runs made after them (a README-only user's report covered 10 of
-        # the 15 seeds saved): neither is read over the other
+        # tables exported into a run cache must not hide the runs made after them: neither is read over the other
         raise TaccInputError("path", str(path), f"holds both a run cache ({CACHE_ENTRIES[0]}) and exported tables "
                                                 f"({', '.join(tables)}), which may be older than its runs: move the "
                                                 f"tables to a folder of their own")

@@ -1,4 +1,4 @@
-"""The run record (issue 3, docs/design.md section 7): everything a claim needs from one run, per arm and per run.
+"""The run record (docs/design.md section 7): everything a claim needs from one run, per arm and per run.
 
 Records compare equal field by field (floats exactly), so "the two engines agree" is ``a == b``, and they
 round-trip through JSON (``to_dict``) and the runner's cache (``simulate._cache``). The regret numbers are

@@ -1,4 +1,4 @@
-"""The type and lint gate has teeth (issue 16): ``ruff check`` and ``mypy`` with the project's configuration in
+"""The type and lint gate has teeth: ``ruff check`` and ``mypy`` with the project's configuration in
 pyproject.toml accept a module of the repository as it is and refuse it with one injected lint or type error;
 ``.ci/run`` runs the README's lint line after the tests and refuses a README without one; the packages are typed."""
 

@@ -1,5 +1,5 @@
 """What ``tacc report`` reads of its sweep's runs, accumulated one run at a time as they come back: memory that does
-not grow with the number of seeds (issue 12, item 2).
+not grow with the number of seeds.
 
 Per (budget, policy): the regret's exact running sums (``reports.stats.RunningSummary``), a digest of the run
 records in seed order (two policies made identical runs when their digests are equal at every budget), whether every

@@ -1,4 +1,4 @@
-"""The consistency of the paper's reported numbers with each other (issue 15, item 4).
+"""The consistency of the paper's reported numbers with each other.
 
 The values the paper reports (``reports.reproduce._paper``: final-budget tables, paired differences, repeated tables,
 published means) are checked against each other, never against our runs. Every check is a :class:`Check`: the

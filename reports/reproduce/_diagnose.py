@@ -1,4 +1,4 @@
-"""Why a claim of the reproduction comes out as it does (issue 15, item 2): explanations computed from the runs'
+"""Why a claim of the reproduction comes out as it does: explanations computed from the runs'
 diagnostics, never written by hand.
 
 For a claim that is not reproduced, and for every pair of methods with equal regret on most seeds, the sentences

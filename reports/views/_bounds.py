@@ -343,8 +343,8 @@ def rdfe_infinite_arms(a: Analysis, key: str, limit: int = 5) -> str:
     """Why the RDFE total ``key`` (``rdfe_bound``, ``rdfe_bound_paper_form``, ``rdfe_bound_sharp``) is infinite, by
     arm: each arm (the first ``limit``) whose cost in that total is infinite, with why. The per-arm table's c*(D/4)
     is the paper form's cost only: with a gap above 2 the implemented bound takes eps = 1/2 instead, and the sharp
-    bound every phase's eps_r = 2^-r down to r_k, so those can be infinite where c*(D/4) is not (a README-only
-    user was pointed to arm lines that did not exist)."""
+    bound every phase's eps_r = 2^-r down to r_k, so those can be infinite where c*(D/4) is not: the arms are
+    named from the total's own costs, never by pointing to lines of that table."""
     field, written = _RDFE_TOTAL_COSTS[key]
     costs = getattr(a.rdfe, field)
     arms = [k for k, c in enumerate(costs) if math.isinf(c)]

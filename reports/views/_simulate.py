@@ -27,8 +27,7 @@ MAX_JSON_RUNS = 100_000
 
 def _written(x: float) -> str:
     """A configured amount (the budget) at 4 digits when they read back as it, else as written (its shortest repr):
-    a budget of 0.899999999999999 printed "budget 0.9" beside a first round of 0.9 it cannot pay (a README-only
-    user)."""
+    a budget of 0.899999999999999 must not print as "budget 0.9" beside a first round of 0.9 it cannot pay."""
     short = fmt(x)
     try:
         return short if float(short) == x else repr(float(x))

@@ -214,8 +214,8 @@ def test_what_a_refusal_accepts_is_accepted(e_low, m_low, e_high, m_high, e_budg
 
 @pytest.mark.parametrize("low, high", [(1.0, 1e300), (1e300, 10.0), (1.0, 2.0**62)])
 def test_a_cost_no_budget_can_pay_is_blamed_on_the_cost(low, high):
-    """costs.high = 1e300 was blamed on params.budget, with "accepted: ... a budget of at most about -.99e+300" (a
-    README-only user): the cost itself is refused, naming it, with the largest cost accepted."""
+    """A cost no budget can pay (costs.high = 1e300) is refused as the cost, naming it, with the largest cost
+    accepted; it is never blamed on params.budget ("accepted: ... a budget of at most about -.99e+300")."""
     with pytest.raises(TaccInputError) as e:
         cost_units(low, high, 20000)
     assert e.value.field == ("costs.high" if high > low else "costs.low")

@@ -444,7 +444,7 @@ def _renamed(path: str, new: str) -> dict:
                                  '(did you mean instance.noise?)'),
     ("instance.noise", "noise", 'noise = { model = "gaussian", sigma = 1.0 }: unknown key '
                                 '(did you mean instance.noise?)'),
-    # mu_high misspelled was refused as missing ("give exactly one of instance.mu_high or instance.means")
+    # mu_high misspelled is named as unknown, not refused as missing ("give exactly one of instance.mu_high or ...")
     ("instance.mu_high", "instance.mu_hihg", "instance.mu_hihg = [0.9, 0.8, 0.7]: unknown key (did you mean mu_high?)"),
     # a misspelled field still gets its suggestion; a misspelled required table too
     ("params.gamma", "params.gama", "params.gama = 0.063: unknown key (did you mean gamma?)"),
@@ -457,11 +457,11 @@ def test_a_misspelled_table_gets_a_did_you_mean_as_a_field_does(path, new, messa
 
 
 @pytest.mark.parametrize("path, value, message", [
-    # an integer was named as the float it is read as: params.budget = -5.0 for budget = -5 (a README-only user)
+    # an integer is named as written, not as the float it is read as: params.budget = -5, not -5.0
     ("params.budget", -5, "params.budget = -5: must be > 0.0"),
     ("params.delta", 2, "params.delta = 2: must be < 1.0"),
     ("params.budget", -5.5, "params.budget = -5.5: must be > 0.0"),
-    # an integer beyond the largest float crashed reading it (OverflowError, exit 3)
+    # an integer beyond the largest float is refused, naming it, not an OverflowError
     ("params.budget", 10**400, f"params.budget = {10**400}: is too large: beyond the largest float, "
                                f"{sys.float_info.max!r}"),
     ("instance.mu_high", [0.5, -10**400], f"instance.mu_high[1] = {-10**400}: is too large: beyond the largest "
@@ -474,7 +474,7 @@ def test_a_number_out_of_range_is_named_as_written(path, value, message):
 
 
 @pytest.mark.parametrize("edits, message", [
-    # an unknown key in one table was named after a missing key of another (a README-only user)
+    # an unknown key in one table is named before a missing key of another
     ({"params.gama": 0.1, "params.gamma": DELETE, "instance.low.zeta": DELETE},
      "params.gama = 0.1: unknown key (did you mean gamma?)"),
     ({"params.low": "power_decay", "instance.low": DELETE}, 'params.low = "power_decay": unknown key'),

@@ -265,7 +265,7 @@ def test_reaches_tau_in_vector_calls_is_the_entry_by_entry_test(rows, ng):
     assert _reaches(tau, ng, pulls) == want
 
 
-# ---- an S0 past the horizon: the window is cut at T, exactly (issue s5-input) ----
+# ---- an S0 past the horizon: the window is cut at T, exactly ----
 def _brute_pulls(model, k, ng, s0, thr, states):
     """w_k from the definition, over the states 0..states - 1 only."""
     b_end = model.mismatch_bound(k, ng + s0)
@@ -321,11 +321,10 @@ def test_the_reason_a_last_count_and_rho_max_do_not_apply():
 
 def test_a_window_and_a_last_count_over_many_counts_take_little_memory():
     """A threshold that almost every count passes (eta = 1e-12) over S0 = 10^7 states and counts up to 10^11: the
-    window read all its states at once (at S0 = 10^9, a README-only user's configuration, 24 GB, then killed) and the
-    last-count search held every live range of a level (at 10^13 counts, 10^8 ranges: a MemoryError); the window
-    now reads its states in chunks until every arm's test has failed, and the search takes ranges highest first.
-    Their peak memory here is under 200 MB (it was 1.06 GB), with the results of the definitions: every state
-    passes, and the last count is the limit."""
+    window reads its states in chunks until every arm's test has failed (all at once, S0 = 10^9 states take 24 GB),
+    and the last-count search takes ranges highest first (holding every live range of a level, 10^13 counts make
+    10^8 ranges: a MemoryError). Their peak memory here is under 200 MB, with the results of the definitions: every
+    state passes, and the last count is the limit."""
     import tracemalloc
     m = power_decay([0.9, 0.5], zeta=0.2, r=0.5, signs=[1, 1])
     s0, eta, gamma, T = 10**7, 1e-12, 0.1, 10**11

@@ -91,8 +91,8 @@ def test_invalid_arm_and_count():
 
 
 def test_an_overflowing_mismatch_is_inf_without_a_warning():
-    """zeta = 1e300 (accepted): U_k(n) overflows to inf at large counts, a value; numpy's RuntimeWarning leaked to
-    every command's output (a README-only user). Warnings are errors here."""
+    """zeta = 1e300 (accepted): U_k(n) overflows to inf at large counts, a value, without numpy's RuntimeWarning
+    (it would reach every command's output). Warnings are errors here."""
     import warnings
     m = power_decay([0.9, 0.5], zeta=1e300, r=0.5, signs=[1, -1])
     n = 10**16                                       # P(n) ~ 2 sqrt(n) = 2e8: a_k P(n) past the largest float

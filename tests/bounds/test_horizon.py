@@ -30,7 +30,7 @@ def test_horizon_values(budget, cost, expected):
     (6, 1.0, 10.0, math.nextafter(66.0, 0), False),     # a float below
     (3, 0.1, 0.2, 0.9, True),     # the written decimals: 3 (1/10 + 2/10) = 9/10 (3 (0.1 + 0.2) > 0.9 in floats)
     (3, 0.1, 0.2, 0.89, False),
-    (6, 1e9, 1e10, 6.25e10, False),                     # a README-only user's sweep point below the start's 6.6e10
+    (6, 1e9, 1e10, 6.25e10, False),                     # a sweep point below the start's 6.6e10
 ])
 def test_first_round_paid_values(n_arms, low, high, budget, paid):
     """K (lambda_L + lambda_H) <= Lambda (alg:start), exact, in the written decimals as the engines count."""

@@ -49,9 +49,9 @@ def test_invalid(args, field):
 
 @pytest.mark.parametrize("r", [200.0, 1e10, 1e300])
 def test_a_huge_exponent_sums_its_first_terms_without_warnings(r):
-    """r = 1e300 (accepted) made the expansion's coefficients inf and its terms inf x 0 = NaN: numpy's warnings in
-    every command and an "undefined" continuation gain (a README-only user). Past 64 every term is below the smallest
-    float, so P(n) is the sum of the first terms: 1 + 2^-r + ... = 1 here."""
+    """r = 1e300 (accepted) must not make the expansion's coefficients inf and its terms inf x 0 = NaN (numpy's
+    warnings in every command, an "undefined" continuation gain). Past 64 every term is below the smallest float,
+    so P(n) is the sum of the first terms: 1 + 2^-r + ... = 1 here."""
     import warnings
     with warnings.catch_warnings():
         warnings.simplefilter("error")

@@ -118,9 +118,9 @@ def test_dyadic_reports_the_smallest_constants():
     assert all(math.isfinite(c) and c >= 1 for c in expected)
 
 
-# ------------------------------------------------------------------ exact decisions (issue 11, item 1)
+# ------------------------------------------------------------------ exact decisions
 def _old_plugin_held(problem) -> bool:
-    """The check this replaces: floating running sums against U (1 + 1e-9) + 1e-12."""
+    """A check with a float tolerance, for contrast: floating running sums against U (1 + 1e-9) + 1e-12."""
     model = problem.instance.low
     n = np.arange(1, problem.horizon + 1)
     for k in range(problem.n_arms):
@@ -140,8 +140,9 @@ def _power_decay(mu, **params):
 
 
 def test_the_old_tolerance_failed_plugin_by_rounding_now_held():
-    """mu ~ 1e8: the float deviations mu^(L) - mu^(H) carry rounding errors of 1e-8, far above the old slack
-    (1e-9 of U); the old check said FAILED and every claim needing ass:plugin became NOT_APPLICABLE."""
+    """mu ~ 1e8: the float deviations mu^(L) - mu^(H) carry rounding errors of 1e-8, far above a tolerance's slack
+    (1e-9 of U); a check with that tolerance says FAILED (every claim needing ass:plugin would be NOT_APPLICABLE),
+    the exact decision says held."""
     p = _power_decay([1e8 + 0.5, 1e8 + 0.25])
     assert not _old_plugin_held(p)
     res = check_assumptions(p)

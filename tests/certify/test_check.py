@@ -137,8 +137,8 @@ def test_check_judges_records_it_is_given():
 
 
 def test_a_reproducer_never_replaces_a_file_that_is_not_a_configuration(tmp_path):
-    """A user's notes named like a reproducer (other.toml) were replaced in silence (a README-only user): the
-    reproducer takes the next free name; an earlier reproducer (a configuration) is replaced, as a rerun expects."""
+    """A user's notes named like a reproducer (other.toml) are never replaced: the reproducer takes the next free
+    name; an earlier reproducer (a configuration) is replaced, as a rerun expects."""
     from bounds import dump_config, load_config
     from certify._check import _free
     notes, earlier = tmp_path / "other.toml", tmp_path / "set-a.toml"
@@ -152,8 +152,8 @@ def test_a_reproducer_never_replaces_a_file_that_is_not_a_configuration(tmp_path
 
 
 def test_lem_ci_reasons_count_verdicts_not_runs():
-    """lem:ci is judged once per (configuration, policy): its reason said "[5 run(s)]" over 15 runs (a README-only
-    user); a run-level claim's reason still counts runs."""
+    """lem:ci is judged once per (configuration, policy): its reason counts those verdicts, not runs ("[5 run(s)]"
+    over 15 runs would be wrong); a run-level claim's reason still counts runs."""
     from bounds import parse_config
     cfg = parse_config({"name": "huge12", "instance": {"mu_high": [1e12, 999999999999.5, 999999999999.0],
                                                        "low": {"model": "power_decay", "zeta": 0.1, "r": 0.5}},
@@ -168,8 +168,8 @@ def test_lem_ci_reasons_count_verdicts_not_runs():
 
 
 def test_a_baseline_saved_with_a_byte_order_mark_is_read(tmp_path):
-    """A baseline JSON saved with a UTF-8 byte-order mark (as some editors do) reads as without it (json refused it,
-    "Unexpected UTF-8 BOM (decode using utf-8-sig)"; a README-only user); as a configuration file does."""
+    """A baseline JSON saved with a UTF-8 byte-order mark (as some editors do) reads as without it (json alone
+    refuses it: "Unexpected UTF-8 BOM (decode using utf-8-sig)"), as a configuration file does."""
     text = '[{"claim": "theorem", "config": "x", "why": "because"}]'
     plain, marked = tmp_path / "plain.json", tmp_path / "marked.json"
     plain.write_text(text)

@@ -1,4 +1,4 @@
-"""A VIOLATED verdict is confirmed on a fresh run before it is reported (issue 11, item 5)."""
+"""A VIOLATED verdict is confirmed on a fresh run before it is reported."""
 
 from dataclasses import replace
 

@@ -1,4 +1,4 @@
-"""Teeth (issue 4, item 6): every mutant, a wrong bound or a broken algorithm, is caught by the property search
+"""Teeth: every mutant, a wrong bound or a broken algorithm, is caught by the property search
 within the CI budget, and its counterexample is shrunk to a small instance printed as a configuration."""
 
 import tomllib

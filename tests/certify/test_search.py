@@ -1,5 +1,5 @@
-"""Evidence about assumptions (issue 4, item 7): breaking ass:mono-cert or ass:plugin alone lets a claim be
-exceeded; breaking S0 lambda_L <= lambda_H alone did not, in the examples searched."""
+"""Evidence about assumptions: breaking ass:mono-cert or ass:plugin alone lets a claim be exceeded; breaking
+S0 lambda_L <= lambda_H alone did not, in the examples searched."""
 
 import tomllib
 

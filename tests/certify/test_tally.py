@@ -1,6 +1,6 @@
 """The certificate's aggregates counted one verdict at a time (certify/_tally.py): ``check(keep="violated")``
 keeps only the VIOLATED verdicts and lem:ci's, with everything else it reports the same, in memory that does not
-grow with the seeds (issue 12, item 2)."""
+grow with the seeds."""
 
 import json
 import math

@@ -94,8 +94,9 @@ def test_all_equal_means_report_is_written(tmp_path):
 
 
 def test_a_bound_no_run_reaches_is_said_so(tmp_path):
-    """rho = 1e-300 (a README-only user): the one quantitative bound judged, rdfe-cost, has value 0 on every run; the
-    conclusion read "Every quantitative bound judged (rdfe-cost) is reached to the same 0.0% by the runs"."""
+    """rho = 1e-300: the one quantitative bound judged, rdfe-cost, has value 0 on every run; the conclusion says
+    no run reaches it, never "Every quantitative bound judged (rdfe-cost) is reached to the same 0.0% by the
+    runs"."""
     d = {"name": "tiny-rho", "instance": {"mu_high": [0.9, 0.9, 0.7, 0.7, 0.5], "seed": 0,
                                           "low": {"model": "power_decay", "zeta": 0.2, "r": 0.5,
                                                   "signs": [1, -1, 1, -1, 1]}},

@@ -75,8 +75,8 @@ def test_time_bound_scales_with_runs_and_budget():
 
 def test_time_bound_counts_the_continuation_window_scan():
     """``tacc bounds`` runs nothing but scans min(S0, T) states of the continuation window per distinct B_k: with
-    S0 = 10^11 and a test every state passes it took about an hour without a word (a README-only user); now the
-    estimate counts the scan and the command announces it. One B_k under the decay models, one per arm for a table."""
+    S0 = 10^11 and a test every state passes that takes about an hour, so the estimate counts the scan and the
+    command announces it. One B_k under the decay models, one per arm for a table."""
     c = _with(load_config("set-a"), budget=1e13, s0=10**11, eta=1e-12)
     est = estimate([c], [], 0, tables=False)
     assert est.seconds == pytest.approx(10**11 * NS_PER_WINDOW_STATE * 1e-9) and est.long
@@ -150,9 +150,9 @@ def _user_config(tmp_path, **changes):
 
 
 def test_explain_of_a_tiny_low_cost_is_accepted_and_its_trace_fits_the_estimate(tmp_path):
-    """tiny.toml of issue s7-explain (lambda_L = 1e-9, horizon 10^14): explain was refused ("needs about 728 TiB")
-    for a TACC run of 72,556 rounds. The estimate now bounds the rounds by TACC's algorithm, and the measured peak
-    of the traced run told arm by arm (tracemalloc) is below it."""
+    """tiny.toml (lambda_L = 1e-9, horizon 10^14): explain is accepted for a TACC run of 72,556 rounds, not refused
+    as "needs about 728 TiB": the estimate bounds the rounds by TACC's algorithm, and the measured peak of the
+    traced run told arm by arm (tracemalloc) is below it."""
     from reports.explain import explain
     tiny = _user_config(tmp_path, mu_high="[0.5, 0.499999999, 0.4]", low="1e-9", delta="1e-12")
     est = estimate([tiny], ["tacc"], 1, workers=1, trace=True)
@@ -211,9 +211,9 @@ def test_reproduce_estimate_counts_every_run_it_makes():
 
 
 def test_the_runs_a_sweep_keeps_fit_the_estimate_and_a_huge_seed_count_is_refused(tmp_path, capsys):
-    """`tacc report --seeds 9223372036854775807` on two arms said "memory about 32.1 MiB" and grew to 6.5 GB before it
-    was killed (a README-only user), when the report kept every run (as ``simulate.run_tasks`` does). The memory a
-    sweep held whole gains per added run (tracemalloc peaks at two seed counts, the same process) is within the
+    """A command that keeps every run (as ``simulate.run_tasks`` does) must not be estimated at "memory about 32.1
+    MiB" for `tacc report --seeds 9223372036854775807` on two arms, which grows past 6.5 GB. The memory a sweep held
+    whole gains per added run (tracemalloc peaks at two seed counts, the same process) is within the
     estimate's kept bytes, and not a vacuous bound; a command that keeps its runs is refused such a seed count
     before any run (exit 2, nothing written)."""
     from reports import cli

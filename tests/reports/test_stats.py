@@ -23,7 +23,7 @@ def test_mean_and_standard_error_by_hand():
     assert (s.n, s.mean, s.min, s.max) == (4, 2.5, 1.0, 4.0)
     assert s.se == pytest.approx(math.sqrt(5 / 3) / 2, rel=1e-15)
     assert s.se != pytest.approx(math.sqrt(5 / 4) / 2, rel=1e-3)      # n degrees of freedom would be wrong
-    # one seed measures no spread: undefined, never 0 (a README-only user read "+- 0" as no spread)
+    # one seed measures no spread: undefined, never 0 ("+- 0" would read as a spread measured to be none)
     assert math.isnan(summarize([7.5]).se) and summarize([7.5]).mean == 7.5
 
 

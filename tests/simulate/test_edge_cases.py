@@ -1,4 +1,4 @@
-"""Edge cases of issue 3: K = 2, ties for the best arm, a budget below the first round, Bernoulli means at 0 and
+"""Edge cases: K = 2, ties for the best arm, a budget below the first round, Bernoulli means at 0 and
 1, a low-fidelity model whose certificate is violated."""
 
 import pytest

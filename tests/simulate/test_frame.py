@@ -60,9 +60,9 @@ def test_saved_tables_load_back_typed_and_equal(sweep, tmp_path, fmt):
 
 @pytest.mark.parametrize("fmt", ["parquet", "csv"])
 def test_a_table_whose_regret_is_not_its_arms_sum_is_refused(sweep, tmp_path, fmt):
-    """A table carries no checksum: a regret cell multiplied by 100 (a README-only user, in a spreadsheet) was read
-    as it stood and the report called TACC's mean regret 116% of the bound while its verdicts said nothing was
-    violated. The engine makes a run's regret the correctly rounded sum of its arms' shares: equal exactly."""
+    """A table carries no checksum: a regret cell multiplied by 100 (in a spreadsheet) must be refused, not read as
+    it stands (the report would call TACC's mean regret 116% of the bound while its verdicts say nothing was
+    violated). The engine makes a run's regret the correctly rounded sum of its arms' shares: equal exactly."""
     tasks, records = sweep
     save_frames(records_frame(records, tasks), tmp_path, fmt)
     g = load_frames(tmp_path)
@@ -159,8 +159,8 @@ def test_a_saved_configuration_under_another_name_is_not_used(sweep, tmp_path):
 
 
 def test_an_unusable_kept_configuration_is_named_in_a_short_line(tmp_path):
-    """A kept configuration with an unknown table was quoted whole in the warning (1,900 characters, a README-only
-    user): the field and the reason only, when the value is long."""
+    """A kept configuration with an unknown table is not quoted whole in the warning (1,900 characters): the field
+    and the reason only, when the value is long."""
     import json
 
     from bounds import config_to_dict, load_config

@@ -1,4 +1,4 @@
-"""Invariants every run must satisfy (issue 3): budget, counts, the start of docs/design.md section 6, TACC's fidelity
+"""Invariants every run must satisfy: budget, counts, the start of docs/design.md section 6, TACC's fidelity
 rule replayed from the trace, the continuation cap, and the record's own arithmetic."""
 
 import math

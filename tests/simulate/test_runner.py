@@ -409,9 +409,9 @@ def test_parse_seeds(text, seeds):
 
 @pytest.mark.parametrize("text", ["a:b", "3:3", "-1:2", "0",
                                   # beyond the seeds' [0, 2**63), or a range whose length is no index (`tacc report
-                                  # --seeds 9223372036854775809` crashed on len(range), exit 3)
+                                  # --seeds 9223372036854775809` must not fail on len(range))
                                   str(2**63 + 1), str(2**63), f"{2**63 - 1}:{2**63 + 1}", f"0:{2**63}",
-                                  # Python's int() took these (a README-only user: `5_0` ran 50 seeds)
+                                  # Python's int() takes these (`5_0` would run 50 seeds)
                                   "5_0", "+5", " 5", "5 ", "\u0665", "0:\uff15", ""])
 def test_parse_seeds_refuses(text):
     with pytest.raises(TaccInputError) as e:
@@ -872,8 +872,8 @@ def test_a_scheduler_without_the_dask_executor_is_refused(tasks, executor):
 
 @pytest.mark.parametrize("where", ["phase", "leader", "violation"])
 def test_a_stored_arm_out_of_range_is_a_damaged_row_even_with_its_checksum(tmp_path, where):
-    """A row edited and given its new sha256 passes the checksum: an RDFE phase naming arm K crashed the claims that
-    read it (IndexError in tacc check, exit 3, a README-only user). Such a row is refused when read and recomputed."""
+    """A row edited and given its new sha256 passes the checksum: an RDFE phase naming arm K would raise IndexError
+    in the claims that read it (tacc check, exit 3). Such a row is refused when read and recomputed."""
     task, = tasks_for([load_config("llm-vanishing")], ["rdfe"], [1])        # two completed phases of three
     run_tasks([task], cache=tmp_path)
     (key, _, data), = _rows(tmp_path)

@@ -79,7 +79,7 @@ def test_interleaved_timings_alternate_their_calls():
 
 
 def test_a_value_not_met_never_prints_as_its_limit(bench):
-    """3.004 against "<= 3" printed as 3 beside NOT met (a README-only user): a value prints apart from its limit."""
+    """3.004 against "<= 3" must not print as 3 beside NOT met: a value prints apart from its limit."""
     from dataclasses import replace
 
     k = next(t for t in bench.targets if "5000" in t.target)

@@ -165,32 +165,32 @@ def _cases(tmp_path):
                                                  'means = { distribution = "uniform", low = 0.1, high = 0.9, '
                                                  'n_arms = 1000000000 }')], ["config", "memory"]),
         "explain a 1e12-round trace": (["explain", _config(tmp_path, "budget", "budget = 1000", "budget = 1e12")],
-                                       ["config", "memory"]),  # it crashed allocating the trace (exit 3)
-        # refused before the work estimate and a progress bar were printed (it printed both, then the error)
+                                       ["config", "memory"]),  # refused before the trace is allocated
+        # refused before the work estimate and a progress bar are printed, not after them
         "budget 5e18": (["simulate", _config(tmp_path, "huge", "budget = 1000", "budget = 5e18"), "--policy", "tacc",
                          "--seeds", "2"], ["params.budget", "accepted: a budget of at most"]),
         "s0 1e12": (["simulate", _config(tmp_path, "s0", "s0 = 10", "s0 = 1000000000000"), "--policy", "tacc"],
                     ["config", "memory"]),
-        # issue s5-input: an S0 past 2**53 crashed (OverflowError, ZeroDivisionError: exit 3)
+        # an S0 past 2**53 is refused naming it, never an OverflowError or ZeroDivisionError (exit 3)
         "s0 1e20 (bounds)": (["bounds", _config(tmp_path, "s0big", "s0 = 10", "s0 = 100000000000000000000")],
                              ["params.s0", "2**53"]),
         "s0 2**63 - 1 (bounds)": (["bounds", _config(tmp_path, "s0max", "s0 = 10", "s0 = 9223372036854775807")],
                                   ["params.s0", "2**53"]),
         "s0 2**63 - 1 (simulate)": (["simulate", _config(tmp_path, "s0max", "s0 = 10", "s0 = 9223372036854775807"),
                                      "--policy", "tacc"], ["params.s0", "2**53"]),
-        # it named "gamma", not the field
+        # the field is named, not "gamma"
         "gamma 1e-300": (["bounds", _config(tmp_path, "gtiny", "gamma = 0.1", "gamma = 1e-300")],
                          ["params.gamma = 1e-300", "2**53"]),
-        # N_gamma past 2**53 because of rho, not gamma: it named params.gamma = 0.1 (issue s10)
+        # N_gamma past 2**53 because of rho, not gamma: rho is named, not params.gamma = 0.1
         "rho 1e300": (["bounds", _config(tmp_path, "rhohuge", "gamma = 0.1", "rho = 1e300\ngamma = 0.1")],
                       ["params.rho = 1e+300", "2**53"]),
-        # a misspelled key was reported as the missing one it replaced
+        # a misspelled key is reported as itself, not as the missing one it replaces
         "misspelled key": (["bounds", _config(tmp_path, "gama", "gamma = 0.1", "gama = 0.1")],
                            ["params.gama = 0.1: unknown key (did you mean gamma?)"]),
-        # a misspelled value of a closed set had no suggestion (issue s6-defects)
+        # a misspelled value of a closed set gets a suggestion
         "misspelled value": (["bounds", _config(tmp_path, "dist", 'model = "gaussian"', 'model = "gausian"')],
                              ['instance.noise.model = "gausian"', "(did you mean gaussian?)"]),
-        # a table printed in Python's spelling: { model = 'gaussian', sigma = 1.0 }
+        # a table printed in TOML's spelling, not Python's ({ model = 'gaussian', sigma = 1.0 })
         "misspelled inline table": (["bounds", _config(tmp_path, "noises", "noise = {", "noises = {")],
                                     ['instance.noises = { model = "gaussian", sigma = 1.0 }: unknown key']),
         # argparse took -1:2 for an option: "argument --seeds: expected one argument"

@@ -177,8 +177,9 @@ def test_regret_curves_say_an_infinite_bound_in_its_legend_entry():
 
 
 def test_regret_curves_draw_equal_bounds_once_and_a_one_budget_bound_as_a_point():
-    """A README-only user: the theorem's two forms, equal at every budget, were drawn on top of each other under two
-    legend entries; a report of one budget drew its bounds as lines of one point, nothing at all."""
+    """Bounds equal at every budget (the theorem's two forms) are drawn once, under one legend entry naming both,
+    not on top of each other; a report of one budget draws its bounds as points (a line of one point shows
+    nothing)."""
     fig = regret_curves([100.0], {"tacc": ([1.0], [0.1])}, title="t",
                         bounds={"a": [5.0], "b": [5.0], "rdfe c": [7.0]})
     texts = [t.get_text() for t in fig.axes[0].get_legend().get_texts()]

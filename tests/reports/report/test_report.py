@@ -83,7 +83,7 @@ def _budget(config, budget, **costs):
 
 
 def test_report_budgets_leave_out_those_below_the_first_round():
-    """A README-only user's costs 1e9 and 1e10 on six arms, budget 1e12: the first round costs 6.6e10 (alg:start), so
+    """Costs 1e9 and 1e10 on six arms, budget 1e12: the first round costs 6.6e10 (alg:start), so
     the sweep's 6.25e10 is left out; a budget equal to the first round's cost is kept (K (lambda_L + lambda_H) <=
     Lambda, exact), one a float below it is not; the full budget is kept whatever it is (its assumption is
     reported)."""
@@ -112,8 +112,8 @@ def test_a_report_says_which_budgets_it_left_out(tmp_path):
 
 def test_a_full_budget_below_the_first_round_is_run_and_said_so(tmp_path):
     """Six arms of costs 1 and 10 (a first round of 66) on a budget of 60: the four smaller budgets are left out, the
-    full one is run all the same (its assumption is reported FAILED), and the sentence no longer reads as if it paid
-    (a README-only user)."""
+    full one is run all the same (its assumption is reported FAILED), and the sentence does not read as if it
+    paid."""
     make_report(_budget(default_config(), 60.0), seeds=range(2), out_dir=tmp_path, policies=("tacc",))
     res = json.loads((tmp_path / "results.json").read_text())
     assert res["budgets"] == [60.0] and res["budgets_left_out"] == [3.75, 7.5, 15.0, 30.0]
@@ -467,8 +467,8 @@ def test_the_first_query_is_said_made_by_every_run_only_when_the_budget_covers_i
 
 
 def test_one_seed_has_an_undefined_standard_error(tmp_path):
-    """``--seeds 1`` printed ``81 +- 0`` and wrote ``"se": 0.0`` (a README-only user): one seed measures no spread,
-    so the standard error is undefined (null with its reason in the JSON, ``undefined`` in the table)."""
+    """``--seeds 1`` must not print ``81 +- 0`` nor write ``"se": 0.0``: one seed measures no spread, so the
+    standard error is undefined (null with its reason in the JSON, ``undefined`` in the table)."""
     import json
 
     from reports.cli import main

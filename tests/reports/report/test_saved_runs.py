@@ -618,9 +618,9 @@ def test_tacc_runs_never_pools_configurations_that_share_a_name_and_budget(tmp_p
 
 
 def test_tables_are_never_written_into_a_run_cache_nor_read_beside_one(swept, tmp_path, capsys):
-    """``tacc runs DIR --to csv --out DIR`` wrote tables into the run cache, which were then read instead of its runs:
-    a report over runs made later covered only the seeds of the tables (a README-only user). The export is refused;
-    a folder holding both is refused by ``tacc runs`` and ``--from`` alike, nothing read over the other."""
+    """``tacc runs DIR --to csv --out DIR`` must not write tables into the run cache, where they would be read
+    instead of its runs (a report over runs made later would cover only the seeds of the tables). The export is
+    refused; a folder holding both is refused by ``tacc runs`` and ``--from`` alike, nothing read over the other."""
     import shutil
     runs = swept[0] / "runs"
     assert main(["runs", str(runs), "--to", "csv", "--out", str(runs)]) == 2
@@ -646,7 +646,7 @@ def test_tables_are_never_written_into_a_run_cache_nor_read_beside_one(swept, tm
 
 
 def test_large_seeds_are_printed_whole(tmp_path, capsys):
-    """First and last seed printed as 9.223e+18 both (a README-only user): whole, as simulate prints them."""
+    """The first and last seed must not both print as 9.223e+18: whole, as simulate prints them."""
     out = tmp_path / "big"
     assert main(["report", "--seeds", "9223372036854775806:9223372036854775808", "--out", str(out),
                  "--executor", "serial", "--no-progress"]) in (0, 1)
@@ -657,9 +657,9 @@ def test_large_seeds_are_printed_whole(tmp_path, capsys):
 
 
 def test_the_command_for_seeds_never_saved_pasted_as_printed_keeps_the_report(tmp_path, capsys):
-    """A configuration known only from its saved runs (``--from`` without CONFIG): the printed command wrote its
-    report with ``--out`` of the report beside the cache, replacing it with one over those seeds alone (a README-only
-    user). Pasted as printed, it makes the runs into the cache and writes its report beside; --from then works."""
+    """A configuration known only from its saved runs (``--from`` without CONFIG): the printed command must not
+    write its report with ``--out`` of the report beside the cache, replacing it with one over those seeds alone.
+    Pasted as printed, it makes the runs into the cache and writes its report beside; --from then works."""
     import shlex
     import subprocess
     import sys
@@ -683,9 +683,9 @@ def test_the_command_for_seeds_never_saved_pasted_as_printed_keeps_the_report(tm
 
 
 def test_a_report_is_not_written_among_the_saved_runs_it_reads(swept, tmp_path, capsys):
-    """`tacc report --from R/runs --out R/runs` wrote report.md, results.json and figures/ into the run cache it read
-    (exit 0, a README-only user): refused naming --out, nothing written; beside the cache (--out R) is the usual
-    place and stays allowed."""
+    """`tacc report --from R/runs --out R/runs` must not write report.md, results.json and figures/ into the run
+    cache it reads: refused naming --out, nothing written; beside the cache (--out R) is the usual place and stays
+    allowed."""
     made, _ = swept
     for out in (made / "runs", made / "runs" / "configs" / "x"):
         assert main(["report", "--from", str(made / "runs"), "--out", str(out)]) == 2

@@ -224,7 +224,7 @@ def test_an_exact_tie_for_the_lowest_regret_is_said_to_be_one():
 
 
 def test_an_experiment_named_twice_runs_once():
-    """`tacc reproduce set-a set-a` (or `all set-b`) ran it twice, writing its page twice (a README-only user)."""
+    """`tacc reproduce set-a set-a` (or `all set-b`) runs the experiment once, writing its page once."""
     from reports.reproduce._plan import selected
     assert [e.key for e in selected(["set-a", "set-a"], None)] == ["set-a"]
     assert [e.key for e in selected(["all", "set-b"], None)] == [e.key for e in EXPERIMENTS]
@@ -336,7 +336,7 @@ def test_the_command_starts_the_workers_before_it_plans_at_the_paper_seed_counts
     ("serial", None, None, "serial, in this process"), ("processes", None, None, "processes, all workers"),
     ("processes", 3, None, "processes, 3 workers"), ("dask", None, "tcp://h:8786", "the cluster at tcp://h:8786")])
 def test_the_index_says_where_the_runs_were_made(executor, workers, scheduler, said):
-    """A serial reproduction's index said "(serial, all workers)" (a README-only user)."""
+    """The index says how the runs were made: a serial reproduction's never says "(serial, all workers)"."""
     from reports.reproduce._reproduce import _how_run
     assert said in _how_run(executor, workers, scheduler)
 

@@ -72,8 +72,8 @@ s0 = 1
 
 
 def test_infinite_rdfe_costs_and_bounds_say_why(tmp_path):
-    """A gap of 1e-10: the RDFE counts exceed 2**53, so the costs and the bounds are infinite; their reasons said
-    only "+infinity" (issue s5-input), they now name the quantity, its label and the cause."""
+    """A gap of 1e-10: the RDFE counts exceed 2**53, so the costs and the bounds are infinite; their reasons name
+    the quantity, its label and the cause, never only "+infinity"."""
     from reports.views._bounds import to_record
     p = tmp_path / "tiny.toml"
     p.write_text(TINY)
@@ -172,7 +172,7 @@ def test_the_rdfe_paper_form_says_where_it_is_no_bound(tmp_path):
 
 
 def test_means_that_differ_read_differently_in_the_per_arm_table(tmp_path):
-    """mu_high = [1e12, 0.999999e12]: both arms read 1.000e+12 beside a gap of 1.000e+06 (a README-only user)."""
+    """mu_high = [1e12, 0.999999e12]: the two arms must not both read 1.000e+12 beside a gap of 1.000e+06."""
     from reports.views._bounds import render
     p = tmp_path / "big.toml"
     p.write_text(TIES.replace("[0.9, 0.9, 0.7, 0.5]", "[1e12, 0.999999e12, 0.5e12, 0.4e12]"))
@@ -285,7 +285,8 @@ def test_a_continuation_that_fires_at_no_rho_has_no_last_count_and_no_rho_max(tm
 
 
 def test_an_undefined_quantity_is_not_said_undefined_twice():
-    """``corollary_constant = undefined: undefined: 0 / 0, ...`` with every arm tied (a README-only user)."""
+    """With every arm tied, the line reads ``corollary_constant = undefined: 0 / 0, ...``, never ``undefined:
+    undefined: ...``."""
     from reports.views._bounds import _reason_line
     assert _reason_line("c", {"value": float("nan"), "value_reason": "undefined: 0 / 0, both 0"}) == \
         "c = undefined: 0 / 0, both 0"
@@ -295,8 +296,8 @@ def test_an_undefined_quantity_is_not_said_undefined_twice():
 
 @pytest.mark.parametrize("r", [1e50, 1e300])
 def test_a_huge_decay_rate_gives_strict_json(r, capsys):
-    """r = 1e50 made a NaN in the continuation gain and `tacc bounds --json` exit 3 ("Out of range float values are
-    not JSON compliant"; a README-only user)."""
+    """r = 1e50 must not make a NaN in the continuation gain: `tacc bounds --json` writes strict JSON (never exit 3,
+    "Out of range float values are not JSON compliant")."""
     from reports.cli import main
     d = config_to_dict(load_config("set-a"))
     d["instance"]["low"]["r"] = r

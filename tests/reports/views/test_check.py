@@ -1,4 +1,4 @@
-"""``tacc check`` as a user sees it (issue 11): strict JSON, the judged lines, --strict, a tampered cache
+"""``tacc check`` as a user sees it: strict JSON, the judged lines, --strict, a tampered cache
 (exit 3), and every printed reproducer reproduces its verdict."""
 
 import json
@@ -255,8 +255,8 @@ def test_a_check_too_large_for_memory_says_how_to_run_it_in_less(capsys):
 
 
 def test_a_strict_failure_is_in_the_json_and_the_junit_file_too(tmp_path, capsys):
-    """``--strict`` exited 1 while the JSON said ``"ok": true`` and the JUnit file had no failure (a README-only user):
-    a CI view read green for a red job. Both now say what the exit status says; without --strict nothing changes."""
+    """When ``--strict`` exits 1, the JSON says ``"ok": false`` and the JUnit file has a failure, so that no CI view
+    reads green for a red job: both say what the exit status says; without --strict nothing changes."""
     def run(*extra):
         out, xml = tmp_path / "c.json", tmp_path / "c.xml"
         code = main(["check", _broken_plugin(tmp_path), "--policy", "tacc", "--seeds", "2", "--evidence", "0",
@@ -273,10 +273,10 @@ def test_a_strict_failure_is_in_the_json_and_the_junit_file_too(tmp_path, capsys
 
 
 def test_a_baseline_entry_naming_a_configuration_by_its_file_is_warned_about(tmp_path, capsys):
-    """``"config": "broken-plugin.toml"`` (the name as a file name) accepted nothing, in silence; now a warning names
-    the configuration meant; so does ``"broken.toml"``, the file the configuration was read from, whose name differs
-    (``base.toml`` holding ``name = "ties"``: no warning before, a README-only user). An entry far from every name
-    and file checked (for other checks) is not named."""
+    """``"config": "broken-plugin.toml"`` (the name as a file name) accepts nothing, so a warning names the
+    configuration meant; so does ``"broken.toml"``, the file the configuration was read from, whose name differs
+    (as ``base.toml`` holding ``name = "ties"`` does). An entry far from every name and file checked (for other
+    checks) is not named."""
     path = _broken_plugin(tmp_path)
     base = tmp_path / "b.json"
     base.write_text(json.dumps([{"claim": "high-count", "config": "broken.toml"},

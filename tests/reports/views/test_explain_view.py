@@ -135,9 +135,8 @@ def test_a_share_of_no_regret_is_undefined_not_zero_percent():
 
 
 def test_tied_arms_are_told_as_tacc_bounds_tells_them():
-    """Every mean equal (equal.toml of issue s7-explain): only k* = 0 is the best arm; arms 1-3 are tied with it,
-    class B with no N_H bound, as ``tacc bounds`` says. They got "certified_by": "- (best arm)" and a
-    high_bound_reason "+infinity"."""
+    """Every mean equal (equal.toml): only k* = 0 is the best arm; arms 1-3 are tied with it, class B with no N_H
+    bound, as ``tacc bounds`` says, never "certified_by": "- (best arm)" with a high_bound_reason "+infinity"."""
     from bounds import continuation_of, parse_config
     from reports.views._bounds import OPTIMAL_NO_COUNT_BOUND, tied_sentence
     from reports.views._bounds import to_json as bounds_json
@@ -260,8 +259,8 @@ def test_a_float_failure_of_the_event_that_was_rounding_is_told_as_such():
 
 
 def test_on_huge_means_the_event_is_not_told_held_without_its_caveat():
-    """At means of 1e12 the float sums can leave the radius unseen: explain said "held" plainly while simulate,
-    check and report say so (a README-only user); a faithful instance keeps the plain word."""
+    """At means of 1e12 the float sums can leave the radius unseen: explain says so beside "held", as simulate,
+    check and report do; a faithful instance keeps the plain word."""
     from bounds import parse_config
     cfg = parse_config({"name": "huge12", "instance": {"mu_high": [1e12, 999999999999.5, 999999999999.0],
                                                        "low": {"model": "power_decay", "zeta": 0.1, "r": 0.5}},
