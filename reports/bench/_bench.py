@@ -7,6 +7,10 @@ when a second interpreter with SMPyBandits is given, SMPyBandits' UCB on the sam
 measured too (``reports.bench._kernel``): a minimal compiled TACC with the same observation generator and no
 bookkeeping (target: the fast engine within 1.5 times it per round), and the generator's cost per draw
 (target: at most 10 ns). The numpy and SMPyBandits ratios are reported figures, not targets.
+
+Targets are only what does not depend on the host: the kernel ratio, the draw cost, the per-round cost at K = 5000
+against K = 50, and a run's memory independent of its budget. Times that do (``tacc bounds``' CPU seconds, the
+end-to-end sweep, ``tacc report`` and ``tacc reproduce`` in a fresh process) are printed as measured, not judged.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from reports.bench._kernel import draw_cost, interleaved_cpu, least_cpu, previou
 from reports.bench._numpy import numpy_tacc
 from reports.bench._results import (BenchResults, BoundsTiming, DrawCosts, Machine, MemoryRow, Reported,
                                     SameDecisions, ScalingRow, Target, TimingRow, timing_row)
-from reports.bench._sweep import render_sweep, sweep_bench, sweep_targets
+from reports.bench._sweep import render_sweep, sweep_bench
 from reports.tables import fmt_apart_all, table
 from simulate import POLICIES, make_problem, run
 
@@ -290,11 +294,6 @@ def run_bench(*, quick: bool = False, smpy_python: str | None = None, out_dir="t
         smpy = [r for r in rows if r.instance == label and r.implementation.startswith("SMPy")]
         reported.append(Reported(f"SMPyBandits UCB / fast UCB ({label})", smpy[0].ratio_vs_fast if smpy else None,
                                  None if smpy else "skipped: no --smpy-python given"))
-    big = bounds_rows[-1]
-    note = None if big.n_arms >= 100_000 else "smoke: 100,000 arms in the quick and full runs"
-    for what, cpu in (("tacc bounds (the table)", big.table_cpu_s), ("tacc bounds --json", big.json_cpu_s)):
-        targets.append(Target(f"{what} on {big.n_arms:,} arms <= 5 s of CPU (imports included)", cpu, cpu <= 5, 5.0,
-                              note))
     targets.append(Target("observation draw <= 10 ns (Gaussian)", draws.gaussian, draws.gaussian <= 10, 10.0))
     reported.append(Reported("ns per Bernoulli draw", draws.bernoulli))
     reported.append(Reported("previous generator (hash + Box-Muller) / this one, per Gaussian draw",
@@ -306,7 +305,6 @@ def run_bench(*, quick: bool = False, smpy_python: str | None = None, out_dir="t
     targets.append(Target("peak memory of a run independent of the budget (extra MB at the largest vs the smallest "
                           "budget)", extra, abs(extra) < 5))
     sweep = sweep_bench(size=size, progress=progress, workers=workers)
-    targets += sweep_targets(sweep, quick)
     return BenchResults(Machine(os.cpu_count(), sys.version.split()[0], sys.platform), quick, tuple(rows),
                         tuple(checks), tuple(scaling), tuple(memory), draws, tuple(bounds_rows), tuple(targets),
                         tuple(reported), tuple(files), sweep)

@@ -41,24 +41,30 @@ def test_end_to_end_sweep_is_measured_against_the_engine_alone(bench):
     sweep = bench.sweep
     assert sweep.same and sweep.runs > 0 and 0 < sweep.engine_share
     assert sweep.engine_share == sweep.engine_s / sweep.sweep_s
-    share, = [t for t in bench.targets if "engine share" in t.target]
-    assert share.met == (sweep.engine_share >= 0.5)
-    report = [t for t in bench.targets if t.target.startswith("tacc report")]
-    assert len(report) == 2 and all(t.met is None and "skipped" in t.note for t in report)  # quick
-    assert "engine alone" in render(bench)
+    text = render(bench)
+    assert "engine alone" in text and f"engine share {sweep.engine_share:.0%}" in text
+    assert f"tacc report, {sweep.report.seeds} seeds, fresh process: {sweep.report.empty_cache_s:.3g} s" in text
+
+
+def test_no_target_depends_on_the_host(bench):
+    """The targets are ratios, a draw's cost, the K ratio and memory; wall and CPU seconds of whole commands
+    (tacc bounds, the sweep, tacc report, tacc reproduce) are printed as measured, never judged against a limit."""
+    names = [t.target for t in bench.targets]
+    assert len(names) == 5
+    assert not [n for n in names if any(w in n for w in ("tacc ", "engine share", " s ", "seconds"))], names
+    assert {t.met for t in bench.targets} <= {True, False}
+    assert "tacc bounds (Set-B-like instance; CPU seconds" in render(bench)
 
 
 def test_the_reproduction_is_timed_beside_its_runs_alone(bench):
     """``tacc reproduce`` in a fresh process and its distinct runs made by the runner alone (the smoke size: one
-    experiment, two seeds); the target is reported, not judged, outside a full bench."""
+    experiment, two seeds), printed as measured."""
     from reports.reproduce import distinct_runs
 
     rp = bench.sweep.reproduce
     assert rp.runs == len(distinct_runs(rp.experiments, seeds=rp.seeds)) > 0
     assert rp.wall_s > 0 and rp.runs_alone_s > 0
-    target, = [t for t in bench.targets if t.target.startswith("tacc reproduce all")]
-    assert target.met is None and target.value == rp.wall_s and "distinct runs alone" in target.note
-    assert "tacc reproduce llm-vanishing" in render(bench)
+    assert "tacc reproduce llm-vanishing" in render(bench) and "distinct runs made by the runner alone" in render(bench)
 
 
 def test_the_kernel_ratio_is_of_two_timings_made_in_turn(bench):
