@@ -209,6 +209,7 @@ def built_docs(tmp_path_factory) -> Path:
     return out
 
 
+@pytest.mark.slow
 def test_the_built_docs_load_nothing_from_the_network(built_docs):
     """Every page, stylesheet and script of the build is read offline: no resource is fetched from another host
     (links a reader may follow are not fetched, and are allowed)."""
@@ -221,6 +222,7 @@ def test_the_built_docs_load_nothing_from_the_network(built_docs):
     assert _REMOTE.search("@font-face { src: url(//fonts.example/x.woff) }")
 
 
+@pytest.mark.slow
 def test_formulas_are_rendered_when_the_docs_are_built(built_docs):
     """bounds.certification_time's formula, tau_k(gamma) := inf{n >= 1 : Delta_k^(L)(n) >= 2 gamma}, is MathML in
     its page (the browser draws it; no script): tau with subscript k, Delta with k and (L), the infimum; and no page
@@ -258,6 +260,7 @@ def test_the_build_fails_on_a_package_left_out(tmp_path):
 _PRIVATE_NAME = re.compile(r"\b(?:bounds|simulate|certify|proofs_checks|reports)(?:\.[a-z_0-9]+)*\._[a-z][a-z_0-9]*")
 
 
+@pytest.mark.slow
 def test_the_public_pages_name_public_objects_only(built_docs):
     """Every page but the design document (which says where each change goes, private modules included) names
     public objects only: in its text and in its links' titles, annotations and base classes included."""

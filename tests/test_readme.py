@@ -59,6 +59,7 @@ def test_every_synopsis_names_options_its_command_takes():
     assert seen == set(commands) - {"help"}, set(commands) - seen
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("key", list(readme.OUTPUTS))
 def test_shown_output_is_current(key):
     """Stale? Run ``python -m tests.readme_blocks --update`` and commit the pages."""
@@ -70,6 +71,7 @@ def test_shown_output_is_current(key):
                 f"{page.name}: block {key!r} is stale: python -m tests.readme_blocks --update"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("index", range(len(_python_blocks())))
 def test_python_block_runs_as_a_file(index, tmp_path):
     code = _python_blocks()[index]
@@ -125,6 +127,7 @@ def test_setup_block_is_what_ci_and_the_report_block_run():
     assert lines["main job"].endswith("&& .venv/bin/tacc report")  # its conclusions: the generated 'report' block
 
 
+@pytest.mark.slow
 def test_ci_block_runs_as_written(tmp_path):
     (yaml,) = [b for lang, b in BLOCKS if lang == "yaml"]
     runs = [re.sub(r"\s+#.*$", "", line.removeprefix("- run: ")).strip() for line in yaml.splitlines()]

@@ -159,6 +159,7 @@ def test_last_count_is_brute_force(model, limit, s0, eta, gamma):
 
 @given(st.floats(0.05, 1.0), st.sampled_from([0.25, 0.5, 1.0]), st.integers(1, 8),
        st.sampled_from([1e-4, 1e-2]), st.sampled_from([0.05, 0.1]))
+@pytest.mark.slow
 def test_last_count_power_decay_beyond_leaf(zeta, r, s0, eta, gamma):
     """On power decay (the bisection past 4096 counts), the last count passes and the next one does not."""
     m = power_decay([0.5, 0.4], zeta=zeta, r=r, signs=[1, -1])
@@ -319,6 +320,7 @@ def test_the_reason_a_last_count_and_rho_max_do_not_apply():
     assert fires.instance_rho_max_reason is None and all(fires.rho_max_reason(k) is None for k in range(4))
 
 
+@pytest.mark.slow
 def test_a_window_and_a_last_count_over_many_counts_take_little_memory():
     """A threshold that almost every count passes (eta = 1e-12) over S0 = 10^7 states and counts up to 10^11: the
     window reads its states in chunks until every arm's test has failed (all at once, S0 = 10^9 states take 24 GB),

@@ -9,6 +9,9 @@ from bounds import parse_config
 from certify._mutants import MUTANTS, hunt
 from simulate import make_problem
 
+#: the whole file is in the slow part of the suite (``-m "not slow"`` leaves it out)
+pytestmark = pytest.mark.slow
+
 
 @pytest.mark.parametrize("mutant", MUTANTS, ids=lambda m: m.name)
 def test_mutant_is_caught_and_shrunk(mutant, capsys):

@@ -23,6 +23,9 @@ from certify import BASELINE, ClaimContext, Verdict, accepted, check_assumptions
 from certify.strategies import configs, targeted_configs
 from simulate import make_problem, run
 
+#: the whole file is in the slow part of the suite (``-m "not slow"`` leaves it out)
+pytestmark = pytest.mark.slow
+
 #: the findings the repository accepts, the same baseline ``tacc check --baseline repo`` uses.
 ACCEPTED = load_baseline(BASELINE)
 EXAMPLES = max(50, settings.default.max_examples)

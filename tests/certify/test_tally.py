@@ -101,6 +101,7 @@ def _peak(configs, policies, n, keep) -> int:
     return top
 
 
+@pytest.mark.slow
 def test_a_check_keeping_only_violated_verdicts_runs_in_memory_independent_of_the_seeds(monkeypatch):
     """The peak memory of a check over 2,400 seeds is within a small margin of one over 600, while keeping every
     verdict grows by about 2 KB a run. The claim context's memos hold at most 64 entries here (MEMO_ENTRIES, 1,024

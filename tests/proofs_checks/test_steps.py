@@ -75,6 +75,7 @@ def test_code_agrees_with_every_checked_expression(reports):
     assert not [r.step.sid for r in compared if "DISAGREES" in r.result.consistency]
 
 
+@pytest.mark.slow
 def test_the_table_passes_with_the_repository_baseline(reports):
     assert not any(failures(list(reports.values())).values())
 

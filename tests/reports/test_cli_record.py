@@ -113,6 +113,7 @@ def record(name: str) -> dict:
     return {"runs": runs, "files": written}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", CASES)
 def test_output_as_recorded(name):
     recorded = json.loads(_RECORD.read_text())

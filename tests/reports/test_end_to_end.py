@@ -53,6 +53,7 @@ def _run(argv) -> int:
         return main(argv)
 
 
+@pytest.mark.slow
 @settings(max_examples=5)
 @given(config=edge_configs(), policy=st.sampled_from(["tacc", "rdfe", "lucb", "weak-fixed"]))
 def test_commands_succeed_and_write_strict_json_on_generated_configs(config, policy):

@@ -129,6 +129,7 @@ def _window_past_t(draw):
     return problem
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(config=configs(budget=st.integers(40, 1500)), past_t=_window_past_t(), which=st.booleans())
 def test_the_certificate_path_decides_as_the_configuration_path(config, past_t, which):

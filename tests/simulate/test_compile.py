@@ -43,6 +43,7 @@ def _probe(tree: Path) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+@pytest.mark.slow
 def test_edited_helper_in_another_file_changes_the_fast_engines_result(tmp_path):
     ignore = shutil.ignore_patterns("__pycache__")
     for pkg in (bounds, simulate):

@@ -145,6 +145,7 @@ def test_s0_far_beyond_the_budget_tabulates_only_the_counts_a_run_reaches(name, 
             assert p.bias(k, c) == full[c - 1]
 
 
+@pytest.mark.slow
 def test_without_a_continuation_test_in_reach_the_far_end_is_never_needed(config):
     """N_gamma beyond the low queries the budget pays for: no run makes the continuation test, and the table is
     still the reachable counts (``continuation_end`` holds B_k(W), documented as never read)."""

@@ -45,6 +45,7 @@ def test_records_come_back_in_task_order(tasks):
     assert [(r.policy, r.seed) for r in records] == [(t.policy, t.seed) for t in tasks]
 
 
+@pytest.mark.slow
 def test_executors_agree(tasks):
     serial = run_tasks(tasks)
     assert run_tasks(tasks, executor="processes", workers=2) == serial        # short: run in this process
@@ -52,6 +53,7 @@ def test_executors_agree(tasks):
     assert run_tasks(tasks, executor="dask", workers=2) == serial
 
 
+@pytest.mark.slow
 def test_a_sweep_on_workers_started_before_it(tasks):
     """``started_workers``: the workers run before the sweep starts, the sweep runs on them (the same records),
     they outlive the sweep until the block ends, and are ended then (killed at once when the block fails)."""
@@ -363,6 +365,7 @@ def test_cache_files_are_readable_by_the_group(tasks, tmp_path):
 
 @pytest.mark.parametrize("executor,start_pool", [("serial", "auto"), ("processes", "auto"),
                                                  ("processes", "always")])
+@pytest.mark.slow
 def test_a_sweep_runs_in_constant_memory(config, executor, start_pool):
     """The parent's peak traced memory over a sweep does not grow with the number of seeds (records are streamed
     through a running sum). The threshold is what holding them would cost: the extra peak of 6000 seeds over 600
@@ -448,6 +451,7 @@ _SWEEP = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("executor", ["processes", "dask"])
 def test_kill_9_during_a_sweep_loses_at_most_the_runs_in_flight_and_leaves_no_worker(tmp_path, executor):
     """kill -9 of the parent: the local pool's workers, and Dask's nannies and workers, exit with it."""
@@ -649,6 +653,7 @@ def _live_run_threads(seconds: float, before: list) -> list:
         time.sleep(0.05)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("stopped", [True, False])
 def test_an_interrupted_library_call_leaves_no_run_computing_and_stores_no_record(config, tmp_path, monkeypatch,
                                                                                    stopped):
@@ -709,6 +714,7 @@ except KeyboardInterrupt:
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_a_serial_run_of_hours_stops_at_a_signal_and_the_process_exits(tmp_path, sig, config):
     """run_tasks, serial, in the main thread of a process: the compiled loop ran for hours and the handler never

@@ -4,6 +4,9 @@ import pytest
 
 from reports.bench import render, run_bench
 
+#: the whole file is in the slow part of the suite (``-m "not slow"`` leaves it out)
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def bench(tmp_path_factory):

@@ -1,10 +1,12 @@
 """``tacc proofs`` (``reports/cli/proofs.py``): the steps' table, its exit status and baseline, the coverage table."""
 
+import pytest
 import json
 
 from reports.cli import main
 
 
+@pytest.mark.slow
 def test_proofs_table_and_exit_status(tmp_path, capsys, monkeypatch):
     assert main(["proofs", "--baseline", "repo", "--json", str(tmp_path / "p.json")]) == 0
     out = capsys.readouterr().out

@@ -1,11 +1,13 @@
 """``tacc report`` (``reports/cli/report.py``): on a Dask scheduler, and its --baseline as ``tacc check`` reads it."""
 
+import pytest
 import json
 
 from reports.cli import main
 from tests.certify.test_properties import WIDE_GAP  # the accepted finding rdfe-theorem-as-stated
 
 
+@pytest.mark.slow
 def test_report_command_on_the_default_on_a_dask_scheduler(tmp_path, capsys):
     """``tacc report`` takes --scheduler and --cache as the other commands that make runs do (it had neither: with
     ``--executor dask`` only a local cluster): its runs are made by that scheduler's worker (a scheduler in this

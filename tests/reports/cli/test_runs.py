@@ -1,5 +1,6 @@
 """``tacc runs`` (``reports/cli/runs.py``): its options (``--out`` with ``--to``)."""
 
+import pytest
 from tests.reports.cli._helpers import _config, _one_line, tacc
 
 
@@ -19,6 +20,7 @@ def test_runs_out_without_to_is_refused_naming_both(tmp_path):
     assert r.returncode == 0 and not (tmp_path / "tacc-runs").exists()
 
 
+@pytest.mark.slow
 def test_tables_are_not_written_over_the_tables_they_are_read_from(tmp_path):
     """`tacc runs T --to csv --out T` rewrote the tables it was reading, exit 0: refused before any work (exit 2, one
     line naming --out), every file as it was; a folder inside T is another folder and is written."""

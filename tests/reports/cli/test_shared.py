@@ -60,6 +60,7 @@ def test_unknown_preset_and_usage_exit_2():
     assert r.returncode == 2
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", ["simulate", "explain"])
 def test_a_policy_given_twice_to_a_one_policy_command_is_refused(command, tmp_path, capsys, monkeypatch):
     """`tacc simulate --policy dnc --policy tacc` ran TACC alone without a word (argparse keeps the last value;
@@ -220,6 +221,7 @@ with tempfile.TemporaryDirectory() as _d:
     CASES = list(_cases(Path(_d)))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", CASES)
 def test_bad_input_exits_2_with_one_line(case, tmp_path):
     args, names = _cases(tmp_path)[case]
@@ -250,6 +252,7 @@ def test_internal_error_is_one_line_and_the_traceback_is_saved(tmp_path):
     Path(re.search(r"full traceback in (\S+?);", r.stderr).group(1)).unlink()
 
 
+@pytest.mark.slow
 def test_a_finding_is_exit_1_and_distinct_from_a_crash(tmp_path):
     r = tacc(["proofs"], tmp_path)
     assert r.returncode == 1 and "REFUTED" in r.stdout and r.stderr == ""
@@ -276,6 +279,7 @@ def test_a_huge_gamma_is_a_valid_instance(command, tmp_path):
         assert re.search(r"^n_gamma +1 ", r.stdout, re.M), r.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mu_high", ["[1e-155, 0.0]", "[1e-300, 0.5e-300, 0.0]", "[5e-324, 0.0]", "[1e-310, 0.0]"])
 @pytest.mark.parametrize("command", [["bounds"], ["check", "--seeds", "2"], ["explain"], ["report", "--seeds", "2"]])
 def test_a_gap_whose_count_bound_is_past_the_floats_is_refused_when_read(command, mu_high, tmp_path):
@@ -306,6 +310,7 @@ def test_drawn_means_whose_gap_count_bound_is_past_the_floats_are_refused_before
     assert not list(run_dir.iterdir()), "a refused command wrote into the working directory"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", ["bounds", "explain"])
 def test_a_gap_just_above_the_float_limit_is_shown(command, tmp_path):
     """A gap of 8.6e-154, just above the limit: its count bound (about 1.8e308) is a float, shown as one."""
@@ -315,6 +320,7 @@ def test_a_gap_just_above_the_float_limit_is_shown(command, tmp_path):
     assert "e+308" in r.stdout, r.stdout
 
 
+@pytest.mark.slow
 def test_a_warning_is_one_line_on_the_command_line(tmp_path):
     """The run cache's "recomputed" warning (a record whose checksum does not match) is printed as one line
     `warning: <message>`, not Python's file, line and source line."""

@@ -12,6 +12,7 @@ from reports.cli import main
 from tests.reports.cli._helpers import BASE, TACC
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("delay", [0.3, 1.0, 2.5])
 def test_ctrl_c_at_any_moment_ends_with_one_line(tmp_path, delay):
     # a terminal's Ctrl-C reaches the whole process group: while the command line imported its libraries, and
@@ -33,6 +34,7 @@ def test_ctrl_c_at_any_moment_ends_with_one_line(tmp_path, delay):
     assert not list(tmp_path.rglob("*.partial"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("delay", [0.6, 1.2, 2.0, 4.0])
 def test_ctrl_c_with_the_dask_executor_ends_with_one_line(tmp_path, delay):
     # `--executor dask` interrupted printed 69 lines: distributed's warnings, the tracebacks of "Process Dask
@@ -63,6 +65,7 @@ def test_ctrl_c_with_the_dask_executor_ends_with_one_line(tmp_path, delay):
         raise AssertionError("a process of the command's group outlived it")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("delay, group", [(1.0, False), (3.0, True)])
 def test_sigterm_is_taken_as_ctrl_c_with_one_line(tmp_path, delay, group):
     # `timeout 20 tacc report` (SIGTERM to the process and its group): no line was printed, the exit status was
@@ -238,6 +241,7 @@ def test_a_signal_from_the_first_line_to_the_exit_ends_the_command_or_interrupts
         assert "N_gamma" in proc.stdout, proc.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("executor", ["serial", "processes"])
 @pytest.mark.parametrize("sig, status, word", [("SIGTERM", 143, "terminated"), ("SIGINT", 130, "interrupted")])
 def test_a_run_of_hours_in_this_process_stops_at_a_signal(tmp_path, executor, sig, status, word):

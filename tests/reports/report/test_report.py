@@ -96,6 +96,7 @@ def test_report_budgets_leave_out_those_below_the_first_round():
     assert report_budgets(_budget(c, 1.0)) == ([1.0], [0.0625, 0.125, 0.25, 0.5])
 
 
+@pytest.mark.slow
 def test_a_report_says_which_budgets_it_left_out(tmp_path):
     """Budget 800 on six arms of costs 1 and 10: 50 is below the first round's 66 and is left out of the runs, the
     table, the figure's points and results.json, and the report says why; the rest is as for any sweep."""
@@ -121,6 +122,7 @@ def test_a_full_budget_below_the_first_round_is_run_and_said_so(tmp_path):
             "budget 60).") in (tmp_path / "report.md").read_text()
 
 
+@pytest.mark.slow
 def test_a_tied_arms_term_taken_as_zero_is_said_in_the_report(tmp_path):
     """Arm 1 ties with k* = 0 (TIES): the theorem's bound takes its term 0 x inf as 0. results.json says so beside
     the bound (``theorem.bound_reason``, the same words as tacc bounds) and report.md after the bound's sentence;
@@ -274,6 +276,7 @@ def test_a_failed_assumption_names_the_claims_that_need_it(tmp_path, section, ch
     assert not_applicable == ({"lem-ci"} if failed == "sec:problem:noise" else set()), not_applicable
 
 
+@pytest.mark.slow
 def test_figures_drawn_in_a_helper_process_make_the_same_report(report, tmp_path):
     """The default ``tacc report`` draws its figures in a helper process while it judges the runs: the same PNG
     pixels and file list as the fixture's report, drawn in this process, and the same numbers (rebuilt from the

@@ -61,6 +61,7 @@ def test_a_sweep_is_a_table_of_seeds_policies_and_budgets(swept):
     assert regret["tacc"].tolist() == pytest.approx([r["mean"] for r in res["regret"]["tacc"]], rel=1e-12)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt, other", [("parquet", False), ("csv", True)])
 def test_a_report_is_rebuilt_from_exported_tables_with_zero_runs(swept, tmp_path, fmt, other, no_runs, capsys):
     """Without CONFIG, the report is of the configuration saved with the runs (``other``: not the built-in one;
@@ -85,6 +86,7 @@ def test_a_report_is_rebuilt_from_exported_tables_with_zero_runs(swept, tmp_path
     assert first["metamorphic"] and "metamorphic_reason" not in first
 
 
+@pytest.mark.slow
 def test_a_report_is_rebuilt_from_the_cache_folder_too(swept, tmp_path, no_runs):
     made, status = swept
     assert main(["report", "--from", str(made / "runs"), "--seeds", "0:2", "--out", str(tmp_path / "two")]) == status
@@ -92,6 +94,7 @@ def test_a_report_is_rebuilt_from_the_cache_folder_too(swept, tmp_path, no_runs)
     assert res["seeds"] == [[0, 2]] and res["n_seeds"] == 2          # half-open ranges of consecutive seeds
 
 
+@pytest.mark.slow
 def test_the_rebuild_reads_the_tables(swept, tmp_path, no_runs):
     """A changed count in the saved tables changes the rebuilt report: it is not read from anywhere else."""
     made, _ = swept
@@ -288,6 +291,7 @@ def _flip_record(runs, key):
         db.execute("UPDATE runs SET record = ? WHERE key = ?", (bytes(data), key))
 
 
+@pytest.mark.slow
 def test_a_damaged_run_is_refused_naming_it_and_a_plain_report_makes_only_it_again(swept, tmp_path, capsys,
                                                                                    monkeypatch):
     """One damaged stored record: `tacc report --from` said "the run is recomputed" (it makes no run), left the run
@@ -320,6 +324,7 @@ def test_a_damaged_run_is_refused_naming_it_and_a_plain_report_makes_only_it_aga
     assert _report(tmp_path / "again") == _report(made)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("policy, seed", [("rdfe", SEEDS - 1), ("tacc", 0)])
 def test_a_missing_run_is_refused_not_reported_over_fewer_seeds(swept, tmp_path, no_runs, capsys, policy, seed):
     """A run missing (not damaged) for one policy at one budget: --from reported every policy over the seeds common
@@ -440,6 +445,7 @@ def _delete(runs, *keys):
             db.execute("DELETE FROM runs WHERE key = ?", (key,))
 
 
+@pytest.mark.slow
 def test_the_command_a_missing_run_prints_makes_exactly_that_run(other_swept, tmp_path, capsys):
     """A run missing from the cache of a configuration saved only with its runs (no CONFIG given): the refusal named
     no configuration ("tacc at budget 1000: ..."), suggested `tacc report --seeds 0:2` (the built-in instance's
@@ -472,6 +478,7 @@ def test_the_command_a_missing_run_prints_makes_exactly_that_run(other_swept, tm
     assert _report(tmp_path / "again") == _report(made)
 
 
+@pytest.mark.slow
 def test_a_missing_run_with_config_given_prints_that_config(other_swept, tmp_path, no_runs, capsys):
     """`tacc report CONFIG --from DIR`: the command names CONFIG as given (the built-in instance's parameters
     differ in S0, so a plain `tacc report` would not make these runs)."""
@@ -617,6 +624,7 @@ def test_tacc_runs_never_pools_configurations_that_share_a_name_and_budget(tmp_p
     assert all(any(config_id(c) in f for f in files) for c in (base, other))
 
 
+@pytest.mark.slow
 def test_tables_are_never_written_into_a_run_cache_nor_read_beside_one(swept, tmp_path, capsys):
     """``tacc runs DIR --to csv --out DIR`` must not write tables into the run cache, where they would be read
     instead of its runs (a report over runs made later would cover only the seeds of the tables). The export is
@@ -645,6 +653,7 @@ def test_tables_are_never_written_into_a_run_cache_nor_read_beside_one(swept, tm
     assert "holds tables in more than one format (runs.parquet, runs.csv)" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_large_seeds_are_printed_whole(tmp_path, capsys):
     """The first and last seed must not both print as 9.223e+18: whole, as simulate prints them."""
     out = tmp_path / "big"
@@ -656,6 +665,7 @@ def test_large_seeds_are_printed_whole(tmp_path, capsys):
     assert "9223372036854775806  9223372036854775807" in row and "e+18" not in row
 
 
+@pytest.mark.slow
 def test_the_command_for_seeds_never_saved_pasted_as_printed_keeps_the_report(tmp_path, capsys):
     """A configuration known only from its saved runs (``--from`` without CONFIG): the printed command must not
     write its report with ``--out`` of the report beside the cache, replacing it with one over those seeds alone.

@@ -135,6 +135,7 @@ def test_a_policy_with_the_same_counts_on_every_seed_gets_the_footnote(by):
     assert _tally(one, ("tacc", "rdfe")).seed_free() == []     # one run: nothing to say
 
 
+@pytest.mark.slow
 def test_a_report_streams_its_sweep_in_memory_independent_of_the_seeds(tmp_path, monkeypatch):
     """The memory a report holds when its last run has been counted (tracemalloc's current size then: what the
     tally, the certificate and everything else kept of the runs) over 800 seeds (20,000 runs) is within a small

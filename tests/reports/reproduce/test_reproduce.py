@@ -15,6 +15,7 @@ from reports.tables import fmt
 from simulate import config_key
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("exp", EXPERIMENTS, ids=lambda e: e.key)
 def test_quick_reproduction_writes_its_claims_table(exp, tmp_path, monkeypatch):
     drawn = {}
@@ -230,6 +231,7 @@ def test_an_experiment_named_twice_runs_once():
     assert [e.key for e in selected(["all", "set-b"], None)] == [e.key for e in EXPERIMENTS]
 
 
+@pytest.mark.slow
 def test_an_experiments_analysis_runs_while_the_next_experiments_runs_are_collected(tmp_path, monkeypatch):
     """Each experiment's analysis runs in a thread while the main thread collects the next one's runs (the workers
     are fed meanwhile); its files are written, in order, and the index lists every experiment."""
@@ -341,6 +343,7 @@ def test_the_index_says_where_the_runs_were_made(executor, workers, scheduler, s
     assert said in _how_run(executor, workers, scheduler)
 
 
+@pytest.mark.slow
 def test_a_serial_reproductions_index_names_no_workers(tmp_path):
     reproduce(["set-b"], seeds=2, out_dir=tmp_path, executor="serial")
     assert "(serial, in this process)" in (tmp_path / "README.md").read_text()
@@ -359,6 +362,7 @@ def _without_times(folder):
     return out
 
 
+@pytest.mark.slow
 def test_a_reproduction_in_blocks_of_seeds_writes_what_one_block_writes(tmp_path, monkeypatch):
     """Seeds beyond one block (``SEED_BLOCK``) are made block by block, each block's runs paired and let go: the
     same pages, numbers and explanations as in one block (blocks of 2 of 7 seeds here, the last of one seed, the rho
@@ -391,6 +395,7 @@ def test_a_reproduction_in_blocks_of_seeds_writes_what_one_block_writes(tmp_path
         assert one[name] == blocks[name], name
 
 
+@pytest.mark.slow
 def test_a_reproduction_holds_memory_independent_of_the_seeds(tmp_path, monkeypatch):
     """What a reproduction holds does not grow with its runs: over 1,000 seeds of Set A in blocks of 64, what is held
     (tracemalloc's current size) when the block of seeds 896 to 959 starts is within a small margin of what was held
