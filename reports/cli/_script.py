@@ -10,7 +10,7 @@ from reports.cli._interrupted import stopped
 from reports.cli._registry import stopped_name
 from reports.cli._signals import SignalsTaken, Terminated, drop_printed_interrupts, ignore_to_the_exit
 
-__all__ = ["script", "skip_last_collection"]
+__all__ = ["script"]
 
 
 def script() -> int:
@@ -35,13 +35,6 @@ def script() -> int:
         return stopped(stopped_name(argv), isinstance(exc, Terminated) or taken.terminated, exc)
     if taken.lost(status):
         return stopped(stopped_name(argv), taken.terminated)
-    skip_last_collection()
     return status
 
 
-def skip_last_collection() -> None:
-    """The process ends now: every object alive is frozen for the cyclic collector (``gc.freeze``), so the
-    collection Python makes as it finalizes does not walk them all once more (0.2 s at the end of `tacc reproduce
-    all`). Objects are still freed by their reference counts; no resource of the toolkit waits for the collector."""
-    import gc
-    gc.freeze()

@@ -8,8 +8,6 @@ certificate of ``certify`` at the full budget, and the bounds of ``bounds`` at e
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import math
 import os
 from collections.abc import Iterator
@@ -37,7 +35,7 @@ from reports.report._saved_runs import runs_by_budget
 from reports.report._sweep_tally import SweepTally
 from simulate import iter_runs, iter_tasks, make_problem
 
-__all__ = ["ReportResult", "ReportOptions", "make_report", "long_lived_frozen"]
+__all__ = ["ReportResult", "ReportOptions", "make_report"]
 
 @dataclass(frozen=True)
 class ReportResult:
@@ -176,23 +174,7 @@ def make_report(config=None, *, seeds=range(1000), out_dir="tacc-report", polici
     options = ReportOptions(seeds=seeds, out_dir=out_dir, policies=policies, budgets=budgets, executor=executor,
                             workers=workers, progress=progress, cache=cache, runs=runs, scheduler=scheduler,
                             baseline=baseline)
-    with long_lived_frozen():               # speed: the collector skips what lives until the end (long_lived_frozen)
-        return _report_with_writer(config, options, figures)
-
-
-@contextlib.contextmanager
-def long_lived_frozen():
-    """The cyclic collector skips what lives until the report is written: every object alive when it starts (the
-    imported modules: numpy's, the toolkit's) is frozen (``gc.freeze``). Without it every full collection walked
-    them again: 0.5 s of the 3.7 s of `tacc report` on a full cache was the collector's. On leaving, what was
-    frozen is unfrozen (if nothing was frozen before), so garbage among it is collected as usual after the report."""
-    was_frozen = gc.get_freeze_count() > 0
-    gc.freeze()
-    try:
-        yield
-    finally:
-        if not was_frozen:
-            gc.unfreeze()
+    return _report_with_writer(config, options, figures)
 
 
 def _report_with_writer(config, options: ReportOptions, figures: FigureWriter | None) -> ReportResult:

@@ -26,7 +26,6 @@ from reports.reproduce._variant import preset
 from reports.reproduce._plan import (SEED_BLOCK, Plan, Shared, claim_variants, plan_of, routed, seed_count, selected,
                                       sweep_seeds)
 from reports.reproduce._paper import EXPERIMENTS, Experiment, at_paper_seed_counts, experiment
-from reports.report import long_lived_frozen
 from reports.reproduce._experiment_tally import ExperimentTally
 from reports.tables import fmt, jsonable, table
 from simulate import iter_runs, make_problem
@@ -404,9 +403,8 @@ def reproduce(keys=("all",), *, seeds: int | None = None, quick: bool = False, o
     """Run the named experiments (or all) and write ``<key>.md``, figures and ``<key>.json`` to ``out_dir``, with an
     index ``README.md``. ``pool``: workers started before (``simulate.started_workers``), which the runs are made
     on (the command line starts them first at the paper's seed counts)."""
-    with long_lived_frozen():          # the collector skips the modules (and the plans)
-        return _reproduce(keys, seeds=seeds, quick=quick, out_dir=out_dir, executor=executor, workers=workers,
-                          scheduler=scheduler, cache=cache, progress=progress, pool=pool)
+    return _reproduce(keys, seeds=seeds, quick=quick, out_dir=out_dir, executor=executor, workers=workers,
+                      scheduler=scheduler, cache=cache, progress=progress, pool=pool)
 
 
 def _reproduce(keys, *, seeds, quick, out_dir, executor, workers, scheduler, cache, progress, pool) -> list:

@@ -306,30 +306,6 @@ def test_figures_drawn_in_a_helper_process_make_the_same_report(report, tmp_path
     assert not list(tmp_path.rglob("*.partial"))
 
 
-def test_the_runs_are_frozen_for_the_collector_while_judged_and_unfrozen_after(tmp_path, monkeypatch):
-    """Every full collection walked the imported modules and the 25,000 runs again (0.5 s of `tacc report` on a full
-    cache): what is alive at the start and the runs once read are frozen (gc.freeze) until the report is written."""
-    import gc
-
-    import reports.report._judge as rep
-    seen = []
-    check = rep.check
-
-    def judging(*args, **kwargs):
-        records = kwargs["records"]
-        seen.append((gc.get_freeze_count(), gc.get_objects(generation=2), records))
-        return check(*args, **kwargs)
-    monkeypatch.setattr(rep, "check", judging)
-    assert gc.get_freeze_count() == 0
-    make_report(default_config(), seeds=range(2), out_dir=tmp_path, budgets=[1000.0, 4000.0])
-    (frozen, gen2, records), = seen
-    assert frozen > 0 and records
-    ids = {id(o) for o in gen2}
-    assert not any(id(r) in ids for r in records)       # not in a generation the collector walks: frozen
-    assert gc.get_freeze_count() == 0                     # unfrozen after
-
-
-# --- runs the bounds say nothing about: off the confidence event, RDFE without a completed phase ----------------
 def test_count_distribution_marks_the_runs_off_the_event():
     """A run off the confidence event of lem:ci is drawn as a black cross with its own legend entry, between the
     classes and the bound; a class whose every run is off the event keeps its legend entry (an empty dot)."""
