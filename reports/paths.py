@@ -122,5 +122,6 @@ def executable(option: str, program: str) -> str:
 def partial(path: Path, pid: int | None = None) -> Path:
     """The temporary file a file is written to before it is renamed over ``path`` (whole or not at all):
     ``.<name>.<pid>.partial`` beside it, one per writing process, so two commands writing the same folder never
-    rename each other's (two ``tacc report`` runs on one ``--out`` crashed with FileNotFoundError, exit 3)."""
+    rename each other's (with one shared name, two ``tacc report`` runs on one ``--out`` would rename a file the
+    other is writing)."""
     return path.with_name(f".{path.name}.{os.getpid() if pid is None else pid}.partial")

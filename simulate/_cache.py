@@ -244,7 +244,7 @@ def _arms_in(arms, K: int) -> bool:
 def _check_arms(K: int, violation, phases) -> None:
     """ValueError unless every arm a stored row names is one of its K arms (the first deviation's, each RDFE phase's
     active arms, leader and survivors): a row whose checksum was recomputed after an edit passes the checksum, and
-    an arm out of range crashed the claims that read it (IndexError, exit 3) instead of the row being redone."""
+    an arm out of range would raise IndexError in the claims that read it; such a row is redone instead."""
     if violation is not None and not _arms_in(violation[:1], K):
         raise ValueError("the first deviation names an arm out of range")
     for p in phases:

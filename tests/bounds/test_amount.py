@@ -58,7 +58,8 @@ def test_overflow_is_refused_naming_the_field_with_the_digits():
 
 
 def test_analyze_refuses_what_the_engines_cannot_account_for():
-    """tacc bounds crashed (OverflowError, exit 3) on a budget of 1e19 that tacc simulate refused naming it."""
+    """A budget of 1e19, which the engines cannot account for, is refused by analyze (tacc bounds) naming it, as
+    tacc simulate refuses it, not an OverflowError."""
     from dataclasses import replace
 
     from bounds import analyze, load_config

@@ -401,8 +401,8 @@ def test_a_mean_too_far_from_the_others_is_named_by_its_index(mu_high, message):
 @pytest.mark.parametrize("mu_high, i", [([1e-155, 0.0], 1), ([1e-300, 0.5e-300, 0.0], 1), ([0.0, 5e-324], 0),
                                         ([1e-310, 0.0, 1e-310], 1), ([-1e-200, -2e-200], 1)])
 def test_a_gap_whose_count_bound_is_past_the_floats_is_refused(mu_high, i):
-    """ceil(4 ell / Delta^2) (prop:analysis-high-selection) past the largest float: the configuration was
-    accepted and every command crashed (exit 3); it is refused when read, naming the arm of the smallest gap."""
+    """ceil(4 ell / Delta^2) (prop:analysis-high-selection) past the largest float: the configuration is refused
+    when read, naming the arm of the smallest gap, before any command computes with it."""
     with pytest.raises(TaccInputError) as info:
         parse_config(with_("instance.mu_high", mu_high))
     assert info.value.field == f"instance.mu_high[{i}]", str(info.value)

@@ -86,7 +86,7 @@ def test_the_repository_baseline_keeps_its_reasons():
 
 @pytest.mark.parametrize("text", ["{", '{"claim": 1}', '[{"claim": "x"}]',
                                   '[{"claim": "high-cnt", "config": "*"}]',      # a typo of a claim's key
-                                  # not strings: a list as config crashed (unhashable, exit 3), a number as why
+                                  # not strings: a list as config (unhashable), a number as why
                                   '[{"claim": "high-count", "config": ["a"]}]',
                                   '[{"claim": "high-count", "config": "*", "why": 3}]',
                                   # a misspelled "why" was dropped in silence; an entry without config not named

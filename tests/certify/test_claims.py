@@ -128,8 +128,8 @@ def test_zero_over_zero_is_undefined_with_a_reason_in_the_summary():
 
 
 def test_an_infinite_rdfe_bound_is_compared_as_a_value(llm):
-    """Gaps near 0 (means 1e-9 apart) make RDFE's bound infinite: the claim holds against it (it crashed with
-    OverflowError converting inf to a fraction); a finite bound below the regret is still exceeded."""
+    """Gaps near 0 (means 1e-9 apart) make RDFE's bound infinite: the claim holds against it (an infinity is
+    compared as a value, never converted to a fraction); a finite bound below the regret is still exceeded."""
     from certify._measures import _rdfe_regret
     p, ctx = llm
     rec = run(p, "rdfe", 0)

@@ -2,9 +2,9 @@
 
 
 def test_temporary_files_are_per_process_so_two_writers_never_rename_each_others(tmp_path):
-    """Two ``tacc report`` runs on one --out crashed (FileNotFoundError, exit 3): both drew into
-    ``.regret_vs_budget.pdf.partial`` and one renamed the other's. Each process has its own temporary name now; a
-    figure saved while another writer's temporary file is there leaves it alone."""
+    """Two ``tacc report`` runs on one --out must not draw into one ``.regret_vs_budget.pdf.partial`` and rename
+    the other's: each process has its own temporary name, and a figure saved while another writer's temporary file
+    is there leaves it alone."""
     import os
 
     import matplotlib

@@ -35,7 +35,7 @@ def test_targets_are_reported_and_smpy_is_skipped_without_an_interpreter(bench):
     assert len(draw) == 1 and draw[0].value > 0 and draw[0].met == (draw[0].value <= 10)
     smpy = [r for r in bench.reported if "SMPy" in r.figure]
     assert smpy and all(r.value is None and "skipped" in r.note for r in smpy)
-    assert not any("numpy" in n or "SMPy" in n for n in names)         # reported figures, no longer targets
+    assert not any("numpy" in n or "SMPy" in n for n in names)         # reported figures, not targets
     text = render(bench)
     assert "targets:" in text and "reported figures" in text and "observation generator" in text and bench.files
 

@@ -7,8 +7,8 @@ from reports.cli import main
 
 @pytest.mark.parametrize("name", ["x/y", "/../../pwned", "a\\b c"])
 def test_explain_figure_files_stay_in_out_whatever_the_configuration_name(name, tmp_path, monkeypatch):
-    """`tacc explain --out` named its figure after the configuration unchanged: "x/y" crashed (exit 3, after the
-    table) and "/../../pwned" wrote outside --out; the name is made safe (certify.file_stem)."""
+    """`tacc explain --out` names its figure after the configuration made safe (certify.file_stem): "x/y" is a
+    file name in --out, and "/../../pwned" writes nothing outside --out."""
     from bounds import config_to_dict, dump_config, load_config, parse_config
     d = config_to_dict(load_config("set-a"))
     d["name"] = name

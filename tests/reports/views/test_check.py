@@ -18,8 +18,8 @@ def _strict_json(path):
 
 
 def test_check_json_has_no_nan_for_a_claim_judged_on_no_run(tmp_path, capsys):
-    """llm-residual has no class-A arm: class-A is judged on no run; its max ratio is null with the reason
-    (it was NaN, and json.dumps(allow_nan=False) crashed)."""
+    """llm-residual has no class-A arm: class-A is judged on no run; its max ratio is null with the reason, never
+    a NaN (which strict JSON cannot hold)."""
     out = tmp_path / "c.json"
     assert main(["check", "llm-residual", "--seeds", "1", "--evidence", "0", "--json", str(out),
                  "--reproducers", str(tmp_path / "rep")]) == 0
