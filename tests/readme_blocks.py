@@ -86,18 +86,6 @@ def run_python_block(code: str, cwd: Path) -> str:
 
 #: the main job's figure the README shows, copied from the run that makes its conclusions by ``--update report``
 FIGURE = ROOT / "docs" / "figures" / "report-regret_vs_budget.png"
-#: set by ``--update``: the run of the main job then also copies its figure to :data:`FIGURE`
-_COPY_FIGURE: list[bool] = [False]
-
-
-def _main_job(cwd: Path) -> str:
-    """``tacc report --no-progress`` (the README's main job) in ``cwd``; its stdout. Under ``--update`` its regret
-    figure is copied to :data:`FIGURE`."""
-    out = _tacc("report", "--no-progress")(cwd)
-    if _COPY_FIGURE[0]:
-        FIGURE.parent.mkdir(exist_ok=True)
-        shutil.copyfile(cwd / "tacc-report" / "figures" / "regret_vs_budget.png", FIGURE)
-    return out
 
 
 def _tacc(*args: str) -> Callable[[Path], str]:
@@ -171,7 +159,8 @@ def _bench_smoke(cwd: Path) -> str:
 
 
 def _bench_table(out: str) -> list[str]:
-    """The ratios of one ``tacc bench`` run (its ``--json``): the machine once, then one row per figure."""
+    """The ratios of one ``tacc bench`` run (its ``--json``): the machine once, then one row per figure, each read
+    from the bench's own targets, reported figures and rows (nothing computed again here)."""
     import json
 
     from reports.tables import table
@@ -180,30 +169,31 @@ def _bench_table(out: str) -> list[str]:
     rows = data["rows"]
     m = data["machine"]
 
-    def ratio(instance: str, impl: str) -> float:
-        return next(r["ratio_vs_fast"] for r in rows if r["instance"] == instance and r["implementation"] == impl)
+    def value(kind: str, name: str) -> float:
+        """The value of the target (``kind`` "targets") or reported figure ("reported") whose name starts with
+        ``name``."""
+        field = "target" if kind == "targets" else "figure"
+        return next(x["value"] for x in data[kind] if x[field].startswith(name))
     lines = []
     for instance in dict.fromkeys(r["instance"] for r in rows):
-        mine = {r["implementation"]: r for r in rows if r["instance"] == instance and r["policy"] == "tacc"}
-        kernel = (mine["fast, timed in turn with the kernel"]["ns_per_round"] / mine["minimal kernel"]["ns_per_round"])
         reference = [r["ratio_vs_fast"] for r in rows if r["instance"] == instance
                      and r["implementation"] == "reference"]
-        lines += [(f"fast TACC / minimal compiled kernel, per round, {instance}", f"{kernel:.2f}"),
+        lines += [(f"fast TACC / minimal compiled kernel, per round, {instance}",
+                   f"{value('targets', f'fast TACC <= 1.5x the minimal kernel per round ({instance})'):.2f}"),
                   (f"reference engine / fast engine, per round, {instance} (8 policies)",
                    f"{min(reference):.0f} to {max(reference):.0f}"),
-                  (f"numpy per-round TACC / fast TACC, {instance}", f"{ratio(instance, 'numpy per round'):.0f}")]
-    k = {s["n_arms"]: s["ns_per_round"] for s in data["scaling"][:4]}
+                  (f"numpy per-round TACC / fast TACC, {instance}",
+                   f"{value('reported', f'numpy per-round TACC / fast TACC ({instance})'):.0f}")]
     memory = data["memory"]
-    extra = ((memory[-1]["peak_rss_after_mb"] - memory[-1]["peak_rss_before_mb"])
-             - (memory[0]["peak_rss_after_mb"] - memory[0]["peak_rss_before_mb"]))
     checks = data["checks"]
-    lines += [("per-round cost at K = 5000 / at K = 50 (TACC, Set-B-like)", f"{k[5000] / k[50]:.2f}"),
+    lines += [("per-round cost at K = 5000 / at K = 50 (TACC, Set-B-like)",
+               f"{value('targets', 'per-round cost at K = 5000 <= 3x K = 50'):.2f}"),
               ("observation draw, Gaussian / Bernoulli (ns)",
                f"{data['draw_ns']['gaussian']:.2f} / {data['draw_ns']['bernoulli']:.2f}"),
               ("previous generator (hash + Box-Muller) / this one, per draw",
-               f"{data['draw_ns']['previous'] / data['draw_ns']['gaussian']:.1f}"),
+               f"{value('reported', 'previous generator (hash + Box-Muller) / this one, per Gaussian draw'):.1f}"),
               (f"peak memory of a run, budget {memory[-1]['budget']:,} against {memory[0]['budget']:,} (extra MB)",
-               f"{extra:.1f}"),
+               f"{value('targets', 'peak memory of a run independent of the budget'):.1f}"),
               ("implementations making the same decisions (checks held)",
                f"{sum(c['same'] for c in checks)} of {len(checks)}")]
     head = f"tacc bench{' --quick' if data['quick'] else ''}: {m['cpus']} CPUs, Python {m['python']}, {m['platform']}"
@@ -220,13 +210,16 @@ class Output:
     keep: Callable[[str], list[str]] = lambda out: out.rstrip("\n").splitlines()
     note: str = ""
     check: Callable[[Path], str] | None = None
+    #: (a file the run writes, relative to its folder; the page's copy of it): copied by ``--update``
+    copy: tuple[str, Path] | None = None
 
 
 #: KEY -> how its generated block is produced.
 OUTPUTS: dict[str, Output] = {
-    "report": Output(_main_job,
+    "report": Output(_tacc("report", "--no-progress"),
                      lambda out: [line for line in out.splitlines() if line.startswith("- ")],
-                     "the conclusions of the README's main job, tacc report (1000 seeds, about a minute)"),
+                     "the conclusions of the README's main job, tacc report (1000 seeds, about a minute)",
+                     copy=("tacc-report/figures/regret_vs_budget.png", FIGURE)),
     "bounds": Output(_tacc("bounds", "llm-vanishing"), _bounds_excerpt),
     "simulate": Output(_tacc("simulate", "llm-residual", "--policy", "tacc", "--seeds", "0:5", "--no-progress"),
                        _simulate_excerpt),
@@ -246,12 +239,16 @@ def masked(text: str) -> str:
     return re.sub(r" +", " ", _NUMBER.sub("#", text))
 
 
-def render(key: str, check: bool = False) -> str:
+def render(key: str, check: bool = False, update: bool = False) -> str:
     """The block body for ``key``, produced now in a temporary working directory (``check``: by the block's smaller
-    run, when it has one)."""
+    run, when it has one; ``update``: the file the block's ``copy`` names is copied to the page's copy)."""
     output = OUTPUTS[key]
     with tempfile.TemporaryDirectory(prefix="tacc-readme-") as d:
         out = (output.check if check and output.check else output.produce)(Path(d))
+        if update and output.copy:
+            made, kept = output.copy
+            kept.parent.mkdir(exist_ok=True)
+            shutil.copyfile(Path(d) / made, kept)
     return "\n".join(output.keep(out)) + "\n"
 
 
@@ -281,8 +278,7 @@ def main(argv: list[str] | None = None) -> int:
     if unknown or missing:
         print(f"unknown keys {unknown}; keys without a marker on any page {missing}", file=sys.stderr)
         return 2
-    _COPY_FIGURE[0] = args.update
-    fresh = {k: render(k, check=args.check) for k in keys}
+    fresh = {k: render(k, check=args.check, update=args.update) for k in keys}
 
     def same(k: str, block: str) -> bool:
         return fresh[k] == block or (OUTPUTS[k].check is not None and args.check and masked(fresh[k]) == masked(block))
