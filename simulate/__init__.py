@@ -38,7 +38,6 @@ from simulate._rewards import RewardTable
 from simulate._schedule import MeanSchedule, mean_schedule
 from simulate._tacc import Dnc, MfUcb, Tacc
 from simulate._tasks import Task, iter_tasks, parse_seeds, tasks_for
-from simulate._twins import twins_together
 from simulate._ucb import LowImproving, SingleFidelityUcb, Ucb, WeakFixed
 
 __all__ = [
@@ -54,5 +53,5 @@ __all__ = [
     "problem_from_model", "ARM_COLUMNS", "RUN_COLUMNS", "FORMATS", "RunFrames", "config_id", "frame_records",
     "load_frames", "load_runs", "describe_damaged", "DAMAGED_COLUMNS", "INDEX_COLUMNS",
     "records_frame", "save_frames", "code_fingerprint", "fingerprint_of", "starting_children",
-    "add_group_read", "twins_together", "started_workers",
+    "add_group_read", "started_workers",
 ]

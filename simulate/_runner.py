@@ -39,7 +39,6 @@ from simulate._model_problem import make_problem
 from simulate._problem import config_key, problem_of
 from simulate._record import RunRecord
 from simulate._tasks import Task
-from simulate._twins import TWIN_OF, TWINNED, batch_group, from_twin, place
 
 __all__ = ["EXECUTORS", "iter_runs", "run_tasks"]
 
@@ -82,9 +81,7 @@ _BY_OBJECT: dict = {}
 
 def _run_batch(tasks: list[Task], engine: str, fingerprint: str | None = None,
                stop=None) -> tuple[list[RunRecord], float]:
-    """Run a batch of tasks that share a configuration and a policy (or a policy and its twin, ``simulate._twins``:
-    a DNC run whose TACC run on the same seed and checkpoints came before it in the batch, without a continuation
-    pull, is that run, not made again); the records and the seconds it took.
+    """Run a batch of tasks that share a configuration and a policy; the records and the seconds it took.
 
     ``fingerprint`` is the parent's code fingerprint (the one in the runs' keys): a worker whose code differs
     (the sources were edited during the sweep) refuses, so no record is stored under a key of other code.
@@ -94,16 +91,8 @@ def _run_batch(tasks: list[Task], engine: str, fingerprint: str | None = None,
         raise RuntimeError("the toolkit's code changed during the sweep (a worker's code fingerprint differs from "
                            "the parent's); start the sweep again")
     t = time.perf_counter()
-    records: list[RunRecord] = []
-    made: dict = {}        # (policy, seed, checkpoints) -> this batch's record of a policy another's run may be
-    for x in tasks:
-        twin = made.get((TWIN_OF[x.policy], *place(x))) if x.policy in TWIN_OF else None
-        rec = None if twin is None else from_twin(x.policy, twin)
-        if rec is None:
-            rec = run(_problem(x.config), x.policy, x.seed, engine=engine, checkpoints=x.checkpoints, stop=stop)
-            if x.policy in TWINNED:
-                made[(x.policy, *place(x))] = rec
-        records.append(rec)
+    records = [run(_problem(x.config), x.policy, x.seed, engine=engine, checkpoints=x.checkpoints, stop=stop)
+               for x in tasks]
     return records, time.perf_counter() - t
 
 
@@ -451,7 +440,7 @@ def _pipeline(tasks, pool, store, engine, n_workers, bar, rule):
             entries.append(e)
             rule.taken(e[2] is not None)
             if e[2] is None:
-                g = (config_key(t.config), batch_group(t.policy))      # DNC in TACC's batches (_run_batch)
+                g = (config_key(t.config), t.policy)
                 if g != group:
                     submit()
                     group = g

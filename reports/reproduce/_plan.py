@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from bounds import min_rho
 from reports.reproduce._paper import EXPERIMENTS, Experiment, Variant, experiment
 from reports.reproduce._variant import preset, variant_config
-from simulate import LOW, SingleFidelityUcb, Task, config_key, make_problem, policy_class, tasks_for, twins_together
+from simulate import LOW, SingleFidelityUcb, Task, config_key, make_problem, policy_class, tasks_for
 
 __all__ = ["Plan", "Shared", "SEED_BLOCK", "plan_of", "routed", "selected", "seed_count", "work", "distinct_runs",
            "experiment_variant", "claim_variants", "sweep_scales", "experiment_budgets", "swept_variants",
@@ -85,8 +85,7 @@ def _block(plans, shared: "Shared", lo: int, block: int) -> list[tuple[Task, str
         tasks = p.tasks_in(seeds) + p.sweep_tasks_in(seeds)
         for t, k in zip(tasks, shared.keys(tasks), strict=True):
             readers.setdefault(k, []).append((i, t))
-    # a DNC run beside TACC's on its seed: made once where it can
-    return [(t, k, readers.pop(k, [])) for t in twins_together(shared.order) for k in (shared.key(t),)]
+    return [(t, k, readers.pop(k, [])) for t in shared.order for k in (shared.key(t),)]
 
 
 def routed(plans, shared: "Shared", block: int) -> tuple[int, Iterator[tuple[Task, str, list]]]:
