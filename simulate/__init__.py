@@ -26,7 +26,7 @@ from simulate._frame import (ARM_COLUMNS, DAMAGED_COLUMNS, FORMATS, INDEX_COLUMN
                              save_frames)
 from simulate._lucb import LucbStatic
 from simulate._policy import HIGH, LOW, Action, Policy
-from simulate._pool import connect, started_workers
+from simulate._pool import connect
 from simulate._model_problem import make_problem, problem_from_model
 from simulate._problem import Problem, config_key
 from simulate._rdfe import Rdfe, RdfeOracle, RdfePhase
@@ -53,5 +53,5 @@ __all__ = [
     "problem_from_model", "ARM_COLUMNS", "RUN_COLUMNS", "FORMATS", "RunFrames", "config_id", "frame_records",
     "load_frames", "load_runs", "describe_damaged", "DAMAGED_COLUMNS", "INDEX_COLUMNS",
     "records_frame", "save_frames", "code_fingerprint", "fingerprint_of", "starting_children",
-    "add_group_read", "started_workers",
+    "add_group_read",
 ]

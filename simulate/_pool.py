@@ -9,17 +9,16 @@ import functools
 import logging
 import os
 import signal
-import sys
 import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from multiprocessing import get_context
-from typing import Any, Iterator
+from typing import Any
 
 from bounds import TaccInputError
 from simulate._children import starting_children
 
-__all__ = ["Pool", "connect", "check_scheduler", "started_workers", "worker_count"]
+__all__ = ["Pool", "connect", "check_scheduler", "worker_count"]
 
 
 def _die_with_parent(parent: int) -> None:
@@ -135,22 +134,6 @@ def _bounded_client() -> type:
 def worker_count(workers: int | None) -> int:
     """The worker processes a sweep uses: ``workers``, or the machine's cores."""
     return workers or os.cpu_count() or 1
-
-
-@contextlib.contextmanager
-def started_workers(workers: int | None = None) -> Iterator[Any]:
-    """Local worker processes (the ``processes`` executor) started now, for the sweep made inside the block with
-    ``iter_runs(..., executor="processes", pool=<this>)``: a caller that prepares its tasks meanwhile (``tacc
-    reproduce`` plans its runs, about 0.3 s, while the workers import the engines, about 0.8 s) gets its first run
-    sooner. The workers die with this process, and end with the block (killed at once on an error or an
-    interrupt, as a sweep's own)."""
-    pool = Pool("processes", worker_count(workers), None)
-    try:
-        pool.start()
-        yield pool
-    finally:
-        pool.close(abort=sys.exc_info()[0] is not None)
-
 
 
 def _started() -> int:

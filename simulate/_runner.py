@@ -193,8 +193,7 @@ def _check(executor, engine, workers, start_pool="auto", scheduler=None) -> None
 
 def iter_runs(tasks: Iterable[Task], *, executor: str = "serial", workers: int | None = None,
               scheduler: str | None = None, cache: str | os.PathLike | None = None, engine: str = "fast",
-              progress: bool = False, total: int | None = None, start_pool: str = "auto",
-              pool: Any = None) -> Iterator[RunRecord]:
+              progress: bool = False, total: int | None = None, start_pool: str = "auto") -> Iterator[RunRecord]:
     """Run every task and yield the records in task order, as they finish, in memory independent of the count.
 
     Args:
@@ -217,17 +216,12 @@ def iter_runs(tasks: Iterable[Task], *, executor: str = "serial", workers: int |
             the first run not found in the cache (for a sweep that must run on worker processes, e.g. a test of
             the workers' own behaviour). The records are the same either way. Dask ignores it: a local cluster is
             always started with the first run not cached.
-        pool: workers already started (:func:`started_workers`, with ``processes`` and as many ``workers``): the
-            sweep runs on them and leaves them to their block.
     """
     _check(executor, engine, workers, start_pool, scheduler)
-    if pool is not None and (executor != "processes" or scheduler is not None
-                             or pool.n_workers != worker_count(workers)):
-        raise ValueError("pool: workers started by started_workers(processes) with as many workers as given here")
     if total is None and isinstance(tasks, Sized):
         total = len(tasks)
     return _stream(iter(tasks), executor, worker_count(workers), scheduler, cache, engine, progress, total,
-                   _StartRule(worker_count(workers), start_pool == "always", total), pool)
+                   _StartRule(worker_count(workers), start_pool == "always", total))
 
 
 def run_tasks(tasks: Sequence[Task], *, executor: str = "serial", workers: int | None = None,
@@ -324,14 +318,12 @@ class _NoBar:
         pass
 
 
-def _stream(tasks, executor, n_workers, scheduler, cache, engine, progress, total, rule, workers=None):
+def _stream(tasks, executor, n_workers, scheduler, cache, engine, progress, total, rule):
     pool: Pool | None = None
     store: RunCache | None = None
     bar: Any = _NoBar()
     try:
-        if workers is not None:           # started by the caller (started_workers), closed by it
-            pool = workers
-        elif executor != "serial":
+        if executor != "serial":
             pool = Pool(executor, n_workers, scheduler)
             if scheduler is not None:    # connected before the cache is written: refused, the sweep leaves no file
                 pool.start()
@@ -353,8 +345,8 @@ def _stream(tasks, executor, n_workers, scheduler, cache, engine, progress, tota
                 rule.always = True          # a cluster is started with the first run, as it always was
             yield from _pipeline(_looked_up(tasks, store), pool, store, engine, n_workers, bar, rule)
     finally:
-        if pool is not None and pool is not workers:    # stopped by an error, an interrupt or a consumer that
-            pool.close(abort=sys.exc_info()[0] is not None)         # stopped reading: no wait
+        if pool is not None:        # stopped by an error, an interrupt or a consumer that stopped reading: no wait
+            pool.close(abort=sys.exc_info()[0] is not None)
         if store is not None:
             store.close()
         bar.close()

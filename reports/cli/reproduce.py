@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import time
 from pathlib import Path
 
@@ -34,27 +33,18 @@ def files(args, options: Options) -> Files:
 
 
 def run(args, options: Options) -> int:
-    from reports.reproduce import at_paper_seed_counts
-    from simulate import CACHE_ENTRIES, started_workers
+    from reports.reproduce import reproduce, work
 
     t = time.perf_counter()
-    # at the paper's seed counts the local workers start now, importing the engines while the work is planned; not
-    # when the run cache holds runs already (resuming, or all made: workers started for nothing took the cores)
-    cache = run_cache(options.cache, out=args.out)
-    early = (at_paper_seed_counts(args.seeds_per_experiment, args.quick)
-             and options.executor == "processes"                                                 # (no --scheduler)
-             and not (cache is not None and (cache.path / CACHE_ENTRIES[0]).exists()))         # runs.sqlite
-    with started_workers(options.workers) if early else contextlib.nullcontext() as pool:
-        from reports.reproduce import reproduce, work
-        keys = args.experiment or ["all"]
-        groups = [(c, m, n, "fast") for c, m, n in work(keys, seeds=args.seeds_per_experiment, quick=args.quick)]
-        # one experiment (two groups: its variants, its rho sweep) is analysed while the next one's runs are made
-        show = plan([], (), 0, what="tacc reproduce", workers=options.planned_workers, progress=options.progress,
-                    resume=resume_hint(options.cache, Path(args.out) / "runs"), groups=groups, at_once=4)
-        assert options.executor is not None         # reproduce's --executor has a default
-        results = reproduce(keys, seeds=args.seeds_per_experiment, quick=args.quick, out_dir=args.out,
-                            executor=options.executor, workers=options.workers, scheduler=options.scheduler,
-                            cache=options.cache, progress=show, pool=pool)
+    keys = args.experiment or ["all"]
+    groups = [(c, m, n, "fast") for c, m, n in work(keys, seeds=args.seeds_per_experiment, quick=args.quick)]
+    # one experiment (two groups: its variants, its rho sweep) is analysed while the next one's runs are made
+    show = plan([], (), 0, what="tacc reproduce", workers=options.planned_workers, progress=options.progress,
+                resume=resume_hint(options.cache, Path(args.out) / "runs"), groups=groups, at_once=4)
+    assert options.executor is not None         # reproduce's --executor has a default
+    results = reproduce(keys, seeds=args.seeds_per_experiment, quick=args.quick, out_dir=args.out,
+                        executor=options.executor, workers=options.workers, scheduler=options.scheduler,
+                        cache=options.cache, progress=show)
     from reports.tables import table
     print(table(["experiment", "seeds", "claims reproduced", "seconds"],
                 [(r.key, r.results.seeds, f"{sum(ok for _, ok, _ in r.claims)} of {len(r.claims)}",

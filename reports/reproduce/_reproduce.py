@@ -399,15 +399,14 @@ def _analysis_thread() -> None:
 
 def reproduce(keys=("all",), *, seeds: int | None = None, quick: bool = False, out_dir="tacc-reproduce",
               executor: str = "processes", workers: int | None = None, scheduler: str | None = None, cache=None,
-              progress: bool = False, pool=None) -> list[ExperimentResult]:
+              progress: bool = False) -> list[ExperimentResult]:
     """Run the named experiments (or all) and write ``<key>.md``, figures and ``<key>.json`` to ``out_dir``, with an
-    index ``README.md``. ``pool``: workers started before (``simulate.started_workers``), which the runs are made
-    on (the command line starts them first at the paper's seed counts)."""
+    index ``README.md``."""
     return _reproduce(keys, seeds=seeds, quick=quick, out_dir=out_dir, executor=executor, workers=workers,
-                      scheduler=scheduler, cache=cache, progress=progress, pool=pool)
+                      scheduler=scheduler, cache=cache, progress=progress)
 
 
-def _reproduce(keys, *, seeds, quick, out_dir, executor, workers, scheduler, cache, progress, pool) -> list:
+def _reproduce(keys, *, seeds, quick, out_dir, executor, workers, scheduler, cache, progress) -> list:
     exps = selected(keys, seeds)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -430,9 +429,9 @@ def _reproduce(keys, *, seeds, quick, out_dir, executor, workers, scheduler, cac
 
     results = []
     # at the paper's seed counts the work is known to be long (about a minute of CPU on 2 cores): the workers start
-    # with the first run (or before, ``pool``), not after the batches the start rule times in this process first
+    # with the first run, not after the batches the start rule times in this process first
     start_pool = "always" if at_paper_seed_counts(seeds, quick) else "auto"
-    runs: Any = iter_runs(tasks(), **run_kw, total=n_runs, start_pool=start_pool, pool=pool)  # closed at the end
+    runs: Any = iter_runs(tasks(), **run_kw, total=n_runs, start_pool=start_pool)  # closed at the end
     # the figures in a helper process (PNG only), so collecting the next experiment's runs does not wait for them;
     # one drawn before from the same input is copied from the memo in the run cache's folder
     memo = Path(run_kw["cache"]) / FIGURE_MEMO if isinstance(run_kw["cache"], (str, os.PathLike)) else None

@@ -53,33 +53,6 @@ def test_executors_agree(tasks):
     assert run_tasks(tasks, executor="dask", workers=2) == serial
 
 
-@pytest.mark.slow
-def test_a_sweep_on_workers_started_before_it(tasks):
-    """``started_workers``: the workers run before the sweep starts, the sweep runs on them (the same records),
-    they outlive the sweep until the block ends, and are ended then (killed at once when the block fails)."""
-    from simulate import started_workers
-    serial = run_tasks(tasks)
-    with started_workers(2) as pool:
-        procs = list(pool.pool._processes.values())
-        assert len(procs) == 2 and all(p.is_alive() for p in procs)
-        assert list(iter_runs(tasks, executor="processes", workers=2, pool=pool)) == serial
-        assert all(p.is_alive() for p in procs)                  # the sweep left them to the block
-        with pytest.raises(ValueError, match="pool"):
-            iter_runs(tasks, executor="processes", workers=3, pool=pool)      # not the pool asked for
-        with pytest.raises(ValueError, match="pool"):
-            iter_runs(tasks, executor="serial", pool=pool)
-    for p in procs:
-        p.join(10)
-    assert not any(p.is_alive() for p in procs)
-    with pytest.raises(KeyError):
-        with started_workers(2) as pool:
-            procs = list(pool.pool._processes.values())
-            raise KeyError("the caller failed")
-    for p in procs:
-        p.join(10)
-    assert not any(p.is_alive() for p in procs)
-
-
 def test_interrupted_sweep_resumes_without_redoing_finished_runs(tasks, tmp_path, monkeypatch):
     real = runner._run_batch
     calls = []

@@ -291,49 +291,6 @@ def test_a_closed_figure_writer_refuses_work(tmp_path):
         figures.call("builtins:len", [])
 
 
-@pytest.mark.parametrize(("argv", "early"), [([], True), (["--quick"], False), (["--seeds", "3"], False),
-                                             (["--executor", "serial"], False), (["--executor", "dask"], False)])
-def test_the_command_starts_the_workers_before_it_plans_at_the_paper_seed_counts(argv, early, tmp_path, monkeypatch):
-    """`tacc reproduce` at the paper's seed counts starts its local workers first (they import the engines while
-    the reproduction is planned) and makes the runs on them; otherwise the runner starts its own, as before."""
-    import contextlib
-
-    import simulate
-    import reports.reproduce._plan as plan_module
-    import reports.reproduce._reproduce as rp
-    from reports.cli import main
-    events = []
-
-    @contextlib.contextmanager
-    def started(workers=None):
-        events.append("started")
-        yield "the pool"
-        events.append("ended")
-
-    def work(*args, **kwargs):
-        events.append("planned")
-        return []
-
-    def reproduce(*args, pool=None, **kwargs):
-        events.append(("reproduce", pool))
-        return []
-
-    monkeypatch.setattr(simulate, "started_workers", started)
-    monkeypatch.setattr(plan_module, "work", work)
-    monkeypatch.setattr(rp, "reproduce", reproduce)
-    monkeypatch.setattr("reports.cli.reproduce.plan", lambda *a, **k: False)
-    assert main(["reproduce", "--out", str(tmp_path / "r"), *argv]) == 0
-    assert events == (["started", "planned", ("reproduce", "the pool"), "ended"] if early else
-                      ["planned", ("reproduce", None)])
-    # a run cache that holds runs already (a resumed or repeated reproduction): the runner starts the workers at
-    # the first run not found there, if any (on a full cache, workers started first took the cores for nothing)
-    events.clear()
-    (tmp_path / "r" / "runs").mkdir(parents=True)
-    (tmp_path / "r" / "runs" / "runs.sqlite").write_bytes(b"")
-    assert main(["reproduce", "--out", str(tmp_path / "r"), *argv]) == 0
-    assert events == ["planned", ("reproduce", None)]
-
-
 @pytest.mark.parametrize(("executor", "workers", "scheduler", "said"), [
     ("serial", None, None, "serial, in this process"), ("processes", None, None, "processes, all workers"),
     ("processes", 3, None, "processes, 3 workers"), ("dask", None, "tcp://h:8786", "the cluster at tcp://h:8786")])
