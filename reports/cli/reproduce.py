@@ -38,7 +38,7 @@ def run(args, options: Options) -> int:
     t = time.perf_counter()
     keys = args.experiment or ["all"]
     groups = [(c, m, n, "fast") for c, m, n in work(keys, seeds=args.seeds_per_experiment, quick=args.quick)]
-    # one experiment (two groups: its variants, its rho sweep) is analysed while the next one's runs are made
+    # one experiment (two groups: its variants, its rho sweep) is analysed while the next one's runs are in flight
     show = plan([], (), 0, what="tacc reproduce", workers=options.planned_workers, progress=options.progress,
                 resume=resume_hint(options.cache, Path(args.out) / "runs"), groups=groups, at_once=4)
     assert options.executor is not None         # reproduce's --executor has a default

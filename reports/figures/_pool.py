@@ -139,7 +139,7 @@ class FigureWriter:
         return done
 
     def _open(self) -> None:
-        """Refuse work after :meth:`close` (a thread still analysing after an interrupt would start a new helper)."""
+        """Refuse work after :meth:`close`: a closed writer starts no new helper process, which nothing would end."""
         if self._closed:
             raise RuntimeError("the figure writer is closed")
 

@@ -7,12 +7,9 @@ import contextlib
 import json
 import os
 import re
-import signal
 import time
 from collections import deque
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from multiprocessing import resource_tracker
 from pathlib import Path
 from typing import Any
 
@@ -387,16 +384,6 @@ def _how_run(executor: str, workers: int | None, scheduler: str | None) -> str:
     return f"{executor}, {workers or 'all'} workers"
 
 
-def _analysis_thread() -> None:
-    """The start of the thread that analyses the experiments: SIGINT blocked in it, so a process it starts (the
-    figure helper, started at the first figure not in the memo) inherits it blocked, as the main thread's children do
-    (``simulate.starting_children``: a Ctrl-C to the process group does not reach a child still importing);
-    multiprocessing's resource tracker is launched first, as launching it unblocks SIGINT in the thread that does."""
-    if hasattr(signal, "pthread_sigmask"):
-        resource_tracker.ensure_running()
-        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-
-
 def reproduce(keys=("all",), *, seeds: int | None = None, quick: bool = False, out_dir="tacc-reproduce",
               executor: str = "processes", workers: int | None = None, scheduler: str | None = None, cache=None,
               progress: bool = False) -> list[ExperimentResult]:
@@ -436,48 +423,33 @@ def _reproduce(keys, *, seeds, quick, out_dir, executor, workers, scheduler, cac
     # one drawn before from the same input is copied from the memo in the run cache's folder
     memo = Path(run_kw["cache"]) / FIGURE_MEMO if isinstance(run_kw["cache"], (str, os.PathLike)) else None
     figures = FigureWriter(out / "figures", process=executor != "serial", memo=memo, formats=("png",))
-    # each experiment's analysis in a thread once its last run is counted, while this one collects the next
-    # experiments' runs: the workers are fed meanwhile (with the collection stopped during an analysis, they ran
-    # dry: an idle core for up to half a second per experiment)
-    analyst = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tacc-analysis", initializer=_analysis_thread)
-    pending: deque = deque()            # the analyses submitted, in the order of the experiments (their futures)
     started = [t0] * len(plans)         # when each experiment's work began: the end of the one before
 
-    def written(future) -> None:
-        r = future.result()             # an error of the analysis is raised here
+    def finished(i: int) -> None:
+        """Experiment ``i``'s analysis, once its last run is counted, and its files."""
+        r = _run_experiment(plans[i], tallies[i], out=out, figures=figures, problems=problems, t0=started[i])
         (out / f"{r.key}.md").write_text(r.markdown)
         (out / f"{r.key}.json").write_text(json.dumps(jsonable(r.results), indent=2, allow_nan=False))
         results.append(r)
-
-    def finished(i: int) -> None:
-        pending.append(analyst.submit(_run_experiment, plans[i], tallies[i], out=out, figures=figures,
-                                      problems=problems, t0=started[i]))
         if i + 1 < len(started):
             started[i + 1] = time.perf_counter()
 
-    try:
-        with figures, contextlib.closing(runs):
-            guard_runs: dict = {}       # the records of the guards' runs, until their guard is checked
-            for record in runs:
-                key, who = readers.popleft()
-                if key in shared.watched:
-                    guard_runs[key] = record
-                    shared.check(guard_runs)
-                    for k in set(guard_runs) - shared.watched:
-                        del guard_runs[k]
-                for i, task in who:
-                    if tallies[i].add(task, record):
-                        finished(i)
-                while pending and pending[0].done():      # its files written (or its error raised) at once
-                    written(pending.popleft())
-            if any(t.remaining for t in tallies):
-                raise RuntimeError("runs missing: " + ", ".join(p.exp.key for p, t in zip(plans, tallies, strict=True)
-                                                                 if t.remaining))
-            while pending:
-                written(pending.popleft())
-            figures.files()             # every figure drawn (an error in the helper is raised here)
-    finally:
-        analyst.shutdown(wait=False, cancel_futures=True)
+    with figures, contextlib.closing(runs):
+        guard_runs: dict = {}       # the records of the guards' runs, until their guard is checked
+        for record in runs:
+            key, who = readers.popleft()
+            if key in shared.watched:
+                guard_runs[key] = record
+                shared.check(guard_runs)
+                for k in set(guard_runs) - shared.watched:
+                    del guard_runs[k]
+            for i, task in who:
+                if tallies[i].add(task, record):
+                    finished(i)
+        if any(t.remaining for t in tallies):
+            raise RuntimeError("runs missing: " + ", ".join(p.exp.key for p, t in zip(plans, tallies, strict=True)
+                                                             if t.remaining))
+        figures.files()             # every figure drawn (an error in the helper is raised here)
     if shared.guards:                   # every guard's two runs belong to one experiment, so none is left
         raise RuntimeError(f"{len(shared.guards)} shared runs were not checked")
     # written as each was analysed (an experiment whose runs are all another's could finish first); listed in order

@@ -232,23 +232,15 @@ def test_an_experiment_named_twice_runs_once():
 
 
 @pytest.mark.slow
-def test_an_experiments_analysis_runs_while_the_next_experiments_runs_are_collected(tmp_path, monkeypatch):
-    """Each experiment's analysis runs in a thread while the main thread collects the next one's runs (the workers
-    are fed meanwhile); its files are written, in order, and the index lists every experiment."""
-    import threading
-
+def test_each_experiment_is_analysed_and_written_once_its_last_run_is_counted(tmp_path, monkeypatch):
+    """Each experiment's analysis runs as soon as its last run is counted, before the next experiment's runs are
+    collected, and its files are written then; the index lists every experiment, in order."""
     import reports.reproduce._reproduce as rp
-    where, collected, advanced = [], [], []
+    where, collected = [], []
     real_run, real_iter = rp._run_experiment, rp.iter_runs
 
     def run_experiment(plan, *args, **kwargs):
-        where.append((plan.exp.key, threading.current_thread() is threading.main_thread(), len(collected)))
-        if plan.exp.key == "set-b":          # held until a run of the next experiment is collected meanwhile
-            import time
-            deadline = time.monotonic() + 20
-            while len(collected) == where[0][2] and time.monotonic() < deadline:
-                time.sleep(0.01)
-            advanced.append(len(collected) > where[0][2])
+        where.append((plan.exp.key, len(collected), sorted(p.name for p in tmp_path.glob("*.md"))))
         return real_run(plan, *args, **kwargs)
 
     def iter_runs(tasks, **kw):
@@ -260,8 +252,9 @@ def test_an_experiments_analysis_runs_while_the_next_experiments_runs_are_collec
     monkeypatch.setattr(rp, "iter_runs", iter_runs)
     results = rp.reproduce(["set-b", "decay"], seeds=2, out_dir=tmp_path, executor="serial")
     assert [r.key for r in results] == ["set-b", "decay"]
-    assert [(k, main) for k, main, _ in where] == [("set-b", False), ("decay", False)]
-    assert advanced == [True]               # decay's runs were collected while set-b's analysis waited
+    (b, b_runs, b_files), (d, d_runs, d_files) = where
+    assert (b, d) == ("set-b", "decay") and b_files == [] and d_files == ["set-b.md"]
+    assert 0 < b_runs < d_runs == len(collected)      # set-b analysed before decay's runs were collected
     assert all((tmp_path / f"{k}.md").is_file() and (tmp_path / f"{k}.json").is_file() for k in ("set-b", "decay"))
     assert "[decay](decay.md)" in (tmp_path / "README.md").read_text()
 
@@ -282,7 +275,7 @@ def test_an_error_in_an_analysis_stops_the_reproduction_with_that_error(tmp_path
 
 
 def test_a_closed_figure_writer_refuses_work(tmp_path):
-    """An analysis thread still running after an interrupt closed the writer cannot start a new helper."""
+    """A figure writer used after it was closed refuses, and starts no helper process that nothing would end."""
     figures = FigureWriter(tmp_path, process=False)
     figures.close()
     with pytest.raises(RuntimeError, match="closed"):
