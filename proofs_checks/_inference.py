@@ -20,7 +20,8 @@ import z3
 from proofs_checks._formula import Forall, Imp, Z3Env, free_symbols, text, to_z3
 from proofs_checks._result import Outcome, StepResult
 
-__all__ = ["Premise", "Inference", "decide", "domain", "TIMEOUT_MS", "MUTANT_TIMEOUT_MS", "DOMAIN"]
+__all__ = ["Premise", "Inference", "decide", "domain", "model_value", "solver_check", "TIMEOUT_MS",
+           "MUTANT_TIMEOUT_MS", "DOMAIN"]
 
 #: z3's time limit for a step's own query, and for each mutant's (a timeout is UNKNOWN, never PROVED).
 TIMEOUT_MS = 10_000
@@ -72,7 +73,8 @@ class Inference:
         return text(self.conclusion)
 
 
-def _value(v):
+def model_value(v):
+    """A z3 model value as Python: an int, a Fraction, or a float for an algebraic number (inexact)."""
     if z3.is_int_value(v):
         return v.as_long()
     if z3.is_rational_value(v):
@@ -83,7 +85,7 @@ def _value(v):
     return str(v)
 
 
-def _check(s: "z3.Solver"):
+def solver_check(s: "z3.Solver"):
     """``s.check()`` with SIGINT left to Python: z3 takes SIGINT itself while it checks (its ``ctrl_c`` parameter)
     and answers unknown ("interrupted from keyboard"), so no Python handler would see it and an interrupted `tacc
     proofs` would run on to exit 0 with a step UNKNOWN and a mutant not refused; re-raising on that answer would
@@ -101,12 +103,12 @@ def _z3(inf: Inference, timeout_ms: int) -> StepResult:
     for p in inf.premises:
         s.add(to_z3(p.formula, env))
     s.add(z3.Not(to_z3(inf.conclusion, env)))
-    r = _check(s)
+    r = solver_check(s)
     if r == z3.unsat:
         return StepResult(Outcome.PROVED, "z3: the premises and the negated conclusion are unsatisfiable")
     if r == z3.sat:
         m = s.model()
-        cex = {name: _value(m.eval(v, model_completion=True)) for name, v in sorted(env.vars.items())}
+        cex = {name: model_value(m.eval(v, model_completion=True)) for name, v in sorted(env.vars.items())}
         return StepResult(Outcome.REFUTED, "z3 found numbers satisfying every premise and not the conclusion",
                           counterexample=cex)
     return StepResult(Outcome.UNKNOWN, f"z3 returned unknown: {s.reason_unknown()}")

@@ -174,7 +174,8 @@ def _warm(corrected: bool) -> Inference:
       finding="the warm start costs Delta_k (lambda_L + lambda_H) per arm: covered by C_2 (lambda_L + lambda_H) "
               "only when C_2 >= max_k Delta_k, which no absolute constant is when means are unbounded",
       corrected=lambda: _warm(True), corrected_text="C_2 = max_k Delta_k (<= 1 when means lie in [0, 1])",
-      toolkit="bounds.rdfe_regret_bound uses C_2 = max_k Delta_k, the least valid value",
+      toolkit="bounds.rdfe_regret_bound uses C_2 = max_k Delta_k, sufficient: it covers every arm's warm start "
+              "Delta_k (lambda_L + lambda_H); no witness that the theorem's total needs as much",
       consistency=_warm_consistency)
 def _warm_start():
     return _warm(False)

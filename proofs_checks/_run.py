@@ -13,7 +13,7 @@ from bounds import validate
 from proofs_checks._mutate import MutationReport, mutate
 from proofs_checks._result import Outcome, StepResult
 from proofs_checks._step import Step
-from proofs_checks._tighten import least_constants
+from proofs_checks._tighten import tightened_constants
 
 __all__ = ["StepReport", "run_steps", "load_baseline", "BASELINE"]
 
@@ -32,7 +32,7 @@ class StepReport:
     accepted: bool = False
     mutation: MutationReport | None = None
     mutated: str = ""     # "step", "correction" or ""
-    least: tuple = ()     # proofs_checks._tighten.Least: constants only shown to suffice, with their least value
+    tightened: tuple = ()  # proofs_checks._tighten.Tightened: constants shown to suffice, a smaller value valid
 
     @property
     def vacuous(self) -> bool:
@@ -49,12 +49,12 @@ class StepReport:
 def _one(s: Step, baseline: set, do_mutate: bool) -> StepReport:
     t = time.perf_counter()
     mutation, mutated = None, ""
-    least: tuple = ()
+    tightened: tuple = ()
     try:
         r = s.check()
         if do_mutate and r.outcome is Outcome.PROVED:
             mutation, mutated = mutate(s.inference), "step"
-            least = tuple(least_constants(s.inference, mutation.slack))
+            tightened = tuple(tightened_constants(s.inference, mutation.slack))
         elif (do_mutate and s.corrected is not None and r.outcome is Outcome.REFUTED
               and r.corrected_outcome is Outcome.PROVED):
             mutation, mutated = mutate(s.corrected(), hypotheses=False), "correction"
@@ -62,7 +62,7 @@ def _one(s: Step, baseline: set, do_mutate: bool) -> StepReport:
         r = StepResult(Outcome.UNKNOWN, f"the check raised {type(exc).__name__}: {exc} "
                                         f"({traceback.extract_tb(exc.__traceback__)[-1].lineno})")
     return StepReport(s, r, time.perf_counter() - t, r.outcome is Outcome.REFUTED and s.sid in baseline,
-                      mutation, mutated, least)
+                      mutation, mutated, tightened)
 
 
 def run_steps(steps, baseline: set | None = None, *, mutate_steps: bool = True) -> list[StepReport]:

@@ -80,8 +80,8 @@ def _total_consistency(_r) -> str:
       slack={"ceiling(4*ell/Delta**2) -> floor(4*ell/Delta**2)":
              "the argument proves N^(H) <= 1 + floor(4 ell / Delta^2), one query less than the paper whenever "
              "4 ell / Delta^2 is not an integer (the `tacc check` control claim uses the floor form)"},
-      toolkit="bounds.high_query_bound keeps the paper's 1 + ceil(4 ell / Delta^2); the least valid is "
-              "1 + floor(4 ell / Delta^2)",
+      toolkit="bounds.high_query_bound keeps the paper's 1 + ceil(4 ell / Delta^2); the argument proves "
+              "1 + floor(4 ell / Delta^2) (the slack above)",
       consistency=_total_consistency)
 def _total():
     N = symbols("N_H", integer=True)

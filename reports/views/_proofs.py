@@ -53,9 +53,15 @@ def _detail(r) -> str:
         slack = [f"{d} ({r.step.slack.get(d, 'UNDECLARED slack')})" for d in r.mutation.slack]
         if slack:
             parts.append("slack: " + "; ".join(slack))
-    for x in r.least:
-        parts.append(f"least valid {x.where}: {x.least} (paper {x.stated}"
-                     + (f"; {x.refuted_below} refuted)" if x.refuted_below is not None else ")"))
+    for x in r.tightened:
+        refuted = f"; {x.refuted_below} refuted" if x.refuted_below is not None else ""
+        if x.least:
+            at = ", ".join(f"{k} = {v}" for k, v in x.witness.items())
+            parts.append(f"{x.where}: {x.value} valid (paper {x.stated}{refuted}), least: every stronger value "
+                         f"fails at {at}")
+        else:
+            parts.append(f"{x.where}: {x.value} valid (paper {x.stated}{refuted}), sufficient: no witness that "
+                         f"it is least")
     if r.step.toolkit:
         parts.append(f"toolkit: {r.step.toolkit}")
     return "; ".join(parts)
@@ -94,9 +100,12 @@ def _steps_json(reports) -> list:
                 "unneeded_hypotheses": {n: r.step.why_unneeded(n) for n in m.unneeded},
                 "refused_examples": jsonable({k: {a: str(b) for a, b in (v or {}).items()}
                                               for k, v in m.examples.items()})},
-            "least_constants": [{"constant": x.where, "paper": str(x.stated), "least_valid": str(x.least),
-                                 "refuted_below": None if x.refuted_below is None else str(x.refuted_below)}
-                                for x in r.least],
+            "tightened_constants": [{"constant": x.where, "paper": str(x.stated), "valid": str(x.value),
+                                     "refuted_below": None if x.refuted_below is None else str(x.refuted_below),
+                                     "least": x.least,
+                                     "witness": None if x.witness is None else {k: str(v) for k, v in
+                                                                                x.witness.items()}}
+                                    for x in r.tightened],
             "toolkit": r.step.toolkit, "seconds": r.seconds})
     return out
 

@@ -109,7 +109,10 @@ def test_a_refused_baseline_entry_is_quoted_as_json(tmp_path):
         load_baseline(p, {s.sid for s in STEPS})
 
 
-def test_constants_only_shown_to_suffice_get_their_least_value(reports):
-    least = {x.where: x for x in reports["low-query.pre-count"].least}
-    assert least["constant 1 in N_gamma + 1"].least == 0
-    assert not reports["high-selection.count"].least          # 4 ell is the least constant there
+def test_constants_only_shown_to_suffice_are_tightened_and_called_least_only_with_a_witness(reports):
+    pre = {x.where: x for x in reports["low-query.pre-count"].tightened}["constant 1 in N_gamma + 1"]
+    assert pre.value == 0 and pre.least and pre.witness == {"N_gamma": 1, "pre": 1}     # pre = N_gamma: -1 fails
+    margin = {x.where: x for x in reports["rdfe-elim.optimal-survives"].tightened}["constant -1/4 in -eps/4"]
+    assert margin.value == 0 and margin.least
+    assert margin.witness["UCB_star"] == margin.witness["LCB_hat"]      # no positive margin: UCB_k* = LCB_leader
+    assert not reports["high-selection.count"].tightened      # 4 ell's mutants toward 0 are refused
