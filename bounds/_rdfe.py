@@ -76,12 +76,13 @@ def rdfe_high_counts(eps, ell: float) -> np.ndarray:
 def rdfe_phase_indices(gaps) -> np.ndarray:
     """:func:`rdfe_phase_index` for an array of gaps (>= 0): float64, exact integers and ``inf`` for 0.
 
-    With Delta_k / 2 = f 2^e, 1/2 <= f < 1 (``frexp``, exact), 2^-r <= Delta_k / 2 exactly when -r <= e - 1,
-    so r_k = max(1, 1 - e).
+    With Delta_k = f 2^e, 1/2 <= f < 1 (``frexp`` of the gap itself, exact: Delta_k / 2 would underflow to 0 for
+    the smallest subnormal gap), Delta_k / 2 = f 2^(e - 1) and 2^-r <= Delta_k / 2 exactly when -r <= e - 2, so
+    r_k = max(1, 2 - e).
     """
-    half = np.asarray(gaps, dtype=float) / 2
-    _, e = np.frexp(half)
-    return np.where(half > 0, np.maximum(1, 1 - e).astype(float), math.inf)
+    gs = np.asarray(gaps, dtype=float)
+    _, e = np.frexp(gs)
+    return np.where(gs > 0, np.maximum(1, 2 - e).astype(float), math.inf)
 
 
 def rdfe_low_count(model: LowFidelityModel, k: int, eps: float, ell: float) -> int | float:
@@ -204,7 +205,7 @@ class RdfeBound:
         paper_form_valid: Delta_k <= 2, where c_k^*(eps_{r_k}) <= c_k^*(Delta_k / 4) holds.
         c1: max_k dyadic_constant (the theorem's C_1 for this instance).
         c2: max(max_k Delta_k, 0): the C_2 that makes C_2 K (lambda_L + lambda_H) cover the warm start.
-        sharp_total: sum_k Delta_k [phase_costs_sum_k + lambda_L + lambda_H] (no dyadic step).
+        phase_sum_total: sum_k Delta_k [phase_costs_sum_k + lambda_L + lambda_H] (no dyadic step).
         total: C_1 sum_k Delta_k corrected_cost_k + C_2 K (lambda_L + lambda_H), the bound implemented.
         paper_total: C_1 sum_k Delta_k paper_cost_k + C_2 K (lambda_L + lambda_H), the statement's form with the
             same constants (a valid bound only when every paper_form_valid holds).
@@ -221,7 +222,7 @@ class RdfeBound:
     high_cost: tuple
     c1: float
     c2: float
-    sharp_total: float
+    phase_sum_total: float
     total: float
     paper_total: float
 
@@ -245,7 +246,7 @@ def rdfe_regret_bound(model: LowFidelityModel, gaps: Sequence[float] | np.ndarra
 
         R \le \sum_k \Delta_k \left[\sum_{r \le r_k} c_k^\star(\varepsilon_r) + \lambda^{(L)} + \lambda^{(H)}\right]
 
-    (``sharp_total``). ``ass:app-rdfe-dyadic`` turns the phase sum into C_dyad c_k^*(eps_{r_k}). Two steps
+    (``phase_sum_total``). ``ass:app-rdfe-dyadic`` turns the phase sum into C_dyad c_k^*(eps_{r_k}). Two steps
     then need conditions the paper does not state:
 
     * c_k^*(eps_{r_k}) <= c_k^*(Delta_k / 4) needs eps_{r_k} >= Delta_k / 4, true when Delta_k <= 2 (at
@@ -292,7 +293,7 @@ def rdfe_regret_bound(model: LowFidelityModel, gaps: Sequence[float] | np.ndarra
     c1 = float(consts.max())
     c2 = float(gs.max())
     warm = c2 * K * (cl + ch)
-    sharp = math.fsum((g * (sums_a + cl + ch)).tolist())
+    phase_sum = math.fsum((g * (sums_a + cl + ch)).tolist())
     total = c1 * math.fsum((gs * corr).tolist()) + warm
     paper_total = c1 * math.fsum((gs * paper).tolist()) + warm
     return RdfeBound(phase_index=counts_or_inf(idx),
@@ -300,7 +301,7 @@ def rdfe_regret_bound(model: LowFidelityModel, gaps: Sequence[float] | np.ndarra
                      terminal_cost=tuple(term.tolist()), paper_cost=tuple(paper.tolist()),
                      corrected_cost=tuple(corr.tolist()), paper_form_valid=tuple((gs <= 2).tolist()),
                      low_cost=tuple(c_low.tolist()), high_cost=tuple(c_high.tolist()), c1=c1, c2=c2,
-                     sharp_total=sharp, total=total, paper_total=paper_total)
+                     phase_sum_total=phase_sum, total=total, paper_total=paper_total)
 
 
 def _sums(costs: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:

@@ -15,7 +15,7 @@ from certify._measurement import (KeyedMeasure, Measurement, attach, decided, fl
 
 __all__ = ["fidelity_rule", "early_key", "low_count", "high_count", "high_key", "class_a", "class_cd", "counts_key",
            "theorem", "theorem_arms", "dnc_theorem", "static_theorem", "refined_key", "rdfe_width",
-           "rdfe_width_scan", "rdfe_elim", "elim_key", "rdfe_cost", "cost_key", "rdfe_total", "rdfe_sharp",
+           "rdfe_width_scan", "rdfe_elim", "elim_key", "rdfe_cost", "cost_key", "rdfe_total", "rdfe_phase_sum",
            "rdfe_stated", "control", "gap_above_two"]
 
 
@@ -261,8 +261,8 @@ def rdfe_total(ctx, rec):
     return _rdfe_regret(ctx, rec, ctx.rdfe.total)
 
 
-def rdfe_sharp(ctx, rec):
-    return _rdfe_regret(ctx, rec, ctx.rdfe.sharp_total)
+def rdfe_phase_sum(ctx, rec):
+    return _rdfe_regret(ctx, rec, ctx.rdfe.phase_sum_total)
 
 
 def rdfe_stated(ctx, rec):

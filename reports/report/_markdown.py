@@ -33,7 +33,7 @@ def _regret_row(res: ReportResults, i: int) -> list:
 
 #: claims whose bound is a number to approach (not a zero count or a structural "at most the first query").
 _QUANTITATIVE = ("low-count", "high-count", "theorem", "theorem-arms", "theorem-dnc", "theorem-static", "rdfe-width",
-                 "rdfe-cost", "rdfe-theorem", "rdfe-theorem-sharp", "rdfe-theorem-as-stated", "control-ucb")
+                 "rdfe-cost", "rdfe-theorem", "rdfe-theorem-phase-sum", "rdfe-theorem-as-stated", "control-ucb")
 
 
 #: where a conclusion about VIOLATED verdicts points: the conclusions are printed on the terminal too, where nothing

@@ -80,7 +80,7 @@ def _mean(total: int, n: int) -> float:
 
 #: the quantity of ``tacc bounds`` (its key, whose reason says why it is infinite) behind each claim whose bound
 #: can be infinite on a finite instance.
-_BOUND_OF_CLAIM = {"rdfe-theorem": "rdfe_bound", "rdfe-theorem-sharp": "rdfe_bound_sharp",
+_BOUND_OF_CLAIM = {"rdfe-theorem": "rdfe_bound", "rdfe-theorem-phase-sum": "rdfe_bound_phase_sum",
                    "rdfe-theorem-as-stated": "rdfe_bound_paper_form"}
 
 

@@ -276,8 +276,9 @@ def _scalars(a: Analysis) -> dict:
                                "rdfe_bound"),
             "rdfe_bound_paper_form": _paper_form(rdfe(a.rdfe.paper_total, "the statement's form, c*(Delta/4); valid "
                                                       "when every gap < 2", "rdfe_bound_paper_form"), a),
-            "rdfe_bound_sharp": rdfe(a.rdfe.sharp_total, "sum Delta (sum_{r<=r_k} c*(eps_r) + lambda_L + lambda_H)",
-                                     "rdfe_bound_sharp"),
+            "rdfe_bound_phase_sum": rdfe(a.rdfe.phase_sum_total,
+                                         "sum Delta (sum_{r<=r_k} c*(eps_r) + lambda_L + lambda_H)",
+                                         "rdfe_bound_phase_sum"),
         },
         "assumptions": {
             "s0_cost": dict(q(continuation_cap_holds(p.s0, c.low, c.high), "thm:analysis-main-regret",
@@ -336,15 +337,15 @@ def rdfe_cost_reason(a: Analysis, k: int) -> str:
 #: per RDFE total, the per-arm cost it sums (a field of ``bounds.RdfeBound``) and how that cost is written.
 _RDFE_TOTAL_COSTS = {"rdfe_bound": ("corrected_cost", "c_k^*(min(Delta_k / 4, 1/2))"),
                      "rdfe_bound_paper_form": ("paper_cost", "c_k^*(Delta_k / 4)"),
-                     "rdfe_bound_sharp": ("phase_costs_sum", "c_k^*(eps_r) of a phase r <= r_k")}
+                     "rdfe_bound_phase_sum": ("phase_costs_sum", "c_k^*(eps_r) of a phase r <= r_k")}
 
 
 def rdfe_infinite_arms(a: Analysis, key: str, limit: int = 5) -> str:
-    """Why the RDFE total ``key`` (``rdfe_bound``, ``rdfe_bound_paper_form``, ``rdfe_bound_sharp``) is infinite, by
-    arm: each arm (the first ``limit``) whose cost in that total is infinite, with why. The per-arm table's c*(D/4)
-    is the paper form's cost only: with a gap above 2 the implemented bound takes eps = 1/2 instead, and the sharp
-    bound every phase's eps_r = 2^-r down to r_k, so those can be infinite where c*(D/4) is not: the arms are
-    named from the total's own costs, never by pointing to lines of that table."""
+    """Why the RDFE total ``key`` (``rdfe_bound``, ``rdfe_bound_paper_form``, ``rdfe_bound_phase_sum``) is
+    infinite, by arm: each arm (the first ``limit``) whose cost in that total is infinite, with why. The per-arm
+    table's c*(D/4) is the paper form's cost only: with a gap above 2 the implemented bound takes eps = 1/2
+    instead, and the phase-sum bound every phase's eps_r = 2^-r down to r_k, so those can be infinite where c*(D/4)
+    is not: the arms are named from the total's own costs, never by pointing to lines of that table."""
     field, written = _RDFE_TOTAL_COSTS[key]
     costs = getattr(a.rdfe, field)
     arms = [k for k, c in enumerate(costs) if math.isinf(c)]

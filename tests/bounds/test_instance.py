@@ -34,7 +34,7 @@ def test_analyze_presets(name):
     assert len(a.tau) == len(a.classes) == a.instance.n_arms
     assert a.theorem.total >= a.theorem_if_all_cd.total >= 0
     assert a.corollary.explicit_total >= a.theorem.total * (1 - 1e-12)
-    assert a.rdfe.total >= a.rdfe.sharp_total * (1 - 1e-12)
+    assert a.rdfe.total >= a.rdfe.phase_sum_total * (1 - 1e-12)
 
 
 def test_budget_smaller_than_first_round():

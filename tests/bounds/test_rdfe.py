@@ -21,6 +21,10 @@ def test_values():
     assert rdfe_oracle_cost(flat, 1, 0.5, 1.0, 2.0, 3.0) == 512.0
     assert [rdfe_phase_index(g) for g in (0.3, 1.0, 2.0, 5.0)] == [3, 1, 1, 1]
     assert rdfe_phase_index(0.0) == math.inf
+    # the smallest subnormal gap 2^-1074: Delta / 2 underflows to 0, r_k = 1075 (Delta / 2 = 2^-1075 exactly)
+    assert rdfe_phase_index(5e-324) == 1075 and rdfe_phase_index(2.0 ** -1073) == 1074
+    b = rdfe_regret_bound(flat, [0.0, 5e-324], ell=1.0, cost_low=1.0, cost_high=2.0)
+    assert b.phase_index == (math.inf, 1075) and b.total >= b.phase_sum_total >= 0
 
 
 def test_residual_mismatch_makes_low_cost_infinite():
@@ -53,7 +57,7 @@ def test_bound_properties(mu, zeta, ell):
     m = power_decay(mu, zeta=zeta, r=0.5, signs=[1] * len(mu))
     gaps = list(max(mu) - np.array(mu))
     b = rdfe_regret_bound(m, gaps, ell=ell, cost_low=1.0, cost_high=20.0)
-    assert b.total >= b.sharp_total * (1 - 1e-12) >= 0
+    assert b.total >= b.phase_sum_total * (1 - 1e-12) >= 0
     assert all(c >= 1 for c in b.dyadic_constant)
     for g, t, pc in zip(gaps, b.terminal_cost, b.corrected_cost, strict=True):
         assert pc >= t                     # c*(min(Delta/4, 1/2)) >= c*(eps_{r_k})

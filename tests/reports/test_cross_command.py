@@ -147,7 +147,8 @@ def _compare(name, arg, tmp_path, capsys):
     # the bounds a judged claim compares with are the bounds tacc bounds prints
     verdicts = {(v["claim"], v["policy"], v["seed"]): v for v in c["verdicts"]}
     for claim, key in (("theorem", "theorem_total"), ("rdfe-theorem", "rdfe_bound"),
-                       ("rdfe-theorem-sharp", "rdfe_bound_sharp"), ("rdfe-theorem-as-stated", "rdfe_bound_paper_form")):
+                       ("rdfe-theorem-phase-sum", "rdfe_bound_phase_sum"),
+                       ("rdfe-theorem-as-stated", "rdfe_bound_paper_form")):
         policy = "tacc" if claim == "theorem" else "rdfe"
         v = verdicts.get((claim, policy, 0))
         if v is not None and v["worst"] is not None and q[key]["value"] is not None:

@@ -97,11 +97,11 @@ def test_an_infinite_bound_is_reported_vacuous_with_its_reason_never_the_loosest
     p.write_text(TINYGAP)
     a = analyze(load_config(p))
     sums = [_summary("rdfe-theorem", "thm:app-rdfe-regret", 5, None, VACUOUS_RATIO, 5),
-            _summary("rdfe-theorem-sharp", "thm:app-rdfe-regret", 5, None, VACUOUS_RATIO, 5),
+            _summary("rdfe-theorem-phase-sum", "thm:app-rdfe-regret", 5, None, VACUOUS_RATIO, 5),
             _summary("low-count", "prop:analysis-low-query-bound", 5, 0.75),
             _summary("high-count", "prop:analysis-high-selection", 5, 0.25)]
     (vac,) = vacuous_reasons(sums, a)
-    assert vac.claims == ["rdfe-theorem", "rdfe-theorem-sharp"] and vac.runs == 10
+    assert vac.claims == ["rdfe-theorem", "rdfe-theorem-phase-sum"] and vac.runs == 10
     assert "infinite (thm:app-rdfe-regret)" in vac.reason and "arm 1 (gap 1.000e-12)" in vac.reason
     assert "exceeds 2**53" in vac.reason
     res = _results(certificate=_certificate(sums), runs_at_full_budget=5, vacuous=[vac],
@@ -109,7 +109,7 @@ def test_an_infinite_bound_is_reported_vacuous_with_its_reason_never_the_loosest
     text = " ".join(conclusions(res))
     assert "The loosest is high-count (prop:analysis-high-selection) at 25.0%" in text, text
     assert "rdfe-theorem at" not in text and "0.0%" not in text
-    assert "rdfe-theorem and rdfe-theorem-sharp (thm:app-rdfe-regret) hold only vacuously" in text
+    assert "rdfe-theorem and rdfe-theorem-phase-sum (thm:app-rdfe-regret) hold only vacuously" in text
     assert "bound infinite: vacuous" in text and "undefined" not in text
     assert text.count("infinite (thm:app-rdfe-regret)") == 1
     table = verdict_table(sums)

@@ -78,7 +78,7 @@ def test_infinite_rdfe_costs_and_bounds_say_why(tmp_path):
     p = tmp_path / "tiny.toml"
     p.write_text(TINY)
     rec = to_record(analyze(load_config(p)))
-    for key in ("rdfe_bound", "rdfe_bound_paper_form", "rdfe_bound_sharp"):
+    for key in ("rdfe_bound", "rdfe_bound_paper_form", "rdfe_bound_phase_sum"):
         q = rec["quantities"][key]
         assert q["value"] is None
         assert "thm:app-rdfe-regret" in q["value_reason"] and "oracle cost" in q["value_reason"], q
@@ -209,7 +209,7 @@ def test_an_infinite_quantity_prints_its_reason_in_the_table(tmp_path):
     p = tmp_path / "tiny.toml"
     p.write_text(TINY)
     text = render(analyze(load_config(p)))
-    for key in ("rdfe_bound", "rdfe_bound_paper_form", "rdfe_bound_sharp"):
+    for key in ("rdfe_bound", "rdfe_bound_paper_form", "rdfe_bound_phase_sum"):
         assert f"{key} = inf: infinite (thm:app-rdfe-regret)" in text, key
     assert "arm 1: c*(D/4) = inf: c_k^(L)(Delta_k / 4) is infinite" in text
     assert "exceeds 2**53" in text
@@ -330,7 +330,7 @@ s0 = 10
 
 def test_an_infinite_rdfe_bound_names_the_arms_whose_cost_makes_it_so(tmp_path):
     """Gaps above 2 with sigma 1e140: c*(Delta/4) is finite on every arm (the paper form's total too), but the
-    implemented bound takes eps = 1/2 and the sharp one eps = 2^-r_k, where the counts exceed 2**53. The reason said
+    implemented bound takes eps = 1/2 and the phase-sum one eps = 2^-r_k, where the counts exceed 2**53. The reason said
     "see the arm lines under the per-arm table" (none were printed) and, in the JSON, "the arms'
     rdfe_oracle_cost_reason" (no such key): it now names each arm and why, in the table's lines and the JSON."""
     from bounds import RDFE_ZERO_GAP
@@ -342,7 +342,7 @@ def test_an_infinite_rdfe_bound_names_the_arms_whose_cost_makes_it_so(tmp_path):
     rec = to_record(a)
     assert list(rec["arms"]["rdfe_oracle_cost_reason"]) == [RDFE_ZERO_GAP]      # only k^*'s convention
     for key, at in (("rdfe_bound", "at eps = 1/2 (its gap is above 2)"),
-                    ("rdfe_bound_sharp", "at its last phase r_k = 1, eps = 2^-1")):
+                    ("rdfe_bound_phase_sum", "at its last phase r_k = 1, eps = 2^-1")):
         reason = rec["quantities"][key]["value_reason"]
         assert reason == rdfe_infinite_arms(a, key)
         assert "on 2 arm(s): arm 1 (gap 1.000e+148): " + at in reason and "arm 2 (gap 5.000e+149)" in reason
