@@ -52,7 +52,7 @@ class Analysis:
 
     @functools.cached_property
     def rho_readings(self) -> RhoReadings:
-        """The least valid rho of ``lem:ci`` under the sub-Gaussian union bound (``rho_min``) and under the
+        """The least rho the union bound of ``lem:ci`` certifies, by the sub-Gaussian tail (``rho_min``) and by the
         noise's exact tail (:func:`bounds.rho_readings`)."""
         noise = self.instance.noise
         return rho_readings(noise.model, noise.sigma, self.instance.n_arms, self.horizon, self.config.params.delta)

@@ -367,8 +367,8 @@ class Continuation:
             (:func:`continuation_rho_max` of its last count; 0.0 if never).
         rho, rho_min: the radius constant used and the smallest one ``lem:ci`` allows by the sub-Gaussian union
             bound (the paper's reading, ``bounds.min_rho``).
-        rho_least: the smallest valid one on the instance's noise, by its exact tail (``bounds.rho_readings``;
-            None: rho_min), below which ``lem:ci`` is not guaranteed.
+        rho_least: the least one the union bound certifies on the instance's noise, by its exact tail
+            (``bounds.rho_readings``; None: rho_min), below which ``lem:ci`` is not guaranteed.
     """
 
     window: ContinuationWindow
@@ -414,8 +414,8 @@ class Continuation:
 
     @property
     def fires_only_below_rho_min(self) -> bool:
-        """Continuation can fire at some rho, but only at radius constants below the smallest valid one on the
-        instance's noise (``rho_least``)."""
+        """Continuation can fire at some rho, but only at radius constants below the least one the union bound
+        certifies on the instance's noise (``rho_least``)."""
         return 0.0 < self.instance_rho_max < (self.rho_min if self.rho_least is None else self.rho_least)
 
 

@@ -1,4 +1,4 @@
-"""Horizon, log factor, radius, nominal threshold and the smallest valid radius constant.
+"""Horizon, log factor, radius, nominal threshold and the least radius constant the union bound of lem:ci certifies.
 
 Paper: Section "Theoretical Result" (display before ``eq:analysis-cert-time``) and the proof of ``lem:ci``.
 """

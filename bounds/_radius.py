@@ -1,8 +1,8 @@
-"""The least valid radius constant rho of ``lem:ci`` under two readings of the noise, side by side.
+"""The least radius constant rho the union bound of ``lem:ci`` certifies under two readings of the noise, side by side.
 
 The radius is G(n) = sqrt(rho L / n) with L = log(2 K T / delta). The proof of ``lem:ci`` needs, for every arm
 k <= K, count 1 <= n <= T and both fidelities, P(|mean of n - its mean| > G(n)) <= p, and a union bound
-2 K T p <= delta. The least valid rho is the least rho for which the tail bound at G(n) makes the union delta.
+2 K T p <= delta. The least certified rho is the least rho for which the tail bound at G(n) makes the union delta.
 
 - **sub-Gaussian union bound** (the paper's reading of its 1-sub-Gaussian noise; :func:`bounds.min_rho`, what
   ``rho = "min"`` resolves to): P(|.| > x) <= 2 exp(-n x^2 / (2 s^2)) for a mean of n draws of scale s, so
@@ -77,7 +77,7 @@ def min_rho_gaussian(sigma: float, n_arms: int, horizon_: int, delta: float) -> 
 
 @dataclass(frozen=True)
 class RhoReadings:
-    """The least valid rho of ``lem:ci`` for one instance under both readings (module docstring).
+    """The least rho the union bound of ``lem:ci`` certifies for one instance under both readings (module docstring).
 
     Attributes:
         subgaussian: :func:`bounds.min_rho` at the noise's sub-Gaussian scale (the paper's reading).
@@ -114,7 +114,7 @@ class RhoReadings:
 
 @functools.lru_cache(maxsize=256)
 def rho_readings(noise_model: str, sigma: float | None, n_arms: int, horizon_: int, delta: float) -> RhoReadings:
-    """The least valid rho of ``lem:ci`` under the sub-Gaussian union bound and under the noise's exact tail.
+    """The least rho the union bound of ``lem:ci`` certifies, by the sub-Gaussian tail and by the noise's exact tail.
 
     Cached: ``tacc check`` decides ``lem:ci:rho`` and ``tacc bounds`` reads an analysis of the same instance, each
     a 90-step bisection in 50-digit arithmetic (about 9 ms).

@@ -45,8 +45,8 @@ def check_parameters(n_arms: int, cost_low: Any, cost_high: Any, budget: Any, de
     costs = check_costs(cost_low, cost_high, names=nm)
     c_low = costs.low
     if isinstance(rho, str) and rho != "min":
-        raise TaccInputError(nm["rho"], rho, 'must be a number > 0 or "min" (the smallest valid rho of lem:ci)'
-                             + did_you_mean(rho, ("min",)))
+        raise TaccInputError(nm["rho"], rho, 'must be a number > 0 or "min" (the least rho the union bound of '
+                             'lem:ci certifies)' + did_you_mean(rho, ("min",)))
     if rho != "min":
         rho = read_real(nm["rho"], rho, low=0.0, low_open=True)
     params = Params(budget=read_real(nm["budget"], budget, low=0.0, low_open=True),

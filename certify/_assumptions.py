@@ -286,14 +286,14 @@ def _rho_min_interval(scale: float, n_arms: int, horizon: int, delta: float) -> 
 
 def _apart(a: float, b: float) -> tuple[str, str]:
     """Two different floats of one sentence as text that differs: 4 significant digits, or, where those print both
-    alike (rho one ulp below rho_min read "rho = 2.116, smallest valid 2.116"), each as TOML spells it
+    alike (rho one ulp below rho_min read "rho = 2.116, least certified 2.116"), each as TOML spells it
     (``bounds.toml_value``: the shortest text that reads back as the float)."""
     short = f"{a:.4g}", f"{b:.4g}"
     return short if short[0] != short[1] or a == b else (toml_value(a), toml_value(b))
 
 
 def check_rho(problem) -> AssumptionResult:
-    """rho at least the smallest valid rho of ``lem:ci`` on the instance's noise, both readings named.
+    """rho at least the least certified rho of ``lem:ci`` on the instance's noise, both readings named.
 
     Two readings (``bounds.rho_readings``): the sub-Gaussian union bound (the paper's reading, ``bounds.min_rho``,
     what ``rho = "min"`` resolves to) and the noise's exact tail (Gaussian: erfc; Bernoulli: Hoeffding, the same
@@ -322,11 +322,11 @@ def check_rho(problem) -> AssumptionResult:
     shown, need_shown = _apart(problem.rho, need)
     beside = f"; {readings.exact:.4g} by the {readings.exact_name}" if readings.differ else ""
     if rho >= hi:
-        return AssumptionResult("lem:ci:rho", True, f"rho = {shown}, smallest valid {need_shown} by the "
+        return AssumptionResult("lem:ci:rho", True, f"rho = {shown}, least certified {need_shown} by the "
                                 f"{by_sub}{beside}", values={**values, "reading": by_sub})
     if readings.differ and rho >= exact(readings.exact):
         exact_shown = _apart(problem.rho, readings.exact)[1]
-        return AssumptionResult("lem:ci:rho", True, f"rho = {shown}, smallest valid {exact_shown} by the "
+        return AssumptionResult("lem:ci:rho", True, f"rho = {shown}, least certified {exact_shown} by the "
                                 f"{readings.exact_name} (the reading used: the instance's noise); {need_shown} by "
                                 f"the {SUBGAUSSIAN_READING} is not met",
                                 values={**values, "reading": readings.exact_name, "exact_tail_only": True})
@@ -337,9 +337,9 @@ def check_rho(problem) -> AssumptionResult:
     if rho < lo:
         least = (f"{_apart(problem.rho, readings.exact)[1]} by the {readings.exact_name}, {need_shown} by the "
                  f"{SUBGAUSSIAN_READING}" if readings.differ else f"{need_shown} by the {by_sub}")
-        # the margin against the least valid rho, the reading that decides (the exact tail's where they differ)
+        # the margin against the least certified rho, the reading that decides (the exact tail's where they differ)
         margin = float(rho - exact(readings.exact)) if readings.differ else float(rho - lo)
-        return AssumptionResult("lem:ci:rho", False, f"rho = {shown}, smallest valid {least}",
+        return AssumptionResult("lem:ci:rho", False, f"rho = {shown}, least certified {least}",
                                 {"rho": problem.rho, "min_rho_exact_tail": readings.exact, "min_rho": need,
                                  "margin": margin}, values=values)
     return AssumptionResult("lem:ci:rho", False, f"rho = {problem.rho:.17g} lies inside the enclosure of rho_min "

@@ -96,8 +96,8 @@ def _union_consistency(_r) -> str:
       corrected_text="with rho >= rho_min = 2 sigma^2 (1 + log 2 / log(2KT/delta)) (bounds.min_rho) the tail at "
                      "each (arm, count) is <= delta/(2KT) and the union is <= delta/2",
       consistency=_union_consistency,
-      toolkit="rho = \"min\" is bounds.min_rho with the noise's sub-Gaussian scale; the least valid rho per noise "
-              "model is the radius table below the steps (proofs_checks._radius)")
+      toolkit="rho = \"min\" is bounds.min_rho with the noise's sub-Gaussian scale; the least rho the union bound "
+              "certifies per noise model is the radius table below the steps (proofs_checks._radius)")
 def _union_bound():
     return _union(corrected=False)
 

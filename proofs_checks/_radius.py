@@ -1,8 +1,9 @@
-"""The least valid radius constant rho of ``lem:ci``, per noise model, beside the paper's and the toolkit's.
+"""The least radius constant rho the union bound of ``lem:ci`` certifies, per noise model, beside the paper's and
+the toolkit's.
 
 The radius is G(n) = sqrt(rho L / n) with L = log(2 K T / delta). The proof of ``lem:ci`` needs, for every
 arm k <= K, count 1 <= n <= T and both fidelities, P(|mean of n - its mean| > G(n)) <= p, and a union bound
-2 K T p <= delta. The least valid rho is the least rho for which the tail bound at G(n) makes the union delta.
+2 K T p <= delta. The least certified rho is the least rho for which the tail bound at G(n) makes the union delta.
 
 - **paper** (``lem:ci``): rho is "a problem-dependent constant", not given; the usual reading of the 1-sub-Gaussian
   radius, rho = 2 sigma^2 = 2, makes the union 2 delta (``lem-ci.union-bound``, REFUTED).
@@ -53,7 +54,7 @@ def least_rho_gaussian(sigma: float, n_arms: int, horizon_: int, delta: float) -
 def radius_rows() -> list[tuple]:
     """Per preset: name, noise, K, T, delta, the paper's reading rho = 2 and the reading under which it is valid
     on the preset's own noise (``bounds.RhoReadings.reading``; "neither"), the toolkit's rho (what rho = "min"
-    gives), and the least valid rho under each noise model."""
+    gives), and the least rho the union bound certifies under each noise model."""
     rows = []
     for name in PRESETS:
         c = load_config(name)

@@ -113,8 +113,8 @@ def _symbols(inf: Inference) -> set:
 
 
 def tightened_constants(inf: Inference, slack: tuple) -> list[Tightened]:
-    """For each constant whose scaled mutant is in ``slack`` (descriptions from ``mutate``), the smallest valid
-    value found, least when a witness shows it."""
+    """For each constant whose scaled mutant is in ``slack`` (descriptions from ``mutate``), the smallest value
+    found valid, least when a witness shows it."""
     out = []
     done = set()
     for path, node in positions(inf.conclusion):

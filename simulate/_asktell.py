@@ -47,8 +47,9 @@ def thresholds(n_arms: int, cost_low: float, budget: float, *, delta: float, rho
     Args:
         n_arms, cost_low, budget: K, lambda^(L), Lambda.
         delta: confidence level of ``lem:ci``, in (0, 1).
-        rho: the radius constant, a number > 0, or ``"min"`` for the smallest rho for which ``lem:ci`` holds with
-            ``noise_scale``-sub-Gaussian observations (1/2 for rewards in [0, 1], by Hoeffding's lemma).
+        rho: the radius constant, a number > 0, or ``"min"`` for the least rho for which the union bound of
+            ``lem:ci`` gives 1 - delta with ``noise_scale``-sub-Gaussian observations (1/2 for rewards in [0, 1], by
+            Hoeffding's lemma).
         gamma, s0: the threshold gamma > 0 and the continuation cap S_0 >= 0.
 
     >>> t = thresholds(4, 1.0, 1000.0, delta=0.05, rho=1.0, gamma=0.5, s0=2)

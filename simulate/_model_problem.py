@@ -30,7 +30,8 @@ def problem_from_model(model: LowFidelityModel, *, cost_low: float, cost_high: f
         model: an instance of a ``bounds.LowFidelityModel`` subclass, bound to the high-fidelity means
             (``model.mu_high``); its methods must accept an integer array of counts, as the interface states.
         cost_low, cost_high, budget, delta, rho, gamma, eta, s0: as in a configuration's ``[costs]`` and
-            ``[params]`` (``rho = "min"``: the smallest rho for which ``lem:ci`` holds with this noise).
+            ``[params]`` (``rho = "min"``: the least rho the union bound of ``lem:ci`` certifies with this
+            noise).
         noise, sigma: ``"gaussian"`` with scale ``sigma``, or ``"bernoulli"`` (means in [0, 1]).
         name: the problem's name in verdicts and reports (default: the model class's name).
 

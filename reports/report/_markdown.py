@@ -369,7 +369,7 @@ def markdown(res: ReportResults, files: list, cert) -> str:
               table(["quantity", "value"], [("K", inst.n_arms), ("best arm k*", inst.best_arm),
                                             ("low-fidelity model", inst.low_model), ("noise", inst.noise),
                                             ("T_Lambda", p.horizon),
-                                            ("rho (least valid: sub-Gaussian; noise's exact tail)",
+                                            ("rho (least certified: sub-Gaussian; noise's exact tail)",
                                              f"{fmt(p.rho)} ({fmt(p.rho_min)}; {fmt(p.rho_min_exact_tail)})"),
                                             ("ell_Lambda", p.ell), ("N_gamma", p.n_gamma), ("gamma", p.gamma),
                                             ("eta", p.eta), ("S0", p.s0),

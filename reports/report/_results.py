@@ -276,7 +276,7 @@ def _continuation(rec: dict) -> Continuation:
     """The ``bounds.Continuation`` whose record (``reports.views.continuation_record``, one mapping per arm) is
     ``rec``. Its stored numbers are read back (an arm's null last count is 0 and its null rho_max 0.0, which the
     record writes as null); the window's ``cut`` is S0 > T, as ``bounds.continuation_window`` sets it. The record
-    holds ``rho_least`` as ``rho_least_valid`` (rho_min when it is None), which is read as ``rho_least``: a None
+    holds ``rho_least`` as ``rho_least_certified`` (rho_min when it is None), which is read as ``rho_least``: a None
     comes back as rho_min, which every use of it (the record, the sentence, the table) reads alike."""
     arms = rec["arms"]
     if [a["arm"] for a in arms] != list(range(len(arms))):
@@ -290,7 +290,7 @@ def _continuation(rec: dict) -> Continuation:
                                 horizon=rec["horizon"], gain=column("gain_at_n_gamma"), pulls=column("pulls"),
                                 tau=column("tau"), reaches_tau=column("reaches_tau"), cut=rec["s0"] > rec["horizon"])
     return Continuation(window=window, last_count=column("last_count", 0), rho_max=column("rho_max", 0.0),
-                        rho=rec["rho"], rho_min=rec["rho_min"], rho_least=rec["rho_least_valid"])
+                        rho=rec["rho"], rho_min=rec["rho_min"], rho_least=rec["rho_least_certified"])
 
 
 def _from_mapping(cls: Any, data: dict, **given: Any) -> Any:

@@ -362,7 +362,8 @@ def _markdown(exp, res, final, pairs, claims, fig_names, scales) -> str:
             f"above, which are over {res.seeds} seeds")
     L += [f"## Sensitivity to rho (final budget, {n_sweep} seeds; the figure: "
           f"{exp.sensitivity_variant or exp.variants[0].name})", "",
-          f"rho / rho_min = 1 is the smallest rho for which `lem:ci` provably holds and the rho of the tables above "
+          f"rho / rho_min = 1 is the least rho for which the union bound of `lem:ci` gives 1 - delta and the rho of "
+          f"the tables above "
           f"({same}); below it the confidence event may fail (last column) and the theory no longer covers the run.",
           "",
           table(["rho / rho_min", "variant", "method", "regret", "high-fidelity calls", "continuation calls",

@@ -284,7 +284,8 @@ def _scalars(a: Analysis) -> dict:
             "s0_cost": dict(q(continuation_cap_holds(p.s0, c.low, c.high), "thm:analysis-main-regret",
                               "S0 lambda_L <= lambda_H"),
                             check="cap:S0"),
-            "rho_valid": dict(q(reading is not None, "lem:ci", "rho >= the least valid rho on this noise, by "
+            "rho_valid": dict(q(reading is not None, "lem:ci", "rho >= the least rho the union bound certifies on "
+                                "this noise, by "
                                 + (f"the {reading}" if reading else "neither reading")), check="lem:ci:rho",
                               reading=reading),
             "first_round_covered": dict(q(first_round_paid(inst.n_arms, c.low, c.high, p.budget),

@@ -33,7 +33,7 @@ def to_record(c: Continuation, columns: bool = False) -> dict:
                    "after the threshold (N = N_gamma + A_k)",
         "n_gamma": w.n_gamma, "s0": w.s0, "threshold_2_eta_gamma": w.threshold, "horizon": w.horizon,
         "reachable": w.reachable, "can_fire": w.can_fire, "rho": c.rho, "rho_min": c.rho_min,
-        "rho_least_valid": c.rho_min if c.rho_least is None else c.rho_least,
+        "rho_least_certified": c.rho_min if c.rho_least is None else c.rho_least,
         "rho_max": c.instance_rho_max,
         **({} if c.instance_rho_max_reason is None else     # continuation fires at no rho: no largest rho, not 0
            {"rho_max": None, "rho_max_reason": c.instance_rho_max_reason}),
@@ -121,8 +121,9 @@ def _summary(c: Continuation) -> str:
                  f"(arm {k_max})")
         if c.fires_only_below_rho_min:
             least = c.rho_min if c.rho_least is None else c.rho_least
-            where += (f", below rho_min = {fmt(c.rho_min)}" + (f" and below {fmt(least)}, the least valid rho by the "
-                                                              f"noise's exact tail" if least != c.rho_min else "")
+            where += (f", below rho_min = {fmt(c.rho_min)}"
+                      + (f" and below {fmt(least)}, the least rho the union bound certifies by the noise's exact tail"
+                         if least != c.rho_min else "")
                       + ", where lem:ci is not guaranteed")
         where += "."
     else:

@@ -76,8 +76,8 @@ def to_json(e: Explanation, max_arms: int | None = None) -> dict:
             "arms": [_arm_json(e, k, jsonable(e.arms[k])) for k in order]}
 
 
-#: why ``rho_valid_by`` is null: rho is below the least valid rho of lem:ci by both readings.
-_NO_READING = ("rho is below the least valid rho of lem:ci by both readings (tacc bounds: rho_min, "
+#: why ``rho_valid_by`` is null: rho is below the least rho the union bound of lem:ci certifies by both readings.
+_NO_READING = ("rho is below the least rho the union bound of lem:ci certifies by both readings (tacc bounds: rho_min, "
                "rho_min_exact_tail): the confidence event is not guaranteed")
 
 

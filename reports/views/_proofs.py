@@ -178,11 +178,12 @@ def render(reports, *, wide: bool = False) -> str:
 
 
 def render_radius(rows) -> str:
-    """The radius constant of lem:ci per preset: the paper's reading, the toolkit's, the least valid per noise."""
+    """The radius constant of lem:ci per preset: the paper's reading, the toolkit's, the least certified per noise."""
     body = [(n, noise, K, T, f"{d:g}", f"{p:g}", valid, f"{tk:.6g}", f"{sg:.6g}", f"{g:.6g}", f"{b:.6g}")
             for n, noise, K, T, d, p, valid, tk, sg, g, b in rows]
     return "\n".join([
-        "radius constant rho of lem:ci (least valid per noise model; bounds.rho_readings derives each)",
+        "radius constant rho of lem:ci (least certified by the union bound, per noise model; bounds.rho_readings "
+        "derives each)",
         table(["preset", "noise", "K", "T", "delta", "paper reading", "valid by (its noise)", "toolkit (rho = min)",
                "least: sub-Gaussian", "least: Gaussian exact", "least: Bernoulli (Hoeffding)"], body),
         "the toolkit's rho = \"min\" is the sub-Gaussian value with the noise's scale (sigma for Gaussian noise, "

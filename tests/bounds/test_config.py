@@ -228,12 +228,12 @@ def _means_config(**means):
     (lambda: with_("instance.low.signs", "randon"), "instance.low.signs", "randon",
      'must be "random" or a list of 3 values +1 / -1 (did you mean random?)'),
     (lambda: with_("params.rho", "mni"), "params.rho", "mni",
-     'must be a number > 0 or "min" (the smallest valid rho of lem:ci) (did you mean min?)'),
+     'must be a number > 0 or "min" (the least rho the union bound of lem:ci certifies) (did you mean min?)'),
     # nothing near: no suggestion
     (lambda: _means_config(distribution="cauchy"), "instance.means.distribution", "cauchy",
      "must be one of uniform, normal"),
     (lambda: with_("params.rho", "max"), "params.rho", "max",
-     'must be a number > 0 or "min" (the smallest valid rho of lem:ci)'),
+     'must be a number > 0 or "min" (the least rho the union bound of lem:ci certifies)'),
 ])
 def test_a_misspelled_value_of_a_closed_set_gets_the_nearest_value(data, field, value, reason):
     with pytest.raises(TaccInputError) as exc:
@@ -360,8 +360,8 @@ def test_a_refused_value_is_printed_as_toml_spells_it(path, value, message, refu
                                               '(did you mean gamma?)'),
     ("instance.noise.model", "gausian",
      'instance.noise.model = "gausian": must be one of gaussian, bernoulli (did you mean gaussian?)'),
-    ("params.rho", "mn", 'params.rho = "mn": must be a number > 0 or "min" (the smallest valid rho of lem:ci) '
-                         '(did you mean min?)'),
+    ("params.rho", "mn", 'params.rho = "mn": must be a number > 0 or "min" (the least rho the union bound of '
+                         'lem:ci certifies) (did you mean min?)'),
     # a key TOML reads only quoted, and dates (tomllib's datetime.date): datetime.date(2020, 1, 1) before
     ("params.gama", {"a b": 1}, 'params.gama = { "a b" = 1 }: unknown key (did you mean gamma?)'),
     ("instance.seed", datetime.date(2020, 1, 1), "instance.seed = 2020-01-01: must be an integer"),

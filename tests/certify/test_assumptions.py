@@ -279,11 +279,11 @@ def test_rho_valid_by_the_gaussian_tail_is_held_and_says_so():
     between = check_assumptions(_table([0.5, 0.3], [[0.5], [0.3]], [[0.0], [0.0]],
                                        rho=(r.exact + r.subgaussian) / 2))["lem:ci:rho"]
     assert between.held and between.values["reading"] == "Gaussian exact tail"
-    assert (f"smallest valid {r.exact:.4g} by the Gaussian exact tail (the reading used: the instance's noise); "
+    assert (f"least certified {r.exact:.4g} by the Gaussian exact tail (the reading used: the instance's noise); "
             f"{r.subgaussian:.4g} by the sub-Gaussian union bound (the paper's reading) is not met") in between.detail
     low = check_assumptions(_table([0.5, 0.3], [[0.5], [0.3]], [[0.0], [0.0]], rho=r.exact / 2))["lem:ci:rho"]
     assert low.witness["margin"] == pytest.approx(r.exact / 2 - r.exact, rel=1e-12)    # against the deciding one
-    assert low.failed and low.detail == (f"rho = {r.exact / 2:.4g}, smallest valid {r.exact:.4g} by the Gaussian "
+    assert low.failed and low.detail == (f"rho = {r.exact / 2:.4g}, least certified {r.exact:.4g} by the Gaussian "
                                          f"exact tail, {r.subgaussian:.4g} by the sub-Gaussian union bound (the "
                                          f"paper's reading)")
     inside = check_assumptions(_table([0.5, 0.3], [[0.5], [0.3]], [[0.0], [0.0]],
@@ -293,7 +293,7 @@ def test_rho_valid_by_the_gaussian_tail_is_held_and_says_so():
 
 @pytest.mark.parametrize("ulps", [-1, 1])
 def test_rho_one_ulp_from_rho_min_reads_as_a_different_number(ulps):
-    """rho one ulp below bounds.min_rho failed with the detail "rho = 2.116, smallest valid 2.116" (4 significant
+    """rho one ulp below bounds.min_rho failed with the detail "rho = 2.116, least certified 2.116" (4 significant
     digits of both): both are shown as TOML spells them (the shortest repr that reads back as the float), so the
     detail says they differ; at 4 digits apart they keep 4 digits."""
     need = min_rho(0.5, 2, _bern().horizon, 0.05)
@@ -301,6 +301,6 @@ def test_rho_one_ulp_from_rho_min_reads_as_a_different_number(ulps):
     res = check_assumptions(_bern(rho))["lem:ci:rho"]
     assert res.held == (ulps > 0)
     by = "by the Hoeffding bound for rewards in [0, 1]"        # Bernoulli: the sub-Gaussian value at scale 1/2
-    assert res.detail == f"rho = {rho!r}, smallest valid {need!r} {by}" and repr(rho) != repr(need)
+    assert res.detail == f"rho = {rho!r}, least certified {need!r} {by}" and repr(rho) != repr(need)
     far = check_assumptions(_bern(need / 2))["lem:ci:rho"]
-    assert far.detail == f"rho = {need / 2:.4g}, smallest valid {need:.4g} {by}"
+    assert far.detail == f"rho = {need / 2:.4g}, least certified {need:.4g} {by}"

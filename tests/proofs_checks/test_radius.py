@@ -1,5 +1,5 @@
-"""The least valid radius constant per noise model (proofs_checks._radius): exact values, edge cases,
-properties, invalid arguments."""
+"""The least radius constant the union bound certifies, per noise model (proofs_checks._radius): exact values,
+edge cases, properties, invalid arguments."""
 
 import math
 

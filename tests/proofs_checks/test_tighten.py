@@ -1,4 +1,4 @@
-"""Tightened constants (``proofs_checks._tighten``): the smallest valid value found for a constant only shown to
+"""Tightened constants (``proofs_checks._tighten``): the smallest value found valid for a constant only shown to
 suffice, called least only with a witness point at which every stronger value fails."""
 
 from fractions import Fraction

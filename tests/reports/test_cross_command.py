@@ -119,7 +119,7 @@ def _compare(name, arg, tmp_path, capsys):
                          "simulate": s["problem"]["rho"], "explain": e["rho"]})
     _agree(name, "rho_min", {"bounds": q["rho_min"]["value"], "bounds continuation": cont["rho_min"]})
     _agree(name, "rho_min_exact_tail", {"bounds": q["rho_min_exact_tail"]["value"],
-                                        "bounds continuation": cont["rho_least_valid"]})
+                                        "bounds continuation": cont["rho_least_certified"]})
     _agree(name, "ell", {"bounds": q["ell"]["value"], "simulate": s["problem"]["ell"]})
     _agree(name, "N_gamma", {"bounds": q["n_gamma"]["value"], "bounds continuation": cont["n_gamma"],
                              "simulate": s["problem"]["n_gamma"], "explain": e["n_gamma"]})
@@ -180,7 +180,7 @@ def test_the_report_uses_the_values_of_tacc_bounds(name, tmp_path, capsys):
     for key in ("horizon", "rho", "rho_min", "rho_min_exact_tail", "ell", "n_gamma"):
         _agree(name, key, {"bounds": q[key]["value"], "report": r["parameters"][key]})
     _agree(name, "rho_min_exact_tail", {"bounds": q["rho_min_exact_tail"]["value"],
-                                        "report continuation": r["continuation"]["rho_least_valid"]})
+                                        "report continuation": r["continuation"]["rho_least_certified"]})
     _agree(name, "theorem bound", {"bounds": q["theorem_total"]["value"], "report": r["theorem"]["bound_prior"]})
     _agree(name, "theorem bound, C in C^d", {"bounds": q["theorem_total_if_all_cd"]["value"],
                                              "report": r["theorem"]["bound_all_cd"]})

@@ -409,7 +409,7 @@ def _stranger(name: str, mu_high: list, budget: float, rho) -> dict:
 
 
 def test_no_violation_says_how_many_verdicts_were_not_judged_and_lem_ci_not_applying(report, tmp_path):
-    """rho = 0.05, below lem:ci's smallest valid rho: every run is off the event. The first conclusion said "No
+    """rho = 0.05, below lem:ci's least certified rho: every run is off the event. The first conclusion said "No
     claim of the paper was exceeded: 0 VIOLATED verdicts" three lines above TACC's mean regret at 289% of the bound,
     and the last called a 100% event failure frequency "above the lemma", which does not apply at this rho (its
     assumption lem:ci:rho fails, NOT_APPLICABLE). Now: not VIOLATED, with the count of verdicts not judged; and
@@ -423,7 +423,7 @@ def test_no_violation_says_how_many_verdicts_were_not_judged_and_lem_ci_not_appl
     assert f" {off} of the {total} verdicts were not judged: {off} OFF_EVENT (the confidence event" in first
     assert "exceeded" not in first
     assert last.startswith("The confidence event of lem:ci failed equally often for every policy: 3 of 3 runs each")
-    assert "lem:ci does not apply (its assumption lem:ci:rho (rho = 0.05, smallest valid " in last
+    assert "lem:ci does not apply (its assumption lem:ci:rho (rho = 0.05, least certified " in last
     assert "by the Gaussian exact tail, 2.112 by the sub-Gaussian union bound (the paper's reading)) fails" in last
     assert "above the lemma" not in last and "consistent with" not in last
     # every run on the event, every assumption of lem:ci held: as before, nothing added
