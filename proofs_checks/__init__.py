@@ -18,6 +18,7 @@ from proofs_checks._mutate import MutationReport, mutants, mutate
 from proofs_checks._radius import least_rho_gaussian, least_rho_subgaussian, radius_rows
 from proofs_checks._result import Outcome, StepResult
 from proofs_checks._run import BASELINE, StepReport, load_baseline, run_steps
+from proofs_checks._side import SIDE_CONDITIONS, STANDING, SideCondition, SideOutcome, side_outcome, side_outcomes
 from proofs_checks._step import Step
 
 #: every step, in the paper's order.
@@ -28,4 +29,5 @@ if len({s.sid for s in STEPS}) != len(STEPS):
 __all__ = ["BASELINE", "STEPS", "COVERAGE", "Statement", "coverage_rows", "Inference", "Premise", "decide",
            "MutationReport",
            "mutants", "mutate", "least_rho_gaussian", "least_rho_subgaussian", "radius_rows", "Outcome", "Step",
-           "StepResult", "StepReport", "run_steps", "load_baseline"]
+           "StepResult", "StepReport", "run_steps", "load_baseline", "SIDE_CONDITIONS", "STANDING", "SideCondition",
+           "SideOutcome", "side_outcome", "side_outcomes"]

@@ -30,9 +30,9 @@ def files(args, options: Options) -> Files:
 
 
 def run(args, options: Options) -> int:
-    from proofs_checks import BASELINE, STEPS, coverage_rows, load_baseline, radius_rows, run_steps
+    from proofs_checks import BASELINE, STEPS, coverage_rows, load_baseline, radius_rows, run_steps, side_outcomes
     from reports.views import (coverage_json, coverage_summary, failures, render_coverage, render_radius,
-                               proofs_json as to_json, render_proofs as render)
+                               render_side, proofs_json as to_json, render_proofs as render)
     from reports.tables import dumps
 
     path = BASELINE if args.baseline == "repo" else args.baseline
@@ -41,10 +41,11 @@ def run(args, options: Options) -> int:
     reports = run_steps(STEPS, baseline, mutate_steps=not args.coverage)
     if args.coverage:
         rows = coverage_rows({r.step.sid: r.result.outcome.value for r in reports})
+        side = side_outcomes()
         if options.json:
-            write_json(dumps(coverage_json(rows)), options.json)
+            write_json(dumps(coverage_json(rows, side)), options.json)
         if options.json != "-":
-            print(render_coverage(rows, wide=args.wide))
+            print(render_coverage(rows, wide=args.wide) + "\n\n" + render_side(side, wide=args.wide))
         return EXIT_OK if coverage_summary(rows)["pass"] else EXIT_FINDING
     radius = radius_rows()
     if options.json:

@@ -31,7 +31,8 @@ if TYPE_CHECKING:
     from reports.views._explain_view import render as render_explanation
     from reports.views._explain_view import timeline_figure
     from reports.views._explain_view import to_json as explanation_json
-    from reports.views._proofs import coverage_json, coverage_summary, failures, render_coverage, render_radius
+    from reports.views._proofs import (coverage_json, coverage_summary, failures, render_coverage, render_radius,
+                                       render_side, side_json)
     from reports.views._proofs import render as render_proofs
     from reports.views._proofs import to_json as proofs_json
     from reports.views._runs import UNKNOWN, EventFailures, RunsRow, RunsSummary
@@ -44,7 +45,7 @@ __all__ = ["render_bounds", "bounds_json", "rdfe_infinite_arms", "sum_reason", "
            "render_check", "check_json", "junit", "passed", "verdict_table",
            "render_simulate", "simulate_json", "SimulateSummary", "check_json_size", "MAX_JSON_RUNS",
            "render_proofs", "proofs_json", "coverage_json", "coverage_summary", "failures", "render_coverage",
-           "render_radius",
+           "render_radius", "render_side", "side_json",
            "render_explanation", "explanation_json", "timeline_figure",
            "render_runs", "RunsSummary", "RunsRow", "EventFailures", "UNKNOWN",
            "render_continuation", "continuation_record", "continuation_summary", "window_figure",
@@ -59,7 +60,8 @@ _HOME = {
     "render_simulate": "_simulate:render", "simulate_json": "_simulate:to_json",
     **dict.fromkeys(("SimulateSummary", "check_json_size", "MAX_JSON_RUNS"), "_simulate"),
     "render_proofs": "_proofs:render", "proofs_json": "_proofs:to_json",
-    **dict.fromkeys(("coverage_json", "coverage_summary", "failures", "render_coverage", "render_radius"), "_proofs"),
+    **dict.fromkeys(("coverage_json", "coverage_summary", "failures", "render_coverage", "render_radius",
+                     "render_side", "side_json"), "_proofs"),
     "render_explanation": "_explain_view:render", "explanation_json": "_explain_view:to_json",
     "timeline_figure": "_explain_view",
     "render_runs": "_runs:render",

@@ -201,14 +201,40 @@ def coverage_summary(rows) -> dict:
             "pass": neither == 0}
 
 
-def coverage_json(rows) -> dict:
+def coverage_json(rows, side=()) -> dict:
     """``tacc proofs --coverage --json``: the rows of the text table, every cell whole (``statements``: the line in
     the .tex, where, the statement, ``checked_by``: each row as the table prints it, ``step [RESULT]``, none when
-    no row checks it, and the reason), and the ``summary`` of :func:`coverage_summary`."""
+    no row checks it, and the reason), the ``summary`` of :func:`coverage_summary`, and the ``side_conditions``
+    (:func:`side_json` of ``side``, ``proofs_checks.side_outcomes()``)."""
     return {"statements": [{"line": line, "where": where, "statement": what,
                             "checked_by": [] if checked == "-" else checked.split(", "), "reason": reason}
                            for line, where, what, checked, reason in rows],
-            "summary": coverage_summary(rows)}
+            "summary": coverage_summary(rows), "side_conditions": side_json(side)}
+
+
+def side_json(outcomes) -> list[dict]:
+    """Each side condition of ``proofs_checks.side_outcomes()``: where, the setting, its status (consistent,
+    contradicts, fixes nothing), the conditions met, contradicted (with the condition) and forced, what it
+    implies, and the whole sentence the table prints."""
+    return [{"line": sc.line, "where": sc.where, "setting": sc.setting, "status": o.status, "meets": list(o.holds),
+             "contradicts": [{"condition": n, "why": t} for n, t in o.contradicts],
+             "forces": [{"condition": n, "relation": t} for n, t in o.forces], "implies": list(o.consequences),
+             "outcome": o.text}
+            for sc, o in outcomes]
+
+
+def render_side(outcomes, *, wide: bool = False) -> str:
+    """The side-condition table under ``tacc proofs --coverage``: each remark, corollary and experimental setting
+    with its outcome against the standing assumptions and the algorithm's conditions."""
+    body = [(f"l.{sc.line}", sc.where, sc.setting if wide else _cut(sc.setting, 60),
+             o.text if wide else _cut(o.text, 100)) for sc, o in outcomes]
+    n = {k: sum(1 for _, o in outcomes if o.status == k) for k in ("consistent", "contradicts", "fixes nothing")}
+    return "\n".join([
+        "side conditions: each remark, corollary and experimental setting against the standing assumptions and the "
+        "algorithm's conditions (proofs_checks._side)",
+        table(["tex", "where", "setting", "outcome"], body), "",
+        f"{len(outcomes)} side conditions: {n['consistent']} consistent, {n['contradicts']} contradict a standing "
+        f"condition, {n['fixes nothing']} fix nothing"])
 
 
 def render_coverage(rows, *, wide: bool = False) -> str:
