@@ -15,6 +15,7 @@ interval arithmetic (``mpmath.iv``) whose error bound is stated. No relative sla
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 from dataclasses import dataclass, field
@@ -89,25 +90,88 @@ def _prefix(model, k: int, m: int, *extra) -> tuple:
     return ints[:e], ints[e:e + m], ints[e + m:], shift
 
 
-def _plugin_prefix(k: int, mu: int, means, certs, shift: int) -> AssumptionResult | None:
-    """The first count of the prefix where U decreases or the running sum exceeds U (exact integers over
-    2**shift), or None."""
-    def val(x):
-        return float(Fraction(x, 1 << shift))
+@dataclass
+class _Scan:
+    """One reading of ``ass:plugin`` over the prefix: the first count where U decreases, and the excesses of the
+    running sum over U (the first, the largest, the largest relative to U), each (arm, n, sum, U) as Fractions."""
 
-    total, prev = 0, None
-    for i, (x, u) in enumerate(zip(means, certs, strict=True), start=1):
-        if prev is not None and u < prev:
-            return AssumptionResult("ass:plugin", False, f"U_k decreases at arm {k}, n = {i}",
-                                    {"arm": k, "n": i, "U(n-1)": val(prev), "U(n)": val(u), "margin": val(u - prev)})
-        total += abs(x - mu)
-        if total > u:
-            return AssumptionResult("ass:plugin", False, f"the certificate is exceeded at arm {k}, n = {i} "
-                                    f"by {val(total - u):.3g} (exact)",
-                                    {"arm": k, "n": i, "sum |mu_L - mu_H|": val(total), "U(n)": val(u),
-                                     "margin": val(u - total)})
-        prev = u
-    return None
+    decrease: tuple | None = None
+    first: tuple | None = None
+    largest: tuple | None = None
+    largest_relative: tuple | None = None
+
+    @property
+    def held(self) -> bool:
+        return self.decrease is None and self.first is None
+
+    def add(self, k: int, mu, means, certs, scale: int = 1) -> None:
+        """Arm ``k``'s prefix: ``mu``, ``means`` and ``certs`` exact (ints over ``scale``, or Fractions)."""
+        total, prev = 0, None
+        for i, (x, u) in enumerate(zip(means, certs, strict=True), start=1):
+            if self.decrease is None and prev is not None and u < prev:
+                self.decrease = (k, i, Fraction(prev, scale), Fraction(u, scale))
+            total += abs(x - mu)
+            if total > u:
+                hit = (k, i, Fraction(total, scale), Fraction(u, scale))
+                if self.first is None:
+                    self.first = hit
+                if self.largest is None or hit[2] - hit[3] > self.largest[2] - self.largest[3]:
+                    self.largest = hit
+                if self.largest_relative is None or _relative(hit) > _relative(self.largest_relative):
+                    self.largest_relative = hit
+            prev = u
+
+
+def _relative(hit: tuple) -> Fraction | float:
+    """An excess over U(n) relative to U(n) (inf where U(n) = 0)."""
+    _, _, total, u = hit
+    return (total - u) / u if u > 0 else math.inf
+
+
+def _excess(hit: tuple) -> dict:
+    k, n, total, u = hit
+    return {"arm": k, "n": n, "sum |mu_L - mu_H|": float(total), "U(n)": float(u), "margin": float(u - total),
+            "relative": float(_relative(hit))}
+
+
+def _decimal(x) -> Fraction:
+    """A stored float as the decimal it was written as: the shortest decimal that gives back the same double."""
+    return Fraction(repr(float(x)))
+
+
+def _plugin_failure(scan: _Scan, reading: str) -> AssumptionResult:
+    """The failed ``ass:plugin`` of one reading: U decreasing at the first count it does, else the largest excess
+    (absolute, and relative to U(n)) with the first beside it."""
+    if scan.decrease is not None:
+        k, i, prev, u = scan.decrease
+        return AssumptionResult("ass:plugin", False, f"U_k decreases at arm {k}, n = {i} ({reading})",
+                                {"arm": k, "n": i, "U(n-1)": float(prev), "U(n)": float(u), "margin": float(u - prev)})
+    assert scan.largest is not None and scan.first is not None and scan.largest_relative is not None
+    big, first, rel = (_excess(h) for h in (scan.largest, scan.first, scan.largest_relative))
+
+    def where(e: dict) -> str:
+        return f"arm {e['arm']}, n = {e['n']}"
+
+    detail = (f"the certificate is exceeded ({reading}), most at {where(big)} by {-big['margin']:.3g} "
+              f"({big['relative']:.3g} of U(n))")
+    if where(rel) != where(big):
+        detail += f", most relative to U(n) at {where(rel)} ({rel['relative']:.3g} of U(n))"
+    if where(first) != where(big):
+        detail += f"; first at {where(first)} by {-first['margin']:.3g}"
+    return AssumptionResult("ass:plugin", False, detail, {**big, "largest_relative": rel, "first": first})
+
+
+def _rounding_note(floats: _Scan) -> str:
+    """What the engine's floats show where the decimals written meet the certificate (nothing if they meet it)."""
+    if floats.held:
+        return ""
+    if floats.decrease is not None:
+        k, i, _, _ = floats.decrease
+        return f"; the engine's floats, rounded from them, have U_k decreasing at arm {k}, n = {i}: a rounding"
+    assert floats.largest is not None
+    e = _excess(floats.largest)
+    return (f"; the engine's floats, rounded from them, exceed it at arm {e['arm']}, n = {e['n']} by "
+            f"{-e['margin']:.3g}: a rounding, not an excess of the instance written")
 
 
 def check_plugin(problem) -> AssumptionResult:
@@ -117,11 +181,18 @@ def check_plugin(problem) -> AssumptionResult:
     - decay models (power and residual decay): a proof, at every count: the n-th term of the sum is
       |b_k + a_k t_n| <= |b_k| + |a_k| t_n, the n-th increment of U_k (triangle inequality; clipping to [0, 1]
       moves no mean away from mu_k^(H) in [0, 1]), and the increments are >= 0. No floating sum is compared, so
-      a large |mu| cannot make it fail by rounding (the old check with a relative slack of 1e-9 did).
-    - table models (table, checkpoint, frozen): the stored floats are the instance; the prefix is compared in
-      exact rational arithmetic and past the prefix the sum and U_k grow by the same |c_k| per count, so the
-      margin of count m holds for ever.
-    - any other model: its values compared exactly for n <= min(T, ``GENERIC_WORK``); UNDECIDED if T is larger.
+      a large |mu| cannot make it fail by rounding.
+    - table models (table, checkpoint, frozen): the prefix is decided in exact rational arithmetic, and past the
+      prefix the sum and U_k grow by the same |c_k| per count, so the margin of count m holds for ever. A table
+      written in a configuration (model ``table``) is decided on the decimals written (each stored float read as
+      the shortest decimal that gives it back, as costs are); the engine's floats are compared too, and where
+      they differ the detail says so (an excess of the floats only is a rounding). The checkpoint and frozen
+      models compute their means and certificate, so their floats are the instance.
+    - any other model: its values (computed floats, not written decimals) compared exactly for
+      n <= min(T, ``GENERIC_WORK``); UNDECIDED if T is larger.
+
+    A failure's witness is the largest excess (``margin`` < 0 at ``arm``, ``n``), with the largest relative to
+    U(n) (``largest_relative``) and the first (``first``) beside it.
     """
     model, T = problem.instance.low, problem.horizon
     if isinstance(model, ResidualDecay):
@@ -130,11 +201,27 @@ def check_plugin(problem) -> AssumptionResult:
                                 values={"checked_up_to": math.inf})
     table = isinstance(model, TableLowFidelity)
     limit = model.m if table else min(T, GENERIC_WORK)
+    floats = _Scan()
     for k in range(problem.n_arms):
         (mu,), means, certs, shift = _prefix(model, k, limit, float(model.mu_high[k]))
-        bad = _plugin_prefix(k, mu, means, certs, shift)
-        if bad is not None:
+        floats.add(k, mu, means, certs, 1 << shift)
+    if table and model.name == "table":        # a table as written (checkpoint and frozen compute theirs)
+        decimals = _Scan()
+        n = np.arange(1, limit + 1)
+        for k in range(problem.n_arms):
+            decimals.add(k, _decimal(model.mu_high[k]),
+                         [_decimal(x) for x in np.atleast_1d(model.mean_low(k, n)).tolist()],
+                         [_decimal(x) for x in np.atleast_1d(model.certificate(k, n)).tolist()])
+        if not decimals.held:
+            bad = _plugin_failure(decimals, "the decimals written")
+            if floats.held:
+                bad = dataclasses.replace(bad, detail=bad.detail + "; the engine's floats, rounded from them, meet it")
             return bad
+        return AssumptionResult("ass:plugin", True, f"exact on the table's {limit} counts (the decimals written) "
+                                "and the constant tail past it: holds at every count" + _rounding_note(floats),
+                                values={"checked_up_to": math.inf})
+    if not floats.held:
+        return _plugin_failure(floats, "exact")
     if table:
         return AssumptionResult("ass:plugin", True, f"exact on the table's {limit} counts and the constant tail "
                                 "past it: holds at every count", values={"checked_up_to": math.inf})

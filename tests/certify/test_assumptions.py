@@ -37,6 +37,29 @@ def test_plugin_witness_is_the_first_count_exceeded():
     assert not r.held and r.witness["arm"] == 1 and r.witness["n"] == 2          # |0.2 - 0.3| = 0.1 > 0.05
 
 
+def test_plugin_is_decided_on_the_decimals_written_and_a_rounding_of_the_floats_is_labelled():
+    """0.9 - 0.7 is 0.2 as written, one rounding above 0.2 in doubles: held, and the floats' excess named as a
+    rounding; one excess of the instance written fails with it."""
+    r = check_plugin(_table([0.9, 0.7], [[0.7, 0.7], [0.7, 0.7]], [[0.2, 0.4], [0.0, 0.0]]))
+    assert r.held and "the decimals written" in r.detail
+    assert "the engine's floats, rounded from them, exceed it at arm 0" in r.detail and "a rounding" in r.detail
+    short = check_plugin(_table([0.9, 0.7], [[0.7, 0.7], [0.7, 0.7]], [[0.2, 0.39], [0.0, 0.0]]))
+    assert short.failed and (short.witness["arm"], short.witness["n"]) == (0, 2)
+    assert short.witness["margin"] == pytest.approx(-0.01, abs=1e-12)
+
+
+def test_plugin_witness_is_the_largest_excess_with_the_first_and_the_largest_relative_beside_it():
+    # arm 0: excess 0.05 at n = 2 (first), 0.3 at n = 4 (largest); arm 1: 0.01 over U = 0.01 (relative 1)
+    means = [[0.5, 0.45, 0.5, 0.2], [0.3, 0.28, 0.3, 0.3]]
+    certs = [[0.0, 0.0, 0.05, 0.05], [0.0, 0.01, 0.01, 0.02]]
+    r = check_plugin(_table([0.5, 0.3], means, certs))
+    w = r.witness
+    assert r.failed and (w["arm"], w["n"]) == (0, 4) and w["margin"] == pytest.approx(-0.3)
+    assert (w["first"]["arm"], w["first"]["n"]) == (0, 2) and w["first"]["margin"] == pytest.approx(-0.05)
+    assert (w["largest_relative"]["arm"], w["largest_relative"]["n"]) == (0, 2)      # U = 0 there: infinite
+    assert "most at arm 0, n = 4 by 0.3" in r.detail and "first at arm 0, n = 2 by 0.05" in r.detail
+
+
 def test_plugin_decreasing_certificate():
     p = _table([0.5, 0.3], [[0.5, 0.5], [0.3, 0.3]], [[0.0, 0.0], [0.2, 0.1]])
     r = check_plugin(p)
