@@ -172,7 +172,8 @@ COVERAGE = (
     _s(1501, "lem:app-rdfe-phase-cost (proof)", "G + B <= eps/8 (the phase's stopping rule)", "rdfe-cost.phase"),
     _s(1515, "ass:app-rdfe-dyadic", "sum_{r<=r_k} c^*(eps_r) <= C_dyad c^*(eps_{r_k}); r_k = min{r : eps_r <= "
        "Delta/2}", "rdfe-thm.sum",
-       reason="an assumption: its least constant per arm is computed by bounds (C_dyad) and checked per instance "
+       reason="an assumption: its smallest constant per arm, C_dyad = the sum over the terminal cost (the "
+              "inequality with equality), is computed by bounds and checked per instance "
               "by `tacc check` (ass:app-rdfe-dyadic)"),
     _s(1540, "thm:app-rdfe-regret", "R <= C_1 sum Delta c^*(Delta/4) + C_2 K (lambda_L + lambda_H)",
        "rdfe-thm.sum", "rdfe-thm.terminal-vs-quarter", "rdfe-thm.warm-start"),

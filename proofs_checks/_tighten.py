@@ -1,11 +1,13 @@
 """Tightened constants: where a constant of a PROVED conclusion is only shown to suffice (its mutant scaled toward 0
-still PROVES and is stronger), the smallest value in [0, c] found to keep the step PROVED, and whether it is least.
+still PROVES and is stronger), the value nearest 0 in [0, c] found to keep the step PROVED, and whether it is the
+tightest (no stronger value valid).
 
 Bisection on the value (z3 decides each candidate), then the simplest value (denominator <= 8, or 0) in the
-final interval that z3 proves; the interval's lower end is a value z3 refuted. The value found is called least
-only with a witness (:func:`witness`): a point satisfying every premise at which the conclusion holds with that
-value and fails with every stronger one (every value on the side of 0, and beyond it), found by z3 and checked
-again exactly by sympy. Without a witness the value is only sufficient.
+final interval that z3 proves; the interval's lower end is a value z3 refuted. The value found is called the
+tightest only with a witness (:func:`witness`): a point satisfying every premise at which the conclusion holds
+with that value and fails with every stronger one (every value on the side of 0, and beyond it), found by z3 and
+checked again exactly by sympy. Without a witness the value is only sufficient (the search stops at 0, so a
+tighter value past 0 is not looked for).
 """
 
 from __future__ import annotations
@@ -28,8 +30,8 @@ _STEPS = 10
 
 @dataclass(frozen=True)
 class Tightened:
-    """A constant of a conclusion, the paper's value and a smaller one z3 proves valid (``value``); ``witness``
-    (a point, see :func:`witness`) when ``value`` is the least valid one, else None (sufficient only)."""
+    """A constant of a conclusion, the paper's value and one nearer 0 that z3 proves valid (``value``); ``witness``
+    (a point, see :func:`witness`) when ``value`` is the tightest valid one, else None (sufficient only)."""
 
     where: str           # the constant and the expression it is in
     stated: Fraction
@@ -38,7 +40,7 @@ class Tightened:
     witness: dict | None = None
 
     @property
-    def least(self) -> bool:
+    def tightest(self) -> bool:
         return self.witness is not None
 
 
@@ -59,7 +61,7 @@ def witness(inf: Inference, path, value: Fraction, sign: int) -> dict | None:
     """A point at which the conclusion holds with the constant at ``path`` set to ``value`` and fails with every
     value c on the stronger side (``sign * c < sign * value``, ``sign`` the paper's constant's: toward 0 and
     beyond): the proof that no stronger constant is valid, so that ``value``, proved valid (as
-    :func:`tightened_constants` does before it asks), is the least. z3 finds it (the premises, the conclusion at
+    :func:`tightened_constants` does before it asks), is the tightest. z3 finds it (the premises, the conclusion at
     ``value``, and "for all stronger c, the conclusion fails"); sympy then checks it exactly (every premise but a
     quantified one holds at the point, and the values of c for which the conclusion holds there include
     ``value`` and none on the stronger side). None when either finds none."""
@@ -113,8 +115,8 @@ def _symbols(inf: Inference) -> set:
 
 
 def tightened_constants(inf: Inference, slack: tuple) -> list[Tightened]:
-    """For each constant whose scaled mutant is in ``slack`` (descriptions from ``mutate``), the smallest value
-    found valid, least when a witness shows it."""
+    """For each constant whose scaled mutant is in ``slack`` (descriptions from ``mutate``), the value nearest 0
+    found valid, the tightest when a witness shows it."""
     out = []
     done = set()
     for path, node in positions(inf.conclusion):

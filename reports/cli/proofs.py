@@ -16,12 +16,14 @@ def arguments(p) -> None:
                         "the paper's current findings")
     p.add_argument("--json", metavar="PATH", help="write every step, the summary and the rho table as JSON to PATH "
                                                   "('-' for stdout); with --coverage, the coverage table's rows and "
-                                                  "counts")
+                                                  "counts and the side conditions")
     p.add_argument("--wide", action="store_true",
                    help="print every cell in full (statement, hypotheses not needed, counterexample / "
                         "corrected / slack)")
     p.add_argument("--coverage", action="store_true", help="list each statement of the paper with the rows that "
-                                                           "check it, or why none does")
+                                                           "check it, or why none does, and each remark, corollary "
+                                                           "and experimental setting against the standing "
+                                                           "assumptions; exit 1 only on a statement with neither")
 
 
 def files(args, options: Options) -> Files:

@@ -55,13 +55,13 @@ def _detail(r) -> str:
             parts.append("slack: " + "; ".join(slack))
     for x in r.tightened:
         refuted = f"; {x.refuted_below} refuted" if x.refuted_below is not None else ""
-        if x.least:
+        if x.tightest:
             at = ", ".join(f"{k} = {v}" for k, v in x.witness.items())
-            parts.append(f"{x.where}: {x.value} valid (paper {x.stated}{refuted}), least: every stronger value "
-                         f"fails at {at}")
+            parts.append(f"{x.where}: {x.value} valid (paper {x.stated}{refuted}), the tightest: every stronger "
+                         f"value fails at {at}")
         else:
             parts.append(f"{x.where}: {x.value} valid (paper {x.stated}{refuted}), sufficient: no witness that "
-                         f"it is least")
+                         f"it is the tightest")
     if r.step.toolkit:
         parts.append(f"toolkit: {r.step.toolkit}")
     return "; ".join(parts)
@@ -102,7 +102,7 @@ def _steps_json(reports) -> list:
                                               for k, v in m.examples.items()})},
             "tightened_constants": [{"constant": x.where, "paper": str(x.stated), "valid": str(x.value),
                                      "refuted_below": None if x.refuted_below is None else str(x.refuted_below),
-                                     "least": x.least,
+                                     "tightest": x.tightest,
                                      "witness": None if x.witness is None else {k: str(v) for k, v in
                                                                                 x.witness.items()}}
                                     for x in r.tightened],
@@ -209,7 +209,8 @@ def coverage_json(rows, side=()) -> dict:
     return {"statements": [{"line": line, "where": where, "statement": what,
                             "checked_by": [] if checked == "-" else checked.split(", "), "reason": reason}
                            for line, where, what, checked, reason in rows],
-            "summary": coverage_summary(rows), "side_conditions": side_json(side)}
+            "summary": coverage_summary(rows), "side_conditions": side_json(side),
+            "side_summary": side_summary(side)}
 
 
 def side_json(outcomes) -> list[dict]:
@@ -223,18 +224,25 @@ def side_json(outcomes) -> list[dict]:
             for sc, o in outcomes]
 
 
+def side_summary(outcomes) -> dict:
+    """The counts under the side-condition table: how many, consistent, contradicting, fixing nothing."""
+    n = {k: sum(1 for _, o in outcomes if o.status == k) for k in ("consistent", "contradicts", "fixes nothing")}
+    return {"side_conditions": len(outcomes), "consistent": n["consistent"], "contradicts": n["contradicts"],
+            "fixes_nothing": n["fixes nothing"]}
+
+
 def render_side(outcomes, *, wide: bool = False) -> str:
     """The side-condition table under ``tacc proofs --coverage``: each remark, corollary and experimental setting
     with its outcome against the standing assumptions and the algorithm's conditions."""
     body = [(f"l.{sc.line}", sc.where, sc.setting if wide else _cut(sc.setting, 60),
              o.text if wide else _cut(o.text, 100)) for sc, o in outcomes]
-    n = {k: sum(1 for _, o in outcomes if o.status == k) for k in ("consistent", "contradicts", "fixes nothing")}
+    n = side_summary(outcomes)
     return "\n".join([
         "side conditions: each remark, corollary and experimental setting against the standing assumptions and the "
         "algorithm's conditions (proofs_checks._side)",
         table(["tex", "where", "setting", "outcome"], body), "",
-        f"{len(outcomes)} side conditions: {n['consistent']} consistent, {n['contradicts']} contradict a standing "
-        f"condition, {n['fixes nothing']} fix nothing"])
+        f"{n['side_conditions']} side conditions: {n['consistent']} consistent, {n['contradicts']} contradict a "
+        f"standing condition or a definition, {n['fixes_nothing']} fix nothing"])
 
 
 def render_coverage(rows, *, wide: bool = False) -> str:

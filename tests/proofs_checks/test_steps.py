@@ -111,8 +111,8 @@ def test_a_refused_baseline_entry_is_quoted_as_json(tmp_path):
 
 def test_constants_only_shown_to_suffice_are_tightened_and_called_least_only_with_a_witness(reports):
     pre = {x.where: x for x in reports["low-query.pre-count"].tightened}["constant 1 in N_gamma + 1"]
-    assert pre.value == 0 and pre.least and pre.witness == {"N_gamma": 1, "pre": 1}     # pre = N_gamma: -1 fails
+    assert pre.value == 0 and pre.tightest and pre.witness == {"N_gamma": 1, "pre": 1}     # pre = N_gamma: -1 fails
     margin = {x.where: x for x in reports["rdfe-elim.optimal-survives"].tightened}["constant -1/4 in -eps/4"]
-    assert margin.value == 0 and margin.least
+    assert margin.value == 0 and margin.tightest
     assert margin.witness["UCB_star"] == margin.witness["LCB_hat"]      # no positive margin: UCB_k* = LCB_leader
     assert not reports["high-selection.count"].tightened      # 4 ell's mutants toward 0 are refused

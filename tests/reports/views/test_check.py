@@ -57,7 +57,7 @@ def test_first_lines_say_what_was_judged_and_strict_fails_on_an_excluded_claim(t
     assert lines[1].startswith("judged: ") and "(claim, run) pairs" in lines[1]
     head = "\n".join(lines[:30])
     assert "high-count (prop:analysis-high-selection)" in head
-    assert "ass:plugin failed (the certificate is exceeded at arm 1, n = 2" in head and "'n': 2" in head
+    assert "ass:plugin failed (the certificate is exceeded (the decimals written), most at arm 1, n = 2" in head and "'n': 2" in head
     assert main(args + ["--strict"]) == 1
     out = capsys.readouterr().out
     assert "FAIL (--strict)" in out and "high-count" in out.splitlines()[-1]
@@ -134,7 +134,7 @@ def test_junit_skipped_cases_say_why_as_the_text_does(tmp_path, capsys):
                if c.find("skipped") is not None}
     high = skipped["prop:analysis-high-selection.high-count"]
     assert high.startswith("NOT_APPLICABLE: NOT_APPLICABLE on broken-plugin: ass:plugin failed (the certificate is "
-                           "exceeded at arm 1, n = 2")
+                           "exceeded (the decimals written), most at arm 1, n = 2")
     assert "witness {'arm': 1, 'n': 2" in high and high.endswith("[2 run(s)]")
     # rho far below rho_min: the event fails on every run, so the theorem's case is skipped as OFF_EVENT
     d = parse_config({"name": "off-event", "instance": {"mu_high": [0.9, 0.5], "low": {
