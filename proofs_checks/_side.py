@@ -213,6 +213,8 @@ SIDE_CONDITIONS = (
                   "200 arms", _setting("10", "0.063", 10, arms=200)),
     SideCondition(492, "subsec:syn (Set B)", "lambda_L = 1, lambda_H = 50, gamma = 0.141, S_0 = 50, eta = 10^-4, "
                   "500 arms", _setting("50", "0.141", 50, arms=500)),
+    SideCondition(1591, "app:synthetic-sensitivity", "Set A's settings with the decay rate r varied (its values "
+                  "not stated; r enters no standing condition)", _setting("10", "0.063", 10, arms=200)),
     SideCondition(1524, "remark after ass:app-rdfe-dyadic", "polynomial oracle costs c^(H)(eps) ~ 1 / eps^2", {},
                   _dyadic_polynomial),
     SideCondition(555, "subsec:llm (residual, lambda_H = 500)", "lambda_L = 1, lambda_H = 500, gamma = 0.025, "
