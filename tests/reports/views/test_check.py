@@ -57,7 +57,8 @@ def test_first_lines_say_what_was_judged_and_strict_fails_on_an_excluded_claim(t
     assert lines[1].startswith("judged: ") and "(claim, run) pairs" in lines[1]
     head = "\n".join(lines[:30])
     assert "high-count (prop:analysis-high-selection)" in head
-    assert "ass:plugin failed (the certificate is exceeded (the decimals written), most at arm 1, n = 2" in head and "'n': 2" in head
+    assert ("ass:plugin failed (the certificate is exceeded (the decimals written), most at arm 1, n = 2" in head
+            and "'n': 2" in head)
     assert main(args + ["--strict"]) == 1
     out = capsys.readouterr().out
     assert "FAIL (--strict)" in out and "high-count" in out.splitlines()[-1]
