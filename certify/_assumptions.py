@@ -105,21 +105,36 @@ class _Scan:
         return self.decrease is None and self.first is None
 
     def add(self, k: int, mu, means, certs, scale: int = 1) -> None:
-        """Arm ``k``'s prefix: ``mu``, ``means`` and ``certs`` exact (ints over ``scale``, or Fractions)."""
+        """Arm ``k``'s prefix: ``mu``, ``means`` and ``certs`` exact (ints over ``scale``, or Fractions). The arm's
+        first, largest and largest relative excess are kept in its own numbers and made Fractions once, at its
+        end (a failing prefix of millions of counts makes no Fraction per count)."""
         total, prev = 0, None
+        first: tuple | None = None       # (n, total, u) in this arm's numbers; big, rel once first is set
+        big: tuple = ()
+        rel: tuple = ()
         for i, (x, u) in enumerate(zip(means, certs, strict=True), start=1):
             if self.decrease is None and prev is not None and u < prev:
                 self.decrease = (k, i, Fraction(prev, scale), Fraction(u, scale))
             total += abs(x - mu)
             if total > u:
-                hit = (k, i, Fraction(total, scale), Fraction(u, scale))
-                if self.first is None:
-                    self.first = hit
-                if self.largest is None or hit[2] - hit[3] > self.largest[2] - self.largest[3]:
-                    self.largest = hit
-                if self.largest_relative is None or _relative(hit) > _relative(self.largest_relative):
-                    self.largest_relative = hit
+                if first is None:
+                    first = big = rel = (i, total, u)
+                else:
+                    if total - u > big[1] - big[2]:
+                        big = (i, total, u)
+                    # (total - u) / u > (t - v) / v, with U = 0 infinite (the first such count kept)
+                    if rel[2] > 0 and (u == 0 or (total - u) * rel[2] > (rel[1] - rel[2]) * u):
+                        rel = (i, total, u)
             prev = u
+        if first is None:
+            return
+        first_h, big_h, rel_h = ((k, h[0], Fraction(h[1], scale), Fraction(h[2], scale)) for h in (first, big, rel))
+        if self.first is None:
+            self.first = first_h
+        if self.largest is None or big_h[2] - big_h[3] > self.largest[2] - self.largest[3]:
+            self.largest = big_h
+        if self.largest_relative is None or _relative(rel_h) > _relative(self.largest_relative):
+            self.largest_relative = rel_h
 
 
 def _relative(hit: tuple) -> Fraction | float:

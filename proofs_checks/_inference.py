@@ -72,6 +72,14 @@ class Inference:
     def text(self) -> str:
         return text(self.conclusion)
 
+    @property
+    def symbols(self) -> list:
+        """The free symbols of the premises and the conclusion, by name."""
+        syms = free_symbols(self.conclusion)
+        for p in self.premises:
+            syms |= free_symbols(p.formula)
+        return sorted(syms, key=lambda s: s.name)
+
 
 def model_value(v):
     """A z3 model value as Python: an int, a Fraction, or a float for an algebraic number (inexact)."""
@@ -114,13 +122,6 @@ def _z3(inf: Inference, timeout_ms: int) -> StepResult:
     return StepResult(Outcome.UNKNOWN, f"z3 returned unknown: {s.reason_unknown()}")
 
 
-def _free(inf: Inference) -> list:
-    syms = free_symbols(inf.conclusion)
-    for p in inf.premises:
-        syms |= free_symbols(p.formula)
-    return sorted(syms, key=lambda s: s.name)
-
-
 def _bounds(inf: Inference) -> dict:
     """Numeric bounds a premise puts on a single symbol (``x >= 0``, ``x <= 1``), to sample within them."""
     lo: dict = {}
@@ -140,7 +141,7 @@ def points(inf: Inference, *, seed: int = 0) -> list[dict]:
     r = random.Random(seed)
     defs = {p.formula.lhs: p.formula.rhs for p in inf.premises
             if isinstance(p.formula, sympy.Eq) and isinstance(p.formula.lhs, sympy.Symbol)}
-    syms = [s for s in _free(inf) if s not in defs]
+    syms = [s for s in inf.symbols if s not in defs]
     bnd = _bounds(inf)
     cands = {}
     for s in syms:

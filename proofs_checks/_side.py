@@ -20,8 +20,9 @@ from typing import Callable
 
 import sympy
 
+from proofs_checks import _corollary
 from proofs_checks._formula import symbols, text
-from proofs_checks._inference import Inference, Premise, decide, domain
+from proofs_checks._inference import Inference, decide, domain
 from proofs_checks._result import Outcome
 
 __all__ = ["Condition", "SideCondition", "SideOutcome", "STANDING", "SIDE_CONDITIONS", "side_outcome",
@@ -152,19 +153,15 @@ def _static_bias() -> tuple:
 
 
 def _corollary_n_gamma() -> tuple:
-    """The substitution N_gamma = ceil(ell / gamma^2) against the definition min{n >= 1 : sqrt(ell / n) < gamma}
-    (z3; the same inference as the step cor.n-gamma-substitution)."""
-    N = symbols("N_gamma", integer=True)
-    x = symbols("ell_over_gamma2")
-    r = decide(Inference(domain(x > 0, N >= 1) + (
-        Premise("N_gamma in the set", N > x, "sqrt(ell / N) < gamma <=> N > ell / gamma^2"),
-        Premise("N_gamma least", sympy.Or(sympy.Eq(N, 1), N - 1 <= x), "N - 1 is not in the set")),
-        sympy.Eq(N, sympy.ceiling(x))))
+    """The substitution N_gamma = ceil(ell / gamma^2) against the definition min{n >= 1 : sqrt(ell / n) < gamma}:
+    the step cor.n-gamma-substitution's own inference, decided by z3."""
+    (sub,) = [st for st in _corollary.STEPS if st.sid == "cor.n-gamma-substitution"]
+    r = decide(sub.inference)
     if r.outcome is Outcome.REFUTED:
         at = ", ".join(f"{k} = {v}" for k, v in (r.counterexample or {}).items())
         return (("the definition of N_gamma (sec:theory)",
                  f"N_gamma = min{{n >= 1 : G(n) < gamma}} = floor(ell / gamma^2) + 1, not ceil(ell / gamma^2), at {at} "
-                 f"(z3; step cor.n-gamma-substitution)"),), ()
+                 f"(z3; step {sub.sid})"),), ()
     return (), (f"the substitution agrees with the definition of N_gamma ({r.outcome.value})",)
 
 

@@ -89,7 +89,7 @@ def witness(inf: Inference, path, value: Fraction, sign: int) -> dict | None:
         if r is None:
             return None
         exact[name] = r
-    sub = {sym: exact[sym.name] for sym in _symbols(inf) if sym.name in exact}
+    sub = {sym: exact[sym.name] for sym in inf.symbols if sym.name in exact}
     for p in inf.premises:
         if isinstance(p.formula, (Forall, Imp)):
             continue                    # a quantified premise: z3's model is its witness
@@ -105,13 +105,6 @@ def witness(inf: Inference, path, value: Fraction, sign: int) -> dict | None:
     if val not in where or where.intersect(side) != sympy.S.EmptySet:
         return None
     return point
-
-
-def _symbols(inf: Inference) -> set:
-    out = set(getattr(inf.conclusion, "free_symbols", set()))
-    for p in inf.premises:
-        out |= set(getattr(p.formula, "free_symbols", set()))
-    return out
 
 
 def tightened_constants(inf: Inference, slack: tuple) -> list[Tightened]:
